@@ -1,0 +1,18 @@
+/** `npm run emulator`: the emulator alone. See emulator/README.md for flags and scenarios. */
+import { createEmulator } from './index';
+import { readCliOptions } from './cli-options';
+
+const options = readCliOptions(process.argv.slice(2), process.env);
+const emulator = await createEmulator(options);
+console.log(`Runboard emulator (scenario: ${emulator.state.scenario})
+  workflow service  ${emulator.urls.workflow}
+  model router      ${emulator.urls.router}
+  storage origin    ${emulator.urls.storage}
+  API key           ${emulator.apiKey}
+  control routes    ${emulator.urls.workflow}/__emulator/state`);
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+	process.on(signal, () => {
+		void emulator.close().then(() => process.exit(0));
+	});
+}

@@ -1,0 +1,76 @@
+/**
+ * The Runboard emulator as a library: `createEmulator(...)` starts the workflow service, the model
+ * router and a separate storage origin on loopback, and returns their URLs and a `close()`.
+ * Port 0 picks free ports, so every test worker can own an emulator.
+ */
+import type { FastifyInstance } from 'fastify';
+import { EmulatorState } from './state';
+import { isScenarioName, type ScenarioName } from './scenarios';
+import { createWorkflowService } from './workflow/server';
+import { createRouterService } from './router/server';
+import { createStorageService } from './storage/server';
+
+export const DEFAULT_API_KEY = 'rb-demo-key-0123456789abcdef';
+export const DEFAULT_PORTS = { workflow: 8711, router: 8712, storage: 8713 } as const;
+
+export interface EmulatorOptions {
+	host?: string;
+	ports?: Partial<Record<keyof typeof DEFAULT_PORTS, number>>;
+	scenario?: ScenarioName;
+	apiKey?: string;
+}
+
+export interface EmulatorUrls {
+	workflow: string;
+	router: string;
+	storage: string;
+}
+
+export interface Emulator {
+	urls: EmulatorUrls;
+	apiKey: string;
+	state: EmulatorState;
+	close(): Promise<void>;
+}
+
+async function listen(app: FastifyInstance, host: string, port: number): Promise<string> {
+	await app.listen({ host, port });
+	const address = app.server.address();
+	if (address === null || typeof address === 'string') throw new Error('emulator: server has no TCP address');
+	const shownHost = host.includes(':') ? `[${host}]` : host;
+	return `http://${shownHost}:${address.port}`;
+}
+
+export async function createEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+	const host = options.host ?? '127.0.0.1';
+	const apiKey = options.apiKey ?? DEFAULT_API_KEY;
+	const state = new EmulatorState(apiKey);
+	if (options.scenario) {
+		if (!isScenarioName(options.scenario)) throw new Error(`emulator: unknown scenario ${String(options.scenario)}`);
+		state.scenario = options.scenario;
+	}
+	const ports = { ...DEFAULT_PORTS, ...options.ports };
+	const workflow = createWorkflowService(state);
+	const router = createRouterService(state);
+	const storage = createStorageService(state);
+	const apps = [workflow.app, router, storage];
+	try {
+		const urls: EmulatorUrls = {
+			workflow: await listen(workflow.app, host, ports.workflow),
+			router: await listen(router, host, ports.router),
+			storage: await listen(storage, host, ports.storage)
+		};
+		return {
+			urls,
+			apiKey,
+			state,
+			async close() {
+				workflow.hub.close();
+				await Promise.all(apps.map((a) => a.close()));
+			}
+		};
+	} catch (error) {
+		await Promise.allSettled(apps.map((a) => a.close()));
+		throw error;
+	}
+}

@@ -1,0 +1,41 @@
+/**
+ * Named scenarios and faults, in one module that tests import. A scenario changes how the services
+ * behave as a whole; a fault is a one-off or timed misbehaviour injected through the control routes.
+ */
+
+export const SCENARIOS = {
+	default: 'The cloud service as specified, one active account, Bearer accepted on v1.',
+	'x-api-key-only': 'v1 routes refuse `Authorization: Bearer`; only `X-API-Key` authenticates.',
+	'no-credits': 'The account has no credits: runs answer 402.',
+	'inactive-subscription': 'The subscription is inactive: runs answer 429.',
+	'router-not-enabled': 'The router is not enabled for the caller: every router route answers 403 not_enabled.',
+	'comfyui-local': 'Behaves like a stock local ComfyUI: no auth, per-client events, no job status, no from-hash.'
+} as const;
+
+export type ScenarioName = keyof typeof SCENARIOS;
+
+export function isScenarioName(name: string): name is ScenarioName {
+	return Object.hasOwn(SCENARIOS, name);
+}
+
+export interface FaultSet {
+	/** Answer every service request with a 502 HTML proxy page. */
+	htmlErrorPage: boolean;
+	/** Answer JSON routes with a truncated JSON body (status kept). */
+	truncatedJson: boolean;
+	/** Delay every service response by this many milliseconds. */
+	slowMs: number;
+	/** Refuse WebSocket upgrades until this emulator time (ms since epoch). */
+	refuseSocketsUntil: number;
+	/** Catalog answers 503 service_unavailable. */
+	catalogUnavailable: boolean;
+}
+
+export function emptyFaults(): FaultSet {
+	return { htmlErrorPage: false, truncatedJson: false, slowMs: 0, refuseSocketsUntil: 0, catalogUnavailable: false };
+}
+
+export const HTML_PROXY_PAGE = `<!DOCTYPE html>
+<html><head><title>502 Bad Gateway</title></head>
+<body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>
+`;
