@@ -50,16 +50,17 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
 		state.scenario = options.scenario;
 	}
 	const ports = { ...DEFAULT_PORTS, ...options.ports };
-	const workflow = createWorkflowService(state);
-	const router = createRouterService(state);
 	const storage = createStorageService(state);
-	const apps = [workflow.app, router, storage];
+	const workflow = createWorkflowService(state, storage);
+	const router = createRouterService(state, storage);
+	const apps = [workflow.app, router, storage.app];
 	try {
 		const urls: EmulatorUrls = {
 			workflow: await listen(workflow.app, host, ports.workflow),
 			router: await listen(router, host, ports.router),
-			storage: await listen(storage, host, ports.storage)
+			storage: await listen(storage.app, host, ports.storage)
 		};
+		storage.origin = urls.storage;
 		return {
 			urls,
 			apiKey,

@@ -8,8 +8,9 @@ import { installControlRoutes } from '../control';
 import { readCredential } from '../http/credentials';
 import { sendRouterError } from './errors';
 import { buildCatalog } from './catalog';
+import type { StorageService } from '../storage/server';
 
-export function createRouterService(state: EmulatorState): FastifyInstance {
+export function createRouterService(state: EmulatorState, _storage: StorageService): FastifyInstance {
 	const app = Fastify({ logger: false, bodyLimit: 64 * 1024 * 1024 });
 	// Every response carries a request id, set before anything else can answer.
 	app.addHook('onRequest', async (_request, reply) => {

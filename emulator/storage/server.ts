@@ -6,6 +6,8 @@
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { EmulatorState } from '../state';
 import { installControlRoutes, CONTROL_PREFIX } from '../control';
+import { BlobStore } from './blobs';
+import { UrlSigner } from './signing';
 
 const CREDENTIAL_HEADERS = ['x-api-key', 'authorization', 'cookie'];
 
@@ -20,9 +22,23 @@ export function credentialsCarried(request: FastifyRequest, apiKey: string): str
 	return carried;
 }
 
-export function createStorageService(state: EmulatorState): FastifyInstance {
+export interface StorageService {
+	app: FastifyInstance;
+	blobs: BlobStore;
+	signer: UrlSigner;
+	/** The origin, known once listening; set by createEmulator. */
+	origin: string;
+	/** A signed URL for a stored blob, valid `lifetimeSeconds` from the emulator's now. */
+	signedUrl(hash: string, filename: string, lifetimeSeconds: number): string;
+}
+
+export function createStorageService(state: EmulatorState): StorageService {
 	const app = Fastify({ logger: false });
+	const blobs = new BlobStore();
+	const signer = new UrlSigner();
+	state.onReset(() => blobs.clear());
 	installControlRoutes(app, state);
+
 	app.addHook('onRequest', async (request, reply) => {
 		if (request.url.startsWith(CONTROL_PREFIX)) return;
 		reply.header('Access-Control-Allow-Origin', '*');
@@ -31,7 +47,7 @@ export function createStorageService(state: EmulatorState): FastifyInstance {
 			state.leaks.push({
 				at: new Date(state.now()).toISOString(),
 				method: request.method,
-				url: request.url.replace(state.apiKey, '<api-key>'),
+				url: request.url.replaceAll(state.apiKey, '<api-key>'),
 				carried,
 				origin: request.headers.origin ?? null
 			});
@@ -39,10 +55,35 @@ export function createStorageService(state: EmulatorState): FastifyInstance {
 		}
 		if (request.method === 'OPTIONS') {
 			reply.header('Access-Control-Allow-Methods', 'GET, HEAD, OPTIONS');
-			reply.header('Access-Control-Allow-Headers', String(request.headers['access-control-request-headers'] ?? ''));
+			const requested = request.headers['access-control-request-headers'];
+			if (requested) reply.header('Access-Control-Allow-Headers', String(requested));
 			reply.header('Access-Control-Max-Age', '600');
 			return reply.code(204).send();
 		}
 	});
-	return app;
+
+	// /o/<hash>/<filename>?X-Goog-...: the filename is cosmetic, the hash addresses the bytes.
+	app.get<{ Params: { hash: string; filename: string } }>('/o/:hash/:filename', async (request, reply) => {
+		const url = new URL(request.url, 'http://storage');
+		const verdict = signer.verify(url, state.now());
+		if (!verdict.ok) {
+			const message = { missing: 'missing signature', tampered: 'signature does not match', expired: 'signed URL has expired' }[verdict.reason];
+			return reply.code(verdict.reason === 'expired' ? 410 : 403).type('text/plain').send(message);
+		}
+		const blob = blobs.get(request.params.hash);
+		if (!blob) return reply.code(404).type('text/plain').send('no such object');
+		reply.header('Cache-Control', 'private, max-age=3600');
+		return reply.type(blob.mime).send(Buffer.from(blob.bytes.buffer, blob.bytes.byteOffset, blob.bytes.byteLength));
+	});
+
+	const service: StorageService = {
+		app,
+		blobs,
+		signer,
+		origin: '',
+		signedUrl(hash, filename, lifetimeSeconds) {
+			return signer.sign(service.origin, `/o/${encodeURIComponent(hash)}/${encodeURIComponent(filename)}`, lifetimeSeconds, state.now());
+		}
+	};
+	return service;
 }

@@ -7,13 +7,14 @@ import { installControlRoutes } from '../control';
 import { requireWorkflowAuth } from './auth';
 import { nodeDefinitions } from './nodes';
 import { SocketHub } from './socket-hub';
+import type { StorageService } from '../storage/server';
 
 export interface WorkflowService {
 	app: FastifyInstance;
 	hub: SocketHub;
 }
 
-export function createWorkflowService(state: EmulatorState): WorkflowService {
+export function createWorkflowService(state: EmulatorState, _storage: StorageService): WorkflowService {
 	const app = Fastify({ logger: false, bodyLimit: 512 * 1024 * 1024 });
 	const hub = new SocketHub(state, () => 0);
 	installCors(app);
