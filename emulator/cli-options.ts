@@ -27,7 +27,8 @@ export function readCliOptions(argv: string[], env: NodeJS.ProcessEnv): Emulator
 		ports: {
 			workflow: port('workflow-port', 'RUNBOARD_WORKFLOW_PORT', DEFAULT_PORTS.workflow),
 			router: port('router-port', 'RUNBOARD_ROUTER_PORT', DEFAULT_PORTS.router),
-			storage: port('storage-port', 'RUNBOARD_STORAGE_PORT', DEFAULT_PORTS.storage)
+			storage: port('storage-port', 'RUNBOARD_STORAGE_PORT', DEFAULT_PORTS.storage),
+			cdn: port('cdn-port', 'RUNBOARD_CDN_PORT', DEFAULT_PORTS.cdn)
 		}
 	};
 }

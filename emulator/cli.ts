@@ -8,6 +8,7 @@ console.log(`Runboard emulator (scenario: ${emulator.state.scenario})
   workflow service  ${emulator.urls.workflow}
   model router      ${emulator.urls.router}
   storage origin    ${emulator.urls.storage}
+  provider CDN      ${emulator.urls.cdn} (no CORS)
   API key           ${emulator.apiKey}
   control routes    ${emulator.urls.workflow}/__emulator/state`);
 

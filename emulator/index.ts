@@ -9,9 +9,10 @@ import { isScenarioName, type ScenarioName } from './scenarios';
 import { createWorkflowService } from './workflow/server';
 import { createRouterService } from './router/server';
 import { createStorageService } from './storage/server';
+import { createCdnService } from './router/cdn';
 
 export const DEFAULT_API_KEY = 'rb-demo-key-0123456789abcdef';
-export const DEFAULT_PORTS = { workflow: 8711, router: 8712, storage: 8713 } as const;
+export const DEFAULT_PORTS = { workflow: 8711, router: 8712, storage: 8713, cdn: 8714 } as const;
 
 export interface EmulatorOptions {
 	host?: string;
@@ -24,6 +25,8 @@ export interface EmulatorUrls {
 	workflow: string;
 	router: string;
 	storage: string;
+	/** A provider CDN that sends no CORS headers (router result assets that are not copied). */
+	cdn: string;
 }
 
 export interface Emulator {
@@ -52,15 +55,18 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
 	const ports = { ...DEFAULT_PORTS, ...options.ports };
 	const storage = createStorageService(state);
 	const workflow = createWorkflowService(state, storage);
-	const router = createRouterService(state, storage);
-	const apps = [workflow.app, router, storage.app];
+	const cdn = createCdnService(state, storage.blobs);
+	const router = createRouterService(state, storage, cdn);
+	const apps = [workflow.app, router, storage.app, cdn.app];
 	try {
 		const urls: EmulatorUrls = {
 			workflow: await listen(workflow.app, host, ports.workflow),
 			router: await listen(router, host, ports.router),
-			storage: await listen(storage.app, host, ports.storage)
+			storage: await listen(storage.app, host, ports.storage),
+			cdn: await listen(cdn.app, host, ports.cdn)
 		};
 		storage.origin = urls.storage;
+		cdn.origin = urls.cdn;
 		return {
 			urls,
 			apiKey,

@@ -4,7 +4,7 @@ import { createEmulator, type Emulator } from './index';
 
 let emu: Emulator;
 beforeAll(async () => {
-	emu = await createEmulator({ ports: { workflow: 0, router: 0, storage: 0 } });
+	emu = await createEmulator({ ports: { workflow: 0, router: 0, storage: 0, cdn: 0 } });
 });
 afterAll(async () => emu.close());
 

@@ -1,17 +1,38 @@
-/** The model-routing service (spec B). */
+/**
+ * The model-routing service (spec B): catalog, schema documents, synchronous and queued runs.
+ * Hooks run in this order: request id, CORS, shared faults, authentication; routes live in routes/.
+ */
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { EmulatorState } from '../state';
+import type { StorageService } from '../storage/server';
 import { installCors } from '../http/cors';
 import { installFaults } from '../http/faults';
-import { installControlRoutes } from '../control';
-import { readCredential } from '../http/credentials';
+import { installControlRoutes, CONTROL_PREFIX } from '../control';
 import { sendRouterError } from './errors';
-import { buildCatalog } from './catalog';
-import type { StorageService } from '../storage/server';
+import { authenticate } from './auth';
+import { RouterState } from './router-state';
+import { setPrincipal, type RouterContext } from './context';
+import { installCatalogRoutes } from './routes/catalog-routes';
+import { installRouterControlRoutes } from './control-routes';
+import { installErrorBodyFault } from './error-body-fault';
+import type { CdnService } from './cdn';
 
-export function createRouterService(state: EmulatorState, _storage: StorageService): FastifyInstance {
-	const app = Fastify({ logger: false, bodyLimit: 64 * 1024 * 1024 });
+/** Request bodies above this answer 413 (the spec leaves the number unshown). */
+export const ROUTER_BODY_LIMIT = 10 * 1024 * 1024;
+
+export interface RouterService {
+	app: FastifyInstance;
+	router: RouterState;
+	ctx: RouterContext;
+}
+
+export function createRouter(state: EmulatorState, storage: StorageService, cdn: CdnService): RouterService {
+	// Model segments reach 128 characters; Fastify's default parameter limit (100) would answer 414.
+	const app = Fastify({ logger: false, bodyLimit: ROUTER_BODY_LIMIT, maxParamLength: 512 });
+	const router = new RouterState(state);
+	const ctx: RouterContext = { state, router, storage, cdn };
+
 	// Every response carries a request id, set before anything else can answer.
 	app.addHook('onRequest', async (_request, reply) => {
 		reply.header('X-Service-Request-Id', randomUUID());
@@ -19,25 +40,35 @@ export function createRouterService(state: EmulatorState, _storage: StorageServi
 	installCors(app);
 	installFaults(app, state);
 	installControlRoutes(app, state);
+	installRouterControlRoutes(app, ctx);
+	installErrorBodyFault(app, ctx);
 
-	app.addHook('preHandler', async (request, reply) => {
-		if (request.url.startsWith('/__emulator')) return;
-		const credential = readCredential(request);
-		if (credential.via === 'none' || credential.value !== state.apiKey) {
+	app.addHook('onRequest', async (request, reply) => {
+		if (request.url.startsWith(CONTROL_PREFIX) || reply.sent) return;
+		const principal = authenticate(request, state.apiKey, router.tokens, state.now());
+		if (!principal) {
 			return sendRouterError(reply, 401, 'unauthorized', 'No usable credential: send X-API-Key or Authorization: Bearer.');
 		}
 		if (state.scenario === 'router-not-enabled') {
 			return sendRouterError(reply, 403, 'not_enabled', 'The model router is not enabled for this account.');
 		}
+		setPrincipal(request, principal);
 	});
 
-	const catalog = buildCatalog();
-	app.get('/v2/models', async (_request, reply) => {
-		if (state.faults.catalogUnavailable) {
-			return sendRouterError(reply, 503, 'service_unavailable', 'The catalog is temporarily unavailable.');
-		}
-		return { data: catalog, has_more: false, limit: 20 };
+	app.setErrorHandler((error: { statusCode?: number; code?: string; message: string }, _request, reply) => {
+		const status = error.statusCode ?? 500;
+		if (status === 413) return sendRouterError(reply, 413, 'invalid_input', `The request body is larger than ${ROUTER_BODY_LIMIT} bytes.`);
+		if (status === 415) return sendRouterError(reply, 400, 'invalid_input', 'The request body must be application/json.');
+		if (status >= 400 && status < 500) return sendRouterError(reply, 400, 'invalid_input', `Malformed request: ${error.message}`);
+		return sendRouterError(reply, 500, 'internal_error', 'The router failed.');
 	});
+	app.setNotFoundHandler((request, reply) => sendRouterError(reply, 404, 'model_not_found', `No route ${request.method} ${request.url.split('?')[0]}.`));
 
-	return app;
+	installCatalogRoutes(app, ctx);
+	return { app, router, ctx };
+}
+
+/** Kept for `createEmulator`: the router's Fastify app. */
+export function createRouterService(state: EmulatorState, storage: StorageService, cdn: CdnService): FastifyInstance {
+	return createRouter(state, storage, cdn).app;
 }

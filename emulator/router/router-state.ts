@@ -1,0 +1,145 @@
+/**
+ * Everything the router keeps between requests, for one emulator: the catalog build (with its cursor
+ * codec and schema documents), settings, router faults and the run stores. Reset with the emulator.
+ */
+import type { EmulatorState } from '../state';
+import { buildCatalog, type CatalogModel } from './catalog';
+import { CursorCodec } from './cursor';
+import { buildSchemaDocument, inputSchemaOf, type SchemaDocument } from './schemas/document';
+import { InputValidator } from './validation';
+import { TokenIssuer } from './auth';
+
+export interface RouterSettings {
+	/** Simulated provider time of a typical run, in real milliseconds (video takes twice as long). */
+	providerMs: number;
+	/** Queued requests running at once per scope; the rest wait with a queue position. */
+	queueConcurrency: number;
+	/** Synchronous calls in flight per scope before 429 concurrency_limit_exceeded. */
+	inFlightLimit: number;
+	/** Ceiling on money committed to in-flight calls, per scope, USD cents. */
+	spendLimitCents: number;
+	/** Emulator time a queued request may wait for admission before `queue_timeout`. */
+	queueTimeoutMs: number;
+	/** How long the service holds a synchronous call before 504 deadline_exceeded (spec: 10 min). */
+	syncHoldMs: number;
+	/** Retention of finished queued requests and idempotency records, emulator time. */
+	retentionMs: number;
+	/** Stops admission from the queue (requests stay queued; lets tests reach `queue_timeout`). */
+	queuePaused: boolean;
+}
+
+export type DropMode = 'none' | 'recoverable' | 'consumed';
+export type ErrorBodyMode = 'json' | 'html' | 'truncated' | 'text';
+
+export interface RouterFaults {
+	/** One-shot: the next dispatched run loses its connection right after dispatch. */
+	dropAfterDispatch: DropMode;
+	/** Runs fail with this error type (one the client has never seen) until cleared. */
+	unknownErrorType: string | null;
+	unknownErrorStatus: number;
+	/** What error bodies look like on the wire; status and request id are kept. */
+	errorBody: ErrorBodyMode;
+	/** Schema documents answer 500 internal_error. */
+	schemaInternalError: boolean;
+	/** Runs answer 429 rate_limited. */
+	rateLimited: boolean;
+	/** Runs and queue routes answer 503 service_unavailable. */
+	runsUnavailable: boolean;
+}
+
+export function defaultSettings(): RouterSettings {
+	return {
+		providerMs: 1500,
+		queueConcurrency: 4,
+		inFlightLimit: 16,
+		spendLimitCents: 2000,
+		queueTimeoutMs: 10 * 60 * 1000,
+		syncHoldMs: 10 * 60 * 1000,
+		retentionMs: 24 * 60 * 60 * 1000,
+		queuePaused: false
+	};
+}
+
+export function defaultRouterFaults(): RouterFaults {
+	return {
+		dropAfterDispatch: 'none',
+		unknownErrorType: null,
+		unknownErrorStatus: 500,
+		errorBody: 'json',
+		schemaInternalError: false,
+		rateLimited: false,
+		runsUnavailable: false
+	};
+}
+
+export class CatalogBuild {
+	readonly models: CatalogModel[];
+	readonly byId: Map<string, CatalogModel>;
+	readonly cursors = new CursorCodec();
+	private readonly documents = new Map<string, SchemaDocument>();
+	private readonly validators = new Map<string, InputValidator>();
+
+	constructor(readonly generation: number) {
+		this.models = buildCatalog();
+		this.byId = new Map(this.models.map((m) => [m.id, m]));
+	}
+
+	document(model: CatalogModel): SchemaDocument {
+		let doc = this.documents.get(model.id);
+		if (!doc) {
+			doc = buildSchemaDocument(model);
+			this.documents.set(model.id, doc);
+		}
+		return doc;
+	}
+
+	/** The validator of an authored model; undefined for unauthored ones (any object accepted). */
+	validator(model: CatalogModel): InputValidator | undefined {
+		const doc = this.document(model);
+		if (!doc.authored) return undefined;
+		let v = this.validators.get(model.id);
+		if (!v) {
+			v = new InputValidator(inputSchemaOf(doc));
+			this.validators.set(model.id, v);
+		}
+		return v;
+	}
+}
+
+export class RouterState {
+	catalog = new CatalogBuild(1);
+	settings = defaultSettings();
+	faults = defaultRouterFaults();
+	readonly tokens = new TokenIssuer();
+	private readonly resetHooks: Array<() => void> = [];
+	private readonly settingsHooks: Array<() => void> = [];
+
+	constructor(readonly emulator: EmulatorState) {
+		emulator.onReset(() => this.reset());
+	}
+
+	rebuildCatalog(): number {
+		this.catalog = new CatalogBuild(this.catalog.generation + 1);
+		return this.catalog.generation;
+	}
+
+	onReset(hook: () => void): void {
+		this.resetHooks.push(hook);
+	}
+
+	/** Stores that depend on settings (the queue's concurrency, its pause) listen here. */
+	settingsChanged(): void {
+		for (const hook of this.settingsHooks) hook();
+	}
+
+	onSettingsChanged(hook: () => void): void {
+		this.settingsHooks.push(hook);
+	}
+
+	private reset(): void {
+		this.rebuildCatalog();
+		this.settings = defaultSettings();
+		this.faults = defaultRouterFaults();
+		for (const hook of this.resetHooks) hook();
+	}
+}

@@ -1,0 +1,59 @@
+/** Helpers for router tests: one emulator per test file, real HTTP, control routes. */
+import { createEmulator, type Emulator } from '../index';
+
+export async function startEmulator(): Promise<Emulator> {
+	return createEmulator({ ports: { workflow: 0, router: 0, storage: 0, cdn: 0 } });
+}
+
+export class RouterClient {
+	constructor(readonly emu: Emulator) {}
+
+	get base(): string {
+		return this.emu.urls.router;
+	}
+
+	headers(extra: Record<string, string> = {}): Record<string, string> {
+		return { 'X-API-Key': this.emu.apiKey, ...extra };
+	}
+
+	get(path: string, headers: Record<string, string> = {}): Promise<Response> {
+		return fetch(`${this.base}${path}`, { headers: this.headers(headers) });
+	}
+
+	post(path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+		return fetch(`${this.base}${path}`, {
+			method: 'POST',
+			headers: this.headers({ 'Content-Type': 'application/json', ...headers }),
+			body: typeof body === 'string' ? body : JSON.stringify(body)
+		});
+	}
+
+	put(path: string, headers: Record<string, string> = {}): Promise<Response> {
+		return fetch(`${this.base}${path}`, { method: 'PUT', headers: this.headers(headers) });
+	}
+
+	async control(path: string, body: unknown = {}): Promise<unknown> {
+		const res = await fetch(`${this.base}/__emulator${path}`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify(body)
+		});
+		if (!res.ok) throw new Error(`control ${path}: ${res.status} ${await res.text()}`);
+		return res.json();
+	}
+
+	async counters(): Promise<{ dispatches: Record<string, number>; charges: Record<string, number> }> {
+		return (await (await fetch(`${this.base}/__emulator/counters`)).json()) as { dispatches: Record<string, number>; charges: Record<string, number> };
+	}
+}
+
+/** Resolves once `check` passes, polling; fails after `timeoutMs`. */
+export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 10_000, everyMs = 25): Promise<T> {
+	const until = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await check();
+		if (value !== undefined) return value;
+		if (Date.now() > until) throw new Error('eventually: timed out');
+		await new Promise((r) => setTimeout(r, everyMs));
+	}
+}
