@@ -1,0 +1,22 @@
+import { defineConfig, devices } from '@playwright/test';
+import { CHROMIUM_ARGS, chromiumExecutable } from './tests/browser';
+
+const executablePath = chromiumExecutable();
+
+export default defineConfig({
+	testDir: 'tests/e2e',
+	fullyParallel: true,
+	forbidOnly: true,
+	retries: 0,
+	workers: 2,
+	timeout: 45_000,
+	expect: { timeout: 10_000 },
+	reporter: process.env['CI'] ? [['list'], ['html', { open: 'never' }]] : 'list',
+	globalSetup: './tests/global-setup.ts',
+	use: {
+		...devices['Desktop Chrome'],
+		viewport: { width: 1280, height: 800 },
+		trace: 'retain-on-failure',
+		launchOptions: { ...(executablePath ? { executablePath } : {}), args: CHROMIUM_ARGS }
+	}
+});

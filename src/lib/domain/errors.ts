@@ -1,0 +1,59 @@
+/**
+ * Errors are values: a kind to branch on, a message a person can act on, and whatever the wire
+ * told us (status, request id, the service's own error type). Never thrown across layers.
+ */
+
+export type ErrorKind =
+	| 'network' // no answer at all: server down, wrong address, DNS
+	| 'cors' // the server answered, but the browser hid it: its CORS headers do not allow this app
+	| 'local-network' // a public page reaching a loopback/private server was blocked by the browser
+	| 'mixed-content' // an https page calling an http service
+	| 'timeout'
+	| 'unauthorized' // 401
+	| 'forbidden' // 403
+	| 'not-enabled' // router: service not switched on for the caller
+	| 'not-found'
+	| 'no-credits' // 402 / insufficient_credits
+	| 'inactive-subscription' // v1 429
+	| 'rate-limited'
+	| 'unavailable' // 503
+	| 'html-response' // a proxy or gateway page where JSON was expected
+	| 'bad-response' // truncated or malformed JSON, or an unexpected shape
+	| 'server' // 5xx with a readable body
+	| 'invalid-input'
+	| 'origin-refused' // our own guard: the request would have left the profile's origins
+	| 'redirect-refused' // a credentialed request was redirected; we never follow those
+	| 'socket-refused'
+	| 'storage'
+	| 'invalid-profile'
+	| 'unknown';
+
+export interface AppError {
+	kind: ErrorKind;
+	message: string;
+	status?: number;
+	/** The service's request id, when the response carried one and the browser let us read it. */
+	requestId?: string;
+	/** The service's own error type (router `error_type`), kept verbatim even when unknown. */
+	errorType?: string;
+	/** Extra lines for the curious: a body excerpt, a traceback. */
+	detail?: string;
+}
+
+export type Result<T, E = AppError> = { ok: true; value: T } | { ok: false; error: E };
+
+export const ok = <T>(value: T): Result<T, never> => ({ ok: true, value });
+export const fail = <E = AppError>(error: E): Result<never, E> => ({ ok: false, error });
+
+export function appError(kind: ErrorKind, message: string, extra: Omit<AppError, 'kind' | 'message'> = {}): AppError {
+	return { kind, message, ...extra };
+}
+
+/** One line for logs and screen readers: message, then status and request id when known. */
+export function describeError(error: AppError): string {
+	const facts: string[] = [];
+	if (error.status !== undefined) facts.push(`HTTP ${error.status}`);
+	if (error.errorType) facts.push(`type ${error.errorType}`);
+	facts.push(error.requestId ? `request id ${error.requestId}` : 'request id not available');
+	return `${error.message} (${facts.join(', ')})`;
+}

@@ -1,0 +1,147 @@
+/**
+ * Connection profiles: a name, the workflow service base URL, the router base URL (optional: a
+ * local ComfyUI has none), and an API key that is stored apart from the profile and never
+ * returned to the page (the page only learns whether one is saved).
+ */
+import { appError, fail, ok, type Result } from './errors';
+
+export type PresetId = 'demo' | 'local-comfyui' | 'cloud';
+
+export interface Profile {
+	id: string;
+	name: string;
+	preset: PresetId;
+	workflowUrl: string;
+	routerUrl: string | null;
+	createdAt: number;
+	updatedAt: number;
+}
+
+/** What the page sees: the profile plus whether a key is saved, never the key itself. */
+export interface ProfileView extends Profile {
+	hasKey: boolean;
+}
+
+export interface ProfileInput {
+	id?: string;
+	name: string;
+	preset: PresetId;
+	workflowUrl: string;
+	routerUrl: string;
+	/** A new key to save; empty or undefined keeps the saved one. */
+	apiKey?: string;
+}
+
+export interface Preset {
+	id: PresetId;
+	label: string;
+	description: string;
+	workflowUrl: string;
+	routerUrl: string;
+	needsKey: boolean;
+}
+
+export const LOCAL_COMFYUI_URL = 'http://127.0.0.1:8188';
+
+export const PRESETS: Record<PresetId, Preset> = {
+	demo: {
+		id: 'demo',
+		label: 'Demo (local emulator)',
+		description: 'The emulator that `npm start` runs: both services, no account needed.',
+		workflowUrl: '',
+		routerUrl: '',
+		needsKey: true
+	},
+	'local-comfyui': {
+		id: 'local-comfyui',
+		label: 'Local ComfyUI',
+		description: 'A ComfyUI server on this computer. Start it with --enable-cors-header so this app may call it.',
+		workflowUrl: LOCAL_COMFYUI_URL,
+		routerUrl: '',
+		needsKey: false
+	},
+	cloud: {
+		id: 'cloud',
+		label: 'Cloud',
+		description: 'The hosted workflow service and model router: type their URLs and your API key.',
+		workflowUrl: '',
+		routerUrl: '',
+		needsKey: true
+	}
+};
+
+export type NormalizeResult = Result<string | null, { field: 'workflowUrl' | 'routerUrl'; message: string }>;
+
+/** A base URL: http(s), no query or fragment, no trailing slash. Empty means "none". */
+export function normalizeBaseUrl(text: string, field: 'workflowUrl' | 'routerUrl', required: boolean): NormalizeResult {
+	const trimmed = text.trim();
+	if (trimmed === '') return required ? fail({ field, message: 'Enter the service address, for example https://api.example.com' }) : ok(null);
+	let url: URL;
+	try {
+		url = new URL(trimmed);
+	} catch {
+		return fail({ field, message: `"${trimmed}" is not a URL. Include the scheme, for example http://127.0.0.1:8188` });
+	}
+	if (url.protocol !== 'http:' && url.protocol !== 'https:') return fail({ field, message: 'Use an http:// or https:// address.' });
+	if (url.username || url.password) return fail({ field, message: 'Do not put credentials in the address; use the API key field.' });
+	if (url.search || url.hash) return fail({ field, message: 'Leave out the query (?...) and fragment (#...).' });
+	return ok(url.origin + url.pathname.replace(/\/+$/, ''));
+}
+
+export interface ProfileFieldErrors {
+	name?: string;
+	workflowUrl?: string;
+	routerUrl?: string;
+}
+
+export function validateProfileInput(input: ProfileInput): Result<{ name: string; workflowUrl: string; routerUrl: string | null }, ProfileFieldErrors> {
+	const errors: ProfileFieldErrors = {};
+	const name = input.name.trim();
+	if (name === '') errors.name = 'Give the profile a name.';
+	else if (name.length > 80) errors.name = 'Keep the name under 80 characters.';
+	const workflow = normalizeBaseUrl(input.workflowUrl, 'workflowUrl', true);
+	if (!workflow.ok) errors.workflowUrl = workflow.error.message;
+	const router = normalizeBaseUrl(input.routerUrl, 'routerUrl', false);
+	if (!router.ok) errors.routerUrl = router.error.message;
+	if (!workflow.ok || !router.ok || errors.name) return fail(errors);
+	return ok({ name, workflowUrl: workflow.value!, routerUrl: router.value });
+}
+
+/** The origins a profile's key may be sent to, and the only ones its requests may reach. */
+export function profileOrigins(profile: Pick<Profile, 'workflowUrl' | 'routerUrl'>): string[] {
+	const origins = new Set<string>();
+	for (const base of [profile.workflowUrl, profile.routerUrl]) {
+		if (!base) continue;
+		const url = new URL(base);
+		origins.add(url.origin);
+		url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+		origins.add(url.origin);
+	}
+	return [...origins];
+}
+
+export function workflowSocketUrl(workflowUrl: string, clientId: string, apiKey: string | undefined): string {
+	const url = new URL(workflowUrl.replace(/\/+$/, '') + '/ws');
+	url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+	url.searchParams.set('clientId', clientId);
+	if (apiKey) url.searchParams.set('token', apiKey);
+	return url.toString();
+}
+
+/** Replaces any `token=` value in a URL-ish string so a socket URL can be shown or logged. */
+export function scrubToken(text: string): string {
+	return text.replace(/([?&]token=)[^&#\s]*/gi, '$1<redacted>');
+}
+
+export function isLoopbackOrPrivateHost(hostname: string): boolean {
+	const h = hostname.replace(/^\[|\]$/g, '');
+	if (h === 'localhost' || h.endsWith('.localhost') || h === '::1') return true;
+	const m = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(h);
+	if (!m) return h.startsWith('fc') || h.startsWith('fd') || h.startsWith('fe80');
+	const [a, b] = [Number(m[1]), Number(m[2])];
+	return a === 127 || a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254);
+}
+
+export function profileError(message: string) {
+	return appError('invalid-profile', message);
+}

@@ -1,0 +1,74 @@
+/** Profiles, the active one, the live connection state and the last connection reports. */
+import type { ConnectionReport } from '$lib/domain/connection-report';
+import type { AppError, Result } from '$lib/domain/errors';
+import type { ProfileInput, ProfileView } from '$lib/domain/profile';
+import type { SocketState } from '$lib/domain/socket-state';
+import type { DemoPreset, SaveProfileError } from '$lib/worker/api';
+import { onWorkerEvent, workerApi } from '$lib/client/worker-bridge';
+
+export class ProfilesStore {
+	profiles = $state<ProfileView[]>([]);
+	activeId = $state<string | null>(null);
+	demo = $state<DemoPreset | null>(null);
+	configProblem = $state<string | null>(null);
+	socket = $state<SocketState>({ status: 'idle' });
+	loaded = $state(false);
+	reports = $state<Record<string, Result<ConnectionReport> | 'testing'>>({});
+
+	active = $derived(this.profiles.find((p) => p.id === this.activeId) ?? null);
+
+	async load(): Promise<void> {
+		onWorkerEvent((event) => {
+			if (event.type === 'profiles') {
+				this.profiles = event.profiles;
+				this.activeId = event.activeProfileId;
+			} else if (event.type === 'socket' && (event.profileId === null || event.profileId === this.activeId)) {
+				this.socket = event.state;
+			}
+		});
+		const state = await workerApi().init({});
+		this.profiles = state.profiles;
+		this.activeId = state.activeProfileId;
+		this.demo = state.demo;
+		this.configProblem = state.configProblem;
+		this.socket = state.socket;
+		this.loaded = true;
+	}
+
+	save(profile: ProfileInput): Promise<Result<ProfileView, SaveProfileError>> {
+		return workerApi().saveProfile({ profile });
+	}
+
+	async remove(id: string, keepRuns: boolean): Promise<void> {
+		await workerApi().deleteProfile({ id, keepRuns });
+		delete this.reports[id];
+	}
+
+	forgetKey(id: string): Promise<void> {
+		return workerApi().forgetKey({ id });
+	}
+
+	activate(id: string): Promise<void> {
+		return workerApi().setActiveProfile({ id });
+	}
+
+	async test(id: string): Promise<void> {
+		this.reports[id] = 'testing';
+		try {
+			this.reports[id] = await workerApi().testConnection({ id });
+		} catch (error) {
+			const failure: AppError = { kind: 'unknown', message: `The connection test could not run: ${String(error)}` };
+			this.reports[id] = { ok: false, error: failure };
+		}
+	}
+
+	async clearAll(): Promise<void> {
+		await workerApi().clearAllData({});
+		this.reports = {};
+		const state = await workerApi().init({});
+		this.profiles = state.profiles;
+		this.activeId = state.activeProfileId;
+	}
+}
+
+export const profiles = new ProfilesStore();

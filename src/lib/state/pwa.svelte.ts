@@ -1,0 +1,52 @@
+/**
+ * The service worker's lifecycle as the page shows it: "ready to work offline" once the app shell
+ * is cached, "update available, reload" when a new version waits.
+ */
+import { Workbox } from 'workbox-window';
+
+export class PwaStore {
+	offlineReady = $state(false);
+	updateWaiting = $state(false);
+	controlled = $state(false);
+	unsupported = $state(false);
+	private workbox: Workbox | undefined;
+
+	async register(): Promise<void> {
+		if (!('serviceWorker' in navigator)) {
+			this.unsupported = true;
+			return;
+		}
+		this.controlled = navigator.serviceWorker.controller !== null;
+		const wb = new Workbox('/sw.js', { scope: '/' });
+		this.workbox = wb;
+		wb.addEventListener('installed', (event) => {
+			if (!event.isUpdate) this.offlineReady = true;
+		});
+		wb.addEventListener('waiting', () => {
+			this.updateWaiting = true;
+		});
+		wb.addEventListener('controlling', () => {
+			this.controlled = true;
+		});
+		try {
+			const registration = await wb.register();
+			if (registration?.active && !registration.waiting) this.offlineReady = true;
+		} catch {
+			this.unsupported = true;
+		}
+	}
+
+	/** Activates the waiting version, then reloads once it controls the page. */
+	applyUpdate(): void {
+		const wb = this.workbox;
+		if (!wb) return;
+		wb.addEventListener('controlling', () => window.location.reload());
+		wb.messageSkipWaiting();
+	}
+
+	dismissOfflineReady(): void {
+		this.offlineReady = false;
+	}
+}
+
+export const pwa = new PwaStore();

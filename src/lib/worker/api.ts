@@ -1,0 +1,49 @@
+/**
+ * The worker's one typed API, reached from the page through comlink. Methods take one plain
+ * object; events come back as one tagged union through one subscription.
+ */
+import type { ConnectionReport } from '../domain/connection-report';
+import type { AppError, Result } from '../domain/errors';
+import type { ProfileFieldErrors, ProfileInput, ProfileView } from '../domain/profile';
+import type { SocketState } from '../domain/socket-state';
+import type { ServerEvent } from '../wire/workflow-events';
+
+export interface DemoPreset {
+	name: string;
+	workflowUrl: string;
+	routerUrl: string;
+}
+
+export interface InitState {
+	profiles: ProfileView[];
+	activeProfileId: string | null;
+	/** The running emulator's URLs from the runtime config (never its key); null on a hosted build. */
+	demo: DemoPreset | null;
+	/** Why the runtime config could not be read, when it exists but is broken. */
+	configProblem: string | null;
+	socket: SocketState;
+}
+
+export type WorkerEvent =
+	| { type: 'profiles'; profiles: ProfileView[]; activeProfileId: string | null }
+	| { type: 'socket'; profileId: string | null; state: SocketState }
+	| { type: 'server-event'; profileId: string; event: ServerEvent }
+	| { type: 'protocol-error'; profileId: string; message: string };
+
+export type SaveProfileError = ProfileFieldErrors & { general?: string };
+
+export interface WorkerApi {
+	init(input: Record<string, never>): Promise<InitState>;
+	/** The one subscription. Pass the listener wrapped in `Comlink.proxy`. */
+	subscribe(listener: (event: WorkerEvent) => void): void;
+	saveProfile(input: { profile: ProfileInput }): Promise<Result<ProfileView, SaveProfileError>>;
+	deleteProfile(input: { id: string; keepRuns: boolean }): Promise<{ removedRuns: number }>;
+	forgetKey(input: { id: string }): Promise<void>;
+	setActiveProfile(input: { id: string }): Promise<void>;
+	testConnection(input: { id: string }): Promise<Result<ConnectionReport>>;
+	/** The page saw it may have been asleep (visible again, online, pageshow): reconnect now. */
+	wake(input: { reason: 'visible' | 'online' | 'pageshow' | 'focus' }): void;
+	clearAllData(input: Record<string, never>): Promise<void>;
+}
+
+export type { AppError };

@@ -1,0 +1,114 @@
+/**
+ * The worker's one door to the services. Every credentialed request goes through here:
+ * - it refuses any URL outside the profile's own service origins, before anything is sent;
+ * - it never follows a redirect (`redirect: 'error'`), so a surprise redirect cannot carry the key
+ *   to another host (GUIDE §2: a custom header survives cross-origin redirects);
+ * - it turns every outcome into a value: a raw response, or an error with a kind.
+ */
+import { appError, type AppError, type Result } from '../domain/errors';
+import type { RawResponse } from '../domain/http-response';
+import { diagnoseNetworkFailure, type FetchLike } from './network-diagnosis';
+
+export type Credential = { scheme: 'x-api-key' | 'bearer'; key: string } | null;
+
+export interface GuardedRequest {
+	url: string;
+	method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+	headers?: Record<string, string>;
+	body?: string | FormData | Blob;
+	credential: Credential;
+	timeoutMs?: number;
+	signal?: AbortSignal;
+}
+
+export interface GuardOptions {
+	allowedOrigins: readonly string[];
+	appOrigin: string;
+	fetchImpl?: FetchLike;
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+export function credentialHeaders(credential: Credential): Record<string, string> {
+	if (!credential || credential.key === '') return {};
+	return credential.scheme === 'bearer' ? { Authorization: `Bearer ${credential.key}` } : { 'X-API-Key': credential.key };
+}
+
+export function isAllowedUrl(url: string, allowedOrigins: readonly string[]): boolean {
+	let parsed: URL;
+	try {
+		parsed = new URL(url);
+	} catch {
+		return false;
+	}
+	return allowedOrigins.includes(parsed.origin);
+}
+
+export function createGuardedFetch(options: GuardOptions) {
+	const fetchImpl: FetchLike = options.fetchImpl ?? ((input, init) => fetch(input, init));
+
+	return async function guardedFetch(request: GuardedRequest): Promise<Result<RawResponse>> {
+		if (!isAllowedUrl(request.url, options.allowedOrigins)) {
+			let shown = request.url;
+			try {
+				shown = new URL(request.url).origin;
+			} catch {
+				/* not a URL: show it as given */
+			}
+			return {
+				ok: false,
+				error: appError('origin-refused', `Refused to send a request to ${shown}: it is not one of this profile's service addresses.`)
+			};
+		}
+		const signals = [AbortSignal.timeout(request.timeoutMs ?? DEFAULT_TIMEOUT_MS)];
+		if (request.signal) signals.push(request.signal);
+		let response: Response;
+		try {
+			response = await fetchImpl(request.url, {
+				method: request.method ?? 'GET',
+				headers: { ...request.headers, ...credentialHeaders(request.credential) },
+				...(request.body !== undefined ? { body: request.body } : {}),
+				redirect: 'error',
+				credentials: 'omit',
+				cache: 'no-store',
+				signal: AbortSignal.any(signals)
+			});
+		} catch (error) {
+			return { ok: false, error: await failureOf(error, request, options, fetchImpl) };
+		}
+		let body: string;
+		try {
+			body = await response.text();
+		} catch {
+			return {
+				ok: false,
+				error: appError('network', 'The connection dropped while the answer was arriving.', {
+					status: response.status,
+					requestId: response.headers.get('X-Service-Request-Id') ?? undefined
+				})
+			};
+		}
+		const headers = response.headers;
+		return { ok: true, value: { status: response.status, header: (name) => headers.get(name), body } };
+	};
+}
+
+async function failureOf(error: unknown, request: GuardedRequest, options: GuardOptions, fetchImpl: FetchLike): Promise<AppError> {
+	if (error instanceof DOMException && error.name === 'TimeoutError') {
+		return appError('timeout', `No answer from ${new URL(request.url).origin} within ${Math.round((request.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000)} s.`);
+	}
+	if (error instanceof DOMException && error.name === 'AbortError') {
+		return appError('timeout', 'The request was cancelled.');
+	}
+	const diagnosis = await diagnoseNetworkFailure(new URL(request.url), options.appOrigin, fetchImpl);
+	// A credentialed request that was redirected fails like a network error; say so when the probe saw a live server.
+	if (diagnosis.kind === 'cors' && request.credential) {
+		return {
+			...diagnosis,
+			detail: 'If the service redirected this request, it was stopped on purpose: the app never lets a request that carries the API key follow a redirect.'
+		};
+	}
+	return diagnosis;
+}
+
+export type GuardedFetch = ReturnType<typeof createGuardedFetch>;

@@ -1,0 +1,66 @@
+/**
+ * Profiles and their keys in the worker's store. Keys live under their own prefix, apart from
+ * the profile records, and never leave the worker: reads for the page return `hasKey` only.
+ */
+import type { KeyValueStore } from './kv-store';
+import type { Profile, ProfileView } from '../domain/profile';
+
+const PROFILE = 'profile:';
+const KEY = 'apikey:';
+const ACTIVE = 'setting:activeProfile';
+
+export class ProfileRepo {
+	constructor(private readonly kv: KeyValueStore) {}
+
+	async list(): Promise<Profile[]> {
+		const rows = await this.kv.entries<Profile>(PROFILE);
+		return rows.map(([, p]) => p).sort((a, b) => a.createdAt - b.createdAt);
+	}
+
+	async views(): Promise<ProfileView[]> {
+		const keyed = new Set((await this.kv.keys(KEY)).map((k) => k.slice(KEY.length)));
+		return (await this.list()).map((p) => ({ ...p, hasKey: keyed.has(p.id) }));
+	}
+
+	get(id: string): Promise<Profile | undefined> {
+		return this.kv.get<Profile>(PROFILE + id);
+	}
+
+	put(profile: Profile): Promise<void> {
+		return this.kv.set(PROFILE + profile.id, profile);
+	}
+
+	async remove(id: string): Promise<void> {
+		await this.kv.delete(PROFILE + id);
+		await this.kv.delete(KEY + id);
+		if ((await this.activeId()) === id) await this.kv.delete(ACTIVE);
+	}
+
+	key(id: string): Promise<string | undefined> {
+		return this.kv.get<string>(KEY + id);
+	}
+
+	setKey(id: string, key: string): Promise<void> {
+		return this.kv.set(KEY + id, key);
+	}
+
+	forgetKey(id: string): Promise<void> {
+		return this.kv.delete(KEY + id);
+	}
+
+	activeId(): Promise<string | undefined> {
+		return this.kv.get<string>(ACTIVE);
+	}
+
+	setActive(id: string): Promise<void> {
+		return this.kv.set(ACTIVE, id);
+	}
+
+	/** Deletes the run records of a profile (used when a profile is deleted without keeping runs). */
+	async removeRunsOf(profileId: string): Promise<number> {
+		const runs = await this.kv.entries<{ profileId?: string }>('run:');
+		const mine = runs.filter(([, r]) => r.profileId === profileId);
+		for (const [k] of mine) await this.kv.delete(k);
+		return mine.length;
+	}
+}

@@ -1,0 +1,289 @@
+/**
+ * The implementation of the worker API: profiles and keys in IndexedDB, the connection test, and
+ * (in the leader tab only) the live socket of the active profile.
+ */
+import { fail, ok, type AppError, type Result } from '../domain/errors';
+import { readJson, responseError } from '../domain/http-response';
+import { PRESETS, profileOrigins, validateProfileInput, workflowSocketUrl, type Profile, type ProfileInput, type ProfileView } from '../domain/profile';
+import { parseRuntimeConfig, RUNTIME_CONFIG_PATH, type RuntimeConfig } from '../domain/runtime-config';
+import type { SocketState } from '../domain/socket-state';
+import { parseServerEvent } from '../wire/workflow-events';
+import { decodeFrame } from '../wire/frames';
+import type { ConnectionReport } from '../domain/connection-report';
+import type { InitState, SaveProfileError, WorkerApi, WorkerEvent } from './api';
+import { testConnection } from './connection-test';
+import { createGuardedFetch, type GuardedFetch } from './guarded-fetch';
+import type { KeyValueStore } from './kv-store';
+import { LiveSocket, type AuthCheck } from './live-socket';
+import { ProfileRepo } from './profile-repo';
+import type { TabMessage } from './tab-channel';
+
+const DEMO_ID = 'demo';
+const CLIENT_ID = 'setting:clientId';
+const DEMO_DELETED = 'setting:demoDeleted';
+
+export interface WorkerEnv {
+	kv: KeyValueStore;
+	appOrigin: string;
+	fetchImpl?: typeof fetch;
+	channel?: BroadcastChannel;
+	/** Called once; calls back when this worker becomes the tabs' leader. */
+	electLeader?: (onLeader: () => void) => void;
+	randomId?: () => string;
+}
+
+export class RunboardWorker implements WorkerApi {
+	private readonly repo: ProfileRepo;
+	private readonly listeners = new Set<(event: WorkerEvent) => void>();
+	private config: RuntimeConfig = {};
+	private configProblem: string | null = null;
+	private clientId = '';
+	private isLeader = false;
+	private socket: LiveSocket | undefined;
+	private socketTarget = '';
+	private socketState: { profileId: string | null; state: SocketState } = { profileId: null, state: { status: 'idle' } };
+	private ready: Promise<void> | undefined;
+
+	constructor(private readonly env: WorkerEnv) {
+		this.repo = new ProfileRepo(env.kv);
+		env.channel?.addEventListener('message', (event: MessageEvent<TabMessage>) => void this.onTabMessage(event.data));
+	}
+
+	private fetchFor(profile: Pick<Profile, 'workflowUrl' | 'routerUrl'>): GuardedFetch {
+		return createGuardedFetch({ allowedOrigins: profileOrigins(profile), appOrigin: this.env.appOrigin, fetchImpl: this.env.fetchImpl });
+	}
+
+	private newId(): string {
+		return this.env.randomId?.() ?? crypto.randomUUID();
+	}
+
+	// ---- lifecycle -------------------------------------------------------------------------
+
+	init(): Promise<InitState> {
+		this.ready ??= this.boot();
+		return this.ready.then(() => this.snapshot());
+	}
+
+	private async boot(): Promise<void> {
+		this.clientId = (await this.env.kv.get<string>(CLIENT_ID)) ?? '';
+		if (!this.clientId) {
+			this.clientId = this.newId();
+			await this.env.kv.set(CLIENT_ID, this.clientId);
+		}
+		await this.loadRuntimeConfig();
+		await this.seedDemoProfile();
+		this.env.electLeader?.(() => {
+			this.isLeader = true;
+			void this.retargetSocket();
+		});
+		this.env.channel?.postMessage({ type: 'hello' } satisfies TabMessage);
+	}
+
+	private async loadRuntimeConfig(): Promise<void> {
+		const fetchImpl = this.env.fetchImpl ?? fetch;
+		try {
+			const res = await fetchImpl(new URL(RUNTIME_CONFIG_PATH, this.env.appOrigin).toString(), { cache: 'no-store', credentials: 'omit', redirect: 'error' });
+			if (res.status === 404) return; // a hosted build ships without one
+			if (!res.ok) {
+				this.configProblem = `${RUNTIME_CONFIG_PATH} answered HTTP ${res.status}.`;
+				return;
+			}
+			const parsed = parseRuntimeConfig(await res.text());
+			if (parsed.ok) this.config = parsed.config;
+			else this.configProblem = parsed.message;
+		} catch {
+			// Offline: keep whatever demo profile was saved before.
+		}
+	}
+
+	/** Creates or updates the demo profile from the runtime config (the emulator's ports may change). */
+	private async seedDemoProfile(): Promise<void> {
+		const demo = this.config.demo;
+		if (!demo || (await this.env.kv.get<boolean>(DEMO_DELETED))) return;
+		const existing = await this.repo.get(DEMO_ID);
+		const now = Date.now();
+		if (!existing) {
+			await this.repo.put({ id: DEMO_ID, name: demo.name, preset: 'demo', workflowUrl: demo.workflowUrl, routerUrl: demo.routerUrl, createdAt: now, updatedAt: now });
+			await this.repo.setKey(DEMO_ID, demo.apiKey);
+			if (!(await this.repo.activeId())) await this.repo.setActive(DEMO_ID);
+		} else if (existing.workflowUrl !== demo.workflowUrl || existing.routerUrl !== demo.routerUrl) {
+			await this.repo.put({ ...existing, workflowUrl: demo.workflowUrl, routerUrl: demo.routerUrl, updatedAt: now });
+			await this.repo.setKey(DEMO_ID, demo.apiKey);
+		}
+	}
+
+	private async snapshot(): Promise<InitState> {
+		const demo = this.config.demo;
+		return {
+			profiles: await this.repo.views(),
+			activeProfileId: (await this.repo.activeId()) ?? null,
+			demo: demo ? { name: demo.name, workflowUrl: demo.workflowUrl, routerUrl: demo.routerUrl } : null,
+			configProblem: this.configProblem,
+			socket: this.socketState.state
+		};
+	}
+
+	subscribe(listener: (event: WorkerEvent) => void): void {
+		this.listeners.add(listener);
+	}
+
+	private emit(event: WorkerEvent): void {
+		for (const listener of this.listeners) listener(event);
+		if (this.isLeader && event.type !== 'profiles') this.env.channel?.postMessage({ type: 'relay', event } satisfies TabMessage);
+	}
+
+	private async dataChanged(): Promise<void> {
+		await this.emitProfiles();
+		this.env.channel?.postMessage({ type: 'data-changed' } satisfies TabMessage);
+		await this.retargetSocket();
+	}
+
+	private async emitProfiles(): Promise<void> {
+		this.emit({ type: 'profiles', profiles: await this.repo.views(), activeProfileId: (await this.repo.activeId()) ?? null });
+	}
+
+	private async onTabMessage(message: TabMessage): Promise<void> {
+		switch (message.type) {
+			case 'data-changed':
+				await this.emitProfiles();
+				await this.retargetSocket();
+				return;
+			case 'hello':
+				if (this.isLeader) this.emit({ type: 'socket', ...this.socketState });
+				return;
+			case 'relay':
+				if (!this.isLeader) {
+					if (message.event.type === 'socket') this.socketState = { profileId: message.event.profileId, state: message.event.state };
+					for (const listener of this.listeners) listener(message.event);
+				}
+				return;
+			case 'wake':
+				if (this.isLeader) this.socket?.wake();
+				return;
+		}
+	}
+
+	// ---- profiles --------------------------------------------------------------------------
+
+	async saveProfile({ profile: input }: { profile: ProfileInput }): Promise<Result<ProfileView, SaveProfileError>> {
+		await this.init();
+		const valid = validateProfileInput(input);
+		if (!valid.ok) return fail(valid.error);
+		const now = Date.now();
+		const existing = input.id ? await this.repo.get(input.id) : undefined;
+		if (input.id && !existing) return fail({ general: 'This profile no longer exists; it may have been deleted in another tab.' });
+		const profile: Profile = {
+			id: existing?.id ?? this.newId(),
+			name: valid.value.name,
+			preset: input.preset,
+			workflowUrl: valid.value.workflowUrl,
+			routerUrl: valid.value.routerUrl,
+			createdAt: existing?.createdAt ?? now,
+			updatedAt: now
+		};
+		await this.repo.put(profile);
+		const typedKey = input.apiKey?.trim();
+		if (typedKey) await this.repo.setKey(profile.id, typedKey);
+		else if (!existing && input.preset === 'demo' && this.config.demo) await this.repo.setKey(profile.id, this.config.demo.apiKey);
+		if (!(await this.repo.activeId())) await this.repo.setActive(profile.id);
+		await this.dataChanged();
+		return ok({ ...profile, hasKey: (await this.repo.key(profile.id)) !== undefined });
+	}
+
+	async deleteProfile({ id, keepRuns }: { id: string; keepRuns: boolean }): Promise<{ removedRuns: number }> {
+		await this.init();
+		const removedRuns = keepRuns ? 0 : await this.repo.removeRunsOf(id);
+		await this.repo.remove(id);
+		if (id === DEMO_ID) await this.env.kv.set(DEMO_DELETED, true);
+		const rest = await this.repo.list();
+		if (!(await this.repo.activeId()) && rest[0]) await this.repo.setActive(rest[0].id);
+		await this.dataChanged();
+		return { removedRuns };
+	}
+
+	async forgetKey({ id }: { id: string }): Promise<void> {
+		await this.init();
+		await this.repo.forgetKey(id);
+		await this.dataChanged();
+	}
+
+	async setActiveProfile({ id }: { id: string }): Promise<void> {
+		await this.init();
+		if (!(await this.repo.get(id))) return;
+		await this.repo.setActive(id);
+		await this.dataChanged();
+	}
+
+	async testConnection({ id }: { id: string }): Promise<Result<ConnectionReport>> {
+		await this.init();
+		const profile = await this.repo.get(id);
+		if (!profile) return fail({ kind: 'invalid-profile', message: 'This profile no longer exists.' } satisfies AppError);
+		const key = await this.repo.key(id);
+		return ok(await testConnection(profile, key, { fetch: this.fetchFor(profile), clientId: `${this.clientId}-probe` }));
+	}
+
+	async clearAllData(): Promise<void> {
+		this.socket?.stop();
+		this.socket = undefined;
+		this.socketTarget = '';
+		await this.env.kv.clear();
+		if (typeof caches !== 'undefined') {
+			for (const name of await caches.keys()) if (!name.includes('precache')) await caches.delete(name);
+		}
+		this.ready = undefined;
+		await this.init();
+		await this.dataChanged();
+	}
+
+	// ---- live socket (leader only) ---------------------------------------------------------
+
+	wake(): void {
+		if (this.isLeader) this.socket?.wake();
+		else this.env.channel?.postMessage({ type: 'wake' } satisfies TabMessage);
+	}
+
+	private setSocketState(profileId: string | null, state: SocketState): void {
+		this.socketState = { profileId, state };
+		this.emit({ type: 'socket', profileId, state });
+	}
+
+	private async retargetSocket(): Promise<void> {
+		if (!this.isLeader) return;
+		const id = await this.repo.activeId();
+		const profile = id ? await this.repo.get(id) : undefined;
+		const key = profile ? await this.repo.key(profile.id) : undefined;
+		const needsKey = profile ? PRESETS[profile.preset].needsKey : false;
+		const target = profile && (key || !needsKey) ? `${profile.id}|${profile.workflowUrl}|${key ?? ''}` : '';
+		if (target === this.socketTarget) return;
+		this.socket?.stop();
+		this.socket = undefined;
+		this.socketTarget = target;
+		if (!profile) return this.setSocketState(null, { status: 'idle' });
+		if (!target) return this.setSocketState(profile.id, { status: 'auth-failed', message: 'No API key is saved for this profile. Add one in Settings.' });
+		const fetchFor = this.fetchFor(profile);
+		const socket = new LiveSocket({
+			url: workflowSocketUrl(profile.workflowUrl, this.clientId, key),
+			checkAuth: () => this.checkAuth(profile, key, fetchFor),
+			onState: (state) => this.setSocketState(profile.id, state),
+			onText: (text) => {
+				const parsed = parseServerEvent(text);
+				if (!parsed.ok) return this.emit({ type: 'protocol-error', profileId: profile.id, message: parsed.message });
+				if (parsed.event.type === 'status') socket.noteQueue(parsed.event.queueRemaining);
+				this.emit({ type: 'server-event', profileId: profile.id, event: parsed.event });
+			},
+			onBinary: (buffer) => {
+				const decoded = decodeFrame(new Uint8Array(buffer));
+				if (!decoded.ok) this.emit({ type: 'protocol-error', profileId: profile.id, message: decoded.error.message });
+			}
+		});
+		this.socket = socket;
+		socket.start();
+	}
+
+	private async checkAuth(profile: Profile, key: string | undefined, fetchFor: GuardedFetch): Promise<AuthCheck> {
+		const res = await fetchFor({ url: `${profile.workflowUrl}/api/object_info`, credential: key ? { scheme: 'x-api-key', key } : null, timeoutMs: 10_000 });
+		if (!res.ok) return { verdict: 'unreachable' };
+		if (res.value.status === 401 || res.value.status === 403) return { verdict: 'refused', message: responseError(res.value, 'workflow').message };
+		return readJson(res.value, 'workflow').ok ? { verdict: 'ok' } : { verdict: 'unreachable' };
+	}
+}

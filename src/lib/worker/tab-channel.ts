@@ -1,0 +1,12 @@
+/** Messages between the workers of open tabs (see leader.ts). */
+import type { WorkerEvent } from './api';
+
+export type TabMessage =
+	/** Profiles or settings changed in one tab: the others reload them. */
+	| { type: 'data-changed' }
+	/** A follower asks the leader to repeat its socket state. */
+	| { type: 'hello' }
+	/** The leader relays what its socket hears. */
+	| { type: 'relay'; event: WorkerEvent }
+	/** A follower relays a page's wake-up to the leader. */
+	| { type: 'wake' };

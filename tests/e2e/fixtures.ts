@@ -1,0 +1,82 @@
+/**
+ * Each Playwright worker owns an emulator (free ports) and serves the built app from a third
+ * origin pointed at it, so scenarios and faults of one worker never touch another's.
+ */
+import { test as base, expect, type Page } from '@playwright/test';
+import { createEmulator, DEFAULT_PORTS, type Emulator } from '../../emulator/index';
+import { serveApp, type ServedApp } from '../../scripts/serve-app';
+import type { FaultSet, ScenarioName } from '../../emulator/scenarios';
+
+export interface Control {
+	reset(): Promise<void>;
+	scenario(name: ScenarioName): Promise<void>;
+	faults(faults: Partial<FaultSet> & { refuseSocketsForSeconds?: number }): Promise<void>;
+	counters(): Promise<{ requests: Record<string, number> }>;
+	leaks(): Promise<unknown[]>;
+}
+
+interface WorkerFixtures {
+	emulator: Emulator;
+	app: ServedApp;
+}
+
+interface TestFixtures {
+	control: Control;
+	/** Opens the app and waits until the worker has loaded the profiles. */
+	openApp: (path?: string) => Promise<void>;
+}
+
+async function post(url: string, body: unknown): Promise<void> {
+	const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+	if (!res.ok) throw new Error(`control ${url}: HTTP ${res.status} ${await res.text()}`);
+}
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+	emulator: [
+		async ({}, use) => {
+			// Port 0 for every origin the emulator has, so parallel workers never collide.
+			const ports = Object.fromEntries(Object.keys(DEFAULT_PORTS).map((name) => [name, 0]));
+			const emulator = await createEmulator({ ports });
+			await use(emulator);
+			await emulator.close();
+		},
+		{ scope: 'worker' }
+	],
+	app: [
+		async ({ emulator }, use) => {
+			const app = await serveApp({
+				root: 'build',
+				config: { demo: { name: 'Demo (local emulator)', workflowUrl: emulator.urls.workflow, routerUrl: emulator.urls.router, apiKey: emulator.apiKey } }
+			});
+			await use(app);
+			await app.close();
+		},
+		{ scope: 'worker' }
+	],
+	control: async ({ emulator }, use) => {
+		const base = `${emulator.urls.workflow}/__emulator`;
+		const control: Control = {
+			reset: () => post(`${base}/reset`, {}),
+			scenario: (name) => post(`${base}/scenario`, { name }),
+			faults: (faults) => post(`${base}/faults`, faults),
+			counters: async () => (await (await fetch(`${base}/counters`)).json()) as { requests: Record<string, number> },
+			leaks: async () => ((await (await fetch(`${base}/leaks`)).json()) as { leaks: unknown[] }).leaks
+		};
+		await control.reset();
+		await use(control);
+		expect(await control.leaks(), 'no credential may ever reach the storage origin').toEqual([]);
+	},
+	openApp: async ({ page, app }, use) => {
+		await use(async (path = '/') => {
+			await page.goto(`${app.url}${path}`);
+			await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+		});
+	}
+});
+
+export { expect };
+
+/** True when the page can scroll sideways: a layout bug on a phone. */
+export async function hasHorizontalScroll(page: Page): Promise<boolean> {
+	return page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+}

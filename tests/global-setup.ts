@@ -1,0 +1,16 @@
+/** Fails early, with the fix spelled out, when the built app or a browser is missing. */
+import { existsSync } from 'node:fs';
+import { chromium } from '@playwright/test';
+import { chromiumExecutable } from './browser';
+
+export default function globalSetup(): void {
+	if (!existsSync('build/index.html')) {
+		throw new Error('The end-to-end tests run against the built app: run `npm run build` first (npm test does).');
+	}
+	if (!chromiumExecutable() && !existsSync(chromium.executablePath())) {
+		throw new Error(
+			'No Chromium found. On Debian/Ubuntu: `sudo apt-get install chromium` (the tests use /usr/bin/chromium); ' +
+				'elsewhere: `npx playwright install chromium`, or set RUNBOARD_CHROMIUM to a Chromium binary.'
+		);
+	}
+}
