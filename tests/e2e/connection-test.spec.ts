@@ -10,7 +10,7 @@ async function addProfile(page: Page, name: string, workflowUrl: string, routerU
 	await form.getByLabel('Name').fill(name);
 	await form.getByLabel('Workflow service URL').fill(workflowUrl);
 	await form.getByLabel('Model router URL').fill(routerUrl);
-	if (key) await form.getByLabel('API key').fill(key);
+	if (key) await form.getByLabel('API key', { exact: true }).fill(key);
 	await form.getByRole('button', { name: 'Save profile' }).click();
 	const card = page.getByRole('article', { name: `Profile ${name}` });
 	await expect(card).toBeVisible();
@@ -26,10 +26,12 @@ async function runTest(page: Page, name: string) {
 }
 
 function listen(server: Server): Promise<string> {
-	return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
-		const address = server.address();
-		resolve(`http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`);
-	}));
+	return new Promise((resolve) =>
+		server.listen(0, '127.0.0.1', () => {
+			const address = server.address();
+			resolve(`http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`);
+		})
+	);
 }
 
 test('a server that is down is reported as no answer', async ({ page, openApp }) => {

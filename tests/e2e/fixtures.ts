@@ -46,26 +46,37 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 		async ({ emulator }, use) => {
 			const app = await serveApp({
 				root: 'build',
-				config: { demo: { name: 'Demo (local emulator)', workflowUrl: emulator.urls.workflow, routerUrl: emulator.urls.router, apiKey: emulator.apiKey } }
+				config: {
+					demo: {
+						name: 'Demo (local emulator)',
+						workflowUrl: emulator.urls.workflow,
+						routerUrl: emulator.urls.router,
+						apiKey: emulator.apiKey
+					}
+				}
 			});
 			await use(app);
 			await app.close();
 		},
 		{ scope: 'worker' }
 	],
-	control: async ({ emulator }, use) => {
-		const base = `${emulator.urls.workflow}/__emulator`;
-		const control: Control = {
-			reset: () => post(`${base}/reset`, {}),
-			scenario: (name) => post(`${base}/scenario`, { name }),
-			faults: (faults) => post(`${base}/faults`, faults),
-			counters: async () => (await (await fetch(`${base}/counters`)).json()) as { requests: Record<string, number> },
-			leaks: async () => ((await (await fetch(`${base}/leaks`)).json()) as { leaks: unknown[] }).leaks
-		};
-		await control.reset();
-		await use(control);
-		expect(await control.leaks(), 'no credential may ever reach the storage origin').toEqual([]);
-	},
+	// Automatic: every test starts from a reset emulator and ends with an empty leak log.
+	control: [
+		async ({ emulator }, use) => {
+			const base = `${emulator.urls.workflow}/__emulator`;
+			const control: Control = {
+				reset: () => post(`${base}/reset`, {}),
+				scenario: (name) => post(`${base}/scenario`, { name }),
+				faults: (faults) => post(`${base}/faults`, faults),
+				counters: async () => (await (await fetch(`${base}/counters`)).json()) as { requests: Record<string, number> },
+				leaks: async () => ((await (await fetch(`${base}/leaks`)).json()) as { leaks: unknown[] }).leaks
+			};
+			await control.reset();
+			await use(control);
+			expect(await control.leaks(), 'no credential may ever reach the storage origin').toEqual([]);
+		},
+		{ auto: true }
+	],
 	openApp: async ({ page, app }, use) => {
 		await use(async (path = '/') => {
 			await page.goto(`${app.url}${path}`);

@@ -21,7 +21,7 @@ test('a profile can be created, edited, tested and deleted, and survives a reloa
 	await form.getByLabel('Name').fill('My cloud');
 	await form.getByLabel('Workflow service URL').fill(`${emulator.urls.workflow}/`);
 	await form.getByLabel('Model router URL').fill(emulator.urls.router);
-	await form.getByLabel('API key').fill(emulator.apiKey);
+	await form.getByLabel('API key', { exact: true }).fill(emulator.apiKey);
 	await form.getByRole('button', { name: 'Save profile' }).click();
 
 	const card = page.getByRole('article', { name: 'Profile My cloud' });
@@ -32,7 +32,7 @@ test('a profile can be created, edited, tested and deleted, and survives a reloa
 	await expect(card).toBeVisible();
 	await card.getByRole('button', { name: 'Edit My cloud' }).click();
 	const edit = page.getByRole('form', { name: 'Edit profile My cloud' });
-	await expect(edit.getByLabel('API key')).toHaveValue('');
+	await expect(edit.getByLabel('API key', { exact: true })).toHaveValue('');
 	await edit.getByLabel('Name').fill('Studio cloud');
 	await edit.getByRole('button', { name: 'Save profile' }).click();
 	const renamed = page.getByRole('article', { name: 'Profile Studio cloud' });

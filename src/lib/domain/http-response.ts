@@ -24,7 +24,10 @@ function looksLikeHtml(res: RawResponse): boolean {
 }
 
 function excerpt(text: string): string {
-	const flat = text.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim();
+	const flat = text
+		.replace(/<[^>]+>/g, ' ')
+		.replace(/\s+/g, ' ')
+		.trim();
 	return flat.length > 160 ? `${flat.slice(0, 157)}...` : flat;
 }
 
@@ -78,7 +81,9 @@ function errorFrom(res: RawResponse, service: Service): AppError {
 	const json = tryParseJson(res.body);
 	const body = isObject(json) ? json : undefined;
 	const errorType = headerType ?? (body ? str(body, 'error_type') : undefined);
-	const bodyMessage = body ? (str(body, 'message') ?? (typeof body['detail'] === 'string' ? body['detail'] : undefined) ?? errorMessageOf(body)) : undefined;
+	const bodyMessage = body
+		? (str(body, 'message') ?? (typeof body['detail'] === 'string' ? body['detail'] : undefined) ?? errorMessageOf(body))
+		: undefined;
 	const kind = (errorType && ROUTER_KIND[errorType]) || kindOfStatus(res.status, service);
 	const base = KIND_MESSAGE[kind] ?? `The service answered HTTP ${res.status}.`;
 	const detail = bodyMessage ?? (json === undefined && res.body.trim() !== '' ? excerpt(res.body) : undefined);

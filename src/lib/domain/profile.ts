@@ -75,7 +75,8 @@ export type NormalizeResult = Result<string | null, { field: 'workflowUrl' | 'ro
 /** A base URL: http(s), no query or fragment, no trailing slash. Empty means "none". */
 export function normalizeBaseUrl(text: string, field: 'workflowUrl' | 'routerUrl', required: boolean): NormalizeResult {
 	const trimmed = text.trim();
-	if (trimmed === '') return required ? fail({ field, message: 'Enter the service address, for example https://api.example.com' }) : ok(null);
+	if (trimmed === '')
+		return required ? fail({ field, message: 'Enter the service address, for example https://api.example.com' }) : ok(null);
 	let url: URL;
 	try {
 		url = new URL(trimmed);
@@ -94,7 +95,9 @@ export interface ProfileFieldErrors {
 	routerUrl?: string;
 }
 
-export function validateProfileInput(input: ProfileInput): Result<{ name: string; workflowUrl: string; routerUrl: string | null }, ProfileFieldErrors> {
+export function validateProfileInput(
+	input: ProfileInput
+): Result<{ name: string; workflowUrl: string; routerUrl: string | null }, ProfileFieldErrors> {
 	const errors: ProfileFieldErrors = {};
 	const name = input.name.trim();
 	if (name === '') errors.name = 'Give the profile a name.';

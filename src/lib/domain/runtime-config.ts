@@ -38,7 +38,8 @@ export function parseRuntimeConfig(text: string): ParseConfigResult {
 	const workflowUrl = str(demo, 'workflowUrl');
 	const routerUrl = str(demo, 'routerUrl');
 	const apiKey = str(demo, 'apiKey');
-	if (!workflowUrl || !isHttpUrl(workflowUrl)) return { ok: false, message: `${RUNTIME_CONFIG_PATH}: demo.workflowUrl must be an http(s) URL` };
+	if (!workflowUrl || !isHttpUrl(workflowUrl))
+		return { ok: false, message: `${RUNTIME_CONFIG_PATH}: demo.workflowUrl must be an http(s) URL` };
 	if (!routerUrl || !isHttpUrl(routerUrl)) return { ok: false, message: `${RUNTIME_CONFIG_PATH}: demo.routerUrl must be an http(s) URL` };
 	if (apiKey === undefined) return { ok: false, message: `${RUNTIME_CONFIG_PATH}: demo.apiKey must be a string` };
 	return { ok: true, config: { demo: { name: str(demo, 'name') ?? 'Demo (local emulator)', workflowUrl, routerUrl, apiKey } } };

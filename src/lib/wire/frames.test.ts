@@ -45,7 +45,10 @@ describe('binary frames', () => {
 	it('reports truncation at every byte of every frame kind, never throws', () => {
 		for (const sample of samples) {
 			const bytes = encodeFrame(sample);
-			const headerEnd = sample.kind === 'preview' ? 8 : bytes.length - (sample.kind === 'text' ? new TextEncoder().encode(sample.text).length : sample.image.length);
+			const headerEnd =
+				sample.kind === 'preview'
+					? 8
+					: bytes.length - (sample.kind === 'text' ? new TextEncoder().encode(sample.text).length : sample.image.length);
 			for (let cut = 0; cut < headerEnd; cut++) {
 				const result = decodeFrame(bytes.subarray(0, cut));
 				expect(result.ok, `${sample.kind} cut at ${cut}`).toBe(false);

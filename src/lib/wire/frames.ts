@@ -136,8 +136,7 @@ export function decodeFrame(bytes: Uint8Array): DecodeResult {
 			}
 			const image = bytes.subarray(8 + len);
 			const declared = metadata.image_type;
-			const mime: ImageMime | undefined =
-				declared === 'image/png' || declared === 'image/jpeg' ? declared : sniffImageMime(image);
+			const mime: ImageMime | undefined = declared === 'image/png' || declared === 'image/jpeg' ? declared : sniffImageMime(image);
 			if (!mime) {
 				return { ok: false, error: { kind: 'bad-image-type', message: 'preview image is neither JPEG nor PNG', imageType: 0 } };
 			}

@@ -31,20 +31,34 @@ export async function testConnection(profile: Profile, apiKey: string | undefine
 	let keyRefused = false;
 	if (parsed.ok) {
 		const count = isObject(parsed.value) ? Object.keys(parsed.value).length : 0;
-		workflow.push({ name: 'object_info', ok: count > 0, summary: count > 0 ? `${count} node types available` : 'answered, but lists no node types', ms: httpMs });
+		workflow.push({
+			name: 'object_info',
+			ok: count > 0,
+			summary: count > 0 ? `${count} node types available` : 'answered, but lists no node types',
+			ms: httpMs
+		});
 	} else {
 		keyRefused = parsed.error.kind === 'unauthorized' || parsed.error.kind === 'forbidden';
 		workflow.push(failed('object_info', parsed.error, httpMs));
 	}
 
 	if (keyRefused) {
-		workflow.push({ name: 'websocket', ok: false, skipped: true, summary: 'Not tried: the key was refused over HTTP, so the socket would be refused too.', ms: 0 });
+		workflow.push({
+			name: 'websocket',
+			ok: false,
+			skipped: true,
+			summary: 'Not tried: the key was refused over HTTP, so the socket would be refused too.',
+			ms: 0
+		});
 	} else {
 		const socketUrl = workflowSocketUrl(profile.workflowUrl, deps.clientId, apiKey);
 		const probe = await probeSocket(socketUrl);
 		if (probe.ok) {
 			const event = parseServerEvent(probe.firstMessage);
-			const queue = event.ok && event.event.type === 'status' && event.event.queueRemaining !== undefined ? `; ${event.event.queueRemaining} in queue` : '';
+			const queue =
+				event.ok && event.event.type === 'status' && event.event.queueRemaining !== undefined
+					? `; ${event.event.queueRemaining} in queue`
+					: '';
 			workflow.push({ name: 'websocket', ok: true, summary: `live updates connected${queue}`, ms: probe.ms });
 		} else {
 			const httpWorked = parsed.ok;
@@ -68,7 +82,12 @@ export async function testConnection(profile: Profile, apiKey: string | undefine
 			const data = isObject(body.value) ? arr(body.value, 'data') : undefined;
 			router = [
 				data
-					? { name: 'catalog', ok: true, summary: data.length > 0 ? 'catalog answered' : 'catalog answered (first page empty; more may follow)', ms }
+					? {
+							name: 'catalog',
+							ok: true,
+							summary: data.length > 0 ? 'catalog answered' : 'catalog answered (first page empty; more may follow)',
+							ms
+						}
 					: { name: 'catalog', ok: false, summary: 'The catalog answer has no "data" list: is this the router address?', ms }
 			];
 		} else {

@@ -95,7 +95,10 @@ export function createGuardedFetch(options: GuardOptions) {
 
 async function failureOf(error: unknown, request: GuardedRequest, options: GuardOptions, fetchImpl: FetchLike): Promise<AppError> {
 	if (error instanceof DOMException && error.name === 'TimeoutError') {
-		return appError('timeout', `No answer from ${new URL(request.url).origin} within ${Math.round((request.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000)} s.`);
+		return appError(
+			'timeout',
+			`No answer from ${new URL(request.url).origin} within ${Math.round((request.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000)} s.`
+		);
 	}
 	if (error instanceof DOMException && error.name === 'AbortError') {
 		return appError('timeout', 'The request was cancelled.');
@@ -105,7 +108,8 @@ async function failureOf(error: unknown, request: GuardedRequest, options: Guard
 	if (diagnosis.kind === 'cors' && request.credential) {
 		return {
 			...diagnosis,
-			detail: 'If the service redirected this request, it was stopped on purpose: the app never lets a request that carries the API key follow a redirect.'
+			detail:
+				'If the service redirected this request, it was stopped on purpose: the app never lets a request that carries the API key follow a redirect.'
 		};
 	}
 	return diagnosis;

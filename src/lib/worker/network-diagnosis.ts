@@ -12,11 +12,20 @@ export async function diagnoseNetworkFailure(target: URL, appOrigin: string, fet
 	const app = new URL(appOrigin);
 	const targetIsLocal = isLoopbackOrPrivateHost(target.hostname);
 	if (app.protocol === 'https:' && target.protocol === 'http:' && !targetIsLocal) {
-		return appError('mixed-content', `This page is served over https, so the browser blocks the plain-http address ${target.origin}. Use https for the service.`);
+		return appError(
+			'mixed-content',
+			`This page is served over https, so the browser blocks the plain-http address ${target.origin}. Use https for the service.`
+		);
 	}
 	let reachable = false;
 	try {
-		await fetchImpl(target.toString(), { mode: 'no-cors', credentials: 'omit', cache: 'no-store', redirect: 'follow', signal: AbortSignal.timeout(5000) });
+		await fetchImpl(target.toString(), {
+			mode: 'no-cors',
+			credentials: 'omit',
+			cache: 'no-store',
+			redirect: 'follow',
+			signal: AbortSignal.timeout(5000)
+		});
 		reachable = true;
 	} catch {
 		reachable = false;
@@ -25,7 +34,7 @@ export async function diagnoseNetworkFailure(target: URL, appOrigin: string, fet
 		return appError(
 			'cors',
 			`${target.origin} answered, but its CORS headers do not allow this app (${app.origin}). ` +
-				'A local ComfyUI must be started with --enable-cors-header; a cloud service must list this app\'s origin.'
+				"A local ComfyUI must be started with --enable-cors-header; a cloud service must list this app's origin."
 		);
 	}
 	if (targetIsLocal && !isLoopbackOrPrivateHost(app.hostname)) {

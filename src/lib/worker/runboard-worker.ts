@@ -4,7 +4,15 @@
  */
 import { fail, ok, type AppError, type Result } from '../domain/errors';
 import { readJson, responseError } from '../domain/http-response';
-import { PRESETS, profileOrigins, validateProfileInput, workflowSocketUrl, type Profile, type ProfileInput, type ProfileView } from '../domain/profile';
+import {
+	PRESETS,
+	profileOrigins,
+	validateProfileInput,
+	workflowSocketUrl,
+	type Profile,
+	type ProfileInput,
+	type ProfileView
+} from '../domain/profile';
 import { parseRuntimeConfig, RUNTIME_CONFIG_PATH, type RuntimeConfig } from '../domain/runtime-config';
 import type { SocketState } from '../domain/socket-state';
 import { parseServerEvent } from '../wire/workflow-events';
@@ -82,7 +90,11 @@ export class RunboardWorker implements WorkerApi {
 	private async loadRuntimeConfig(): Promise<void> {
 		const fetchImpl = this.env.fetchImpl ?? fetch;
 		try {
-			const res = await fetchImpl(new URL(RUNTIME_CONFIG_PATH, this.env.appOrigin).toString(), { cache: 'no-store', credentials: 'omit', redirect: 'error' });
+			const res = await fetchImpl(new URL(RUNTIME_CONFIG_PATH, this.env.appOrigin).toString(), {
+				cache: 'no-store',
+				credentials: 'omit',
+				redirect: 'error'
+			});
 			if (res.status === 404) return; // a hosted build ships without one
 			if (!res.ok) {
 				this.configProblem = `${RUNTIME_CONFIG_PATH} answered HTTP ${res.status}.`;
@@ -103,7 +115,15 @@ export class RunboardWorker implements WorkerApi {
 		const existing = await this.repo.get(DEMO_ID);
 		const now = Date.now();
 		if (!existing) {
-			await this.repo.put({ id: DEMO_ID, name: demo.name, preset: 'demo', workflowUrl: demo.workflowUrl, routerUrl: demo.routerUrl, createdAt: now, updatedAt: now });
+			await this.repo.put({
+				id: DEMO_ID,
+				name: demo.name,
+				preset: 'demo',
+				workflowUrl: demo.workflowUrl,
+				routerUrl: demo.routerUrl,
+				createdAt: now,
+				updatedAt: now
+			});
 			await this.repo.setKey(DEMO_ID, demo.apiKey);
 			if (!(await this.repo.activeId())) await this.repo.setActive(DEMO_ID);
 		} else if (existing.workflowUrl !== demo.workflowUrl || existing.routerUrl !== demo.routerUrl) {
@@ -259,7 +279,11 @@ export class RunboardWorker implements WorkerApi {
 		this.socket = undefined;
 		this.socketTarget = target;
 		if (!profile) return this.setSocketState(null, { status: 'idle' });
-		if (!target) return this.setSocketState(profile.id, { status: 'auth-failed', message: 'No API key is saved for this profile. Add one in Settings.' });
+		if (!target)
+			return this.setSocketState(profile.id, {
+				status: 'auth-failed',
+				message: 'No API key is saved for this profile. Add one in Settings.'
+			});
 		const fetchFor = this.fetchFor(profile);
 		const socket = new LiveSocket({
 			url: workflowSocketUrl(profile.workflowUrl, this.clientId, key),
@@ -281,9 +305,14 @@ export class RunboardWorker implements WorkerApi {
 	}
 
 	private async checkAuth(profile: Profile, key: string | undefined, fetchFor: GuardedFetch): Promise<AuthCheck> {
-		const res = await fetchFor({ url: `${profile.workflowUrl}/api/object_info`, credential: key ? { scheme: 'x-api-key', key } : null, timeoutMs: 10_000 });
+		const res = await fetchFor({
+			url: `${profile.workflowUrl}/api/object_info`,
+			credential: key ? { scheme: 'x-api-key', key } : null,
+			timeoutMs: 10_000
+		});
 		if (!res.ok) return { verdict: 'unreachable' };
-		if (res.value.status === 401 || res.value.status === 403) return { verdict: 'refused', message: responseError(res.value, 'workflow').message };
+		if (res.value.status === 401 || res.value.status === 403)
+			return { verdict: 'refused', message: responseError(res.value, 'workflow').message };
 		return readJson(res.value, 'workflow').ok ? { verdict: 'ok' } : { verdict: 'unreachable' };
 	}
 }

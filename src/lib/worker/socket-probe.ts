@@ -4,8 +4,7 @@
  * over HTTP first and explain a refusal with what they learned there.
  */
 export type SocketProbeResult =
-	| { ok: true; firstMessage: string; ms: number }
-	| { ok: false; reason: 'refused' | 'closed' | 'timeout'; code?: number; ms: number };
+	{ ok: true; firstMessage: string; ms: number } | { ok: false; reason: 'refused' | 'closed' | 'timeout'; code?: number; ms: number };
 
 export function probeSocket(url: string, timeoutMs = 5000): Promise<SocketProbeResult> {
 	const started = performance.now();

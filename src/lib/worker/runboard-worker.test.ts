@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryStore } from './kv-store';
+import { RunboardWorker } from './runboard-worker';
+
+const demoConfig = { demo: { name: 'Demo (local emulator)', workflowUrl: 'http://127.0.0.1:1', routerUrl: 'http://127.0.0.1:2', apiKey: 'demo-key' } };
+
+function worker(config: unknown = demoConfig, kv = new MemoryStore()) {
+	const fetchImpl = (async (url: string) => {
+		if (url.endsWith('/runboard.config.json')) {
+			return config === null ? new Response('not found', { status: 404 }) : new Response(JSON.stringify(config), { status: 200 });
+		}
+		throw new TypeError('Failed to fetch');
+	}) as typeof fetch;
+	let n = 0;
+	return { kv, api: new RunboardWorker({ kv, appOrigin: 'http://127.0.0.1:9', fetchImpl, randomId: () => `id-${++n}` }) };
+}
+
+describe('the worker core', () => {
+	it('creates the demo profile from the runtime config, makes it active, and never returns its key', async () => {
+		const { api } = worker();
+		const state = await api.init({});
+		expect(state.profiles).toEqual([expect.objectContaining({ id: 'demo', name: 'Demo (local emulator)', hasKey: true })]);
+		expect(state.activeProfileId).toBe('demo');
+		expect(state.demo).toEqual({ name: 'Demo (local emulator)', workflowUrl: 'http://127.0.0.1:1', routerUrl: 'http://127.0.0.1:2' });
+		expect(JSON.stringify(state)).not.toContain('demo-key');
+	});
+
+	it('follows the emulator when its ports change, and respects a deleted demo profile', async () => {
+		const kv = new MemoryStore();
+		await worker(demoConfig, kv).api.init({});
+		const moved = { demo: { ...demoConfig.demo, workflowUrl: 'http://127.0.0.1:5' } };
+		const second = worker(moved, kv).api;
+		expect((await second.init({})).profiles[0]?.workflowUrl).toBe('http://127.0.0.1:5');
+		await second.deleteProfile({ id: 'demo', keepRuns: true });
+		expect((await worker(moved, kv).api.init({})).profiles).toEqual([]);
+	});
+
+	it('has no demo on a hosted build and says when the config is broken', async () => {
+		expect((await worker(null).api.init({})).demo).toBeNull();
+		expect((await worker('<html>').api.init({})).configProblem).toMatch(/not a JSON object/);
+	});
+
+	it('saves profiles with field errors, keeps a key unless a new one is typed, and forgets it on request', async () => {
+		const { api, kv } = worker(null);
+		await api.init({});
+		const bad = await api.saveProfile({ profile: { name: '', preset: 'cloud', workflowUrl: 'x', routerUrl: '' } });
+		expect(bad).toMatchObject({ ok: false, error: { name: expect.any(String), workflowUrl: expect.any(String) } });
+		const saved = await api.saveProfile({ profile: { name: 'Cloud', preset: 'cloud', workflowUrl: 'https://a.test', routerUrl: '', apiKey: 'k1' } });
+		expect(saved).toMatchObject({ ok: true, value: { hasKey: true, routerUrl: null } });
+		const id = saved.ok ? saved.value.id : '';
+		await api.saveProfile({ profile: { id, name: 'Cloud 2', preset: 'cloud', workflowUrl: 'https://a.test', routerUrl: '', apiKey: '' } });
+		expect(await kv.get(`apikey:${id}`)).toBe('k1');
+		await api.forgetKey({ id });
+		expect(await kv.get(`apikey:${id}`)).toBeUndefined();
+	});
+
+	it('deletes a profile with or without its runs', async () => {
+		const { api, kv } = worker();
+		await api.init({});
+		await kv.set('run:1', { profileId: 'demo' });
+		await kv.set('run:2', { profileId: 'other' });
+		expect(await api.deleteProfile({ id: 'demo', keepRuns: false })).toEqual({ removedRuns: 1 });
+		expect(await kv.keys('run:')).toEqual(['run:2']);
+	});
+
+	it('clears all local data and starts over from the config', async () => {
+		const { api, kv } = worker();
+		await api.init({});
+		await api.saveProfile({ profile: { name: 'Extra', preset: 'cloud', workflowUrl: 'https://a.test', routerUrl: '', apiKey: 'x' } });
+		await api.clearAllData({});
+		expect((await api.init({})).profiles.map((p) => p.id)).toEqual(['demo']);
+		expect(await kv.keys('apikey:')).toEqual(['apikey:demo']);
+	});
+});
