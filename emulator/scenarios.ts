@@ -9,7 +9,12 @@ export const SCENARIOS = {
 	'no-credits': 'The account has no credits: runs answer 402.',
 	'inactive-subscription': 'The subscription is inactive: runs answer 429.',
 	'router-not-enabled': 'The router is not enabled for the caller: every router route answers 403 not_enabled.',
-	'comfyui-local': 'Behaves like a stock local ComfyUI: no auth, per-client events, no job status, no from-hash.'
+	'comfyui-local': 'Behaves like a stock local ComfyUI: no auth, per-client events, no job status, no from-hash.',
+	'two-concurrent-jobs': 'A higher tier: two jobs of the account run at once (previews of type 1/3 carry no prompt_id).',
+	'end-executing-first': 'A run ends with `executing` {node: null} BEFORE its terminal event.',
+	'end-empty-node': 'A run ends with its terminal event, then `executing` with node "" (empty string) instead of null.',
+	'asset-names-rejected': 'LoadImage refuses names of from-hash assets with node_errors (the real service may).',
+	'models-unavailable': 'Model downloads fail: CheckpointLoaderSimple ends the run with ModelDownloadError.'
 } as const;
 
 export type ScenarioName = keyof typeof SCENARIOS;

@@ -38,8 +38,11 @@ function node(
 	extra: Partial<NodeDefinition> = {}
 ): NodeDefinition {
 	return {
-		input: { required, ...(extra.input ?? {}) },
-		input_order: { required: Object.keys(required) },
+		input: { ...(extra.input ?? {}), required },
+		input_order: {
+			required: Object.keys(required),
+			...(extra.input?.optional ? { optional: Object.keys(extra.input.optional) } : {})
+		},
 		output: outputs.map(([t]) => t),
 		output_is_list: outputs.map(() => false),
 		output_name: outputs.map(([, n]) => n),
@@ -52,6 +55,17 @@ function node(
 		...(extra.api_node ? { api_node: true } : {})
 	};
 }
+
+export const UPSCALE_METHODS = ['nearest-exact', 'bilinear', 'area', 'bicubic', 'lanczos'];
+export const ASPECT_RATIOS = ['1:1', '16:9', '9:16', '3:2', '2:3', '5:4', '4:5', '21:9', '9:21'];
+export const STYLE_PRESETS = ['None', 'photographic', 'digital-art', 'cinematic', 'anime', 'pixel-art'];
+const PARTNER_HIDDEN = { auth_token_comfy_org: 'AUTH_TOKEN_COMFY_ORG', api_key_comfy_org: 'API_KEY_COMFY_ORG', unique_id: 'UNIQUE_ID' };
+
+const int = (def: number, min: number, max: number, more: Record<string, unknown> = {}): InputSpec => [
+	'INT',
+	{ default: def, min, max, step: 1, ...more }
+];
+const image = (tooltip?: string): InputSpec => ['IMAGE', tooltip ? { tooltip } : {}];
 
 /** `images` is the list of uploaded input names, so LoadImage's combo reflects uploads. */
 export function nodeDefinitions(images: string[]): Record<string, NodeDefinition> {
@@ -110,13 +124,134 @@ export function nodeDefinitions(images: string[]): Record<string, NodeDefinition
 			{ image: [images, { image_upload: true }] },
 			[['IMAGE', 'IMAGE'], ['MASK', 'MASK']]
 		),
+		LoadImageMask: node(
+			'LoadImageMask',
+			'Load Image (as Mask)',
+			'mask',
+			{ image: [images, { image_upload: true }], channel: [['alpha', 'red', 'green', 'blue'], {}] },
+			[['MASK', 'MASK']]
+		),
 		SaveImage: node(
 			'SaveImage',
 			'Save Image',
 			'image',
-			{ images: ['IMAGE', { tooltip: 'The images to save.' }], filename_prefix: ['STRING', { default: 'ComfyUI' }] },
+			{ images: image('The images to save.'), filename_prefix: ['STRING', { default: 'ComfyUI' }] },
 			[],
 			{ output_node: true, description: 'Saves the input images to your output directory.' }
+		),
+		PreviewImage: node('PreviewImage', 'Preview Image', 'image', { images: image() }, [], {
+			output_node: true,
+			description: 'Saves the input images to a temporary folder.'
+		}),
+		ImageInvert: node('ImageInvert', 'Invert Image', 'image', { image: image() }, [['IMAGE', 'IMAGE']]),
+		ImageScale: node(
+			'ImageScale',
+			'Upscale Image',
+			'image/upscaling',
+			{
+				image: image(),
+				upscale_method: [UPSCALE_METHODS, {}],
+				width: int(512, 0, MAX_RESOLUTION),
+				height: int(512, 0, MAX_RESOLUTION),
+				crop: [['disabled', 'center'], {}]
+			},
+			[['IMAGE', 'IMAGE']]
+		),
+		ImageBlur: node(
+			'ImageBlur',
+			'Image Blur',
+			'image/postprocessing',
+			{
+				image: image(),
+				blur_radius: int(1, 1, 31),
+				sigma: ['FLOAT', { default: 1.0, min: 0.1, max: 10.0, step: 0.1 }]
+			},
+			[['IMAGE', 'IMAGE']]
+		),
+		ImageCrop: node(
+			'ImageCrop',
+			'Image Crop',
+			'image/transform',
+			{
+				image: image(),
+				width: int(512, 1, MAX_RESOLUTION),
+				height: int(512, 1, MAX_RESOLUTION),
+				x: int(0, 0, MAX_RESOLUTION),
+				y: int(0, 0, MAX_RESOLUTION)
+			},
+			[['IMAGE', 'IMAGE']]
+		),
+		EmptyImage: node(
+			'EmptyImage',
+			'EmptyImage',
+			'image',
+			{
+				width: int(512, 1, MAX_RESOLUTION),
+				height: int(512, 1, MAX_RESOLUTION),
+				batch_size: int(1, 1, 4096),
+				color: int(0, 0, 0xffffff, { display: 'color' })
+			},
+			[['IMAGE', 'IMAGE']]
+		),
+		SaveAnimatedWEBP: node(
+			'SaveAnimatedWEBP',
+			'SaveAnimatedWEBP',
+			'image/animation',
+			{
+				images: image(),
+				filename_prefix: ['STRING', { default: 'ComfyUI' }],
+				fps: ['FLOAT', { default: 6.0, min: 0.01, max: 1000.0, step: 0.01 }],
+				lossless: ['BOOLEAN', { default: true }],
+				quality: int(80, 0, 100),
+				method: [['default', 'fastest', 'slowest'], {}]
+			},
+			[],
+			{ output_node: true, description: 'Saves a batch of images as an animated WebP (the video output).' }
+		),
+		SaveAudio: node(
+			'SaveAudio',
+			'Save Audio',
+			'audio',
+			{ audio: ['AUDIO', {}], filename_prefix: ['STRING', { default: 'audio/ComfyUI' }] },
+			[],
+			{ output_node: true, description: 'Saves audio as a WAV file.' }
+		),
+		StabilityStableImageUltraNode: node(
+			'StabilityStableImageUltraNode',
+			'Stability AI Stable Image Ultra',
+			'api node/image/Stability AI',
+			{
+				prompt: ['STRING', { multiline: true, default: '', tooltip: 'What you wish to see in the output image.' }],
+				aspect_ratio: [ASPECT_RATIOS, { default: '1:1' }],
+				style_preset: [STYLE_PRESETS, { default: 'None' }],
+				seed: int(0, 0, 4294967294, { control_after_generate: true })
+			},
+			[['IMAGE', 'IMAGE']],
+			{
+				api_node: true,
+				input: { required: {}, optional: { negative_prompt: ['STRING', { multiline: true, default: '' }] }, hidden: PARTNER_HIDDEN },
+				description: 'Partner node: generates an image through an external service (billed in credits).'
+			}
+		),
+		StabilityTextToAudio: node(
+			'StabilityTextToAudio',
+			'Stability AI Text To Audio',
+			'api node/audio/Stability AI',
+			{
+				model: [['stable-audio-2.5'], {}],
+				prompt: ['STRING', { multiline: true, default: '' }],
+				duration: int(10, 1, 190, { tooltip: 'Controls the duration in seconds of the generated audio.' }),
+				seed: int(0, 0, 4294967294, { control_after_generate: true }),
+				steps: int(8, 4, 8)
+			},
+			[['AUDIO', 'AUDIO']],
+			{
+				api_node: true,
+				input: { required: {}, hidden: PARTNER_HIDDEN },
+				description: 'Partner node: generates audio through an external service (billed in credits).'
+			}
 		)
 	};
 }
+
+export type NodeDefinitions = ReturnType<typeof nodeDefinitions>;

@@ -1,39 +1,78 @@
 /** The workflow-execution service (spec A): v1 routes, also answered without the `/api` prefix. */
 import Fastify, { type FastifyInstance } from 'fastify';
+import multipart from '@fastify/multipart';
 import type { EmulatorState } from '../state';
 import { installCors } from '../http/cors';
 import { installFaults } from '../http/faults';
-import { installControlRoutes } from '../control';
-import { requireWorkflowAuth } from './auth';
-import { nodeDefinitions } from './nodes';
+import { installControlRoutes, CONTROL_PREFIX } from '../control';
+import { HTML_PROXY_PAGE } from '../scenarios';
+import { checkWorkflowAuth } from './auth';
 import { SocketHub } from './socket-hub';
+import { WorkflowEngine } from './engine';
+import { installJobRoutes } from './routes-jobs';
+import { installFileRoutes } from './routes-files';
+import { installWorkflowControlRoutes } from './routes-control';
 import type { StorageService } from '../storage/server';
+import { both, bareNotFound } from './http-util';
 
 export interface WorkflowService {
 	app: FastifyInstance;
 	hub: SocketHub;
+	engine: WorkflowEngine;
 }
 
-export function createWorkflowService(state: EmulatorState, _storage: StorageService): WorkflowService {
+export function createWorkflowService(state: EmulatorState, storage: StorageService): WorkflowService {
 	const app = Fastify({ logger: false, bodyLimit: 512 * 1024 * 1024 });
-	const hub = new SocketHub(state, () => 0);
+	let engine: WorkflowEngine | undefined;
+	const hub = new SocketHub(state, () => engine?.book.remaining() ?? 0);
+	engine = new WorkflowEngine(state, storage, hub);
+	const down = { until: 0 };
+	state.onReset(() => {
+		down.until = 0;
+	});
 	installCors(app);
 	installFaults(app, state);
 	installControlRoutes(app, state, { dropSockets: () => hub.dropAll() });
+	installWorkflowControlRoutes(app, state, engine, hub, down);
+	void app.register(multipart, { limits: { fileSize: 200 * 1024 * 1024, files: 2, fields: 16 } });
 
-	/** Registers a route at `/api/<path>` and, as the local runtime does, at `/<path>`. */
-	const both = (path: string) => [`/api${path}`, path];
+	// Bodies arrive as text: each route parses its own (a non-JSON /prompt is a 500, as in ComfyUI).
+	app.removeContentTypeParser(['application/json', 'text/plain']);
+	// Control routes (shared with the other origins) get their JSON parsed as Fastify would.
+	const asText = (request: { url: string }, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
+		if (!request.url.startsWith(CONTROL_PREFIX) || body === '') return done(null, body);
+		try {
+			done(null, JSON.parse(String(body)));
+		} catch {
+			done(Object.assign(new Error('The body is not valid JSON.'), { statusCode: 400 }));
+		}
+	};
+	app.addContentTypeParser(['application/json', 'text/plain'], { parseAs: 'string' }, asText);
+	app.addContentTypeParser('*', { parseAs: 'string' }, asText);
 
-	app.addHook('preHandler', async (request, reply) => {
-		if (request.url.startsWith('/__emulator')) return;
-		await requireWorkflowAuth(request, reply, state);
+	app.addHook('onRequest', async (request, reply) => {
+		if (request.url.startsWith(CONTROL_PREFIX) || request.method === 'OPTIONS') return;
+		if (state.now() < down.until) return reply.code(502).type('text/html; charset=utf-8').send(HTML_PROXY_PAGE);
+		const auth = checkWorkflowAuth(request, state);
+		if (!auth.ok) return reply.code(401).send({ code: 'unauthorized', message: auth.message });
 	});
 
-	for (const path of both('/object_info')) {
-		app.get(path, async () => nodeDefinitions([]));
-	}
+	app.setErrorHandler((error: { statusCode?: number; message?: string }, _request, reply) => {
+		const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+		const message = status === 500 ? 'Internal server error.' : (error.message ?? 'Bad request.');
+		void reply.code(status).send({ code: status === 413 ? 'payload_too_large' : status === 500 ? 'internal_error' : 'bad_request', message });
+	});
+
+	app.setNotFoundHandler((request, reply) => {
+		if (engine!.rules.local) return bareNotFound(reply);
+		return reply.code(404).send({ code: 'not_found', message: `No route ${request.method} ${request.url.split('?')[0]}.` });
+	});
+
+	for (const path of both('/object_info')) app.get(path, async () => engine!.definitions());
+	installJobRoutes(app, state, engine);
+	installFileRoutes(app, state, engine, storage);
 
 	app.server.on('close', () => hub.close());
 	hub.attach(app.server);
-	return { app, hub };
+	return { app, hub, engine };
 }

@@ -5,8 +5,16 @@
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { performance } from 'node:perf_hooks';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { EmulatorState } from '../state';
+import { encodeFrame, type ImageMime, type PreviewMetadata } from '../../src/lib/wire/frames';
+
+/** Who receives a message: every socket of the account, or the sockets of one clientId. */
+export type Route = { to: 'all' } | { to: 'client'; clientId: string } | { to: 'nobody' };
+
+/** Observes each preview frame once the socket has written it (the benchmark uses this). */
+export type PreviewTimer = (timing: { sinceStepEndMs: number; sinceImageReadyMs: number }) => void;
 
 export interface ClientSocket {
 	socket: WebSocket;
@@ -17,7 +25,13 @@ export interface ClientSocket {
 export class SocketHub {
 	private readonly wss = new WebSocketServer({ noServer: true });
 	readonly clients = new Set<ClientSocket>();
+	/** The newest socket of each clientId: the local runtime sends only to it, as ComfyUI keys sockets by sid. */
+	private readonly latest = new Map<string, ClientSocket>();
 	private sessionCounter = 0;
+	/** Fault: mangle binary frames (truncated length fields, unknown types). */
+	corruptFrames = false;
+	private corruptCounter = 0;
+	previewTimer: PreviewTimer | undefined;
 
 	constructor(
 		private readonly state: EmulatorState,
@@ -48,8 +62,13 @@ export class SocketHub {
 	private connected(socket: WebSocket, clientId: string): void {
 		const client: ClientSocket = { socket, clientId, supportsPreviewMetadata: false };
 		this.clients.add(client);
-		socket.on('close', () => this.clients.delete(client));
-		socket.on('error', () => this.clients.delete(client));
+		this.latest.set(clientId, client);
+		const forget = () => {
+			this.clients.delete(client);
+			if (this.latest.get(clientId) === client) this.latest.delete(clientId);
+		};
+		socket.on('close', forget);
+		socket.on('error', forget);
 		socket.on('message', (data, isBinary) => {
 			if (isBinary) return;
 			let msg: unknown;
@@ -80,6 +99,55 @@ export class SocketHub {
 		for (const client of this.clients) if (clientId === undefined || client.clientId === clientId) this.send(client, message);
 	}
 
+	private targets(route: Route): ClientSocket[] {
+		if (route.to === 'all') return [...this.clients];
+		if (route.to === 'nobody') return [];
+		const client = this.latest.get(route.clientId);
+		return client ? [client] : [];
+	}
+
+	sendJson(route: Route, message: unknown): void {
+		const text = JSON.stringify(message);
+		for (const client of this.targets(route)) if (client.socket.readyState === client.socket.OPEN) client.socket.send(text);
+	}
+
+	/** Type 4 to sockets that asked for preview metadata, type 1 (no job id) to the others. */
+	sendPreview(route: Route, mime: ImageMime, image: Uint8Array, metadata: PreviewMetadata, stepEndedAt?: number): void {
+		const imageReadyAt = performance.now();
+		let plain: Uint8Array | undefined;
+		let withMetadata: Uint8Array | undefined;
+		for (const client of this.targets(route)) {
+			if (client.socket.readyState !== client.socket.OPEN) continue;
+			const frame = client.supportsPreviewMetadata
+				? (withMetadata ??= this.mangle(encodeFrame({ kind: 'preview-with-metadata', metadata, mime, image })))
+				: (plain ??= this.mangle(encodeFrame({ kind: 'preview', mime, image })));
+			const timer = this.previewTimer;
+			client.socket.send(frame, { binary: true }, () => {
+				if (!timer) return;
+				const now = performance.now();
+				timer({ sinceStepEndMs: now - (stepEndedAt ?? imageReadyAt), sinceImageReadyMs: now - imageReadyAt });
+			});
+		}
+	}
+
+	sendText(route: Route, nodeId: string, text: string): void {
+		const frame = this.mangle(encodeFrame({ kind: 'text', nodeId, text }));
+		for (const client of this.targets(route)) this.sendBinary(client, frame);
+	}
+
+	/** Alternates two kinds of damage, so clients meet both a short frame and an unknown type. */
+	private mangle(frame: Uint8Array): Uint8Array {
+		if (!this.corruptFrames) return frame;
+		const copy = new Uint8Array(frame);
+		const view = new DataView(copy.buffer);
+		if (this.corruptCounter++ % 2 === 0) {
+			view.setUint32(4, 0x7fffffff, false);
+			return copy;
+		}
+		view.setUint32(0, 99, false);
+		return copy;
+	}
+
 	broadcastStatus(): void {
 		this.broadcast({ type: 'status', data: { status: { exec_info: { queue_remaining: this.queueRemaining() } } } });
 	}
@@ -89,6 +157,7 @@ export class SocketHub {
 		const n = this.clients.size;
 		for (const client of this.clients) client.socket.terminate();
 		this.clients.clear();
+		this.latest.clear();
 		return n;
 	}
 

@@ -1,0 +1,234 @@
+/**
+ * The workflow service's moving parts in one place: validation on submit, the tier queue, the
+ * runner's environment (files, cache, event routing) and cancellation. Routes call into this.
+ */
+import { randomUUID } from 'node:crypto';
+import type { EmulatorState } from '../state';
+import type { StorageService } from '../storage/server';
+import type { FileRef, NodeErrors, SubmitRequest, ValidationError } from '../../src/lib/wire/workflow-api';
+import { nodeDefinitions, type NodeDefinition } from './nodes';
+import { validatePrompt, type CustomValidator } from './validate';
+import { JobBook, withoutSecrets, type Job } from './jobs';
+import { OutputCache, runJob, type RunEnding, type RunEnvironment } from './runner';
+import { ExecutionFailure, type LoadedFile } from './executors';
+import { FileIndex, isFileType, type FileType } from './files';
+import type { Route, SocketHub } from './socket-hub';
+import { workflowScenario } from './scenario-rules';
+
+export const DEFAULT_STEP_MS = 25;
+
+export type SubmitOutcome =
+	| { ok: true; job: Job; nodeErrors: NodeErrors }
+	| { ok: false; status: 400; error: ValidationError; nodeErrors: NodeErrors };
+
+/** `name [output]` picks another folder, as ComfyUI's annotated file names do. */
+export function parseAnnotatedName(name: string): { type: FileType; filename: string } {
+	const match = /^(.*) \[(input|output|temp)\]$/.exec(name);
+	return match ? { type: match[2] as FileType, filename: match[1]! } : { type: 'input', filename: name };
+}
+
+export class WorkflowEngine {
+	readonly book = new JobBook();
+	readonly files = new FileIndex();
+	readonly cache = new OutputCache();
+	stepMs = DEFAULT_STEP_MS;
+
+	constructor(
+		private readonly state: EmulatorState,
+		private readonly storage: StorageService,
+		private readonly hub: SocketHub
+	) {
+		state.onReset(() => {
+			for (const job of this.book.runningJobs()) job.stopRequested = true;
+			this.book.clear();
+			this.files.clear();
+			this.cache.clear();
+			this.stepMs = DEFAULT_STEP_MS;
+			this.hub.corruptFrames = false;
+		});
+	}
+
+	get rules() {
+		return workflowScenario(this.state.scenario);
+	}
+
+	definitions(): Record<string, NodeDefinition> {
+		return nodeDefinitions(this.files.inputImages());
+	}
+
+	private imageValidator(): CustomValidator {
+		return (_input, value) => {
+			if (typeof value !== 'string') return `Invalid image file: ${JSON.stringify(value)}`;
+			if (!this.rules.local && /^https?:\/\//.test(value)) return true;
+			const { type, filename } = parseAnnotatedName(value);
+			if (this.files.get(type, filename)) return true;
+			if (!this.rules.local && !this.rules.rejectAssetNames && this.files.assetByName(value)) return true;
+			return `Invalid image file: ${value}`;
+		};
+	}
+
+	submit(body: SubmitRequest): SubmitOutcome {
+		const image = this.imageValidator();
+		const result = validatePrompt(body.prompt, this.definitions(), { LoadImage: image, LoadImageMask: image });
+		if (!result.ok) return { ok: false, status: 400, error: result.error, nodeErrors: result.nodeErrors };
+		const extra = body.extra_data ?? {};
+		const key = extra.api_key_service_org;
+		const partnerNodes = Object.entries(result.prompt).filter(([, n]) => this.definitions()[n.class_type]?.api_node);
+		if (!this.rules.local && partnerNodes.length > 0 && key !== this.state.apiKey) {
+			const message =
+				key === undefined
+					? 'This workflow contains partner nodes: put your API key in extra_data.api_key_service_org.'
+					: 'extra_data.api_key_service_org is not a valid API key for this account.';
+			const nodeErrors: NodeErrors = {};
+			for (const [id, node] of partnerNodes) {
+				nodeErrors[id] = {
+					errors: [{ type: 'missing_api_key_service_org', message, details: 'extra_data.api_key_service_org', extra_info: {} }],
+					dependent_outputs: [],
+					class_type: node.class_type
+				};
+			}
+			return { ok: false, status: 400, error: { type: 'missing_api_key_service_org', message, details: '', extra_info: {} }, nodeErrors };
+		}
+		const id = typeof body.prompt_id === 'string' && body.prompt_id !== '' && !this.book.jobs.has(body.prompt_id) ? body.prompt_id : randomUUID();
+		const job: Job = {
+			id,
+			number: this.book.nextNumber(),
+			prompt: result.prompt,
+			extraData: withoutSecrets(extra),
+			clientId: typeof body.client_id === 'string' && body.client_id !== '' ? body.client_id : undefined,
+			outputsToExecute: result.outputs,
+			partnerKeyValid: this.rules.local ? typeof key === 'string' && key !== '' : key === this.state.apiKey,
+			state: 'pending',
+			stopRequested: false,
+			interruptedLocally: false,
+			outputs: {},
+			messages: [],
+			inHistory: true
+		};
+		this.book.add(job);
+		this.broadcastStatus();
+		this.pump();
+		return { ok: true, job, nodeErrors: result.nodeErrors };
+	}
+
+	/** Starts what the tier allows; called on submit and whenever a job ends. */
+	pump(): void {
+		for (const job of this.book.startable(this.rules.concurrency)) {
+			void runJob(job, this.environment())
+				.catch(() => {
+					job.state = 'failed';
+				})
+				.finally(() => {
+					this.book.finished(job);
+					this.broadcastStatus();
+					this.pump();
+				});
+		}
+	}
+
+	/** Cloud: deletes pending jobs and stops running ones. Local: only pending jobs, which vanish. */
+	delete(ids: string[]): void {
+		for (const id of ids) {
+			const pending = this.book.dropPending(id);
+			if (pending) {
+				if (this.rules.local) {
+					pending.inHistory = false;
+					this.book.jobs.delete(id);
+				} else pending.state = 'cancelled';
+				continue;
+			}
+			if (this.rules.local) continue;
+			const running = this.book.runningJobs().find((j) => j.id === id);
+			if (running) running.stopRequested = true;
+		}
+		this.broadcastStatus();
+	}
+
+	clearPending(): void {
+		for (const job of this.book.pendingJobs()) this.delete([job.id]);
+	}
+
+	/** With a prompt id: that job if it is running. Without: every running job of the account. */
+	interrupt(promptId: string | undefined): number {
+		let stopped = 0;
+		for (const job of this.book.runningJobs()) {
+			if (promptId !== undefined && job.id !== promptId) continue;
+			job.stopRequested = true;
+			stopped++;
+		}
+		return stopped;
+	}
+
+	broadcastStatus(): void {
+		this.hub.sendJson({ to: 'all' }, { type: 'status', data: { status: { exec_info: { queue_remaining: this.book.remaining() } } } });
+	}
+
+	/** Bytes of an input-file reference: an upload, a from-hash asset's name, or a signed storage URL. */
+	async loadInput(name: string): Promise<LoadedFile> {
+		if (/^https?:\/\//.test(name)) return this.download(name);
+		const { type, filename } = parseAnnotatedName(name);
+		const file = this.files.get(type, filename);
+		const hash = file?.hash ?? (!this.rules.rejectAssetNames ? this.files.assetByName(name)?.asset_hash : undefined);
+		const blob = hash ? this.storage.blobs.get(hash) : undefined;
+		if (!blob) throw new ExecutionFailure('ValidationError', `Invalid image file: ${name} is no longer stored.`);
+		return { bytes: blob.bytes, hash: blob.hash };
+	}
+
+	/** Only signed URLs of our own storage origin "download"; anything else fails as a download would offline. */
+	private async download(url: string): Promise<LoadedFile> {
+		let parsed: URL | undefined;
+		try {
+			parsed = new URL(url);
+		} catch {
+			parsed = undefined;
+		}
+		if (parsed && parsed.origin === new URL(this.storage.origin).origin && this.storage.signer.verify(parsed, this.state.now()).ok) {
+			const hash = decodeURIComponent(parsed.pathname.split('/')[2] ?? '');
+			const blob = this.storage.blobs.get(hash);
+			if (blob) return { bytes: blob.bytes, hash };
+		}
+		throw new ExecutionFailure('ImageDownloadError', `Failed to download the input image from ${parsed ? parsed.origin + parsed.pathname : 'the given URL'}.`);
+	}
+
+	inputHash(name: string): string {
+		const { type, filename } = parseAnnotatedName(name);
+		return this.files.get(type, filename)?.hash ?? this.files.assetByName(name)?.asset_hash ?? name;
+	}
+
+	async saveFile(type: 'output' | 'temp', prefix: string, extension: string, bytes: Buffer, mime: string): Promise<FileRef> {
+		const blob = await this.storage.blobs.put(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), mime);
+		const { filename, subfolder } = this.files.nextOutputName(prefix, extension);
+		this.files.put({ type, filename, subfolder, hash: blob.hash, mime, size: bytes.length });
+		return { filename, subfolder, type };
+	}
+
+	/** Where a job's events go: every socket in the cloud; the submitting client in the local runtime. */
+	route(job: Job, kind: 'event' | 'progress' | 'interrupted' | 'text'): Route {
+		if (!this.rules.local || kind === 'text') return { to: 'all' };
+		if (job.clientId) return { to: 'client', clientId: job.clientId };
+		// ComfyUI without a client_id: progress, previews and interrupts still go out to everyone.
+		return kind === 'event' ? { to: 'nobody' } : { to: 'all' };
+	}
+
+	private environment(): RunEnvironment {
+		const rules = this.rules;
+		const ending: RunEnding = rules.ending;
+		return {
+			local: rules.local,
+			stepMs: this.stepMs,
+			ending,
+			creditsExhausted: () => this.rules.noCredits,
+			subscriptionInactive: () => this.rules.inactiveSubscription,
+			modelsUnavailable: () => this.rules.modelsUnavailable,
+			emit: (route, type, data) => this.hub.sendJson(route, { type, data }),
+			preview: (route, promptId, nodeId, jpeg, stepEndedAt) =>
+				this.hub.sendPreview(route, 'image/jpeg', jpeg, { node_id: nodeId, display_node_id: nodeId, real_node_id: nodeId, prompt_id: promptId, parent_node_id: null }, stepEndedAt),
+			text: (route, nodeId, text) => this.hub.sendText(route, nodeId, text),
+			route: (job, kind) => this.route(job, kind),
+			loadInput: (name) => this.loadInput(name),
+			inputHash: (name) => this.inputHash(name),
+			saveFile: (type, prefix, extension, bytes, mime) => this.saveFile(type, prefix, extension, bytes, mime),
+			cache: this.cache
+		};
+	}
+}
