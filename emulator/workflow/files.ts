@@ -63,13 +63,17 @@ export class FileIndex {
 		}
 	}
 
-	/** ComfyUI's output naming: `<prefix>_00001_.png`, counting per prefix. */
+	/**
+	 * ComfyUI's output naming: `<prefix>_00001_.png`. The namespace is flat, so the counter runs per
+	 * base name and extension: `audio/x` and `x` never produce the same filename.
+	 */
 	nextOutputName(prefix: string, extension: string): { filename: string; subfolder: string } {
 		const slash = prefix.lastIndexOf('/');
 		const subfolder = slash >= 0 ? prefix.slice(0, slash) : '';
 		const base = (slash >= 0 ? prefix.slice(slash + 1) : prefix) || 'ComfyUI';
-		const n = (this.counters.get(base) ?? 0) + 1;
-		this.counters.set(base, n);
+		const key = `${base}.${extension}`;
+		const n = (this.counters.get(key) ?? 0) + 1;
+		this.counters.set(key, n);
 		return { filename: `${base}_${String(n).padStart(5, '0')}_.${extension}`, subfolder };
 	}
 
