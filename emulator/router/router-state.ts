@@ -8,6 +8,8 @@ import { CursorCodec } from './cursor';
 import { buildSchemaDocument, inputSchemaOf, type SchemaDocument } from './schemas/document';
 import { InputValidator } from './validation';
 import { TokenIssuer } from './auth';
+import { SpendLedger } from './spend';
+import { IdempotencyStore } from './idempotency';
 
 export interface RouterSettings {
 	/** Simulated provider time of a typical run, in real milliseconds (video takes twice as long). */
@@ -111,6 +113,8 @@ export class RouterState {
 	settings = defaultSettings();
 	faults = defaultRouterFaults();
 	readonly tokens = new TokenIssuer();
+	readonly spend = new SpendLedger();
+	readonly idempotency = new IdempotencyStore(() => this.settings.retentionMs);
 	private readonly resetHooks: Array<() => void> = [];
 	private readonly settingsHooks: Array<() => void> = [];
 
@@ -140,6 +144,8 @@ export class RouterState {
 		this.rebuildCatalog();
 		this.settings = defaultSettings();
 		this.faults = defaultRouterFaults();
+		this.spend.clear();
+		this.idempotency.clear();
 		for (const hook of this.resetHooks) hook();
 	}
 }

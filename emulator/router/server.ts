@@ -14,6 +14,7 @@ import { authenticate } from './auth';
 import { RouterState } from './router-state';
 import { setPrincipal, type RouterContext } from './context';
 import { installCatalogRoutes } from './routes/catalog-routes';
+import { installRunRoutes } from './routes/run-routes';
 import { installRouterControlRoutes } from './control-routes';
 import { installErrorBodyFault } from './error-body-fault';
 import type { CdnService } from './cdn';
@@ -29,7 +30,7 @@ export interface RouterService {
 
 export function createRouter(state: EmulatorState, storage: StorageService, cdn: CdnService): RouterService {
 	// Model segments reach 128 characters; Fastify's default parameter limit (100) would answer 414.
-	const app = Fastify({ logger: false, bodyLimit: ROUTER_BODY_LIMIT, maxParamLength: 512 });
+	const app = Fastify({ logger: false, bodyLimit: ROUTER_BODY_LIMIT, routerOptions: { maxParamLength: 512 } });
 	const router = new RouterState(state);
 	const ctx: RouterContext = { state, router, storage, cdn };
 
@@ -65,6 +66,7 @@ export function createRouter(state: EmulatorState, storage: StorageService, cdn:
 	app.setNotFoundHandler((request, reply) => sendRouterError(reply, 404, 'model_not_found', `No route ${request.method} ${request.url.split('?')[0]}.`));
 
 	installCatalogRoutes(app, ctx);
+	installRunRoutes(app, ctx);
 	return { app, router, ctx };
 }
 

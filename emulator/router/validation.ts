@@ -28,7 +28,8 @@ export class InputValidator {
 		// Errors inside anyOf/oneOf branches are summarised by the branch keyword's own unit.
 		const branchFailures = result.errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf').map((e) => e.keywordLocation);
 		for (const unit of result.errors) {
-			if (WRAPPERS.has(unit.keyword)) continue;
+			// `false` is the boolean schema behind additionalProperties: false, reported by that keyword.
+			if (WRAPPERS.has(unit.keyword) || unit.keyword === 'false') continue;
 			if (branchFailures.some((loc) => unit.keywordLocation.startsWith(loc + '/'))) continue;
 			const entry = toEntry(unit, body);
 			const key = JSON.stringify(entry.loc) + entry.type;
@@ -74,7 +75,7 @@ function toEntry(unit: OutputUnit, body: unknown): RouterValidationErrorEntry {
 			return { loc: [...loc, name], msg: 'Field required', type: 'missing' };
 		}
 		case 'type': {
-			const expected = /type "(.+?)"/.exec(unit.error)?.[1] ?? /type (\w+)/.exec(unit.error)?.[1] ?? 'value';
+			const expected = /Expected "(.+?)"/.exec(unit.error)?.[1] ?? 'value';
 			return { loc, msg: `Input should be a valid ${expected}`, type: `${expected}_type`, input };
 		}
 		case 'minimum':
