@@ -7,6 +7,8 @@ import type { AppError, Result } from '../domain/errors';
 import type { ProfileFieldErrors, ProfileInput, ProfileView } from '../domain/profile';
 import type { SocketState } from '../domain/socket-state';
 import type { ServerEvent } from '../wire/workflow-events';
+import type { ModelApi, ModelEvent } from './models/api';
+import type { WorkflowApi, WorkflowEvent } from './workflows/api';
 
 export interface DemoPreset {
 	name: string;
@@ -24,15 +26,21 @@ export interface InitState {
 	socket: SocketState;
 }
 
-export type WorkerEvent =
+/** Events of the core: profiles and the live connection. Features add their own to the union. */
+export type CoreEvent =
 	| { type: 'profiles'; profiles: ProfileView[]; activeProfileId: string | null }
 	| { type: 'socket'; profileId: string | null; state: SocketState }
 	| { type: 'server-event'; profileId: string; event: ServerEvent }
 	| { type: 'protocol-error'; profileId: string; message: string };
 
+export type WorkerEvent = CoreEvent | WorkflowEvent | ModelEvent;
+
 export type SaveProfileError = ProfileFieldErrors & { general?: string };
 
-export interface WorkerApi {
+/** The worker's whole API: the core plus one interface per feature, each implemented in its own folder. */
+export interface WorkerApi extends CoreApi, WorkflowApi, ModelApi {}
+
+export interface CoreApi {
 	init(input: Record<string, never>): Promise<InitState>;
 	/** The one subscription. Pass the listener wrapped in `Comlink.proxy`. */
 	subscribe(listener: (event: WorkerEvent) => void): void;

@@ -1,15 +1,20 @@
 /// <reference lib="webworker" />
-/** The worker entry: builds the one API object and exposes it to the page through comlink. */
+/** The worker entry: builds the core and each feature, and exposes their one API through comlink. */
 import * as Comlink from 'comlink';
+import type { WorkerApi } from './api';
 import { IdbStore } from './kv-store';
 import { CHANNEL_NAME, electLeader } from './leader';
 import { RunboardWorker } from './runboard-worker';
 
-const api = new RunboardWorker({
+const core = new RunboardWorker({
 	kv: new IdbStore(),
 	appOrigin: self.location.origin,
 	channel: new BroadcastChannel(CHANNEL_NAME),
 	electLeader
 });
+
+const api: WorkerApi = {
+	...core.api()
+};
 
 Comlink.expose(api);

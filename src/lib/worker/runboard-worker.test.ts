@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { MemoryStore } from './kv-store';
 import { RunboardWorker } from './runboard-worker';
 
-const demoConfig = { demo: { name: 'Demo (local emulator)', workflowUrl: 'http://127.0.0.1:1', routerUrl: 'http://127.0.0.1:2', apiKey: 'demo-key' } };
+const demoConfig = {
+	demo: { name: 'Demo (local emulator)', workflowUrl: 'http://127.0.0.1:1', routerUrl: 'http://127.0.0.1:2', apiKey: 'demo-key' }
+};
 
 function worker(config: unknown = demoConfig, kv = new MemoryStore()) {
 	const fetchImpl = (async (url: string) => {
@@ -45,7 +47,9 @@ describe('the worker core', () => {
 		await api.init({});
 		const bad = await api.saveProfile({ profile: { name: '', preset: 'cloud', workflowUrl: 'x', routerUrl: '' } });
 		expect(bad).toMatchObject({ ok: false, error: { name: expect.any(String), workflowUrl: expect.any(String) } });
-		const saved = await api.saveProfile({ profile: { name: 'Cloud', preset: 'cloud', workflowUrl: 'https://a.test', routerUrl: '', apiKey: 'k1' } });
+		const saved = await api.saveProfile({
+			profile: { name: 'Cloud', preset: 'cloud', workflowUrl: 'https://a.test', routerUrl: '', apiKey: 'k1' }
+		});
 		expect(saved).toMatchObject({ ok: true, value: { hasKey: true, routerUrl: null } });
 		const id = saved.ok ? saved.value.id : '';
 		await api.saveProfile({ profile: { id, name: 'Cloud 2', preset: 'cloud', workflowUrl: 'https://a.test', routerUrl: '', apiKey: '' } });

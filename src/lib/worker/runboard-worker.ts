@@ -18,7 +18,10 @@ import type { SocketState } from '../domain/socket-state';
 import { parseServerEvent } from '../wire/workflow-events';
 import { decodeFrame } from '../wire/frames';
 import type { ConnectionReport } from '../domain/connection-report';
-import type { InitState, SaveProfileError, WorkerApi, WorkerEvent } from './api';
+import type { CoreApi, InitState, SaveProfileError, WorkerEvent } from './api';
+import type { Connection, WorkerContext } from './context';
+import type { Frame } from '../wire/frames';
+import type { ServerEvent } from '../wire/workflow-events';
 import { testConnection } from './connection-test';
 import { createGuardedFetch, type GuardedFetch } from './guarded-fetch';
 import type { KeyValueStore } from './kv-store';
@@ -40,9 +43,14 @@ export interface WorkerEnv {
 	randomId?: () => string;
 }
 
-export class RunboardWorker implements WorkerApi {
+/** What the leader's live socket heard, decoded, for the features that follow runs. */
+export type SocketMessage = { kind: 'event'; profileId: string; event: ServerEvent } | { kind: 'frame'; profileId: string; frame: Frame };
+
+export class RunboardWorker implements CoreApi {
 	private readonly repo: ProfileRepo;
 	private readonly listeners = new Set<(event: WorkerEvent) => void>();
+	private readonly socketListeners = new Set<(message: SocketMessage) => void>();
+	readonly context: WorkerContext;
 	private config: RuntimeConfig = {};
 	private configProblem: string | null = null;
 	private clientId = '';
@@ -55,6 +63,43 @@ export class RunboardWorker implements WorkerApi {
 	constructor(private readonly env: WorkerEnv) {
 		this.repo = new ProfileRepo(env.kv);
 		env.channel?.addEventListener('message', (event: MessageEvent<TabMessage>) => void this.onTabMessage(event.data));
+		this.context = {
+			kv: env.kv,
+			profiles: this.repo,
+			appOrigin: env.appOrigin,
+			ready: () => this.init().then(() => undefined),
+			clientId: () => this.clientId,
+			connection: (id) => this.connection(id),
+			emit: (event) => this.emit(event),
+			isLeader: () => this.isLeader,
+			onSocketMessage: (listener) => {
+				this.socketListeners.add(listener);
+				return () => this.socketListeners.delete(listener);
+			}
+		};
+	}
+
+	/** The core's part of the worker API, as plain functions for comlink. */
+	api(): CoreApi {
+		return {
+			init: (i) => this.init(i),
+			subscribe: (l) => this.subscribe(l),
+			saveProfile: (i) => this.saveProfile(i),
+			deleteProfile: (i) => this.deleteProfile(i),
+			forgetKey: (i) => this.forgetKey(i),
+			setActiveProfile: (i) => this.setActiveProfile(i),
+			testConnection: (i) => this.testConnection(i),
+			wake: (i) => this.wake(i),
+			clearAllData: (i) => this.clearAllData(i)
+		};
+	}
+
+	private async connection(id: string): Promise<Result<Connection>> {
+		await this.init();
+		const profile = await this.repo.get(id);
+		if (!profile)
+			return fail({ kind: 'invalid-profile', message: 'This profile no longer exists; it may have been deleted.' } satisfies AppError);
+		return ok({ profile, key: await this.repo.key(id), fetch: this.fetchFor(profile) });
 	}
 
 	private fetchFor(profile: Pick<Profile, 'workflowUrl' | 'routerUrl'>): GuardedFetch {
@@ -67,7 +112,7 @@ export class RunboardWorker implements WorkerApi {
 
 	// ---- lifecycle -------------------------------------------------------------------------
 
-	init(): Promise<InitState> {
+	init(_input: Record<string, never> = {}): Promise<InitState> {
 		this.ready ??= this.boot();
 		return this.ready.then(() => this.snapshot());
 	}
@@ -242,7 +287,7 @@ export class RunboardWorker implements WorkerApi {
 		return ok(await testConnection(profile, key, { fetch: this.fetchFor(profile), clientId: `${this.clientId}-probe` }));
 	}
 
-	async clearAllData(): Promise<void> {
+	async clearAllData(_input: Record<string, never> = {}): Promise<void> {
 		this.socket?.stop();
 		this.socket = undefined;
 		this.socketTarget = '';
@@ -257,7 +302,7 @@ export class RunboardWorker implements WorkerApi {
 
 	// ---- live socket (leader only) ---------------------------------------------------------
 
-	wake(): void {
+	wake(_input: { reason: string } = { reason: 'visible' }): void {
 		if (this.isLeader) this.socket?.wake();
 		else this.env.channel?.postMessage({ type: 'wake' } satisfies TabMessage);
 	}
@@ -294,14 +339,20 @@ export class RunboardWorker implements WorkerApi {
 				if (!parsed.ok) return this.emit({ type: 'protocol-error', profileId: profile.id, message: parsed.message });
 				if (parsed.event.type === 'status') socket.noteQueue(parsed.event.queueRemaining);
 				this.emit({ type: 'server-event', profileId: profile.id, event: parsed.event });
+				this.toFeatures({ kind: 'event', profileId: profile.id, event: parsed.event });
 			},
 			onBinary: (buffer) => {
 				const decoded = decodeFrame(new Uint8Array(buffer));
-				if (!decoded.ok) this.emit({ type: 'protocol-error', profileId: profile.id, message: decoded.error.message });
+				if (!decoded.ok) return this.emit({ type: 'protocol-error', profileId: profile.id, message: decoded.error.message });
+				this.toFeatures({ kind: 'frame', profileId: profile.id, frame: decoded.frame });
 			}
 		});
 		this.socket = socket;
 		socket.start();
+	}
+
+	private toFeatures(message: SocketMessage): void {
+		for (const listener of this.socketListeners) listener(message);
 	}
 
 	private async checkAuth(profile: Profile, key: string | undefined, fetchFor: GuardedFetch): Promise<AuthCheck> {
