@@ -97,7 +97,7 @@ export class WorkflowEngine {
 			extraData: withoutSecrets(extra),
 			clientId: typeof body.client_id === 'string' && body.client_id !== '' ? body.client_id : undefined,
 			outputsToExecute: result.outputs,
-			partnerKeyValid: this.rules.local ? typeof key === 'string' && key !== '' : key === this.state.apiKey,
+			partnerKeyValid: this.rules.local ? this.hasLocalLogin(extra) : key === this.state.apiKey,
 			state: 'pending',
 			stopRequested: false,
 			interruptedLocally: false,
@@ -109,6 +109,11 @@ export class WorkflowEngine {
 		this.broadcastStatus();
 		this.pump();
 		return { ok: true, job, nodeErrors: result.nodeErrors };
+	}
+
+	/** A local runtime's partner nodes use the comfy.org login the frontend puts in extra_data. */
+	private hasLocalLogin(extra: Record<string, unknown>): boolean {
+		return ['api_key_comfy_org', 'auth_token_comfy_org', 'api_key_service_org'].some((k) => typeof extra[k] === 'string' && extra[k] !== '');
 	}
 
 	/** Starts what the tier allows; called on submit and whenever a job ends. */

@@ -105,6 +105,12 @@ describe('POST /api/prompt validation', () => {
 		expect(errors2['6']!.errors).toMatchObject([{ type: 'required_input_missing', message: 'Required input is missing', details: 'text' }]);
 	});
 
+	it('names a dependency cycle instead of looping', async () => {
+		const res = await api(emu).submit({ '1': { class_type: 'ImageInvert', inputs: { image: ['2', 0] } }, '2': { class_type: 'ImageInvert', inputs: { image: ['1', 0] } }, '3': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: 'x' } } });
+		expect(res.status).toBe(400);
+		expect(res.body['node_errors']).toMatchObject({ '2': { errors: [{ type: 'dependency_cycle' }] } });
+	});
+
 	it('reports a link to the wrong output type', async () => {
 		const res = await api(emu).submit(variant(t2i, { '8': { samples: ['4', 0] } }));
 		const errors = res.body['node_errors'] as Record<string, { errors: Array<{ type: string; details: string }> }>;

@@ -73,6 +73,10 @@ export function createWorkflowService(state: EmulatorState, storage: StorageServ
 	installFileRoutes(app, state, engine, storage);
 
 	app.server.on('close', () => hub.close());
+	// Running jobs stop at their next checkpoint, so no timer outlives the emulator.
+	app.addHook('onClose', async () => {
+		engine!.interrupt(undefined);
+	});
 	hub.attach(app.server);
 	return { app, hub, engine };
 }

@@ -91,10 +91,16 @@ export function validatePrompt(
 
 	const validated = new Map<string, NodeCheck>();
 
+	const visiting = new Set<string>();
 	const check = (id: string): NodeCheck => {
+		if (visiting.has(id)) {
+			// ComfyUI recurses until Python's RecursionError; we name the cycle instead.
+			const cycle: NodeCheck = { valid: false, errors: [{ type: 'dependency_cycle', message: 'Dependency cycle detected', details: `Node ID '#${id}' depends on its own output`, extra_info: {} }] };
+			return cycle;
+		}
 		const done = validated.get(id);
 		if (done) return done;
-		// Mark before recursing, so a cycle ends as an error instead of a stack overflow.
+		visiting.add(id);
 		const pending: NodeCheck = { valid: false, errors: [] };
 		validated.set(id, pending);
 		const node = prompt[id]!;
@@ -138,7 +144,11 @@ export function validatePrompt(
 					continue;
 				}
 				node.inputs[name] = [String(from), slot];
-				if (!check(String(from)).valid) valid = false;
+				const linked = check(String(from));
+				if (!linked.valid) {
+					valid = false;
+					if (linked.errors[0]?.type === 'dependency_cycle') errors.push(linked.errors[0]);
+				}
 				continue;
 			}
 			if (custom) {
@@ -177,6 +187,7 @@ export function validatePrompt(
 	};
 
 	const finish = (id: string, record: NodeCheck, errors: ValidationError[], valid = true): NodeCheck => {
+		visiting.delete(id);
 		record.errors = errors;
 		record.valid = valid && errors.length === 0;
 		validated.set(id, record);

@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { createEmulator, type Emulator } from '../index';
+import textToImage from '../../src/lib/examples/text-to-image.json';
+import type { ApiPrompt } from '../../src/lib/wire/workflow-api';
+import { RecordingSocket, api, control, variant } from './test-support';
+
+const small = (changes: Record<string, Record<string, unknown>> = {}) => variant(textToImage as ApiPrompt, { '5': { width: 64, height: 64 }, ...changes });
+
+let emu: Emulator;
+beforeAll(async () => {
+	emu = await createEmulator({ ports: { workflow: 0, router: 0, storage: 0 } });
+});
+afterAll(async () => emu.close());
+beforeEach(async () => {
+	await control(emu, '/reset');
+	await control(emu, '/workflow/timing', { stepMs: 2 });
+});
+
+const upgradeStatus = (url: string) =>
+	new Promise<number | 'open'>((resolve) => {
+		const ws = new WebSocket(url);
+		ws.once('open', () => {
+			ws.close();
+			resolve('open');
+		});
+		ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+		ws.once('error', () => undefined);
+	});
+
+describe('WebSocket edges', () => {
+	it('refuses a missing token with 401, and accepts /api/ws too', async () => {
+		const base = emu.urls.workflow.replace('http', 'ws');
+		expect(await upgradeStatus(`${base}/ws?clientId=x`)).toBe(401);
+		expect(await upgradeStatus(`${base}/api/ws?clientId=x&token=${emu.apiKey}`)).toBe('open');
+		expect(await upgradeStatus(`${base}/elsewhere?token=${emu.apiKey}`)).toBe(404);
+	});
+
+	it('ignores malformed client messages and keeps the socket', async () => {
+		const socket = await RecordingSocket.open(emu);
+		socket.ws.send('{not json');
+		socket.ws.send(JSON.stringify({ type: 'feature_flags', data: 'odd' }));
+		socket.ws.send(new Uint8Array([1, 2, 3]));
+		const id = (await api(emu).submit(small({ '3': { steps: 1 } }))).body['prompt_id'] as string;
+		await socket.untilDone(id);
+		expect(socket.closed).toBe(false);
+		socket.close();
+	});
+});
+
+describe('faults on demand', () => {
+	it('drops every socket now; the job keeps running and polling still sees it finish', async () => {
+		await control(emu, '/workflow/timing', { stepMs: 10 });
+		const socket = await RecordingSocket.open(emu);
+		const id = (await api(emu).submit(small({ '3': { steps: 30 } }))).body['prompt_id'] as string;
+		await socket.until(() => socket.json('progress').length > 0);
+		expect(await control(emu, '/sockets/drop')).toEqual({ dropped: 1 });
+		await socket.until(() => socket.closed);
+		const again = await RecordingSocket.open(emu);
+		await again.untilDone(id);
+		expect(((await (await api(emu).get(`/api/job/${id}/status`)).json()) as { status: string }).status).toBe('completed');
+		again.close();
+	});
+
+	it('refuses sockets for N seconds', async () => {
+		await control(emu, '/faults', { refuseSocketsForSeconds: 30 });
+		const url = `${emu.urls.workflow.replace('http', 'ws')}/ws?token=${emu.apiKey}`;
+		expect(await upgradeStatus(url)).toBe(503);
+		await control(emu, '/clock/advance', { ms: 31_000 });
+		expect(await upgradeStatus(url)).toBe('open');
+	});
+
+	it('restarts: sockets dropped, 502 and refused sockets while down, then state (files, history) kept', async () => {
+		const socket = await RecordingSocket.open(emu);
+		const id = (await api(emu).submit(small({ '3': { steps: 1 } }))).body['prompt_id'] as string;
+		await socket.untilDone(id);
+		await control(emu, '/workflow/restart', { downSeconds: 5 });
+		await socket.until(() => socket.closed);
+		const down = await api(emu).get('/api/queue');
+		expect(down.status).toBe(502);
+		expect(down.headers.get('content-type')).toContain('text/html');
+		expect(await upgradeStatus(`${emu.urls.workflow.replace('http', 'ws')}/ws?token=${emu.apiKey}`)).toBe(503);
+		await control(emu, '/clock/advance', { ms: 6000 });
+		expect(Object.keys((await (await api(emu).get(`/api/history/${id}`)).json()) as object)).toEqual([id]);
+	});
+
+	it('slows responses, serves HTML proxy pages and truncated JSON', async () => {
+		await control(emu, '/faults', { slowMs: 150 });
+		const started = performance.now();
+		expect((await api(emu).get('/api/queue')).status).toBe(200);
+		expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+		await control(emu, '/faults/clear');
+		await control(emu, '/faults', { htmlErrorPage: true });
+		const html = await api(emu).get('/api/object_info');
+		expect(html.status).toBe(502);
+		expect(await html.text()).toContain('<html>');
+		await control(emu, '/faults/clear');
+		await control(emu, '/faults', { truncatedJson: true });
+		const truncated = await api(emu).get('/api/queue');
+		expect(() => JSON.parse('x' + '')).toThrow();
+		await expect(truncated.clone().json()).rejects.toThrow();
+	});
+
+	it('corrupts binary frames on demand (a short frame, then an unknown type)', async () => {
+		await control(emu, '/workflow/corrupt-frames', { enabled: true });
+		const socket = await RecordingSocket.open(emu, { previewMetadata: true });
+		const id = (await api(emu).submit(small({ '3': { steps: 2 } }))).body['prompt_id'] as string;
+		await socket.untilDone(id);
+		const frames = socket.binary();
+		expect(frames).toHaveLength(2);
+		expect(frames.every((f) => f.frame === undefined)).toBe(true);
+		expect(new DataView(frames[1]!.raw.buffer, frames[1]!.raw.byteOffset).getUint32(0)).toBe(99);
+		await control(emu, '/workflow/corrupt-frames', { enabled: false });
+		socket.close();
+	});
+});
+
+describe('nothing is lost on bad input', () => {
+	it('answers every malformed request with a 4xx and a message, and stays up', async () => {
+		const garbage = ['', '{', '[]', 'null', '"x"', '{"prompt": 5}', '{"prompt": {"1": null}}', '{"prompt": {"1": {"class_type": 7}}}', '{"prompt": {"1": {"class_type": "SaveImage", "inputs": {"images": [1, 2, 3]}}}}', '{"prompt": {}, "extra_data": 3}', '{"prompt": {"1": {"class_type": "SaveImage", "inputs": {"images": ["1", 0], "filename_prefix": "x"}}}}'];
+		for (const body of garbage) {
+			const res = await api(emu).post('/api/prompt', body);
+			expect([400, 500], body).toContain(res.status);
+			const text = await res.text();
+			expect(text.length, body).toBeGreaterThan(0);
+		}
+		for (const path of ['/api/queue', '/api/interrupt', '/api/history', '/api/assets/from-hash', '/api/upload/image', '/api/upload/mask']) {
+			for (const body of ['{', '[1]', '"s"', '{"delete": {}}']) {
+				const res = await api(emu).post(path, body);
+				expect(res.status, `${path} ${body}`).toBeLessThan(500);
+			}
+		}
+		const huge = await api(emu).get(`/api/view?filename=${'a'.repeat(5000)}`);
+		expect(huge.status).toBe(404);
+		expect((await api(emu).get('/api/history?max_items=-1')).status).toBe(400);
+		expect((await api(emu).get('/api/object_info')).status).toBe(200);
+	});
+});
