@@ -15,7 +15,7 @@ function bad(reply: FastifyReply, message: string): FastifyReply {
 	return reply.code(400).send({ error: message });
 }
 
-const NUMERIC_SETTINGS = ['providerMs', 'queueConcurrency', 'inFlightLimit', 'spendLimitCents', 'queueTimeoutMs', 'syncHoldMs', 'retentionMs'] as const;
+const NUMERIC_SETTINGS = ['providerMs', 'queueConcurrency', 'inFlightLimit', 'spendLimitCents', 'queueTimeoutMs', 'syncHoldMs', 'retentionMs', 'replayLimitBytes'] as const;
 
 export function installRouterControlRoutes(app: FastifyInstance, ctx: RouterContext): void {
 	const { router } = ctx;

@@ -26,6 +26,8 @@ export interface RouterSettings {
 	syncHoldMs: number;
 	/** Retention of finished queued requests and idempotency records, emulator time. */
 	retentionMs: number;
+	/** A stored response larger than this cannot be replayed: its key is consumed (rule 5). */
+	replayLimitBytes: number;
 	/** Stops admission from the queue (requests stay queued; lets tests reach `queue_timeout`). */
 	queuePaused: boolean;
 }
@@ -58,6 +60,7 @@ export function defaultSettings(): RouterSettings {
 		queueTimeoutMs: 10 * 60 * 1000,
 		syncHoldMs: 10 * 60 * 1000,
 		retentionMs: 24 * 60 * 60 * 1000,
+		replayLimitBytes: 8 * 1024 * 1024,
 		queuePaused: false
 	};
 }

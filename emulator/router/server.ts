@@ -15,6 +15,7 @@ import { RouterState } from './router-state';
 import { setPrincipal, type RouterContext } from './context';
 import { installCatalogRoutes } from './routes/catalog-routes';
 import { installRunRoutes } from './routes/run-routes';
+import { installQueueRoutes } from './routes/queue-routes';
 import { installRouterControlRoutes } from './control-routes';
 import { installErrorBodyFault } from './error-body-fault';
 import type { CdnService } from './cdn';
@@ -67,6 +68,7 @@ export function createRouter(state: EmulatorState, storage: StorageService, cdn:
 
 	installCatalogRoutes(app, ctx);
 	installRunRoutes(app, ctx);
+	installQueueRoutes(app, ctx);
 	return { app, router, ctx };
 }
 

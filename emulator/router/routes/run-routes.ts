@@ -11,9 +11,6 @@ import { countDispatch, errorResponse, providerDurationMs, runProvider, type Sto
 import { answerFromRecord, readBody, readIdempotencyKey, refuseByServiceState, refuseInvalidInput, refuseOverLimits } from '../admission';
 import type { CatalogModel } from '../catalog';
 
-/** A stored response larger than this cannot be replayed: its key is consumed (rule 5). */
-export const REPLAY_LIMIT_BYTES = 8 * 1024 * 1024;
-
 /** Writes a stored run answer. Spend headers and nosniff go on every success; credits only on a fresh one. */
 export function sendRun(ctx: RouterContext, reply: FastifyReply, scope: string, model: CatalogModel, stored: StoredResponse, fresh: boolean): FastifyReply {
 	for (const [k, v] of Object.entries(stored.headers)) reply.header(k, v);
@@ -30,7 +27,7 @@ export function sendRun(ctx: RouterContext, reply: FastifyReply, scope: string, 
 export function settleRecord(ctx: RouterContext, record: IdempotencyRecord | undefined, stored: StoredResponse): void {
 	if (!record || record.state.kind === 'consumed') return;
 	if (stored.transient) ctx.router.idempotency.release(record);
-	else if (stored.body.length > REPLAY_LIMIT_BYTES) record.state = { kind: 'consumed', reason: 'the response was too large to keep' };
+	else if (stored.body.length > ctx.router.settings.replayLimitBytes) record.state = { kind: 'consumed', reason: 'the response was too large to keep' };
 	else record.state = { kind: 'done', response: stored };
 }
 
