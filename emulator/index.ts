@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { EmulatorState } from './state';
 import { isScenarioName, type ScenarioName } from './scenarios';
-import { createWorkflowService } from './workflow/server';
+import { createWorkflowService, type WorkflowService } from './workflow/server';
 import { createRouterService } from './router/server';
 import { createStorageService } from './storage/server';
 import { createCdnService } from './router/cdn';
@@ -33,6 +33,8 @@ export interface Emulator {
 	urls: EmulatorUrls;
 	apiKey: string;
 	state: EmulatorState;
+	/** The workflow service's internals, for benchmarks and tests that observe it in-process. */
+	workflow: WorkflowService;
 	close(): Promise<void>;
 }
 
@@ -71,6 +73,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
 			urls,
 			apiKey,
 			state,
+			workflow,
 			async close() {
 				workflow.hub.close();
 				await Promise.all(apps.map((a) => a.close()));

@@ -83,7 +83,7 @@ interface Latent {
 
 /** More pixels than this in one node's output is a GPU out-of-memory in the emulator. */
 export const PIXEL_BUDGET = 4096 * 4096;
-const PREVIEW_MAX = 256;
+const PREVIEW_MAX = 512;
 
 function guardMemory(width: number, height: number, batch: number): void {
 	if (width * height * batch > PIXEL_BUDGET) {
@@ -163,7 +163,8 @@ export const EXECUTORS: Record<string, Executor> = {
 		const text = (inputs['positive'] as { text?: string })?.text ?? '';
 		const seed = num(inputs['seed']);
 		const steps = num(inputs['steps']);
-		const size = previewSize(latent.width, latent.height, PREVIEW_MAX);
+		// ComfyUI's default (latent2rgb) preview has the latent's resolution: one pixel per 8×8 block.
+		const size = previewSize(Math.max(8, Math.round(latent.width / 8)), Math.max(8, Math.round(latent.height / 8)), PREVIEW_MAX);
 		const small = proceduralPicture(text, seed, size.width, size.height);
 		for (let step = 1; step <= steps; step++) {
 			await ctx.sleep(ctx.stepMs);
