@@ -3,7 +3,10 @@ import { isLoopbackOrPrivateHost, normalizeBaseUrl, profileOrigins, scrubToken, 
 
 describe('profiles', () => {
 	it('normalises base URLs and explains what is wrong with bad ones', () => {
-		expect(normalizeBaseUrl(' https://api.example.com/v1/ ', 'workflowUrl', true)).toEqual({ ok: true, value: 'https://api.example.com/v1' });
+		expect(normalizeBaseUrl(' https://api.example.com/v1/ ', 'workflowUrl', true)).toEqual({
+			ok: true,
+			value: 'https://api.example.com/v1'
+		});
 		expect(normalizeBaseUrl('', 'routerUrl', false)).toEqual({ ok: true, value: null });
 		expect(normalizeBaseUrl('', 'workflowUrl', true).ok).toBe(false);
 		expect(normalizeBaseUrl('ftp://x', 'workflowUrl', true)).toMatchObject({ ok: false, error: { message: /http/ } });

@@ -3,7 +3,9 @@ import { parseRuntimeConfig } from './runtime-config';
 
 describe('the runtime config', () => {
 	it('reads the demo section', () => {
-		const text = JSON.stringify({ demo: { name: 'Demo', workflowUrl: 'http://127.0.0.1:1', routerUrl: 'http://127.0.0.1:2', apiKey: 'k' } });
+		const text = JSON.stringify({
+			demo: { name: 'Demo', workflowUrl: 'http://127.0.0.1:1', routerUrl: 'http://127.0.0.1:2', apiKey: 'k' }
+		});
 		expect(parseRuntimeConfig(text)).toEqual({
 			ok: true,
 			config: { demo: { name: 'Demo', workflowUrl: 'http://127.0.0.1:1', routerUrl: 'http://127.0.0.1:2', apiKey: 'k' } }

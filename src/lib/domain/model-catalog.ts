@@ -1,0 +1,150 @@
+/**
+ * The partner-model catalog, pure: parsing a list page into typed entries, the walk's state, the
+ * billing facts in words, grouping by provider and search. The walk itself (I/O) lives in the worker.
+ */
+import { arr, bool, isObject, num, str, type Json } from '../wire/json';
+import type { RouterModelListEntry } from '../wire/router-api';
+import type { AppError } from './errors';
+
+export interface CatalogPage {
+	entries: RouterModelListEntry[];
+	hasMore: boolean;
+	nextCursor: string | undefined;
+	limit: number;
+	/** Entries dropped because they lacked a required field. */
+	skipped: number;
+}
+
+export function parseCatalogEntry(value: Json): RouterModelListEntry | undefined {
+	if (!isObject(value)) return undefined;
+	const id = str(value, 'id');
+	const provider = str(value, 'provider');
+	const model = str(value, 'model');
+	const billing = value['billing'];
+	if (!id || !provider || !model || !isObject(billing)) return undefined;
+	const charges = billing['charges_on_policy_rejection'];
+	// Compare as a string; anything else is kept as its JSON text and treated as "may be charged".
+	const raw = typeof charges === 'string' ? charges : JSON.stringify(charges ?? null);
+	return { id, provider, model, billing: { charges_on_policy_rejection: raw } };
+}
+
+/** A list page, or why it is not one. A page with `has_more` but no cursor cannot be continued. */
+export function parseCatalogPage(json: Json): { ok: true; page: CatalogPage } | { ok: false; message: string } {
+	if (!isObject(json)) return { ok: false, message: 'The catalog page is not a JSON object.' };
+	const data = arr(json, 'data');
+	const hasMore = bool(json, 'has_more');
+	if (!data || hasMore === undefined) return { ok: false, message: 'The catalog page lacks `data` or `has_more`.' };
+	const nextCursor = str(json, 'next_cursor');
+	if (hasMore && !nextCursor) return { ok: false, message: 'The catalog says there is more but gave no cursor to continue with.' };
+	const entries: RouterModelListEntry[] = [];
+	let skipped = 0;
+	for (const item of data) {
+		const entry = parseCatalogEntry(item);
+		if (entry) entries.push(entry);
+		else skipped++;
+	}
+	return {
+		ok: true,
+		page: { entries, hasMore, nextCursor: hasMore ? nextCursor : undefined, limit: num(json, 'limit') ?? entries.length, skipped }
+	};
+}
+
+/** Where a walk stands. A walk never stops on an empty or short page, and never restarts by itself. */
+export type WalkStatus =
+	| { kind: 'idle' }
+	| { kind: 'walking'; pages: number }
+	| { kind: 'retrying'; pages: number; attempt: number; retryInMs: number; error: AppError }
+	| { kind: 'done'; pages: number; at: number }
+	| { kind: 'failed'; pages: number; error: AppError };
+
+export interface CatalogView {
+	profileId: string;
+	models: RouterModelListEntry[];
+	/** When the list shown was saved (cache) or completed (walk); null when never. */
+	savedAt: number | null;
+	/** `cache` while the list shown is the saved one and a walk has not yet replaced it. */
+	source: 'cache' | 'walk' | 'none';
+	walk: WalkStatus;
+}
+
+/** Adds a page's entries to the walk's list; an id seen on an earlier page is kept once. */
+export function mergeEntries(list: RouterModelListEntry[], page: RouterModelListEntry[]): RouterModelListEntry[] {
+	const seen = new Set(list.map((m) => m.id));
+	const out = [...list];
+	for (const entry of page) {
+		if (seen.has(entry.id)) continue;
+		seen.add(entry.id);
+		out.push(entry);
+	}
+	return out;
+}
+
+// ---- billing in words ----------------------------------------------------------------------
+
+export interface PolicyCharge {
+	/** `no` only for the exact value `no`; everything else, unknown values included, may be charged. */
+	charged: 'no' | 'maybe';
+	words: string;
+	raw: string;
+}
+
+export function policyCharge(billing: { charges_on_policy_rejection: string }): PolicyCharge {
+	const raw = billing.charges_on_policy_rejection;
+	if (raw === 'no') return { charged: 'no', words: 'A call refused on content-policy grounds is not charged.', raw };
+	return { charged: 'maybe', words: `A call refused on content-policy grounds may be charged (the service says "${raw}").`, raw };
+}
+
+// ---- grouping and search -------------------------------------------------------------------
+
+export interface ProviderGroup {
+	provider: string;
+	models: RouterModelListEntry[];
+}
+
+export interface CatalogFilter {
+	query: string;
+	provider: string | null;
+	/** Only models whose policy refusals are never charged. */
+	notChargedOnRefusal: boolean;
+}
+
+export function filterModels(models: RouterModelListEntry[], filter: CatalogFilter): RouterModelListEntry[] {
+	const words = filter.query.toLowerCase().split(/\s+/).filter(Boolean);
+	return models.filter((m) => {
+		if (filter.provider && m.provider !== filter.provider) return false;
+		if (filter.notChargedOnRefusal && m.billing.charges_on_policy_rejection !== 'no') return false;
+		const hay = m.id.toLowerCase();
+		return words.every((w) => hay.includes(w));
+	});
+}
+
+/** Groups in order of first appearance, so models show as they arrive without jumping around. */
+export function groupByProvider(models: RouterModelListEntry[]): ProviderGroup[] {
+	const groups = new Map<string, RouterModelListEntry[]>();
+	for (const m of models) {
+		const list = groups.get(m.provider);
+		if (list) list.push(m);
+		else groups.set(m.provider, [m]);
+	}
+	return [...groups].map(([provider, list]) => ({ provider, models: list }));
+}
+
+/** "3 minutes ago", for the age of a cached list. */
+export function ageInWords(savedAt: number, now: number): string {
+	const s = Math.max(0, Math.round((now - savedAt) / 1000));
+	if (s < 60) return 'just now';
+	const m = Math.round(s / 60);
+	if (m < 60) return `${m} minute${m === 1 ? '' : 's'} ago`;
+	const h = Math.round(m / 60);
+	if (h < 48) return `${h} hour${h === 1 ? '' : 's'} ago`;
+	const d = Math.round(h / 24);
+	return `${d} days ago`;
+}
+
+/** A model id splits into the two path segments of its routes. */
+export function modelPath(id: string): string {
+	return id
+		.split('/')
+		.map((s) => encodeURIComponent(s))
+		.join('/');
+}

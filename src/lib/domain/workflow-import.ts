@@ -1,0 +1,76 @@
+/**
+ * Turning what a person drops, picks or pastes into an API-format workflow, or a message that
+ * says exactly what is wrong: malformed JSON (with the position), the UI format (with how to
+ * export the API format), a PNG without a workflow, a node without `class_type`.
+ */
+import { isObject, type Json } from '../wire/json';
+import type { ApiNode, ApiPrompt } from '../wire/workflow-api';
+
+export type ImportResult = { ok: true; prompt: ApiPrompt; source: 'json' | 'png' } | { ok: false; message: string };
+
+export const UI_FORMAT_MESSAGE =
+	'This is a workflow in the editor (UI) format, with "nodes" and "links". Runboard needs the API format: in ComfyUI, ' +
+	'enable the dev mode options in the settings, then use "Export (API)" (or "Save (API Format)") and import that file.';
+
+function jsonError(text: string, error: unknown): string {
+	const message = error instanceof Error ? error.message : String(error);
+	const at = /position (\d+)/.exec(message);
+	if (at) {
+		const pos = Number(at[1]);
+		const before = text.slice(0, pos);
+		const line = before.split('\n').length;
+		const column = pos - before.lastIndexOf('\n');
+		return `This is not valid JSON: ${message.replace(/ in JSON at position \d+.*$/, '')} at line ${line}, column ${column}.`;
+	}
+	return `This is not valid JSON: ${message}`;
+}
+
+/** Checks the shape of a parsed value: an object of nodes, each with `class_type` and `inputs`. */
+export function toApiPrompt(value: Json): ImportResult {
+	if (!isObject(value)) return { ok: false, message: 'A workflow must be a JSON object of nodes keyed by node id.' };
+	if (Array.isArray(value['nodes']) && Array.isArray(value['links'])) return { ok: false, message: UI_FORMAT_MESSAGE };
+	// Some tools wrap the API prompt: {"prompt": {...}} as sent to /api/prompt.
+	if (isObject(value['prompt']) && !('class_type' in value)) return toApiPrompt(value['prompt']);
+	const entries = Object.entries(value);
+	if (entries.length === 0) return { ok: false, message: 'The workflow has no nodes.' };
+	const prompt: ApiPrompt = {};
+	for (const [id, node] of entries) {
+		if (!isObject(node) || typeof node['class_type'] !== 'string') {
+			return { ok: false, message: `Node "${id}" has no "class_type": this does not look like an API-format workflow.` };
+		}
+		const inputs = isObject(node['inputs']) ? node['inputs'] : {};
+		const meta = isObject(node['_meta']) && typeof node['_meta']['title'] === 'string' ? { title: node['_meta']['title'] } : undefined;
+		const apiNode: ApiNode = { class_type: node['class_type'], inputs: { ...inputs }, ...(meta ? { _meta: meta } : {}) };
+		prompt[id] = apiNode;
+	}
+	return { ok: true, prompt, source: 'json' };
+}
+
+export function importWorkflowText(text: string): ImportResult {
+	if (text.trim() === '') return { ok: false, message: 'Nothing to import: the text is empty.' };
+	let value: Json;
+	try {
+		value = JSON.parse(text) as Json;
+	} catch (error) {
+		return { ok: false, message: jsonError(text, error) };
+	}
+	return toApiPrompt(value);
+}
+
+/** From the text chunks of a ComfyUI PNG: the `prompt` chunk, else explain what is there. */
+export function importFromPngChunks(chunks: Record<string, string>): ImportResult {
+	const prompt = chunks['prompt'];
+	if (prompt !== undefined) {
+		const result = importWorkflowText(prompt);
+		return result.ok ? { ...result, source: 'png' } : { ok: false, message: `The image carries a workflow, but: ${result.message}` };
+	}
+	if (chunks['workflow'] !== undefined)
+		return { ok: false, message: `The image carries only the editor (UI) format. ${UI_FORMAT_MESSAGE}` };
+	return { ok: false, message: 'This PNG carries no workflow: only images saved by ComfyUI (SaveImage) have one.' };
+}
+
+/** A node's title as a person knows it: `_meta.title`, else the node type's display name. */
+export function nodeTitle(prompt: ApiPrompt, id: string, displayName?: string): string {
+	const node = prompt[id];
+	return node?._meta?.title || displayName || node?.class_type || id;
+}

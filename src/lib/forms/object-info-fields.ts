@@ -1,0 +1,105 @@
+/**
+ * The pure mapping from a workflow and the server's node definitions to form fields: one group
+ * per node, one field per widget input (links are wiring, not fields). Values live at
+ * `[nodeId, inputName]` of the workflow's inputs.
+ */
+import type { ApiPrompt } from '../wire/workflow-api';
+import type { InputDefinition, NodeDefinitions } from '../domain/object-info';
+import { isLink } from '../domain/workflow-check';
+import { nodeTitle } from '../domain/workflow-import';
+import { fieldId, looksLikeSeed, type Field, type FieldGroup } from './field-model';
+
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+const MAIN_NAMES = /^(text|prompt|positive|negative|seed|noise_seed|width|height|image|steps)$/;
+
+export function inputToField(nodeId: string, input: InputDefinition): Field | undefined {
+	const path = [nodeId, input.name];
+	const o = input.options;
+	const tooltip = typeof o['tooltip'] === 'string' ? o['tooltip'] : undefined;
+	const base = {
+		id: fieldId(path),
+		path,
+		label: input.name.replace(/_/g, ' '),
+		...(tooltip ? { description: tooltip } : {}),
+		required: input.required,
+		advanced: false,
+		nullable: false,
+		...(o['default'] !== undefined ? { default: o['default'] } : {}),
+		main: MAIN_NAMES.test(input.name)
+	};
+	switch (input.type.kind) {
+		case 'link':
+			return undefined;
+		case 'INT':
+		case 'FLOAT': {
+			const min = num(o['min']);
+			const max = num(o['max']);
+			if (input.type.kind === 'INT' && (looksLikeSeed(input.name) || o['control_after_generate'] === true)) {
+				return { ...base, kind: 'seed', min: min ?? 0, max: max ?? 2 ** 53 - 1, main: true };
+			}
+			const step = num(o['step']) ?? (input.type.kind === 'INT' ? 1 : undefined);
+			return {
+				...base,
+				kind: input.type.kind === 'INT' ? 'integer' : 'number',
+				...(min !== undefined ? { min } : {}),
+				...(max !== undefined ? { max } : {}),
+				...(step !== undefined ? { step } : {}),
+				// A slider only where both bounds exist and the range is one a thumb can cover.
+				slider: min !== undefined && max !== undefined && max - min <= 10_000
+			};
+		}
+		case 'STRING':
+			return { ...base, kind: o['multiline'] === true ? 'textarea' : 'text', main: base.main || o['multiline'] === true };
+		case 'BOOLEAN':
+			return { ...base, kind: 'boolean' };
+		case 'COMBO': {
+			if (o['image_upload'] === true || input.name === 'image') {
+				const known = input.type.choices.map(String);
+				return { ...base, kind: 'media', accept: 'image', transport: 'upload', known, mask: o['image_upload'] === true, main: true };
+			}
+			// A current value the server no longer offers stays visible: the select marks it "not offered".
+			return { ...base, kind: 'enum', options: input.type.choices.map((c) => ({ value: c, label: String(c) })) };
+		}
+	}
+}
+
+export function workflowFieldGroups(prompt: ApiPrompt, nodes: NodeDefinitions): FieldGroup[] {
+	const groups: FieldGroup[] = [];
+	const ids = Object.keys(prompt).sort((a, b) => {
+		const [na, nb] = [Number(a), Number(b)];
+		return Number.isFinite(na) && Number.isFinite(nb) ? na - nb : a.localeCompare(b);
+	});
+	for (const id of ids) {
+		const node = prompt[id]!;
+		const definition = nodes[node.class_type];
+		if (!definition) continue;
+		const fields: Field[] = [];
+		for (const input of definition.inputs) {
+			const value = node.inputs[input.name];
+			if (isLink(value)) continue; // a widget converted to an input is wired, not edited
+			const field = inputToField(id, input);
+			if (field) fields.push(field);
+		}
+		if (fields.length === 0) continue;
+		groups.push({
+			id,
+			title: nodeTitle(prompt, id, definition.displayName),
+			subtitle: `#${id} · ${definition.displayName}`,
+			...(definition.apiNode ? { partner: true } : {}),
+			fields
+		});
+	}
+	return groups;
+}
+
+/** The workflow's inputs as one value tree `{nodeId: {input: value}}`, the form's model. */
+export function workflowValues(prompt: ApiPrompt): Record<string, Record<string, unknown>> {
+	return Object.fromEntries(Object.entries(prompt).map(([id, node]) => [id, { ...node.inputs }]));
+}
+
+/** Writes form values back into a copy of the workflow. */
+export function applyValues(prompt: ApiPrompt, values: Record<string, Record<string, unknown>>): ApiPrompt {
+	const next: ApiPrompt = {};
+	for (const [id, node] of Object.entries(prompt)) next[id] = { ...node, inputs: { ...node.inputs, ...(values[id] ?? {}) } };
+	return next;
+}
