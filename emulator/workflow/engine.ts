@@ -108,6 +108,11 @@ export class WorkflowEngine {
 		this.book.add(job);
 		this.broadcastStatus();
 		this.pump();
+		if (job.state === 'pending' && !this.rules.local) {
+			const ahead = this.book.remaining() - 1;
+			const value = `Your plan runs ${this.rules.concurrency} job${this.rules.concurrency === 1 ? '' : 's'} at a time: this job waits for ${ahead} ahead of it.`;
+			this.hub.sendJson({ to: 'all' }, { type: 'notification', data: { value, id: `queued-${job.id}`, prompt_id: job.id } });
+		}
 		return { ok: true, job, nodeErrors: result.nodeErrors };
 	}
 

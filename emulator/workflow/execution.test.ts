@@ -104,6 +104,8 @@ describe('tier queue, interrupt and delete', () => {
 		const a = (await api(emu).submit(small({ '3': { steps: 10, seed: 1 } }))).body['prompt_id'] as string;
 		const b = (await api(emu).submit(small({ '3': { steps: 10, seed: 2 } }))).body['prompt_id'] as string;
 		expect(await statusOf(b)).toBe('pending');
+		await socket.until(() => socket.json('notification').length > 0);
+		expect(socket.json('notification')[0]!.data).toMatchObject({ value: expect.stringContaining('1 job at a time'), prompt_id: b });
 		const queue = (await (await api(emu).get('/api/queue')).json()) as { queue_running: unknown[][]; queue_pending: unknown[][] };
 		expect(queue.queue_running.map((q) => q[1])).toEqual([a]);
 		expect(queue.queue_pending.map((q) => q[1])).toEqual([b]);
@@ -132,6 +134,21 @@ describe('tier queue, interrupt and delete', () => {
 		const frames = socket.binary();
 		expect(frames).toHaveLength(16);
 		expect(frames.every((f) => f.frame?.kind === 'preview')).toBe(true);
+		socket.close();
+	});
+
+	it('interleaves TEXT frames of a partner job with previews of a sampler job, neither carrying a job id', async () => {
+		await control(emu, '/scenario', { name: 'two-concurrent-jobs' });
+		await control(emu, '/workflow/timing', { stepMs: 15 });
+		const socket = await RecordingSocket.open(emu);
+		const sampler = (await api(emu).submit(small({ '3': { steps: 12, seed: 3 } }))).body['prompt_id'] as string;
+		const partnerJob = (await api(emu).submit(partner, { extra_data: { api_key_service_org: emu.apiKey } })).body['prompt_id'] as string;
+		await socket.untilDone(sampler);
+		await socket.untilDone(partnerJob);
+		const kinds = socket.binary().map((b) => b.frame?.kind);
+		const firstText = kinds.indexOf('text');
+		expect(firstText).toBeGreaterThanOrEqual(0);
+		expect(kinds.lastIndexOf('preview')).toBeGreaterThan(firstText);
 		socket.close();
 	});
 

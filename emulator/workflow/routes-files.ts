@@ -8,6 +8,7 @@ import { ASSET_HASH_PATTERN, type AssetCreated, type UploadResponse } from '../.
 import type { WorkflowEngine } from './engine';
 import { isFileType, type FileType } from './files';
 import { both, bareNotFound, badRequest, isObject, parseJson } from './http-util';
+import { MAX_UPLOAD_BYTES } from './socket-hub';
 
 /** How long a signed /view URL stays valid (the spec leaves it open). */
 export const VIEW_URL_LIFETIME_SECONDS = 3600;
@@ -34,7 +35,7 @@ interface UploadParts {
 	fields: Record<string, string>;
 }
 
-type ReadResult = { ok: true; parts: UploadParts } | { ok: false; message: string };
+type ReadResult = { ok: true; parts: UploadParts } | { ok: false; message: string; status?: number };
 
 async function readParts(request: FastifyRequest): Promise<ReadResult> {
 	if (!request.isMultipart()) return { ok: false, message: 'Send multipart/form-data with the file in the "image" part (do not set a JSON content type).' };
@@ -47,6 +48,9 @@ async function readParts(request: FastifyRequest): Promise<ReadResult> {
 			} else if (typeof part.value === 'string') parts.fields[part.fieldname] = part.value;
 		}
 	} catch (error) {
+		if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+			return { ok: false, status: 413, message: `The file is larger than ${MAX_UPLOAD_BYTES} bytes, the service's max_upload_size.` };
+		}
 		return { ok: false, message: `The multipart body could not be read: ${error instanceof Error ? error.message : String(error)}` };
 	}
 	return { ok: true, parts };
@@ -73,7 +77,7 @@ export function installFileRoutes(app: FastifyInstance, state: EmulatorState, en
 	for (const path of both('/upload/image')) {
 		app.post(path, async (request, reply) => {
 			const read = await readParts(request);
-			if (!read.ok) return badRequest(reply, read.message);
+			if (!read.ok) return read.status ? reply.code(read.status).send({ code: 'payload_too_large', message: read.message }) : badRequest(reply, read.message);
 			const checked = common(read.parts);
 			if (!checked.ok) return badRequest(reply, checked.message);
 			const file = read.parts.file!;
@@ -84,7 +88,7 @@ export function installFileRoutes(app: FastifyInstance, state: EmulatorState, en
 	for (const path of both('/upload/mask')) {
 		app.post(path, async (request, reply) => {
 			const read = await readParts(request);
-			if (!read.ok) return badRequest(reply, read.message);
+			if (!read.ok) return read.status ? reply.code(read.status).send({ code: 'payload_too_large', message: read.message }) : badRequest(reply, read.message);
 			const checked = common(read.parts);
 			if (!checked.ok) return badRequest(reply, checked.message);
 			const rawRef = read.parts.fields['original_ref'];

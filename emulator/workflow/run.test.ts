@@ -60,6 +60,8 @@ describe('object_info', () => {
 		expect(nodes['KSampler']!['api_node']).toBeUndefined();
 		// The route answers without the /api prefix too, as ComfyUI does.
 		expect((await api(emu).get('/object_info')).status).toBe(200);
+		expect(Object.keys((await (await api(emu).get('/api/object_info/KSampler')).json()) as object)).toEqual(['KSampler']);
+		expect(await (await api(emu).get('/api/object_info/Nope')).json()).toEqual({});
 	});
 });
 
@@ -179,6 +181,23 @@ describe('running the text-to-image chain', () => {
 		}
 		socket.close();
 		expect(hashes[0]).not.toEqual(hashes[1]);
+	});
+
+	it('lists history with max_items and clears it', async () => {
+		const socket = await RecordingSocket.open(emu);
+		const ids: string[] = [];
+		for (const seed of [1, 2, 3]) {
+			const id = (await api(emu).submit(variant(t2i, { '3': { seed, steps: 1 }, '5': { width: 16, height: 16 } }))).body['prompt_id'] as string;
+			await socket.untilDone(id);
+			ids.push(id);
+		}
+		socket.close();
+		expect(Object.keys((await (await api(emu).get('/api/history')).json()) as object)).toEqual(ids);
+		expect(Object.keys((await (await api(emu).get('/api/history?max_items=2')).json()) as object)).toEqual(ids.slice(1));
+		expect((await api(emu).post('/api/history', { delete: [ids[0]] })).status).toBe(200);
+		expect(Object.keys((await (await api(emu).get('/api/history')).json()) as object)).toEqual(ids.slice(1));
+		expect((await api(emu).post('/api/history', { clear: true })).status).toBe(200);
+		expect(await (await api(emu).get('/api/history')).json()).toEqual({});
 	});
 
 	it('answers 404 for an unknown job and {} for unknown history', async () => {

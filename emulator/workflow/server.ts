@@ -14,6 +14,7 @@ import { installFileRoutes } from './routes-files';
 import { installWorkflowControlRoutes } from './routes-control';
 import type { StorageService } from '../storage/server';
 import { both, bareNotFound } from './http-util';
+import { MAX_UPLOAD_BYTES } from './socket-hub';
 
 export interface WorkflowService {
 	app: FastifyInstance;
@@ -34,7 +35,7 @@ export function createWorkflowService(state: EmulatorState, storage: StorageServ
 	installFaults(app, state);
 	installControlRoutes(app, state, { dropSockets: () => hub.dropAll() });
 	installWorkflowControlRoutes(app, state, engine, hub, down);
-	void app.register(multipart, { limits: { fileSize: 200 * 1024 * 1024, files: 2, fields: 16 } });
+	void app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 2, fields: 16 } });
 
 	// Bodies arrive as text: each route parses its own (a non-JSON /prompt is a 500, as in ComfyUI).
 	app.removeContentTypeParser(['application/json', 'text/plain']);
@@ -69,6 +70,13 @@ export function createWorkflowService(state: EmulatorState, storage: StorageServ
 	});
 
 	for (const path of both('/object_info')) app.get(path, async () => engine!.definitions());
+	for (const path of both('/object_info/:nodeClass')) {
+		app.get<{ Params: { nodeClass: string } }>(path, async (request) => {
+			const definition = engine!.definitions()[request.params.nodeClass];
+			// ComfyUI answers {} for an unknown node class.
+			return definition ? { [request.params.nodeClass]: definition } : {};
+		});
+	}
 	installJobRoutes(app, state, engine);
 	installFileRoutes(app, state, engine, storage);
 

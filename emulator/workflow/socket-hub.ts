@@ -16,6 +16,9 @@ export type Route = { to: 'all' } | { to: 'client'; clientId: string } | { to: '
 /** Observes each preview frame once the socket has written it (the benchmark uses this). */
 export type PreviewTimer = (timing: { sinceStepEndMs: number; sinceImageReadyMs: number }) => void;
 
+/** Announced in `feature_flags` as `max_upload_size`, and enforced by the upload routes. */
+export const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
+
 export interface ClientSocket {
 	socket: WebSocket;
 	clientId: string;
@@ -80,7 +83,7 @@ export class SocketHub {
 			if (typeof msg === 'object' && msg !== null && (msg as { type?: unknown }).type === 'feature_flags') {
 				const flags = (msg as { data?: { supports_preview_metadata?: unknown } }).data;
 				client.supportsPreviewMetadata = flags?.supports_preview_metadata === true;
-				this.send(client, { type: 'feature_flags', data: { supports_preview_metadata: true, max_upload_size: 104857600 } });
+				this.send(client, { type: 'feature_flags', data: { supports_preview_metadata: true, max_upload_size: MAX_UPLOAD_BYTES } });
 			}
 		});
 		this.send(client, { type: 'status', data: { status: { exec_info: { queue_remaining: this.queueRemaining() } }, sid: clientId } });
