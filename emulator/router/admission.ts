@@ -71,8 +71,12 @@ export function answerFromRecord(
 	reply: FastifyReply,
 	record: IdempotencyRecord,
 	print: string,
+	now: number,
 	replay: (stored: StoredResponse) => FastifyReply
 ): FastifyReply {
+	if (record.state.kind === 'done' && record.state.response.replayableUntil !== undefined && now > record.state.response.replayableUntil) {
+		record.state = { kind: 'consumed', reason: 'its assets were provider links that have expired' };
+	}
 	if (record.fingerprint !== print) {
 		return sendRouterError(reply, 409, 'invalid_input', 'This Idempotency-Key was used for a different request (method, path, query or body); use a new key.');
 	}

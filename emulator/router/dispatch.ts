@@ -8,7 +8,7 @@ import type { RouterContext } from './context';
 import { ERROR_STATUS, errorHeaders } from './errors';
 import { isKnownRouterErrorType } from '../../src/lib/wire/router-api';
 import { findTrigger } from './provider/triggers';
-import { produceOutput } from './provider/outputs';
+import { PROVIDER_CDN_LIFETIME_SECONDS, produceOutput } from './provider/outputs';
 
 /** A complete answer as it can be stored for replay or collection. */
 export interface StoredResponse {
@@ -20,6 +20,11 @@ export interface StoredResponse {
 	charged: boolean;
 	/** Provider-attributed transient failure with no captured success: the key may be released. */
 	transient: boolean;
+	/**
+	 * Emulator time after which a replay would hand out dead links: results left on the provider's
+	 * CDN are not hosted by the service, so their key stops replaying when those URLs expire.
+	 */
+	replayableUntil?: number;
 }
 
 const SPEED: Record<ModelKind, number> = {
@@ -100,5 +105,7 @@ export async function runProvider(ctx: RouterContext, model: CatalogModel, input
 		};
 	}
 	countCharge(ctx, counterKey);
-	return { status: 200, contentType: produced.mediaType, headers: {}, body: produced.body, charged: true, transient: false };
+	const stored: StoredResponse = { status: 200, contentType: produced.mediaType, headers: {}, body: produced.body, charged: true, transient: false };
+	if (model.delivery === 'provider-cdn' && produced.mediaType === 'application/json') stored.replayableUntil = ctx.state.now() + PROVIDER_CDN_LIFETIME_SECONDS * 1000;
+	return stored;
 }

@@ -83,6 +83,31 @@ describe('idempotency', () => {
 		expect(replay.images[0]!.url).toBe(first.images[0]!.url);
 	});
 
+	it('stops replaying a result left on the provider CDN once its links expire; service-hosted results keep replaying (rule 5)', async () => {
+		const cdnModel = '/v2/models/kestrel/kolor-image';
+		expect((await api.post(cdnModel, INPUT, key('k5-cdn'))).status).toBe(200);
+		await api.control('/clock/advance', { ms: 30 * 60_000 });
+		expect((await api.post(cdnModel, INPUT, key('k5-cdn'))).headers.get('idempotent-replayed')).toBe('true');
+		await api.control('/clock/advance', { ms: 31 * 60_000 });
+		const stale = await api.post(cdnModel, INPUT, key('k5-cdn'));
+		expect([stale.status, stale.headers.get('x-service-error-type')]).toEqual([409, 'invalid_input']);
+		expect(await counts('k5-cdn')).toEqual([1, 1]);
+	});
+
+	it('keeps running a call whose caller disconnected: a same-key retry replays it, charged once (rule 7)', async () => {
+		await api.control('/router/settings', { providerMs: 300 });
+		const abort = new AbortController();
+		const cut = fetch(`${api.base}${MODEL}`, { method: 'POST', signal: abort.signal, headers: api.headers({ 'Content-Type': 'application/json', ...key('k7-abort') }), body: JSON.stringify(INPUT) });
+		setTimeout(() => abort.abort(), 80);
+		await expect(cut).rejects.toThrow();
+		const replay = await eventually(async () => {
+			const res = await api.post(MODEL, INPUT, key('k7-abort'));
+			return res.status === 200 ? res : undefined;
+		}, 5000, 100);
+		expect(replay.headers.get('idempotent-replayed')).toBe('true');
+		expect(await counts('k7-abort')).toEqual([1, 1]);
+	});
+
 	it('consumes a key whose response is too large to keep: a retry gets 409, a new key starts a new call (rule 5)', async () => {
 		await api.control('/router/settings', { replayLimitBytes: 100 });
 		expect((await api.post(MODEL, INPUT, key('k5'))).status).toBe(200);

@@ -65,7 +65,7 @@ export function installQueueRoutes(app: FastifyInstance, ctx: RouterContext): Re
 		const print = fingerprint('POST', request.url, body);
 		if (key !== null) {
 			const record = ctx.router.idempotency.lookup(principal.scope, key, ctx.state.now());
-			if (record) return answerFromRecord(reply, record, print, (stored) => reply.code(stored.status).type(stored.contentType).send(stored.body));
+			if (record) return answerFromRecord(reply, record, print, ctx.state.now(), (stored) => reply.code(stored.status).type(stored.contentType).send(stored.body));
 		}
 		if (refuseByServiceState(ctx, reply)) return reply;
 		if (refuseInvalidInput(ctx, model, body, reply)) return reply;

@@ -44,7 +44,7 @@ export function installRunRoutes(app: FastifyInstance, ctx: RouterContext): void
 		const replay = (stored: StoredResponse): FastifyReply => sendRun(ctx, reply, principal.scope, model, stored, false);
 		if (key !== null) {
 			const record = ctx.router.idempotency.lookup(principal.scope, key, ctx.state.now());
-			if (record) return answerFromRecord(reply, record, print, replay);
+			if (record) return answerFromRecord(reply, record, print, ctx.state.now(), replay);
 		}
 		if (refuseByServiceState(ctx, reply)) return reply;
 		if (refuseInvalidInput(ctx, model, body, reply)) return reply;
