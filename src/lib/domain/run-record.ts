@@ -1,0 +1,113 @@
+/**
+ * A run as Runboard keeps it: one record per workflow job (and, in the model-runs feature, per
+ * model request) in IndexedDB, with a schema version so stored records can be migrated.
+ */
+import type { ApiPrompt, FileRef } from '../wire/workflow-api';
+
+export const RUN_SCHEMA_VERSION = 1;
+
+export type RunStatus = 'submitting' | 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+
+export const TERMINAL: ReadonlySet<RunStatus> = new Set(['succeeded', 'failed', 'cancelled']);
+const ORDER: Record<RunStatus, number> = { submitting: 0, queued: 1, running: 2, succeeded: 3, failed: 3, cancelled: 3 };
+
+export function isTerminal(status: RunStatus): boolean {
+	return TERMINAL.has(status);
+}
+
+/** Status only moves forward: a late `pending` poll cannot pull a running job back to queued. */
+export function advances(from: RunStatus, to: RunStatus): boolean {
+	return !isTerminal(from) && ORDER[to] >= ORDER[from];
+}
+
+export interface RunError {
+	kind: 'submit' | 'execution' | 'lost';
+	title: string;
+	message: string;
+	exceptionType?: string;
+	nodeId?: string;
+	nodeType?: string;
+	traceback?: string[];
+	status?: number;
+	requestId?: string;
+}
+
+export type OutputKind = 'image' | 'video' | 'audio';
+
+export interface RunOutput {
+	nodeId: string;
+	kind: OutputKind;
+	ref: FileRef;
+}
+
+export interface WorkflowProgress {
+	/** Node ids that finished or were cached: only grows. */
+	done: string[];
+	/** Nodes in the workflow: the denominator of whole-run progress. */
+	total: number;
+	current: string | null;
+	step: { node: string; value: number; max: number } | null;
+	/** The socket said the prompt finished (`executing` with no node); the terminal state is confirmed by polling. */
+	finishing: boolean;
+}
+
+/** Problems the service reported per node at submit time (`node_errors`). */
+export type NodeProblems = Record<string, Array<{ inputName?: string; message: string }>>;
+
+export interface WorkflowRun {
+	schemaVersion: typeof RUN_SCHEMA_VERSION;
+	kind: 'workflow';
+	id: string;
+	profileId: string;
+	title: string;
+	workflowId: string | null;
+	promptId: string | null;
+	/** The workflow exactly as submitted: the inputs used. */
+	prompt: ApiPrompt;
+	/** Seeds used, by field id, so the run shows what it really ran with. */
+	seeds: Record<string, number>;
+	partner: boolean;
+	status: RunStatus;
+	createdAt: number;
+	queuedAt?: number;
+	startedAt?: number;
+	finishedAt?: number;
+	progress: WorkflowProgress;
+	outputs: RunOutput[];
+	notifications: string[];
+	progressText?: { nodeId: string; text: string };
+	error?: RunError;
+	nodeProblems?: NodeProblems;
+}
+
+export function newWorkflowRun(init: {
+	id: string;
+	profileId: string;
+	title: string;
+	workflowId: string | null;
+	prompt: ApiPrompt;
+	seeds: Record<string, number>;
+	partner: boolean;
+	now: number;
+}): WorkflowRun {
+	return {
+		schemaVersion: RUN_SCHEMA_VERSION,
+		kind: 'workflow',
+		...init,
+		promptId: null,
+		status: 'submitting',
+		createdAt: init.now,
+		progress: { done: [], total: Object.keys(init.prompt).length, current: null, step: null, finishing: false },
+		outputs: [],
+		notifications: []
+	};
+}
+
+/** Whole-run progress in [0, 1]: finished nodes plus the fraction of the current node's steps. */
+export function runFraction(run: WorkflowRun): number {
+	if (run.status === 'succeeded') return 1;
+	const { done, total, step, current } = run.progress;
+	if (total === 0) return 0;
+	const partial = step && step.node === current && step.max > 0 ? step.value / step.max : 0;
+	return Math.min(1, (done.length + partial) / total);
+}

@@ -1,0 +1,148 @@
+/**
+ * How a workflow run moves: a pure function of the run and one event, whether the event came from
+ * the socket, a status poll or the history. Progress never goes backwards and a finished run stays
+ * finished, whatever order the messages arrive in after a reconnect.
+ */
+import type { NodeOutput, ServerEvent } from '../wire/workflow-events';
+import type { HistoryEntry, JobState, NodeUiOutput } from '../wire/workflow-api';
+import { advances, isTerminal, type RunError, type RunOutput, type RunStatus, type WorkflowRun } from './run-record';
+
+function withStatus(run: WorkflowRun, status: RunStatus, now: number): WorkflowRun {
+	if (!advances(run.status, status) || run.status === status) return run;
+	const next: WorkflowRun = { ...run, status };
+	if (status === 'queued') next.queuedAt ??= now;
+	if (status === 'running') next.startedAt ??= now;
+	if (isTerminal(status)) {
+		next.finishedAt ??= now;
+		next.progress = { ...run.progress, current: null, step: null, finishing: false };
+	}
+	return next;
+}
+
+function addDone(run: WorkflowRun, nodes: string[]): WorkflowRun {
+	const fresh = nodes.filter((n) => !run.progress.done.includes(n));
+	return fresh.length === 0 ? run : { ...run, progress: { ...run.progress, done: [...run.progress.done, ...fresh] } };
+}
+
+function outputsOf(nodeId: string, output: Pick<NodeOutput, 'images' | 'video' | 'audio'>): RunOutput[] {
+	return [
+		...output.images.map((ref) => ({ nodeId, kind: 'image' as const, ref })),
+		...output.video.map((ref) => ({ nodeId, kind: 'video' as const, ref })),
+		...output.audio.map((ref) => ({ nodeId, kind: 'audio' as const, ref }))
+	];
+}
+
+function addOutputs(run: WorkflowRun, outputs: RunOutput[]): WorkflowRun {
+	const key = (o: RunOutput) => `${o.ref.type}/${o.ref.subfolder}/${o.ref.filename}`;
+	const seen = new Set(run.outputs.map(key));
+	const fresh = outputs.filter((o) => !seen.has(key(o)));
+	return fresh.length === 0 ? run : { ...run, outputs: [...run.outputs, ...fresh] };
+}
+
+export const EXCEPTION_WORDS: Record<string, string> = {
+	ValidationError: 'The workflow or one of its inputs is not valid.',
+	ModelDownloadError: 'A model the workflow needs is not available, or its download failed.',
+	ImageDownloadError: 'An input image could not be downloaded from its URL.',
+	OOMError: 'The GPU ran out of memory. Try a smaller size or batch.',
+	InsufficientFundsError: 'The account has too few credits for the partner nodes of this workflow. Add credits and run again.',
+	InactiveSubscriptionError: 'The subscription is not active. Renew it to run workflows.'
+};
+
+/** Applies one socket event that belongs to this run (the caller filtered by prompt id). */
+export function applyServerEvent(run: WorkflowRun, event: ServerEvent, now: number): WorkflowRun {
+	if (isTerminal(run.status) && event.type !== 'executed') return run;
+	switch (event.type) {
+		case 'execution_start':
+			return withStatus(run, 'running', now);
+		case 'execution_cached':
+			return addDone(withStatus(run, 'running', now), event.nodes);
+		case 'executing': {
+			let next = withStatus(run, 'running', now);
+			const previous = next.progress.current;
+			if (previous && previous !== event.node) next = addDone(next, [previous]);
+			if (event.node === null) return { ...next, progress: { ...next.progress, current: null, step: null, finishing: true } };
+			return { ...next, progress: { ...next.progress, current: event.node } };
+		}
+		case 'progress': {
+			const node = event.node ?? run.progress.current ?? '';
+			const step = run.progress.step;
+			// Never backwards within a node (a replayed or reordered frame after a reconnect).
+			if (step && step.node === node && event.value < step.value) return run;
+			return { ...withStatus(run, 'running', now), progress: { ...run.progress, step: { node, value: event.value, max: event.max } } };
+		}
+		case 'executed':
+			return addDone(addOutputs(run, outputsOf(event.node, event.output)), [event.node]);
+		case 'execution_success':
+			return withStatus(run, 'succeeded', now);
+		case 'execution_error': {
+			const error: RunError = {
+				kind: 'execution',
+				title: event.exceptionType,
+				message: EXCEPTION_WORDS[event.exceptionType] ?? 'The workflow failed while running.',
+				exceptionType: event.exceptionType,
+				...(event.nodeId ? { nodeId: event.nodeId } : {}),
+				...(event.nodeType ? { nodeType: event.nodeType } : {}),
+				traceback: [event.exceptionMessage, ...event.traceback].filter(Boolean)
+			};
+			return { ...withStatus(run, 'failed', now), error };
+		}
+		case 'execution_interrupted':
+			return withStatus(run, 'cancelled', now);
+		case 'notification':
+			return event.value ? { ...run, notifications: [...run.notifications, event.value].slice(-20) } : run;
+		default:
+			return run;
+	}
+}
+
+/** Applies a polled `/api/job/{id}/status`. */
+export function applyJobState(run: WorkflowRun, state: JobState, now: number): WorkflowRun {
+	switch (state) {
+		case 'pending':
+			return withStatus(run, 'queued', now);
+		case 'in_progress':
+			return withStatus(run, 'running', now);
+		case 'completed':
+			return withStatus(run, 'succeeded', now);
+		case 'failed':
+			return run.error
+				? withStatus(run, 'failed', now)
+				: {
+						...withStatus(run, 'failed', now),
+						error: { kind: 'execution', title: 'Failed', message: 'The job failed. The service gave no details; see its history.' }
+					};
+		case 'cancelled':
+			return withStatus(run, 'cancelled', now);
+	}
+}
+
+function uiOutputs(nodeId: string, output: NodeUiOutput): RunOutput[] {
+	return outputsOf(nodeId, { images: output.images ?? [], video: output.video ?? [], audio: output.audio ?? [] });
+}
+
+/** Applies a history entry (the local runtime's only record of a job, and the outputs' source of truth). */
+export function applyHistory(run: WorkflowRun, entry: HistoryEntry, now: number): WorkflowRun {
+	let next = run;
+	for (const [nodeId, output] of Object.entries(entry.outputs)) next = addOutputs(next, uiOutputs(nodeId, output));
+	if (!entry.status.completed && entry.status.status_str !== 'error') return next;
+	if (entry.status.status_str === 'success') return addDone(withStatus(next, 'succeeded', now), Object.keys(entry.outputs));
+	if (entry.status.status_str === 'cancelled') return withStatus(next, 'cancelled', now);
+	const failure = entry.status.messages.find(([type]) => type === 'execution_error');
+	const interrupted = entry.status.messages.some(([type]) => type === 'execution_interrupted');
+	if (interrupted) return withStatus(next, 'cancelled', now);
+	if (next.error) return withStatus(next, 'failed', now);
+	const data = failure?.[1] ?? {};
+	const exceptionType = typeof data['exception_type'] === 'string' ? data['exception_type'] : 'Error';
+	const message = typeof data['exception_message'] === 'string' ? data['exception_message'] : '';
+	return {
+		...withStatus(next, 'failed', now),
+		error: {
+			kind: 'execution',
+			title: exceptionType,
+			message: EXCEPTION_WORDS[exceptionType] ?? 'The workflow failed while running.',
+			exceptionType,
+			...(typeof data['node_id'] === 'string' ? { nodeId: data['node_id'] } : {}),
+			traceback: message ? [message] : []
+		}
+	};
+}
