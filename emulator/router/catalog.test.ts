@@ -167,6 +167,36 @@ describe('authentication', () => {
 		expect((await fetch(`${api.base}/v2/models`, { headers: { Authorization: `Bearer ${token}` } })).status).toBe(401);
 	});
 
+	it('refuses every route without a credential (401) and when not enabled (403), with request id and a mirrored error type', async () => {
+		const id = '00000000-0000-4000-8000-000000000000';
+		const routes: Array<[string, string]> = [
+			['GET', '/v2/models'],
+			['GET', '/v2/models/lumen/flux-1'],
+			['GET', '/v2/models/lumen/flux-1/openapi.json'],
+			['POST', '/v2/models/lumen/flux-1'],
+			['POST', '/v2/models/lumen/flux-1/requests'],
+			['GET', `/v2/models/lumen/flux-1/requests/${id}`],
+			['GET', `/v2/models/lumen/flux-1/requests/${id}/status`],
+			['PUT', `/v2/models/lumen/flux-1/requests/${id}/cancel`]
+		];
+		const call = (method: string, path: string, headers: Record<string, string>): Promise<Response> =>
+			fetch(`${api.base}${path}`, { method, headers: { ...headers, ...(method === 'POST' ? { 'Content-Type': 'application/json' } : {}) }, body: method === 'POST' ? '{"prompt":"x"}' : undefined });
+		for (const [scenario, headers, status, type] of [
+			['default', {}, 401, 'unauthorized'],
+			['router-not-enabled', { 'X-API-Key': emu.apiKey }, 403, 'not_enabled']
+		] as const) {
+			await api.control('/scenario', { name: scenario });
+			for (const [method, path] of routes) {
+				const res = await call(method, path, headers);
+				expect([method, path, res.status]).toEqual([method, path, status]);
+				expect(res.headers.get('x-service-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+				expect(res.headers.get('x-service-error-type')).toBe(type);
+				expect(((await res.json()) as { error_type: string }).error_type).toBe(type);
+			}
+		}
+		expect((await api.counters()).dispatches).toEqual({});
+	});
+
 	it('answers 403 not_enabled in the router-not-enabled scenario', async () => {
 		await api.control('/scenario', { name: 'router-not-enabled' });
 		const res = await api.get('/v2/models');

@@ -110,6 +110,8 @@ describe('queue', () => {
 		expect(bad.status).toBe(422);
 		expect(bad.headers.get('x-service-error-type')).toBe('invalid_input');
 		expect((await api.post(`${MODEL}/requests`, '{oops')).status).toBe(400);
+		const big = await api.post(`${MODEL}/requests`, { prompt: 'x'.repeat(11 * 1024 * 1024) });
+		expect([big.status, big.headers.get('x-service-error-type')]).toEqual([413, 'invalid_input']);
 		expect((await api.post('/v2/models/stratus/none/requests', INPUT)).status).toBe(404);
 		expect((await api.post('/v2/models/atelier-enterprise/studio-image/requests', INPUT)).status).toBe(403);
 		await api.control('/scenario', { name: 'no-credits' });

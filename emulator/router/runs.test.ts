@@ -174,6 +174,14 @@ describe('validation before dispatch', () => {
 		const both = await api.post('/v2/models/vertex/veo-2', { prompt: 'x', image: { gcsUri: 'gs://b/o', bytesBase64Encoded: 'AA==' } });
 		expect(both.status).toBe(422);
 		expect((await api.post('/v2/models/vertex/veo-2', { prompt: 'x', durationSeconds: 5, image: { gcsUri: 'gs://b/o' } })).status).toBe(200);
+		const voice = await api.post('/v2/models/sonora/speech-2', { text: 'hi', voice: 'robot' });
+		expect(((await voice.json()) as RouterValidationErrorResponse).detail[0]).toEqual({
+			loc: ['body', 'voice'],
+			msg: "Input should be 'alloy', 'ember', 'juniper', 'sage' or 'river'",
+			type: 'literal_error',
+			ctx: { expected: "'alloy', 'ember', 'juniper', 'sage' or 'river'" },
+			input: 'robot'
+		});
 		const wrongType = await api.post('/v2/models/sonora/speech-2', { text: 5 });
 		expect(((await wrongType.json()) as RouterValidationErrorResponse).detail[0]).toMatchObject({ loc: ['body', 'text'], type: 'string_type', input: 5 });
 	});

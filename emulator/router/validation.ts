@@ -64,6 +64,20 @@ function lastNumber(text: string): number | undefined {
 	return all ? Number(all[all.length - 1]) : undefined;
 }
 
+/** pydantic's wording of allowed values: `'a', 'b' or 'c'`, read from cfworker's message. */
+function allowedValues(unit: OutputUnit): string {
+	const listed = /any of (\[.*\])\.?$/.exec(unit.error)?.[1] ?? /match (.*?)\.?$/.exec(unit.error)?.[1];
+	let values: unknown[] = [];
+	try {
+		const parsed: unknown = listed === undefined ? [] : JSON.parse(listed);
+		values = Array.isArray(parsed) ? parsed : [parsed];
+	} catch {
+		return listed ?? 'an allowed value';
+	}
+	const shown = values.map((v) => (typeof v === 'string' ? `'${v}'` : JSON.stringify(v)));
+	return shown.length <= 1 ? (shown[0] ?? 'an allowed value') : `${shown.slice(0, -1).join(', ')} or ${shown.at(-1)}`;
+}
+
 function toEntry(unit: OutputUnit, body: unknown): RouterValidationErrorEntry {
 	const path = pathOf(unit.instanceLocation);
 	const input = valueAt(body, path);
@@ -97,8 +111,10 @@ function toEntry(unit: OutputUnit, body: unknown): RouterValidationErrorEntry {
 		case 'multipleOf':
 			return { loc, msg: `Input should be a multiple of ${bound}`, type: 'multiple_of', ctx: { multiple_of: bound }, input };
 		case 'enum':
-		case 'const':
-			return { loc, msg: 'Input should be one of the allowed values', type: 'literal_error', ctx: { expected: unit.error.replace(/^.*?(?=\[|$)/, '') || 'see schema' }, input };
+		case 'const': {
+			const expected = allowedValues(unit);
+			return { loc, msg: `Input should be ${expected}`, type: 'literal_error', ctx: { expected }, input };
+		}
 		case 'pattern':
 			return { loc, msg: 'String should match the pattern', type: 'string_pattern_mismatch', ctx: { pattern: /"(.*)"\.?$/.exec(unit.error)?.[1] ?? '' }, input };
 		case 'format':
