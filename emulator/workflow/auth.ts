@@ -2,7 +2,7 @@
  * v1 authentication: `X-API-Key`, or `Authorization: Bearer <key>` (as the service's own web client
  * sends), refused in the `x-api-key-only` scenario. The `comfyui-local` scenario has no auth at all.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { EmulatorState } from '../state';
 import { readCredential } from '../http/credentials';
 
@@ -17,9 +17,4 @@ export function checkWorkflowAuth(request: FastifyRequest, state: EmulatorState)
 	}
 	if (credential.value !== state.apiKey) return { ok: false, message: 'Invalid API key.' };
 	return { ok: true };
-}
-
-export async function requireWorkflowAuth(request: FastifyRequest, reply: FastifyReply, state: EmulatorState): Promise<void> {
-	const result = checkWorkflowAuth(request, state);
-	if (!result.ok) await reply.code(401).send({ code: 'unauthorized', message: result.message });
 }

@@ -84,6 +84,19 @@ describe('the image edit and animation examples', () => {
 		expect([data[0], data[1], data[2]]).toEqual([55, 215, 165]);
 	});
 
+	it('loads an earlier output through ComfyUI\'s "name [output]" annotation', async () => {
+		const socket = await RecordingSocket.open(emu);
+		const make: ApiPrompt = { '1': { class_type: 'EmptyImage', inputs: { width: 40, height: 30, batch_size: 1, color: 0x336699 } }, '2': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: 'base' } } };
+		await socket.untilDone((await api(emu).submit(make)).body['prompt_id'] as string);
+		const edit: ApiPrompt = { '1': { class_type: 'LoadImage', inputs: { image: 'base_00001_.png [output]' } }, '2': { class_type: 'ImageInvert', inputs: { image: ['1', 0] } }, '3': { class_type: 'SaveImage', inputs: { images: ['2', 0], filename_prefix: 'inverted' } } };
+		const done = await socket.untilDone((await api(emu).submit(edit)).body['prompt_id'] as string);
+		socket.close();
+		expect(done.find((m) => m.type === 'executed')!.data['output']).toMatchObject({ images: [{ filename: 'inverted_00001_.png' }] });
+		const res = await fetch((await api(emu).get('/api/view?filename=inverted_00001_.png')).headers.get('location')!);
+		const { data } = await sharp(new Uint8Array(await res.arrayBuffer())).raw().toBuffer({ resolveWithObject: true });
+		expect([data[0], data[1], data[2]]).toEqual([255 - 0x33, 255 - 0x66, 255 - 0x99]);
+	});
+
 	it('saves a batch as an animated WebP reported under video', async () => {
 		const socket = await RecordingSocket.open(emu);
 		const id = (await api(emu).submit(variant(textToAnimation as ApiPrompt, { '4': { width: 64, height: 64, batch_size: 4 } }))).body['prompt_id'] as string;
