@@ -5,6 +5,7 @@ import type { WorkerApi } from './api';
 import { IdbStore } from './kv-store';
 import { CHANNEL_NAME, electLeader } from './leader';
 import { RunboardWorker } from './runboard-worker';
+import { ModelService } from './models/model-service';
 
 const core = new RunboardWorker({
 	kv: new IdbStore(),
@@ -13,8 +14,11 @@ const core = new RunboardWorker({
 	electLeader
 });
 
+const models = new ModelService(core.context);
+
 const api: WorkerApi = {
-	...core.api()
+	...core.api(),
+	...models.api()
 };
 
 Comlink.expose(api);

@@ -1,0 +1,132 @@
+/**
+ * The catalog per profile: the saved list (IndexedDB, with its age) answered at once, and a walk in
+ * the background that sends each page to the page as it arrives and saves the list when complete.
+ */
+import { ok, type Result } from '../../domain/errors';
+import type { CatalogView, WalkStatus } from '../../domain/model-catalog';
+import { parseCatalogEntry } from '../../domain/model-catalog';
+import { isObject, type Json } from '../../wire/json';
+import type { RouterModelListEntry } from '../../wire/router-api';
+import type { WorkerContext } from '../context';
+import { walkCatalog } from './catalog-walk';
+import { routerClient } from './router-client';
+
+const CATALOG_KEY = 'models:catalog:';
+const RECORD_VERSION = 1;
+
+interface CatalogRecord {
+	v: number;
+	savedAt: number;
+	models: RouterModelListEntry[];
+}
+
+function parseRecord(value: unknown): CatalogRecord | undefined {
+	if (!isObject(value as Json) || (value as CatalogRecord).v !== RECORD_VERSION) return undefined;
+	const rec = value as { savedAt?: unknown; models?: unknown };
+	if (typeof rec.savedAt !== 'number' || !Array.isArray(rec.models)) return undefined;
+	const models = (rec.models as Json[]).map(parseCatalogEntry).filter((m): m is RouterModelListEntry => m !== undefined);
+	return { v: RECORD_VERSION, savedAt: rec.savedAt, models };
+}
+
+export interface CatalogDeps {
+	now(): number;
+	sleep(ms: number): Promise<void>;
+	random(): number;
+}
+
+export class CatalogService {
+	private readonly views = new Map<string, CatalogView>();
+	private readonly walks = new Map<string, { id: number; done: Promise<void> }>();
+	private walkSeq = 0;
+
+	constructor(
+		private readonly ctx: WorkerContext,
+		private readonly deps: CatalogDeps
+	) {}
+
+	private publish(view: CatalogView): CatalogView {
+		this.views.set(view.profileId, view);
+		this.ctx.emit({ type: 'model-catalog', view });
+		return view;
+	}
+
+	private async saved(profileId: string): Promise<CatalogRecord | undefined> {
+		return parseRecord(await this.ctx.kv.get(CATALOG_KEY + profileId));
+	}
+
+	/** What is known now (saved list or the walk so far); starts a background walk unless one ran recently. */
+	async catalog({ profileId, refresh }: { profileId: string; refresh?: boolean }): Promise<Result<CatalogView>> {
+		await this.ctx.ready();
+		let view = this.views.get(profileId);
+		if (!view) {
+			const rec = await this.saved(profileId);
+			view = rec
+				? { profileId, models: rec.models, savedAt: rec.savedAt, source: 'cache', walk: { kind: 'idle' } }
+				: { profileId, models: [], savedAt: null, source: 'none', walk: { kind: 'idle' } };
+			this.views.set(profileId, view);
+		}
+		const running = view.walk.kind === 'walking' || view.walk.kind === 'retrying';
+		if (!running && (refresh || view.walk.kind !== 'done')) void this.walk(profileId);
+		return ok(this.views.get(profileId) ?? view);
+	}
+
+	/** Resolves when the current walk of a profile ends (tests, benchmarks). */
+	async settled(profileId: string): Promise<CatalogView | undefined> {
+		await this.walks.get(profileId)?.done;
+		return this.views.get(profileId);
+	}
+
+	private setWalk(profileId: string, walk: WalkStatus, models?: RouterModelListEntry[]): void {
+		const view = this.views.get(profileId);
+		if (!view) return;
+		this.publish({ ...view, walk, ...(models ? { models, source: 'walk' as const } : {}) });
+	}
+
+	private walk(profileId: string): Promise<void> {
+		const id = ++this.walkSeq;
+		const done = this.runWalk(profileId, id);
+		this.walks.set(profileId, { id, done });
+		return done;
+	}
+
+	private async runWalk(profileId: string, id: number): Promise<void> {
+		const client = await routerClient(this.ctx, profileId);
+		if (!client.ok) return this.setWalk(profileId, { kind: 'failed', pages: 0, error: client.error });
+		const hadCache = this.views.get(profileId)?.source === 'cache';
+		this.setWalk(profileId, { kind: 'walking', pages: 0 });
+		const result = await walkCatalog(client.value, {
+			// With a saved list on screen, the new one replaces it only once complete; without, pages show as they come.
+			onPage: (models, pages) => this.setWalk(profileId, { kind: 'walking', pages }, hadCache ? undefined : models),
+			onRetry: ({ pages, attempt, retryInMs, error }) => this.setWalk(profileId, { kind: 'retrying', pages, attempt, retryInMs, error }),
+			sleep: this.deps.sleep,
+			random: this.deps.random,
+			cancelled: () => this.walks.get(profileId)?.id !== id
+		});
+		if (this.walks.get(profileId)?.id !== id) return;
+		if (!result.ok) return this.setWalk(profileId, { kind: 'failed', pages: this.pagesOf(profileId), error: result.error });
+		const at = this.deps.now();
+		await this.ctx.kv.set(CATALOG_KEY + profileId, { v: RECORD_VERSION, savedAt: at, models: result.value.models } satisfies CatalogRecord);
+		const view = this.views.get(profileId);
+		if (view)
+			this.publish({
+				...view,
+				models: result.value.models,
+				savedAt: at,
+				source: 'walk',
+				walk: { kind: 'done', pages: result.value.pages, at }
+			});
+	}
+
+	private pagesOf(profileId: string): number {
+		const walk = this.views.get(profileId)?.walk;
+		return walk && 'pages' in walk ? walk.pages : 0;
+	}
+
+	/** The saved or walked entry of one model, for its page. */
+	async entry(profileId: string, modelId: string): Promise<RouterModelListEntry | undefined> {
+		const view = this.views.get(profileId);
+		const found = view?.models.find((m) => m.id === modelId);
+		if (found) return found;
+		return (await this.saved(profileId))?.models.find((m) => m.id === modelId);
+	}
+}

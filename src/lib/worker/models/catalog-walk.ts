@@ -1,0 +1,82 @@
+/**
+ * The catalog walk, exactly as the pagination rules say: the cursor is passed back unchanged and
+ * URL-encoded, paging goes on while `has_more` (an empty or short page is not the end), an invalid
+ * cursor is an error and never a restart, and a 503 is "unavailable, retrying" (with backoff),
+ * never an empty catalog.
+ */
+import { backoffDelay, type BackoffPolicy } from '../../domain/backoff';
+import { appError, fail, ok, type AppError, type Result } from '../../domain/errors';
+import { readJson } from '../../domain/http-response';
+import { mergeEntries, parseCatalogPage } from '../../domain/model-catalog';
+import type { RouterModelListEntry } from '../../wire/router-api';
+import { catalogUrl, type RouterClient } from './router-client';
+
+/** The spec's default page size: the walk must not care how many pages (empty or short) it takes. */
+export const CATALOG_PAGE_SIZE = 20;
+export const CATALOG_BACKOFF: BackoffPolicy = { baseMs: 1000, maxMs: 30_000 };
+/** Retries of one page before the walk gives up (about ten minutes with the policy above). */
+export const CATALOG_MAX_RETRIES = 25;
+
+export interface WalkHooks {
+	onPage(models: RouterModelListEntry[], pages: number): void;
+	onRetry(info: { pages: number; attempt: number; retryInMs: number; error: AppError }): void;
+	sleep(ms: number): Promise<void>;
+	random(): number;
+	/** True when the walk should stop (a newer walk started, the profile changed). */
+	cancelled?(): boolean;
+}
+
+export function retryAfterMs(header: string | null): number | undefined {
+	if (!header) return undefined;
+	const s = Number(header.trim());
+	return Number.isFinite(s) && s >= 0 ? s * 1000 : undefined;
+}
+
+function retryable(error: AppError): boolean {
+	return error.kind === 'unavailable' || error.kind === 'network' || error.kind === 'timeout';
+}
+
+export async function walkCatalog(
+	client: RouterClient,
+	hooks: WalkHooks
+): Promise<Result<{ models: RouterModelListEntry[]; pages: number }>> {
+	let models: RouterModelListEntry[] = [];
+	let cursor: string | undefined;
+	let pages = 0;
+	let attempt = 0;
+	for (;;) {
+		if (hooks.cancelled?.()) return fail(appError('timeout', 'The catalog walk was stopped.'));
+		const res = await client.fetch({ url: catalogUrl(client.base, cursor, CATALOG_PAGE_SIZE), credential: client.credential });
+		let error: AppError | undefined;
+		let retryHint: number | undefined;
+		if (!res.ok) error = res.error;
+		else {
+			const json = readJson(res.value, 'router');
+			if (!json.ok) {
+				error = json.error;
+				retryHint = retryAfterMs(res.value.header('Retry-After'));
+			} else {
+				const page = parseCatalogPage(json.value);
+				if (!page.ok)
+					return fail(
+						appError('bad-response', page.message, {
+							status: res.value.status,
+							requestId: res.value.header('X-Service-Request-Id') ?? undefined
+						})
+					);
+				pages++;
+				attempt = 0;
+				models = mergeEntries(models, page.page.entries);
+				hooks.onPage(models, pages);
+				if (!page.page.hasMore) return ok({ models, pages });
+				cursor = page.page.nextCursor;
+				continue;
+			}
+		}
+		if (!retryable(error) || attempt >= CATALOG_MAX_RETRIES) return fail(error);
+		const retryInMs = Math.max(retryHint ?? 0, backoffDelay(attempt, CATALOG_BACKOFF, hooks.random()));
+		attempt++;
+		hooks.onRetry({ pages, attempt, retryInMs, error });
+		await hooks.sleep(retryInMs);
+	}
+}

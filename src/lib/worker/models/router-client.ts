@@ -1,0 +1,40 @@
+/**
+ * What every model route needs: the profile's router base URL, its key as a credential and the
+ * profile's guarded fetch (router origin only, no redirects). URLs are built here, once.
+ */
+import { appError, fail, ok, type Result } from '../../domain/errors';
+import { modelPath } from '../../domain/model-catalog';
+import type { WorkerContext } from '../context';
+import type { Credential, GuardedFetch } from '../guarded-fetch';
+
+export interface RouterClient {
+	profileId: string;
+	base: string;
+	credential: Credential;
+	fetch: GuardedFetch;
+}
+
+export async function routerClient(ctx: WorkerContext, profileId: string): Promise<Result<RouterClient>> {
+	const conn = await ctx.connection(profileId);
+	if (!conn.ok) return conn;
+	const base = conn.value.profile.routerUrl;
+	if (!base)
+		return fail(appError('invalid-profile', 'This profile has no model router address. Add one in Settings to browse and run models.'));
+	return ok({
+		profileId,
+		base: base.replace(/\/+$/, ''),
+		credential: conn.value.key ? { scheme: 'x-api-key', key: conn.value.key } : null,
+		fetch: conn.value.fetch
+	});
+}
+
+export function catalogUrl(base: string, cursor: string | undefined, limit: number): string {
+	const q = new URLSearchParams({ limit: String(limit) });
+	// URLSearchParams percent-encodes the opaque cursor; its value is passed on unchanged.
+	if (cursor !== undefined) q.set('cursor', cursor);
+	return `${base}/v2/models?${q.toString()}`;
+}
+
+export function modelUrl(base: string, modelId: string, suffix = ''): string {
+	return `${base}/v2/models/${modelPath(modelId)}${suffix}`;
+}

@@ -1,0 +1,61 @@
+import { test, expect, hasHorizontalScroll } from './fixtures';
+import { catalogIds, counters, sharedFaults } from './models-helpers';
+
+test('walks a catalog with empty and short pages in the middle and shows every model', async ({ page, openApp, emulator }) => {
+	const ids = await catalogIds(emulator);
+	const before = (await counters(emulator)).requests['GET /v2/models'] ?? 0;
+	await openApp('/models');
+	const status = page.getByRole('status', { name: 'Catalog status' });
+	await expect(status).toContainText('Complete', { timeout: 20_000 });
+	await expect(status).toContainText(`${ids.length} models`);
+	await expect(
+		page
+			.getByRole('main')
+			.getByRole('link', { name: /./ })
+			.filter({ hasNot: page.locator('text=All models') })
+	).toHaveCount(ids.length);
+	// The walk used the default page size, so it crossed the emulator's empty and half pages.
+	const walked = ((await counters(emulator)).requests['GET /v2/models'] ?? 0) - before;
+	expect(walked).toBeGreaterThan(Math.ceil(ids.length / 20));
+	// Grouped by provider, with search.
+	await expect(page.getByRole('region', { name: 'Provider lumen' })).toBeVisible();
+	await page.getByLabel('Search models').fill('kestrel-v2 image');
+	await expect(page.getByText('Showing 2 of')).toBeVisible();
+	await page.getByRole('link', { name: /kestrel-v2-image-to-video/ }).click();
+	await expect(page.getByRole('heading', { name: 'kestrel/kestrel-v2-image-to-video' })).toBeVisible();
+	await expect(page.getByLabel('Model facts')).toContainText('May be charged');
+	await expect(page.getByLabel('Model facts')).toContainText('raw value: yes');
+});
+
+test('a 503 catalog is "unavailable, retrying", never empty, then completes; the saved list shows with its age', async ({
+	page,
+	openApp,
+	emulator
+}) => {
+	await sharedFaults(emulator, { catalogUnavailable: true });
+	await openApp('/models');
+	const status = page.getByRole('status', { name: 'Catalog status' });
+	await expect(status).toContainText('Catalog unavailable, retrying');
+	await expect(page.getByText('No models')).toHaveCount(0);
+	await sharedFaults(emulator, { catalogUnavailable: false });
+	await expect(status).toContainText('Complete', { timeout: 30_000 });
+	const total = (await catalogIds(emulator)).length;
+	await expect(status).toContainText(`${total} models`);
+
+	// A later visit while the catalog is down shows the saved list, marked with its age.
+	await sharedFaults(emulator, { catalogUnavailable: true });
+	await page.reload();
+	await expect(status).toContainText(`${total} models · saved just now`);
+	await expect(status).toContainText('showing the saved list');
+	await expect(page.getByRole('region', { name: 'Provider quill' })).toBeVisible();
+});
+
+test('the catalog fits a 390 px phone screen and a policy-charge filter narrows it', async ({ page, openApp }) => {
+	await page.setViewportSize({ width: 390, height: 844 });
+	await openApp('/models');
+	await expect(page.getByRole('status', { name: 'Catalog status' })).toContainText('Complete', { timeout: 20_000 });
+	expect(await hasHorizontalScroll(page)).toBe(false);
+	await page.getByLabel('Only models whose refusals are not charged').check();
+	await expect(page.getByRole('region', { name: 'Provider kestrel' })).toHaveCount(0);
+	await expect(page.getByRole('region', { name: 'Provider lumen' })).toBeVisible();
+});

@@ -1,0 +1,42 @@
+/** Helpers for the model-runs end-to-end tests: the router's own control routes and a bare catalog walk. */
+import type { Emulator } from '../../emulator/index';
+
+export async function routerControl(emulator: Emulator, path: string, body: unknown): Promise<unknown> {
+	const res = await fetch(`${emulator.urls.router}/__emulator/router/${path}`, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json' },
+		body: JSON.stringify(body)
+	});
+	if (!res.ok) throw new Error(`router control ${path}: HTTP ${res.status} ${await res.text()}`);
+	return res.json();
+}
+
+export async function sharedFaults(emulator: Emulator, body: Record<string, unknown>): Promise<void> {
+	const res = await fetch(`${emulator.urls.router}/__emulator/faults`, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json' },
+		body: JSON.stringify(body)
+	});
+	if (!res.ok) throw new Error(`faults: HTTP ${res.status}`);
+}
+
+/** Every model id of the emulator's catalog, walked from Node with the largest page size. */
+export async function catalogIds(emulator: Emulator): Promise<string[]> {
+	const ids: string[] = [];
+	let cursor: string | undefined;
+	for (;;) {
+		const q = new URLSearchParams({ limit: '100' });
+		if (cursor) q.set('cursor', cursor);
+		const res = await fetch(`${emulator.urls.router}/v2/models?${q}`, { headers: { 'X-API-Key': emulator.apiKey } });
+		const page = (await res.json()) as { data: Array<{ id: string }>; has_more: boolean; next_cursor?: string };
+		ids.push(...page.data.map((m) => m.id));
+		if (!page.has_more) return ids;
+		cursor = page.next_cursor;
+	}
+}
+
+export async function counters(
+	emulator: Emulator
+): Promise<{ requests: Record<string, number>; dispatches: Record<string, number>; charges: Record<string, number> }> {
+	return (await (await fetch(`${emulator.urls.router}/__emulator/counters`)).json()) as never;
+}
