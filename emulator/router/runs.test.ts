@@ -215,7 +215,8 @@ describe('error types', () => {
 	});
 
 	it('sends X-Service-Upstream-Status on provider failures and Retry-After on 504', async () => {
-		const policy = await api.post('/v2/models/lumen/flux-1', { prompt: 'something nsfw' });
+		expect((await api.post('/v2/models/lumen/flux-1', { prompt: 'a cat', negative_prompt: 'nsfw, blurry' })).status).toBe(200);
+		const policy = await api.post('/v2/models/lumen/flux-1', { prompt: 'something NSFW' });
 		expect([policy.status, policy.headers.get('x-service-upstream-status')]).toEqual([400, '400']);
 		const failed = await api.post('/v2/models/lumen/flux-1', { prompt: triggerFor('provider_error') });
 		expect([failed.status, failed.headers.get('x-service-upstream-status')]).toEqual([502, '500']);
