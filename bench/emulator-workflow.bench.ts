@@ -7,10 +7,9 @@
 import { performance } from 'node:perf_hooks';
 import { WebSocketServer } from 'ws';
 import WebSocket from 'ws';
-import { createEmulator } from '../emulator/index';
 import textToImage from '../src/lib/examples/text-to-image.json';
 import type { ApiPrompt } from '../src/lib/wire/workflow-api';
-import { RecordingSocket, api, control } from '../emulator/workflow/test-support';
+import { RecordingSocket, api, control, startEmulator } from '../emulator/workflow/test-support';
 import type { PreviewTimer } from '../emulator/workflow/socket-hub';
 
 const STEPS = 20;
@@ -43,7 +42,7 @@ async function baselineSendMs(bytes: number, samples = 40): Promise<number[]> {
 	return times;
 }
 
-const emu = await createEmulator({ ports: { workflow: 0, router: 0, storage: 0 } });
+const emu = await startEmulator();
 const setTimer = (timer: PreviewTimer | undefined) => {
 	emu.workflow.hub.previewTimer = timer;
 };

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createEmulator, type Emulator } from '../index';
+import type { Emulator } from '../index';
 import textToImage from '../../src/lib/examples/text-to-image.json';
 import partnerNodes from '../../src/lib/examples/partner-nodes.json';
 import type { ApiPrompt } from '../../src/lib/wire/workflow-api';
 import { FrameType } from '../../src/lib/wire/frames';
-import { RecordingSocket, api, control, variant } from './test-support';
+import { RecordingSocket, api, control, variant, startEmulator } from './test-support';
 
 const t2i = textToImage as ApiPrompt;
 const partner = partnerNodes as ApiPrompt;
@@ -12,7 +12,7 @@ const small = (changes: Record<string, Record<string, unknown>> = {}) => variant
 
 let emu: Emulator;
 beforeAll(async () => {
-	emu = await createEmulator({ ports: { workflow: 0, router: 0, storage: 0 } });
+	emu = await startEmulator();
 });
 afterAll(async () => emu.close());
 beforeEach(async () => {

@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createEmulator, type Emulator } from '../index';
+import type { Emulator } from '../index';
 import textToImage from '../../src/lib/examples/text-to-image.json';
 import type { ApiPrompt } from '../../src/lib/wire/workflow-api';
-import { RecordingSocket, api, control, variant } from './test-support';
+import { RecordingSocket, api, control, variant, startEmulator } from './test-support';
 
 const small = (changes: Record<string, Record<string, unknown>> = {}) => variant(textToImage as ApiPrompt, { '5': { width: 64, height: 64 }, ...changes });
 
 let emu: Emulator;
 beforeAll(async () => {
-	emu = await createEmulator({ ports: { workflow: 0, router: 0, storage: 0 } });
+	emu = await startEmulator();
 });
 afterAll(async () => emu.close());
 beforeEach(async () => {

@@ -2,17 +2,17 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { createEmulator, type Emulator } from '../index';
+import type { Emulator } from '../index';
 import imageEdit from '../../src/lib/examples/image-edit.json';
 import textToAnimation from '../../src/lib/examples/text-to-animation.json';
 import type { ApiPrompt, AssetCreated } from '../../src/lib/wire/workflow-api';
 import { blake3Hex } from '../storage/blobs';
-import { RecordingSocket, api, control, variant } from './test-support';
+import { RecordingSocket, api, control, variant, startEmulator } from './test-support';
 
 let emu: Emulator;
 let photo: Uint8Array;
 beforeAll(async () => {
-	emu = await createEmulator({ ports: { workflow: 0, router: 0, storage: 0 } });
+	emu = await startEmulator();
 	photo = new Uint8Array(
 		await sharp({ create: { width: 320, height: 240, channels: 3, background: { r: 200, g: 40, b: 90 } } })
 			.png()

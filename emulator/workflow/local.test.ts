@@ -1,18 +1,18 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { createEmulator, type Emulator } from '../index';
+import type { Emulator } from '../index';
 import textToImage from '../../src/lib/examples/text-to-image.json';
 import partnerNodes from '../../src/lib/examples/partner-nodes.json';
 import textToAnimation from '../../src/lib/examples/text-to-animation.json';
 import type { ApiPrompt } from '../../src/lib/wire/workflow-api';
-import { RecordingSocket, api, control, variant } from './test-support';
+import { RecordingSocket, api, control, variant, startEmulator } from './test-support';
 
 const small = (changes: Record<string, Record<string, unknown>> = {}) => variant(textToImage as ApiPrompt, { '5': { width: 64, height: 64 }, ...changes });
 
 let emu: Emulator;
 let local: ReturnType<typeof api>;
 beforeAll(async () => {
-	emu = await createEmulator({ ports: { workflow: 0, router: 0, storage: 0 }, scenario: 'comfyui-local' });
+	emu = await startEmulator({ scenario: 'comfyui-local' });
 });
 afterAll(async () => emu.close());
 beforeEach(async () => {

@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { createEmulator, type Emulator } from '../index';
+import type { Emulator } from '../index';
 import textToImage from '../../src/lib/examples/text-to-image.json';
 import type { ApiPrompt } from '../../src/lib/wire/workflow-api';
 import { parseServerEvent } from '../../src/lib/wire/workflow-events';
 import { readTextChunks } from './png-text';
-import { RecordingSocket, api, control, variant } from './test-support';
+import { RecordingSocket, api, control, variant, startEmulator } from './test-support';
 
 const t2i = textToImage as ApiPrompt;
 let emu: Emulator;
 beforeAll(async () => {
-	emu = await createEmulator({ ports: { workflow: 0, router: 0, storage: 0 } });
+	emu = await startEmulator();
 });
 afterAll(async () => emu.close());
 beforeEach(async () => {

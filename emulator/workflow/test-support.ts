@@ -5,7 +5,13 @@
 import WebSocket from 'ws';
 import { decodeFrame, type Frame } from '../../src/lib/wire/frames';
 import type { ApiPrompt } from '../../src/lib/wire/workflow-api';
-import type { Emulator } from '../index';
+import { createEmulator, DEFAULT_PORTS, type Emulator, type EmulatorOptions } from '../index';
+
+/** An emulator on free ports only (every origin, including ones added later), so test workers never clash. */
+export function startEmulator(options: Omit<EmulatorOptions, 'ports'> = {}): Promise<Emulator> {
+	const ports = Object.fromEntries(Object.keys(DEFAULT_PORTS).map((k) => [k, 0])) as EmulatorOptions['ports'];
+	return createEmulator({ ...options, ports });
+}
 
 export interface JsonMessage {
 	type: string;
