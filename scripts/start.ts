@@ -1,0 +1,105 @@
+/**
+ * `npm start`: the emulator of both services plus the built app on its own origin, wired together by
+ * the runtime config file written next to the build. Flags and environment variables as for
+ * `npm run emulator` (see emulator/cli-options.ts), plus `--app-port` / `RUNBOARD_APP_PORT`.
+ */
+import { existsSync } from 'node:fs';
+import { rm, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { createEmulator, type Emulator } from '../emulator/index';
+import { readCliOptions } from '../emulator/cli-options';
+import { RUNTIME_CONFIG_PATH, type RuntimeConfig } from '../src/lib/domain/runtime-config';
+import { serveApp, type ServedApp } from './serve-app';
+
+const DEFAULT_APP_PORT = 8710;
+const buildDir = fileURLToPath(new URL('../build/', import.meta.url));
+const configFile = buildDir + RUNTIME_CONFIG_PATH.slice(1);
+
+function readAppPort(argv: string[], env: NodeJS.ProcessEnv): number {
+	let raw = env['RUNBOARD_APP_PORT'];
+	for (let i = 0; i < argv.length; i++) {
+		const arg = argv[i]!;
+		if (arg === '--app-port') raw = argv[i + 1];
+		else if (arg.startsWith('--app-port=')) raw = arg.slice('--app-port='.length);
+	}
+	if (raw === undefined || raw === '') return DEFAULT_APP_PORT;
+	const port = Number(raw);
+	if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--app-port/RUNBOARD_APP_PORT: "${raw}" is not a port number`);
+	return port;
+}
+
+function fail(message: string): never {
+	console.error(`npm start: ${message}`);
+	process.exit(1);
+}
+
+if (!existsSync(buildDir + 'index.html')) {
+	fail(`there is no built app in ${buildDir}. Run \`npm run build\` first (\`npm start\` does it for you).`);
+}
+
+let appPort: number;
+let emulatorOptions: ReturnType<typeof readCliOptions>;
+try {
+	const argv = process.argv.slice(2);
+	appPort = readAppPort(argv, process.env);
+	emulatorOptions = readCliOptions(argv, process.env);
+} catch (error) {
+	fail((error as Error).message);
+}
+
+let emulator: Emulator;
+try {
+	emulator = await createEmulator(emulatorOptions);
+} catch (error) {
+	const code = (error as NodeJS.ErrnoException).code;
+	fail(
+		code === 'EADDRINUSE'
+			? `an emulator port is already in use (${(error as Error).message}). Is another \`npm start\` or \`npm run emulator\` running? ` +
+					'Stop it, or choose other ports with the RUNBOARD_*_PORT variables or --*-port flags (see emulator/README.md).'
+			: `the emulator did not start: ${(error as Error).message}`
+	);
+}
+
+const config: RuntimeConfig = {
+	demo: { name: 'Demo (local emulator)', workflowUrl: emulator.urls.workflow, routerUrl: emulator.urls.router, apiKey: emulator.apiKey }
+};
+let app: ServedApp;
+try {
+	await writeFile(configFile, JSON.stringify(config, null, '\t') + '\n');
+	app = await serveApp({ root: buildDir, host: emulatorOptions.host, port: appPort });
+} catch (error) {
+	await emulator.close();
+	await rm(configFile, { force: true });
+	const hint = appPort === DEFAULT_APP_PORT ? ' Set RUNBOARD_APP_PORT or pass --app-port to use another port.' : '';
+	fail(`the app server did not start: ${(error as Error).message}${hint}`);
+}
+
+console.log(`Runboard is running.
+
+  Open  ${app.url}/
+
+  workflow service  ${emulator.urls.workflow}
+  model router      ${emulator.urls.router}
+  storage origin    ${emulator.urls.storage}
+  provider CDN      ${emulator.urls.cdn} (no CORS)
+  demo API key      ${emulator.apiKey}  (scenario: ${emulator.state.scenario})
+
+The app's "Demo (local emulator)" profile is pre-filled from ${RUNTIME_CONFIG_PATH}.
+Press Ctrl+C to stop.`);
+
+let stopping = false;
+async function stop(signal: NodeJS.Signals): Promise<void> {
+	if (stopping) {
+		console.error(`npm start: ${signal} again, exiting without a clean shutdown.`);
+		process.exit(1);
+	}
+	stopping = true;
+	console.log(`\nnpm start: ${signal}, shutting down.`);
+	// The config names loopback URLs of this run only; it must not linger in a build someone hosts.
+	const results = await Promise.allSettled([app.close(), emulator.close(), rm(configFile, { force: true })]);
+	const failures = results.filter((result): result is PromiseRejectedResult => result.status === 'rejected');
+	for (const failure of failures) console.error('npm start: shutdown step failed:', failure.reason);
+	process.exit(failures.length === 0 ? 0 : 1);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, (received) => void stop(received));
