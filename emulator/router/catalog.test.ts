@@ -71,6 +71,9 @@ describe('catalog', () => {
 		expect((await page('?limit=0')).body.limit).toBe(20);
 		expect((await page('?limit=-5')).body.limit).toBe(20);
 		expect((await page('?limit=7')).body.data).toHaveLength(7);
+		// ETag and 304 belong to schema documents only.
+		expect((await page()).res.headers.get('etag')).toBeNull();
+		expect((await api.get('/v2/models/lumen/flux-1')).headers.get('etag')).toBeNull();
 		const bad = await api.get('/v2/models?limit=abc');
 		expect(bad.status).toBe(400);
 		expect(bad.headers.get('x-service-error-type')).toBe('invalid_input');

@@ -65,7 +65,7 @@ export function installRouterControlRoutes(app: FastifyInstance, ctx: RouterCont
 			if (errorBody !== 'json' && errorBody !== 'html' && errorBody !== 'truncated' && errorBody !== 'text') return bad(reply, 'errorBody: json | html | truncated | text');
 			next.errorBody = errorBody;
 		}
-		for (const key of ['schemaInternalError', 'rateLimited', 'runsUnavailable'] as const) {
+		for (const key of ['schemaInternalError', 'rateLimited', 'runsUnavailable', 'assetCopyFails'] as const) {
 			const v = body[key];
 			if (v === undefined) continue;
 			if (typeof v !== 'boolean') return bad(reply, `${key} must be a boolean`);

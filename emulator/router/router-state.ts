@@ -49,6 +49,8 @@ export interface RouterFaults {
 	rateLimited: boolean;
 	/** Runs and queue routes answer 503 service_unavailable. */
 	runsUnavailable: boolean;
+	/** Copying result assets to the service's storage fails: entries keep their provider-CDN reference. */
+	assetCopyFails: boolean;
 }
 
 export function defaultSettings(): RouterSettings {
@@ -73,7 +75,8 @@ export function defaultRouterFaults(): RouterFaults {
 		errorBody: 'json',
 		schemaInternalError: false,
 		rateLimited: false,
-		runsUnavailable: false
+		runsUnavailable: false,
+		assetCopyFails: false
 	};
 }
 

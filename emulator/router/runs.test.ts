@@ -126,6 +126,15 @@ describe('synchronous runs', () => {
 		expect(leaks.leaks.at(-1)?.carried).toContain('x-api-key');
 	});
 
+	it('keeps the provider reference when copying an asset fails, and still succeeds and charges', async () => {
+		await api.control('/router/faults', { assetCopyFails: true });
+		const res = await api.post('/v2/models/lumen/flux-1', { prompt: 'copy fails', image_size: 'square' }, { 'Idempotency-Key': 'copy-fails' });
+		expect(res.status).toBe(200);
+		const body = (await res.json()) as ImageResult;
+		expect(new URL(body.images[0]!.url).origin).toBe(emu.urls.cdn);
+		expect((await api.counters()).charges[counterKey(WS, 'copy-fails')]).toBe(1);
+	});
+
 	it('accepts any object for unauthored models, the provider itself may refuse with a 422 passed through', async () => {
 		const ok = await api.post('/v2/models/openforge/community-anime', { prompt: 'a cat', anything: { goes: [1, 2] } });
 		expect(ok.status).toBe(200);

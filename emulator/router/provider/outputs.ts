@@ -77,9 +77,13 @@ function promptOf(input: Input): string {
 	return '';
 }
 
-/** Puts bytes where the model's family keeps result assets and returns the URL to hand out. */
+/**
+ * Puts bytes where the model's family keeps result assets and returns the URL to hand out. Copying
+ * is best effort: when it fails the entry keeps the provider's reference and the call still succeeds.
+ */
 async function place(ctx: RouterContext, model: CatalogModel, bytes: Buffer, mime: string, filename: string): Promise<string> {
 	const blob = await ctx.storage.blobs.put(new Uint8Array(bytes), mime);
+	if (ctx.router.faults.assetCopyFails) return ctx.cdn.signedUrl(blob.hash, filename, PROVIDER_CDN_LIFETIME_SECONDS);
 	if (model.delivery === 'copied-24h') return ctx.storage.signedUrl(blob.hash, filename, 24 * HOUR);
 	if (model.delivery === 'copied-12h') return ctx.storage.signedUrl(blob.hash, filename, 12 * HOUR);
 	return ctx.cdn.signedUrl(blob.hash, filename, PROVIDER_CDN_LIFETIME_SECONDS);
