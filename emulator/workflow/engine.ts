@@ -53,7 +53,7 @@ export class WorkflowEngine {
 	}
 
 	definitions(): Record<string, NodeDefinition> {
-		return nodeDefinitions(this.files.inputImages());
+		return nodeDefinitions(this.files.inputImages(!this.rules.local && !this.rules.rejectAssetNames));
 	}
 
 	private imageValidator(): CustomValidator {

@@ -122,6 +122,8 @@ describe('from-hash assets', () => {
 		const asset = (await created.json()) as AssetCreated;
 		expect(asset).toMatchObject({ name: 'my-photo.png', asset_hash: hash, size: photo.length, mime_type: 'image/png', tags: ['input'], created_new: true, user_metadata: { from: 'test' } });
 		expect(asset.id).toMatch(/^[0-9a-f-]{36}$/);
+		const combo = (await (await api(emu).get('/api/object_info/LoadImage')).json()) as { LoadImage: { input: { required: { image: [string[]] } } } };
+		expect(combo.LoadImage.input.required.image[0]).toEqual(['my-photo.png', 'upload.png']);
 		const again = await fromHash({ hash, tags: ['input'], name: 'my-photo.png' });
 		expect(again.status).toBe(200);
 		expect(await again.json()).toMatchObject({ id: asset.id, created_new: false });

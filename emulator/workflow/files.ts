@@ -38,12 +38,13 @@ export class FileIndex {
 		return file;
 	}
 
-	/** Names of input files that are images: LoadImage's combo. */
-	inputImages(): string[] {
-		return [...this.files.values()]
-			.filter((f) => f.type === 'input' && f.mime.startsWith('image/'))
-			.map((f) => f.filename)
-			.sort();
+	/** Names of input files that are images (and, when asked, of image assets tagged `input`): LoadImage's combo. */
+	inputImages(withAssets: boolean): string[] {
+		const names = new Set([...this.files.values()].filter((f) => f.type === 'input' && f.mime.startsWith('image/')).map((f) => f.filename));
+		if (withAssets) {
+			for (const asset of this.assets.values()) if (asset.tags?.includes('input') && asset.mime_type?.startsWith('image/')) names.add(asset.name);
+		}
+		return [...names].sort();
 	}
 
 	/**
