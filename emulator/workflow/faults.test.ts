@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import partnerNodes from '../../src/lib/examples/partner-nodes.json';
 import WebSocket from 'ws';
 import type { Emulator } from '../index';
 import textToImage from '../../src/lib/examples/text-to-image.json';
@@ -134,5 +135,33 @@ describe('nothing is lost on bad input', () => {
 		expect(huge.status).toBe(404);
 		expect((await api(emu).get('/api/history?max_items=-1')).status).toBe(400);
 		expect((await api(emu).get('/api/object_info')).status).toBe(200);
+	});
+});
+
+describe('the API key is never logged', () => {
+	it('writes nothing carrying the key to stdout, stderr or the console through runs, errors and leaks', async () => {
+		const written: string[] = [];
+		const capture = (chunk: unknown) => {
+			written.push(String(chunk));
+			return true;
+		};
+		const spies = [
+			vi.spyOn(process.stdout, 'write').mockImplementation(capture),
+			vi.spyOn(process.stderr, 'write').mockImplementation(capture),
+			...(['log', 'info', 'warn', 'error', 'debug'] as const).map((m) => vi.spyOn(console, m).mockImplementation((...args: unknown[]) => void written.push(args.map(String).join(' '))))
+		];
+		try {
+			const socket = await RecordingSocket.open(emu);
+			const id = (await api(emu).submit(partnerNodes as ApiPrompt, { extra_data: { api_key_service_org: emu.apiKey } })).body['prompt_id'] as string;
+			await socket.untilDone(id);
+			socket.close();
+			await api(emu).post('/api/prompt', '{bad');
+			await fetch(`${emu.urls.workflow}/api/queue`, { headers: { 'X-API-Key': `${emu.apiKey}x` } });
+			await fetch(`${emu.urls.storage}/o/x/y?k=${emu.apiKey}`);
+			await upgradeStatus(`${emu.urls.workflow.replace('http', 'ws')}/ws?token=${emu.apiKey}x`);
+		} finally {
+			for (const spy of spies) spy.mockRestore();
+		}
+		expect(written.filter((w) => w.includes(emu.apiKey))).toEqual([]);
 	});
 });
