@@ -203,6 +203,10 @@ describe('validation before dispatch', () => {
 			[{ method: 'POST', headers: api.headers({ 'Content-Type': 'application/json', 'Idempotency-Key': 'k'.repeat(256) }), body: '{"prompt":"x"}' }, 400],
 			[{ method: 'POST', headers: api.headers({ 'Content-Type': 'application/json' }), body: JSON.stringify({ prompt: 'x'.repeat(11 * 1024 * 1024) }) }, 413]
 		];
+		const badUrl = await fetch(`${api.base}/v2/models/lumen/%E0%A4%A`, { headers: api.headers({ Origin: 'http://app.test' }) });
+		expect([badUrl.status, badUrl.headers.get('x-service-error-type')]).toEqual([400, 'invalid_input']);
+		expect(badUrl.headers.get('x-service-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+		expect(badUrl.headers.get('access-control-allow-origin')).toBe('http://app.test');
 		for (const [init, status] of cases) {
 			const res = await fetch(`${api.base}/v2/models/lumen/flux-1`, init);
 			expect(res.status).toBe(status);

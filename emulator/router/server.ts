@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { EmulatorState } from '../state';
 import type { StorageService } from '../storage/server';
-import { installCors } from '../http/cors';
+import { installCors, EXPOSED_HEADERS } from '../http/cors';
 import { installFaults } from '../http/faults';
 import { installControlRoutes, CONTROL_PREFIX } from '../control';
 import { sendRouterError } from './errors';
@@ -31,7 +31,18 @@ export interface RouterService {
 
 export function createRouter(state: EmulatorState, storage: StorageService, cdn: CdnService): RouterService {
 	// Model segments reach 128 characters; Fastify's default parameter limit (100) would answer 414.
-	const app = Fastify({ logger: false, bodyLimit: ROUTER_BODY_LIMIT, routerOptions: { maxParamLength: 512 } });
+	const app = Fastify({
+		logger: false,
+		bodyLimit: ROUTER_BODY_LIMIT,
+		routerOptions: { maxParamLength: 512 },
+		// A URL that cannot be decoded never reaches the hooks: answer it as every router error.
+		frameworkErrors: (error, request, reply) => {
+			reply.header('X-Service-Request-Id', randomUUID());
+			const origin = request.headers.origin;
+			if (origin) reply.header('Access-Control-Allow-Origin', origin).header('Vary', 'Origin').header('Access-Control-Expose-Headers', EXPOSED_HEADERS.join(', '));
+			void sendRouterError(reply, 400, 'invalid_input', `Malformed request: ${error.message}`);
+		}
+	});
 	const router = new RouterState(state);
 	const ctx: RouterContext = { state, router, storage, cdn };
 
