@@ -10,6 +10,8 @@ export interface RawResponse {
 	/** Header lookup; returns null for a header that is absent or hidden by CORS. */
 	header(name: string): string | null;
 	body: string;
+	/** The body of a 2xx answer read as bytes, when binary was asked for. */
+	blob?: Blob;
 }
 
 export type Service = 'workflow' | 'router';

@@ -3,11 +3,12 @@
  * tagged union; everything downstream trusts the result.
  */
 import { arr, isObject, num, obj, str, tryParseJson, type Json, type JsonObject } from './json';
+import type { FileRef } from './workflow-api';
 
-export interface FileRef {
-	filename: string;
-	subfolder: string;
-	type: string;
+export type { FileRef };
+
+function fileType(value: string | undefined): FileRef['type'] {
+	return value === 'input' || value === 'temp' ? value : 'output';
 }
 
 export interface NodeOutput {
@@ -50,7 +51,7 @@ export function parseFileRefs(value: Json | undefined): FileRef[] {
 		if (!isObject(item)) continue;
 		const filename = str(item, 'filename');
 		if (!filename) continue;
-		refs.push({ filename, subfolder: str(item, 'subfolder') ?? '', type: str(item, 'type') ?? 'output' });
+		refs.push({ filename, subfolder: str(item, 'subfolder') ?? '', type: fileType(str(item, 'type')) });
 	}
 	return refs;
 }

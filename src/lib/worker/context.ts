@@ -6,14 +6,17 @@ import type { AppError, Result } from '../domain/errors';
 import type { Profile } from '../domain/profile';
 import type { WorkerEvent } from './api';
 import type { GuardedFetch } from './guarded-fetch';
+import type { GuardedUpload } from './guarded-upload';
 import type { KeyValueStore } from './kv-store';
 import type { ProfileRepo } from './profile-repo';
 import type { SocketMessage } from './runboard-worker';
+import type { TabTopic } from './tab-channel';
 
 export interface Connection {
 	profile: Profile;
 	key: string | undefined;
 	fetch: GuardedFetch;
+	upload: GuardedUpload;
 }
 
 export interface WorkerContext {
@@ -26,8 +29,16 @@ export interface WorkerContext {
 	clientId(): string;
 	/** A profile with its key and a fetch limited to its origins, or why there is none. */
 	connection(profileId: string): Promise<Result<Connection, AppError>>;
-	emit(event: WorkerEvent): void;
+	/** Sends an event to this tab's page (and, from the leader, to the other tabs); buffers in `transfer` move. */
+	emit(event: WorkerEvent, transfer?: Transferable[]): void;
+	/** Tells the other tabs' workers that stored data of a kind changed. */
+	notifyTabs(topic: TabTopic): void;
+	onTabTopic(topic: TabTopic, listener: () => void): void;
 	isLeader(): boolean;
+	/** Called once when this worker becomes the tabs' leader. */
+	onLeader(listener: () => void): void;
+	/** Called when the live socket (re)opens or the page woke up: time to catch up by polling. */
+	onResync(listener: () => void): void;
 	/** Called with everything the leader's live socket hears: JSON events and decoded frames. */
 	onSocketMessage(listener: (message: SocketMessage) => void): () => void;
 }

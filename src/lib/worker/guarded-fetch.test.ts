@@ -90,3 +90,25 @@ describe('the guarded fetch', () => {
 		expect(result).toMatchObject({ ok: false, error: { kind: 'local-network' } });
 	});
 });
+
+describe('following a download redirect', () => {
+	it('follows only with a Bearer credential, which browsers drop on a cross-origin hop', async () => {
+		const { seen, fetchImpl } = recordingFetch(() => new Response(new Uint8Array([1, 2, 3]), { status: 200 }));
+		const guarded = createGuardedFetch({ allowedOrigins: profileOrigins(profile), appOrigin: 'https://app.example.org', fetchImpl });
+		const viaBearer = await guarded({
+			url: 'https://api.example.com/api/view?filename=a.png',
+			credential: { scheme: 'bearer', key: 'k' },
+			redirect: 'follow-without-credentials',
+			binary: true
+		});
+		expect(seen[0]!.init).toMatchObject({ redirect: 'follow' });
+		expect(viaBearer.ok && viaBearer.value.blob?.size).toBe(3);
+		const viaHeader = await guarded({
+			url: 'https://api.example.com/api/view?filename=a.png',
+			credential: key,
+			redirect: 'follow-without-credentials'
+		});
+		expect(viaHeader).toMatchObject({ ok: false, error: { kind: 'redirect-refused' } });
+		expect(seen).toHaveLength(1);
+	});
+});

@@ -19,6 +19,15 @@ export interface GuardedRequest {
 	credential: Credential;
 	timeoutMs?: number;
 	signal?: AbortSignal;
+	/**
+	 * `error` (the default) never follows a redirect. `follow-without-credentials` follows one only
+	 * when the credential is a Bearer token or none: browsers drop `Authorization` on a cross-origin
+	 * redirect, so the key cannot reach the host redirected to. `X-API-Key` would be forwarded, so it
+	 * is refused with this mode.
+	 */
+	redirect?: 'error' | 'follow-without-credentials';
+	/** Read a 2xx body as a Blob instead of text. */
+	binary?: boolean;
 }
 
 export interface GuardOptions {
@@ -48,6 +57,16 @@ export function createGuardedFetch(options: GuardOptions) {
 	const fetchImpl: FetchLike = options.fetchImpl ?? ((input, init) => fetch(input, init));
 
 	return async function guardedFetch(request: GuardedRequest): Promise<Result<RawResponse>> {
+		const follow = request.redirect === 'follow-without-credentials';
+		if (follow && request.credential?.scheme === 'x-api-key') {
+			return {
+				ok: false,
+				error: appError(
+					'redirect-refused',
+					'Refused to follow a redirect with the X-API-Key header: the key would be sent to the host redirected to.'
+				)
+			};
+		}
 		if (!isAllowedUrl(request.url, options.allowedOrigins)) {
 			let shown = request.url;
 			try {
@@ -68,7 +87,7 @@ export function createGuardedFetch(options: GuardOptions) {
 				method: request.method ?? 'GET',
 				headers: { ...request.headers, ...credentialHeaders(request.credential) },
 				...(request.body !== undefined ? { body: request.body } : {}),
-				redirect: 'error',
+				redirect: follow ? 'follow' : 'error',
 				credentials: 'omit',
 				cache: 'no-store',
 				signal: AbortSignal.any(signals)
@@ -76,9 +95,11 @@ export function createGuardedFetch(options: GuardOptions) {
 		} catch (error) {
 			return { ok: false, error: await failureOf(error, request, options, fetchImpl) };
 		}
-		let body: string;
+		let body = '';
+		let blob: Blob | undefined;
 		try {
-			body = await response.text();
+			if (request.binary && response.status >= 200 && response.status < 300) blob = await response.blob();
+			else body = await response.text();
 		} catch {
 			return {
 				ok: false,
@@ -89,7 +110,7 @@ export function createGuardedFetch(options: GuardOptions) {
 			};
 		}
 		const headers = response.headers;
-		return { ok: true, value: { status: response.status, header: (name) => headers.get(name), body } };
+		return { ok: true, value: { status: response.status, header: (name) => headers.get(name), body, ...(blob ? { blob } : {}) } };
 	};
 }
 

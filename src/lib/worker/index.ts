@@ -6,6 +6,7 @@ import { IdbStore } from './kv-store';
 import { CHANNEL_NAME, electLeader } from './leader';
 import { RunboardWorker } from './runboard-worker';
 import { ModelService } from './models/model-service';
+import { WorkflowService } from './workflows/workflow-service';
 
 const core = new RunboardWorker({
 	kv: new IdbStore(),
@@ -14,10 +15,12 @@ const core = new RunboardWorker({
 	electLeader
 });
 
+const workflows = new WorkflowService(core.context);
 const models = new ModelService(core.context);
 
 const api: WorkerApi = {
 	...core.api(),
+	...workflows.api(),
 	...models.api()
 };
 

@@ -24,10 +24,12 @@ import type { Frame } from '../wire/frames';
 import type { ServerEvent } from '../wire/workflow-events';
 import { testConnection } from './connection-test';
 import { createGuardedFetch, type GuardedFetch } from './guarded-fetch';
+import { createGuardedUpload } from './guarded-upload';
 import type { KeyValueStore } from './kv-store';
 import { LiveSocket, type AuthCheck } from './live-socket';
 import { ProfileRepo } from './profile-repo';
-import type { TabMessage } from './tab-channel';
+import type { TabMessage, TabTopic } from './tab-channel';
+import * as Comlink from 'comlink';
 
 const DEMO_ID = 'demo';
 const CLIENT_ID = 'setting:clientId';
@@ -50,6 +52,9 @@ export class RunboardWorker implements CoreApi {
 	private readonly repo: ProfileRepo;
 	private readonly listeners = new Set<(event: WorkerEvent) => void>();
 	private readonly socketListeners = new Set<(message: SocketMessage) => void>();
+	private readonly topicListeners = new Map<TabTopic, Array<() => void>>();
+	private readonly leaderListeners: Array<() => void> = [];
+	private readonly resyncListeners: Array<() => void> = [];
 	readonly context: WorkerContext;
 	private config: RuntimeConfig = {};
 	private configProblem: string | null = null;
@@ -70,8 +75,15 @@ export class RunboardWorker implements CoreApi {
 			ready: () => this.init().then(() => undefined),
 			clientId: () => this.clientId,
 			connection: (id) => this.connection(id),
-			emit: (event) => this.emit(event),
+			emit: (event, transfer) => this.emit(event, transfer),
+			notifyTabs: (topic) => this.env.channel?.postMessage({ type: 'topic', topic } satisfies TabMessage),
+			onTabTopic: (topic, listener) => this.topicListeners.set(topic, [...(this.topicListeners.get(topic) ?? []), listener]),
 			isLeader: () => this.isLeader,
+			onLeader: (listener) => {
+				if (this.isLeader) listener();
+				else this.leaderListeners.push(listener);
+			},
+			onResync: (listener) => this.resyncListeners.push(listener),
 			onSocketMessage: (listener) => {
 				this.socketListeners.add(listener);
 				return () => this.socketListeners.delete(listener);
@@ -99,7 +111,8 @@ export class RunboardWorker implements CoreApi {
 		const profile = await this.repo.get(id);
 		if (!profile)
 			return fail({ kind: 'invalid-profile', message: 'This profile no longer exists; it may have been deleted.' } satisfies AppError);
-		return ok({ profile, key: await this.repo.key(id), fetch: this.fetchFor(profile) });
+		const guard = { allowedOrigins: profileOrigins(profile), appOrigin: this.env.appOrigin, fetchImpl: this.env.fetchImpl };
+		return ok({ profile, key: await this.repo.key(id), fetch: createGuardedFetch(guard), upload: createGuardedUpload(guard) });
 	}
 
 	private fetchFor(profile: Pick<Profile, 'workflowUrl' | 'routerUrl'>): GuardedFetch {
@@ -128,6 +141,7 @@ export class RunboardWorker implements CoreApi {
 		this.env.electLeader?.(() => {
 			this.isLeader = true;
 			void this.retargetSocket();
+			for (const listener of this.leaderListeners.splice(0)) listener();
 		});
 		this.env.channel?.postMessage({ type: 'hello' } satisfies TabMessage);
 	}
@@ -192,9 +206,10 @@ export class RunboardWorker implements CoreApi {
 		this.listeners.add(listener);
 	}
 
-	private emit(event: WorkerEvent): void {
-		for (const listener of this.listeners) listener(event);
+	private emit(event: WorkerEvent, transfer?: Transferable[]): void {
+		// Relay to the other tabs first: a transfer to this page detaches the buffers.
 		if (this.isLeader && event.type !== 'profiles') this.env.channel?.postMessage({ type: 'relay', event } satisfies TabMessage);
+		for (const listener of this.listeners) listener(transfer?.length ? Comlink.transfer(event, transfer) : event);
 	}
 
 	private async dataChanged(): Promise<void> {
@@ -223,7 +238,10 @@ export class RunboardWorker implements CoreApi {
 				}
 				return;
 			case 'wake':
-				if (this.isLeader) this.socket?.wake();
+				if (this.isLeader) this.resync();
+				return;
+			case 'topic':
+				for (const listener of this.topicListeners.get(message.topic) ?? []) listener();
 				return;
 		}
 	}
@@ -303,12 +321,19 @@ export class RunboardWorker implements CoreApi {
 	// ---- live socket (leader only) ---------------------------------------------------------
 
 	wake(_input: { reason: string } = { reason: 'visible' }): void {
-		if (this.isLeader) this.socket?.wake();
+		if (this.isLeader) this.resync();
 		else this.env.channel?.postMessage({ type: 'wake' } satisfies TabMessage);
 	}
 
+	private resync(): void {
+		this.socket?.wake();
+		for (const listener of this.resyncListeners) listener();
+	}
+
 	private setSocketState(profileId: string | null, state: SocketState): void {
+		const wasOpen = this.socketState.state.status === 'open';
 		this.socketState = { profileId, state };
+		if (state.status === 'open' && !wasOpen) for (const listener of this.resyncListeners) listener();
 		this.emit({ type: 'socket', profileId, state });
 	}
 

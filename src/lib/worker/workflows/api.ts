@@ -1,6 +1,70 @@
-/** The workflow-runs part of the worker API (issue: workflow runs in the app). */
+/** The workflow-runs part of the worker API. */
+import type { AppError, Result } from '../../domain/errors';
+import type { NodeDefinitions } from '../../domain/object-info';
+import type { NodeProblems, WorkflowRun } from '../../domain/run-record';
+import type { ImportResult } from '../../domain/workflow-import';
+import type { ApiPrompt, FileRef } from '../../wire/workflow-api';
+import type { UploadedInput, UploadPhase } from './input-uploader';
+import type { SavedWorkflow } from './library-repo';
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface WorkflowApi {}
+export type { SavedWorkflow, UploadedInput, UploadPhase };
 
-export type WorkflowEvent = never;
+export interface ObjectInfoView {
+	nodes: NodeDefinitions;
+	fetchedAt: number;
+	fromCache: boolean;
+	/** Why a fresh copy could not be fetched, when the cached one is shown. */
+	problem?: AppError;
+}
+
+export type SubmitRunError =
+	| { kind: 'rejected'; message: string; problems: NodeProblems; status?: number; requestId?: string; runId: string }
+	| { kind: 'error'; error: AppError; runId: string | null };
+
+export interface QueueEntry {
+	promptId: string;
+	position: number;
+	runId: string | null;
+	title: string;
+}
+
+export interface QueueView {
+	running: QueueEntry[];
+	pending: QueueEntry[];
+}
+
+export interface WorkflowApi {
+	objectInfo(input: { profileId: string; refresh?: boolean }): Promise<Result<ObjectInfoView>>;
+	listWorkflows(input: Record<string, never>): Promise<SavedWorkflow[]>;
+	getWorkflow(input: { id: string }): Promise<SavedWorkflow | null>;
+	saveWorkflow(input: { id?: string; name: string; prompt: ApiPrompt }): Promise<SavedWorkflow>;
+	duplicateWorkflow(input: { id: string }): Promise<SavedWorkflow | null>;
+	deleteWorkflow(input: { id: string }): Promise<void>;
+	importFile(input: { file: File }): Promise<ImportResult>;
+	uploadInput(input: { profileId: string; uploadId: string; file: File; maskFor?: FileRef }): Promise<Result<UploadedInput>>;
+	submitRun(input: {
+		profileId: string;
+		workflowId: string | null;
+		title: string;
+		prompt: ApiPrompt;
+		seeds: Record<string, number>;
+	}): Promise<Result<WorkflowRun, SubmitRunError>>;
+	listRuns(input: Record<string, never>): Promise<WorkflowRun[]>;
+	getRun(input: { id: string }): Promise<WorkflowRun | null>;
+	deleteRun(input: { id: string }): Promise<void>;
+	/** Cancels pending or running jobs (`POST /api/queue` delete). */
+	cancelRuns(input: { profileId: string; promptIds: string[] }): Promise<Result<void>>;
+	/** Interrupts a running job (between nodes). */
+	interrupt(input: { profileId: string; promptId?: string }): Promise<Result<void>>;
+	queue(input: { profileId: string }): Promise<Result<QueueView>>;
+	/** The bytes of a run's output, from the cache or fetched without the key reaching storage. */
+	output(input: { runId: string; index: number }): Promise<Result<Blob>>;
+	/** An input image the service already has (LoadImage's list), for a preview. */
+	inputImage(input: { profileId: string; name: string }): Promise<Result<Blob>>;
+}
+
+export type WorkflowEvent =
+	| { type: 'run'; run: WorkflowRun }
+	| { type: 'run-deleted'; id: string }
+	| { type: 'preview'; runId: string | null; nodeId: string | null; mime: string; bytes: ArrayBuffer }
+	| { type: 'upload-progress'; uploadId: string; phase: UploadPhase; loaded: number; total: number };

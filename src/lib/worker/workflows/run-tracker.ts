@@ -1,0 +1,230 @@
+/**
+ * Follows every open workflow run to its real end. Runs only in the leader tab's worker. The
+ * socket moves runs live; polling (job status, else history and queue on a local runtime) is the
+ * source of truth, so a run missed while the socket was down or the phone asleep is caught up.
+ */
+import { isTerminal, type WorkflowRun } from '../../domain/run-record';
+import { applyHistory, applyJobState, applyServerEvent } from '../../domain/run-reducer';
+import type { ServerEvent } from '../../wire/workflow-events';
+import type { WorkerContext } from '../context';
+import type { SocketMessage } from '../runboard-worker';
+import type { RunsRepo } from './runs-repo';
+import { WorkflowClient } from './workflow-client';
+
+export const POLL_INTERVAL_MS = 2000;
+const PERSIST_EVERY_MS = 1000;
+const EMIT_EVERY_MS = 50;
+
+export interface TrackerHooks {
+	/** Called once when a run reaches its end, to fetch and cache its outputs. */
+	finished(run: WorkflowRun): void;
+}
+
+export class RunTracker {
+	private readonly open = new Map<string, WorkflowRun>();
+	private readonly lastPersist = new Map<string, number>();
+	private readonly lastEmit = new Map<string, number>();
+	private readonly pendingEmit = new Map<string, ReturnType<typeof setTimeout>>();
+	private timer: ReturnType<typeof setInterval> | undefined;
+	private polling = false;
+	/** Profiles whose runtime has no job-status route (a local ComfyUI). */
+	private readonly noJobStatus = new Set<string>();
+
+	constructor(
+		private readonly ctx: WorkerContext,
+		private readonly runs: RunsRepo,
+		private readonly hooks: TrackerHooks,
+		private readonly now: () => number = Date.now
+	) {}
+
+	start(): void {
+		this.ctx.onSocketMessage((message) => this.onSocket(message));
+		this.ctx.onTabTopic('runs-changed', () => void this.reload());
+		void this.reload();
+		this.timer ??= setInterval(() => void this.pollAll(), POLL_INTERVAL_MS);
+	}
+
+	stop(): void {
+		clearInterval(this.timer);
+		this.timer = undefined;
+	}
+
+	async reload(): Promise<void> {
+		for (const run of await this.runs.list()) {
+			if (!isTerminal(run.status) && run.promptId && !this.open.has(run.id)) this.open.set(run.id, run);
+		}
+		void this.pollAll();
+	}
+
+	track(run: WorkflowRun): void {
+		if (!isTerminal(run.status) && run.promptId) this.open.set(run.id, run);
+	}
+
+	forget(runId: string): void {
+		this.open.delete(runId);
+	}
+
+	/** Polls every open run now (after a reconnect, a wake-up, or the socket saying a prompt ended). */
+	async pollAll(): Promise<void> {
+		if (this.polling || !this.ctx.isLeader() || this.open.size === 0) return;
+		this.polling = true;
+		try {
+			await Promise.all([...this.open.values()].map((run) => this.poll(run)));
+		} finally {
+			this.polling = false;
+		}
+	}
+
+	private async poll(run: WorkflowRun): Promise<void> {
+		const connection = await this.ctx.connection(run.profileId);
+		if (!connection.ok) {
+			this.update({
+				...run,
+				status: 'failed',
+				error: {
+					kind: 'lost',
+					title: 'Profile deleted',
+					message: 'The profile this run belongs to was deleted, so it can no longer be followed.'
+				}
+			});
+			return;
+		}
+		const client = new WorkflowClient(connection.value);
+		const promptId = run.promptId!;
+		if (!this.noJobStatus.has(run.profileId)) {
+			const state = await client.jobState(promptId);
+			if (!state.ok) return; // offline or a hiccup: the next poll tries again
+			if (state.value === 'not-found') return this.notAccepted(run);
+			if (state.value !== 'unsupported') {
+				const next = applyJobState(this.current(run), state.value, this.now());
+				if (isTerminal(next.status)) return this.finish(next, client);
+				return this.update(next);
+			}
+			this.noJobStatus.add(run.profileId);
+		}
+		const history = await client.history(promptId);
+		if (!history.ok) return;
+		if (history.value) {
+			const next = applyHistory(this.current(run), history.value, this.now());
+			return isTerminal(next.status) ? this.update(next, true) : this.update(next);
+		}
+		// No history yet: still queued or running, or deleted while pending (it never reaches history).
+		const queue = await client.queue();
+		if (!queue.ok) return;
+		const inQueue = [...queue.value.queue_running, ...queue.value.queue_pending].some((item) => item[1] === promptId);
+		if (!inQueue && this.now() - (run.queuedAt ?? run.createdAt) > 3000) {
+			this.update({ ...this.current(run), status: 'cancelled', finishedAt: this.now() }, true);
+		}
+	}
+
+	private notAccepted(run: WorkflowRun): void {
+		const current = this.current(run);
+		// A submit may still be in flight (here or in another tab): give it longer than its timeout.
+		if (this.now() - current.createdAt < 35_000) return;
+		this.update(
+			{
+				...current,
+				status: 'failed',
+				finishedAt: this.now(),
+				error: current.error ?? {
+					kind: 'lost',
+					title: 'Not found',
+					message: 'The service has no job with this id: it was not accepted, or it expired.'
+				}
+			},
+			true
+		);
+	}
+
+	/** Terminal by job status: read the history for the outputs (the source of truth) when there is one. */
+	private async finish(run: WorkflowRun, client: WorkflowClient): Promise<void> {
+		const history = await client.history(run.promptId!);
+		this.update(history.ok && history.value ? applyHistory(run, history.value, this.now()) : run, true);
+	}
+
+	private current(run: WorkflowRun): WorkflowRun {
+		return this.open.get(run.id) ?? run;
+	}
+
+	private onSocket(message: SocketMessage): void {
+		if (message.kind === 'event') return this.onEvent(message.profileId, message.event);
+		const frame = message.frame;
+		if (frame.kind === 'preview-with-metadata') {
+			const run = this.byPrompt(frame.metadata.prompt_id);
+			const bytes = frame.image.slice().buffer;
+			this.ctx.emit(
+				{
+					type: 'preview',
+					runId: run?.id ?? null,
+					nodeId: frame.metadata.display_node_id || frame.metadata.node_id,
+					mime: frame.mime,
+					bytes
+				},
+				[bytes]
+			);
+			return;
+		}
+		// Types 1 and 3 carry no prompt id: attribute them only when exactly one of our runs is running.
+		const running = [...this.open.values()].filter((r) => r.profileId === message.profileId && r.status === 'running');
+		const only = running.length === 1 ? running[0]! : undefined;
+		if (frame.kind === 'preview') {
+			const bytes = frame.image.slice().buffer;
+			this.ctx.emit({ type: 'preview', runId: only?.id ?? null, nodeId: only?.progress.current ?? null, mime: frame.mime, bytes }, [bytes]);
+		} else if (only) {
+			this.update({ ...only, progressText: { nodeId: frame.nodeId, text: frame.text } });
+		}
+	}
+
+	private byPrompt(promptId: string | undefined): WorkflowRun | undefined {
+		if (!promptId) return undefined;
+		for (const run of this.open.values()) if (run.promptId === promptId) return run;
+		return undefined;
+	}
+
+	private onEvent(profileId: string, event: ServerEvent): void {
+		if (event.type === 'status' || event.type === 'feature_flags' || event.type === 'unknown') return;
+		const promptId = 'promptId' in event ? event.promptId : undefined;
+		let run = this.byPrompt(promptId);
+		if (!run && promptId === undefined) {
+			const running = [...this.open.values()].filter((r) => r.profileId === profileId && r.status === 'running');
+			if (running.length === 1) run = running[0];
+		}
+		if (!run) return;
+		const next = applyServerEvent(run, event, this.now());
+		if (next === run) return;
+		this.update(next, isTerminal(next.status) || next.status !== run.status);
+		// The socket said the prompt ended: confirm its real terminal state now.
+		if (next.progress.finishing && !run.progress.finishing) void this.poll(next);
+	}
+
+	/** Keeps the newest state, writes it to storage at most once a second (at once when it matters), and tells the page. */
+	private update(run: WorkflowRun, important = false): void {
+		const previous = this.open.get(run.id);
+		if (isTerminal(run.status)) {
+			this.open.delete(run.id);
+			if (!previous || !isTerminal(previous.status)) this.hooks.finished(run);
+		} else {
+			this.open.set(run.id, run);
+		}
+		const t = this.now();
+		if (important || isTerminal(run.status) || t - (this.lastPersist.get(run.id) ?? 0) >= PERSIST_EVERY_MS) {
+			this.lastPersist.set(run.id, t);
+			void this.runs.put(run);
+		}
+		this.emitRun(run, important || isTerminal(run.status));
+	}
+
+	private emitRun(run: WorkflowRun, now: boolean): void {
+		clearTimeout(this.pendingEmit.get(run.id));
+		const t = this.now();
+		const wait = EMIT_EVERY_MS - (t - (this.lastEmit.get(run.id) ?? 0));
+		const send = () => {
+			this.pendingEmit.delete(run.id);
+			this.lastEmit.set(run.id, this.now());
+			this.ctx.emit({ type: 'run', run: this.open.get(run.id) ?? run });
+			if (isTerminal(run.status)) void this.runs.put(run);
+		};
+		if (now || wait <= 0) send();
+		else this.pendingEmit.set(run.id, setTimeout(send, wait));
+	}
+}

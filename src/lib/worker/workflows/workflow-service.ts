@@ -1,0 +1,374 @@
+/**
+ * The workflow-runs feature of the worker: the node definitions (cached for offline), saved
+ * workflows, input uploads, submitting runs, the queue, and output bytes.
+ */
+import { appError, fail, ok, type Result } from '../../domain/errors';
+import type { NodeDefinitions } from '../../domain/object-info';
+import { isPng, readPngText } from '../../domain/png-chunks';
+import { newWorkflowRun, type NodeProblems, type WorkflowRun } from '../../domain/run-record';
+import { usesPartnerNodes } from '../../domain/workflow-check';
+import { importFromPngChunks, importWorkflowText, nodeTitle, type ImportResult } from '../../domain/workflow-import';
+import type { ApiPrompt, FileRef, NodeErrors } from '../../wire/workflow-api';
+import type { Connection, WorkerContext } from '../context';
+import type { ObjectInfoView, QueueView, SavedWorkflow, SubmitRunError, WorkflowApi } from './api';
+import { sendInput, type UploadedInput } from './input-uploader';
+import { LibraryRepo } from './library-repo';
+import { RunTracker } from './run-tracker';
+import { RunsRepo } from './runs-repo';
+import { WorkflowClient } from './workflow-client';
+
+const OBJECT_INFO = 'objectinfo:';
+
+interface CachedObjectInfo {
+	nodes: NodeDefinitions;
+	fetchedAt: number;
+}
+
+async function inflate(data: Uint8Array): Promise<Uint8Array> {
+	const stream = new Blob([data as BlobPart]).stream().pipeThrough(new DecompressionStream('deflate'));
+	return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+export class WorkflowService {
+	private readonly runs: RunsRepo;
+	private readonly library: LibraryRepo;
+	private readonly tracker: RunTracker;
+	/** Files sent by hash this session, by the name the workflow references, for a fallback upload. */
+	private readonly sentByHash = new Map<string, { profileId: string; file: File }>();
+
+	constructor(private readonly ctx: WorkerContext) {
+		this.runs = new RunsRepo(ctx.kv);
+		this.library = new LibraryRepo(ctx.kv);
+		this.tracker = new RunTracker(ctx, this.runs, { finished: (run) => void this.cacheOutputs(run) });
+		ctx.onLeader(() => this.tracker.start());
+		ctx.onResync(() => void this.tracker.pollAll());
+	}
+
+	api(): WorkflowApi {
+		return {
+			objectInfo: (i) => this.objectInfo(i),
+			listWorkflows: () => this.library.list(),
+			getWorkflow: async ({ id }) => (await this.library.get(id)) ?? null,
+			saveWorkflow: (i) => this.saveWorkflow(i),
+			duplicateWorkflow: (i) => this.duplicateWorkflow(i),
+			deleteWorkflow: ({ id }) => this.library.remove(id),
+			importFile: ({ file }) => this.importFile(file),
+			uploadInput: (i) => this.uploadInput(i),
+			submitRun: (i) => this.submitRun(i),
+			listRuns: () => this.runs.list(),
+			getRun: async ({ id }) => (await this.runs.get(id)) ?? null,
+			deleteRun: (i) => this.deleteRun(i),
+			cancelRuns: (i) => this.cancelRuns(i),
+			interrupt: (i) => this.interrupt(i),
+			queue: (i) => this.queue(i),
+			output: (i) => this.output(i),
+			inputImage: (i) => this.inputImage(i)
+		};
+	}
+
+	private async client(profileId: string): Promise<Result<{ client: WorkflowClient; connection: Connection }>> {
+		const connection = await this.ctx.connection(profileId);
+		return connection.ok ? ok({ client: new WorkflowClient(connection.value), connection: connection.value }) : connection;
+	}
+
+	async objectInfo({ profileId, refresh }: { profileId: string; refresh?: boolean }): Promise<Result<ObjectInfoView>> {
+		const cached = await this.ctx.kv.get<CachedObjectInfo>(OBJECT_INFO + profileId);
+		if (cached && !refresh) {
+			void this.refreshObjectInfo(profileId); // keep the cache fresh in the background
+			return ok({ ...cached, fromCache: true });
+		}
+		const fresh = await this.refreshObjectInfo(profileId);
+		if (fresh.ok) return ok({ ...fresh.value, fromCache: false });
+		return cached ? ok({ ...cached, fromCache: true, problem: fresh.error }) : fresh;
+	}
+
+	private async refreshObjectInfo(profileId: string): Promise<Result<CachedObjectInfo>> {
+		const c = await this.client(profileId);
+		if (!c.ok) return c;
+		const nodes = await c.value.client.objectInfo();
+		if (!nodes.ok) return nodes;
+		const record = { nodes: nodes.value, fetchedAt: Date.now() };
+		await this.ctx.kv.set(OBJECT_INFO + profileId, record);
+		return ok(record);
+	}
+
+	private async saveWorkflow({ id, name, prompt }: { id?: string; name: string; prompt: ApiPrompt }): Promise<SavedWorkflow> {
+		const now = Date.now();
+		const existing = id ? await this.library.get(id) : undefined;
+		const workflow: SavedWorkflow = {
+			...(existing ?? {}),
+			id: existing?.id ?? crypto.randomUUID(),
+			name: name.trim() || 'Untitled workflow',
+			prompt,
+			createdAt: existing?.createdAt ?? now,
+			updatedAt: now
+		};
+		await this.library.put(workflow);
+		this.ctx.notifyTabs('workflows-changed');
+		return workflow;
+	}
+
+	private async duplicateWorkflow({ id }: { id: string }): Promise<SavedWorkflow | null> {
+		const original = await this.library.get(id);
+		if (!original) return null;
+		return this.saveWorkflow({ name: `${original.name} (copy)`, prompt: structuredClone(original.prompt) });
+	}
+
+	private async importFile(file: File): Promise<ImportResult> {
+		let bytes: Uint8Array;
+		try {
+			bytes = new Uint8Array(await file.arrayBuffer());
+		} catch {
+			return { ok: false, message: `The file "${file.name}" could not be read.` };
+		}
+		if (isPng(bytes)) {
+			const chunks = await readPngText(bytes, inflate);
+			return chunks.ok ? importFromPngChunks(chunks.chunks) : { ok: false, message: chunks.message };
+		}
+		if (file.type.startsWith('image/'))
+			return { ok: false, message: `"${file.name}" is an image but not a PNG: only PNGs saved by ComfyUI carry their workflow.` };
+		return importWorkflowText(new TextDecoder().decode(bytes));
+	}
+
+	private async uploadInput({
+		profileId,
+		uploadId,
+		file,
+		maskFor
+	}: {
+		profileId: string;
+		uploadId: string;
+		file: File;
+		maskFor?: FileRef;
+	}): Promise<Result<UploadedInput>> {
+		const c = await this.client(profileId);
+		if (!c.ok) return c;
+		const result = await sendInput(
+			c.value.connection,
+			this.ctx.kv,
+			file,
+			maskFor ? { mask: { originalRef: maskFor } } : {},
+			(phase, loaded, total) => this.ctx.emit({ type: 'upload-progress', uploadId, phase, loaded, total })
+		);
+		if (result.ok && result.value.via === 'from-hash') this.sentByHash.set(result.value.name, { profileId, file });
+		return result;
+	}
+
+	private async submitRun(input: {
+		profileId: string;
+		workflowId: string | null;
+		title: string;
+		prompt: ApiPrompt;
+		seeds: Record<string, number>;
+	}): Promise<Result<WorkflowRun, SubmitRunError>> {
+		const c = await this.client(input.profileId);
+		if (!c.ok) return fail({ kind: 'error', error: c.error, runId: null });
+		const { client, connection } = c.value;
+		const info = await this.objectInfo({ profileId: input.profileId });
+		const partner = info.ok ? usesPartnerNodes(input.prompt, info.value.nodes) : false;
+		let run: WorkflowRun = {
+			...newWorkflowRun({ id: crypto.randomUUID(), ...input, partner, now: Date.now() }),
+			promptId: crypto.randomUUID()
+		};
+		await this.save(run);
+		const extraData: Record<string, unknown> = partner && connection.key ? { api_key_service_org: connection.key } : {};
+
+		let prompt = input.prompt;
+		let answer = await client.submit(prompt, run.promptId!, this.ctx.clientId(), extraData);
+		// The service may not resolve a name created by from-hash: upload those bytes and submit once more.
+		if (!answer.ok && answer.error.kind === 'rejected') {
+			const retried = await this.uploadRejectedInputs(prompt, answer.error.nodeErrors, connection);
+			if (retried) {
+				prompt = retried;
+				run = { ...run, prompt };
+				answer = await client.submit(prompt, run.promptId!, this.ctx.clientId(), extraData);
+			}
+		}
+		if (answer.ok) {
+			run = { ...run, promptId: answer.value.promptId, status: 'queued', queuedAt: Date.now() };
+			await this.save(run);
+			this.tracker.track(run);
+			this.ctx.notifyTabs('runs-changed');
+			return ok(run);
+		}
+		const failure = answer.error;
+		if (failure.kind === 'rejected') {
+			const problems = problemsOf(failure.nodeErrors);
+			run = {
+				...run,
+				status: 'failed',
+				finishedAt: Date.now(),
+				nodeProblems: problems,
+				error: {
+					kind: 'submit',
+					title: 'Rejected',
+					message: failure.message,
+					status: failure.status,
+					...(failure.requestId ? { requestId: failure.requestId } : {})
+				}
+			};
+			await this.save(run);
+			return fail({
+				kind: 'rejected',
+				message: failure.message,
+				problems,
+				status: failure.status,
+				...(failure.requestId ? { requestId: failure.requestId } : {}),
+				runId: run.id
+			});
+		}
+		const error = failure.error;
+		if (error.kind === 'network' || error.kind === 'timeout') {
+			// The job may have been accepted before the connection dropped: keep it and let polling find out.
+			this.tracker.track(run);
+			this.ctx.notifyTabs('runs-changed');
+			return fail({
+				kind: 'error',
+				error: { ...error, message: `${error.message} The run is kept and will be checked when the service answers.` },
+				runId: run.id
+			});
+		}
+		run = {
+			...run,
+			status: 'failed',
+			finishedAt: Date.now(),
+			error: {
+				kind: 'submit',
+				title: 'Not accepted',
+				message: error.message,
+				...(error.status ? { status: error.status } : {}),
+				...(error.requestId ? { requestId: error.requestId } : {})
+			}
+		};
+		await this.save(run);
+		return fail({ kind: 'error', error, runId: run.id });
+	}
+
+	/** Uploads the bytes of inputs sent by hash that the service rejected; returns the corrected workflow, if any. */
+	private async uploadRejectedInputs(prompt: ApiPrompt, nodeErrors: NodeErrors, connection: Connection): Promise<ApiPrompt | undefined> {
+		let next: ApiPrompt | undefined;
+		for (const [nodeId, nodeError] of Object.entries(nodeErrors)) {
+			for (const error of nodeError.errors) {
+				const inputName = error.extra_info?.input_name;
+				const value = inputName ? prompt[nodeId]?.inputs[inputName] : undefined;
+				const sent = typeof value === 'string' ? this.sentByHash.get(value) : undefined;
+				if (!inputName || !sent || sent.profileId !== connection.profile.id) continue;
+				const uploaded = await sendInput(connection, this.ctx.kv, sent.file, { forceUpload: true }, () => {});
+				if (!uploaded.ok) return undefined;
+				next ??= structuredClone(prompt);
+				next[nodeId]!.inputs[inputName] = uploaded.value.name;
+			}
+		}
+		return next;
+	}
+
+	private async save(run: WorkflowRun): Promise<void> {
+		await this.runs.put(run);
+		this.ctx.emit({ type: 'run', run });
+	}
+
+	private async deleteRun({ id }: { id: string }): Promise<void> {
+		this.tracker.forget(id);
+		await this.runs.remove(id);
+		this.ctx.emit({ type: 'run-deleted', id });
+		this.ctx.notifyTabs('runs-changed');
+	}
+
+	private async cancelRuns({ profileId, promptIds }: { profileId: string; promptIds: string[] }): Promise<Result<void>> {
+		const c = await this.client(profileId);
+		if (!c.ok) return c;
+		const result = await c.value.client.deleteFromQueue(promptIds);
+		void this.tracker.pollAll();
+		return result;
+	}
+
+	private async interrupt({ profileId, promptId }: { profileId: string; promptId?: string }): Promise<Result<void>> {
+		const c = await this.client(profileId);
+		if (!c.ok) return c;
+		const result = await c.value.client.interrupt(promptId);
+		void this.tracker.pollAll();
+		return result;
+	}
+
+	private async queue({ profileId }: { profileId: string }): Promise<Result<QueueView>> {
+		const c = await this.client(profileId);
+		if (!c.ok) return c;
+		const queue = await c.value.client.queue();
+		if (!queue.ok) return queue;
+		const runs = await this.runs.list();
+		const entry = (item: (typeof queue.value.queue_running)[number]) => {
+			const run = runs.find((r) => r.promptId === item[1]);
+			const prompt = item[2] ?? {};
+			const outputNode = Object.keys(prompt)[0];
+			return {
+				promptId: item[1],
+				position: item[0],
+				runId: run?.id ?? null,
+				title: run?.title ?? (outputNode ? `${nodeTitle(prompt, outputNode)} …` : item[1])
+			};
+		};
+		return ok({
+			running: queue.value.queue_running.map(entry),
+			pending: queue.value.queue_pending.map(entry).sort((a, b) => a.position - b.position)
+		});
+	}
+
+	private async output({ runId, index }: { runId: string; index: number }): Promise<Result<Blob>> {
+		const cached = await this.runs.output(runId, index);
+		if (cached) return ok(cached);
+		const run = await this.runs.get(runId);
+		const item = run?.outputs[index];
+		if (!run || !item) return fail(appError('not-found', 'This output is no longer in the run.'));
+		const c = await this.client(run.profileId);
+		if (!c.ok) return c;
+		const blob = await c.value.client.viewBlob(item.ref);
+		if (blob.ok) await this.runs.putOutput(runId, index, blob.value);
+		return blob;
+	}
+
+	private async inputImage({ profileId, name }: { profileId: string; name: string }): Promise<Result<Blob>> {
+		const c = await this.client(profileId);
+		if (!c.ok) return c;
+		return c.value.client.viewBlob({ filename: name, subfolder: '', type: 'input' });
+	}
+
+	/** Fetches a finished run's outputs into the cache, so they show offline and after the signed URL expires. */
+	private async cacheOutputs(run: WorkflowRun): Promise<void> {
+		for (let i = 0; i < run.outputs.length; i++) await this.output({ runId: run.id, index: i });
+		if (run.workflowId) await this.updateThumbnail(run);
+	}
+
+	private async updateThumbnail(run: WorkflowRun): Promise<void> {
+		const index = run.outputs.findIndex((o) => o.kind === 'image');
+		if (index < 0 || !run.workflowId) return;
+		const [workflow, blob] = [await this.library.get(run.workflowId), await this.runs.output(run.id, index)];
+		if (!workflow || !blob) return;
+		await this.library.put({ ...workflow, thumbnail: await thumbnailOf(blob) });
+		this.ctx.notifyTabs('workflows-changed');
+	}
+}
+
+function problemsOf(nodeErrors: NodeErrors): NodeProblems {
+	const problems: NodeProblems = {};
+	for (const [nodeId, nodeError] of Object.entries(nodeErrors)) {
+		problems[nodeId] = nodeError.errors.map((e) => ({
+			...(e.extra_info?.input_name ? { inputName: e.extra_info.input_name } : {}),
+			message: e.details ? `${e.message}: ${e.details}` : e.message
+		}));
+	}
+	return problems;
+}
+
+/** A small WebP of an image, made off the main thread. */
+async function thumbnailOf(blob: Blob): Promise<Blob> {
+	try {
+		const bitmap = await createImageBitmap(blob);
+		const scale = Math.min(1, 256 / Math.max(bitmap.width, bitmap.height));
+		const canvas = new OffscreenCanvas(Math.max(1, Math.round(bitmap.width * scale)), Math.max(1, Math.round(bitmap.height * scale)));
+		canvas.getContext('2d')?.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+		bitmap.close();
+		return await canvas.convertToBlob({ type: 'image/webp', quality: 0.8 });
+	} catch {
+		return blob;
+	}
+}
