@@ -1,0 +1,531 @@
+/**
+ * The pure mapping from a model's OpenAPI document (3.0 or 3.1, and 3.1 keywords under a 3.0
+ * label) to the one field model: `$ref`/`allOf` resolved, `anyOf`/`oneOf` as a variant switch,
+ * nullable both ways, enums, bounded numbers as sliders, seeds by name, URLs as media, arrays,
+ * nested objects, secrets, optional fields behind "advanced", ordering hints, examples and defaults.
+ * Whatever it cannot express becomes a visible JSON field with the reason.
+ */
+import {
+	fieldId,
+	looksLikeSeed,
+	withValueAt,
+	type EnumOption,
+	type Field,
+	type FieldBase,
+	type FieldGroup,
+	type FieldPath,
+	type MediaAccept
+} from './field-model';
+
+type Schema = { [key: string]: unknown };
+
+export const AUTHORED_FLAG = 'x-service-input-schema-authored';
+const MAX_DEPTH = 12;
+const TEXTAREA_MIN_LENGTH = 200;
+const SEED_MAX = 2 ** 32 - 1;
+
+function isSchema(value: unknown): value is Schema {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export interface SchemaForm {
+	/** False when the document says the input schema is not authored: any JSON object is accepted. */
+	authored: boolean;
+	group: FieldGroup;
+	/** The request-body schema with the document's components beside it, for the validator. */
+	inputSchema: Schema | null;
+	/** Values of every default, at their paths. */
+	defaults: Record<string, unknown>;
+	/** Why no form could be built (no request body), when that is the case. */
+	problem?: string;
+}
+
+/** The request body schema of the first operation that has one. */
+export function requestBodySchema(doc: Schema): Schema | undefined {
+	const paths = doc['paths'];
+	if (!isSchema(paths)) return undefined;
+	for (const item of Object.values(paths)) {
+		if (!isSchema(item)) continue;
+		for (const method of ['post', 'put', 'patch']) {
+			const op = item[method];
+			if (!isSchema(op)) continue;
+			const body = op['requestBody'];
+			const content = isSchema(body) ? body['content'] : undefined;
+			if (!isSchema(content)) continue;
+			const media = content['application/json'] ?? Object.entries(content).find(([t]) => t.endsWith('json'))?.[1];
+			if (isSchema(media) && isSchema(media['schema'])) return media['schema'];
+		}
+	}
+	return undefined;
+}
+
+class Resolver {
+	constructor(private readonly doc: Schema) {}
+
+	/** Follows a local `$ref` (JSON pointer into the document); undefined for remote or broken refs. */
+	ref(ref: string): Schema | undefined {
+		if (!ref.startsWith('#/')) return undefined;
+		let cur: unknown = this.doc;
+		for (const raw of ref.slice(2).split('/')) {
+			const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+			if (!isSchema(cur)) return undefined;
+			cur = cur[key];
+		}
+		return isSchema(cur) ? cur : undefined;
+	}
+
+	/**
+	 * A schema with `$ref` followed and `allOf` merged, siblings winning over the target (a pydantic
+	 * `allOf: [{$ref}]` with a description and default beside it). `refName` is the last ref's name.
+	 */
+	normalize(schema: Schema, seen: Set<string> = new Set()): { schema: Schema; refName?: string; problem?: string } {
+		let out: Schema = { ...schema };
+		let refName: string | undefined;
+		const ref = out['$ref'];
+		if (typeof ref === 'string') {
+			if (seen.has(ref)) return { schema: {}, problem: `recursive reference ${ref}` };
+			const target = this.ref(ref);
+			if (!target) return { schema: {}, problem: `cannot resolve ${ref}` };
+			const inner = this.normalize(target, new Set([...seen, ref]));
+			if (inner.problem) return inner;
+			delete out['$ref'];
+			out = { ...inner.schema, ...out };
+			refName = ref.split('/').pop();
+		}
+		const allOf = out['allOf'];
+		if (Array.isArray(allOf)) {
+			delete out['allOf'];
+			let merged: Schema = {};
+			for (const part of allOf) {
+				if (!isSchema(part)) continue;
+				const n = this.normalize(part, seen);
+				if (n.problem) return n;
+				refName ??= n.refName;
+				merged = mergeSchemas(merged, n.schema);
+			}
+			out = mergeSchemas(merged, out);
+		}
+		return { schema: out, ...(refName ? { refName } : {}) };
+	}
+}
+
+function mergeSchemas(a: Schema, b: Schema): Schema {
+	const out: Schema = { ...a, ...b };
+	if (isSchema(a['properties']) || isSchema(b['properties'])) {
+		out['properties'] = { ...(isSchema(a['properties']) ? a['properties'] : {}), ...(isSchema(b['properties']) ? b['properties'] : {}) };
+	}
+	const req = [...(Array.isArray(a['required']) ? a['required'] : []), ...(Array.isArray(b['required']) ? b['required'] : [])];
+	if (req.length) out['required'] = [...new Set(req)];
+	if (a['type'] && !b['type']) out['type'] = a['type'];
+	return out;
+}
+
+/** `type` as a list without "null", and whether null is allowed (3.0 `nullable`, 3.1 `[t, "null"]`, `enum` with null). */
+function typesOf(schema: Schema): { types: string[]; nullable: boolean } {
+	const t = schema['type'];
+	const list = typeof t === 'string' ? [t] : Array.isArray(t) ? t.filter((x): x is string => typeof x === 'string') : [];
+	const nullable = schema['nullable'] === true || list.includes('null') || (Array.isArray(schema['enum']) && schema['enum'].includes(null));
+	return { types: list.filter((x) => x !== 'null'), nullable };
+}
+
+function humanize(name: string): string {
+	const spaced = name
+		.replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+		.replace(/[_-]+/g, ' ')
+		.trim();
+	return spaced ? spaced[0]!.toUpperCase() + spaced.slice(1) : name;
+}
+
+function examplesOf(schema: Schema): unknown[] | undefined {
+	if (Array.isArray(schema['examples']) && schema['examples'].length) return schema['examples'];
+	if ('example' in schema && schema['example'] !== undefined) return [schema['example']];
+	return undefined;
+}
+
+function num(schema: Schema, key: string): number | undefined {
+	const v = schema[key];
+	return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+}
+
+/** Lower and upper bounds, reading 3.0 boolean and 3.1 numeric `exclusive*` alike. */
+function bounds(schema: Schema): { min?: number; max?: number } {
+	let min = num(schema, 'minimum');
+	let max = num(schema, 'maximum');
+	const exMin = schema['exclusiveMinimum'];
+	const exMax = schema['exclusiveMaximum'];
+	if (typeof exMin === 'number') min = exMin;
+	if (typeof exMax === 'number') max = exMax;
+	return { ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}) };
+}
+
+function mediaAcceptOf(name: string, description: string): MediaAccept {
+	const hay = `${name} ${description}`.toLowerCase();
+	if (/video|clip|movie/.test(hay)) return 'video';
+	if (/audio|voice|speech|sound|music/.test(hay)) return 'audio';
+	if (/image|mask|frame|photo|picture|img/.test(hay)) return 'image';
+	return 'any';
+}
+
+const looksLikeUrlName = (name: string) => /(^|_)url$/i.test(name) || /Url$/.test(name);
+const looksLikeUrlsName = (name: string) => /(^|_)urls$/i.test(name) || /Urls$/.test(name);
+
+interface Ctx {
+	resolver: Resolver;
+	depth: number;
+	/** References followed on the way here: meeting one again is a recursive schema. */
+	refs: ReadonlySet<string>;
+}
+
+function base(name: string, path: FieldPath, schema: Schema, required: boolean, nullable: boolean, advanced: boolean): FieldBase {
+	const title = typeof schema['title'] === 'string' ? schema['title'] : undefined;
+	const description = typeof schema['description'] === 'string' ? schema['description'] : undefined;
+	const examples = examplesOf(schema);
+	return {
+		id: fieldId(path),
+		path,
+		// A component's title (`ImageSize`) names the type, not the field: prefer the property name then.
+		label: title && title !== name && !/^[A-Z][A-Za-z0-9]+$/.test(title) ? title : humanize(name || title || 'Value'),
+		...(description ? { description } : {}),
+		required,
+		advanced,
+		nullable,
+		...('default' in schema ? { default: schema['default'] } : {}),
+		...(examples ? { examples } : {}),
+		...(/prompt|^text$|image_url|image_size|seed/.test(name) ? { main: true } : {})
+	};
+}
+
+function jsonField(name: string, path: FieldPath, schema: Schema, required: boolean, advanced: boolean, reason: string): Field {
+	return { ...base(name, path, schema, required, typesOf(schema).nullable, advanced), kind: 'json', reason };
+}
+
+function enumLabel(value: unknown): string {
+	return value === null ? 'None' : typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** One property schema to one field. */
+function mapSchema(name: string, path: FieldPath, raw: Schema, required: boolean, advanced: boolean, ctx: Ctx): Field {
+	if (ctx.depth > MAX_DEPTH) return jsonField(name, path, raw, required, advanced, 'nested too deeply');
+	const norm = ctx.resolver.normalize(raw, new Set(ctx.refs));
+	if (norm.problem) return jsonField(name, path, raw, required, advanced, norm.problem);
+	const schema = norm.schema;
+	const followed = new Set(ctx.refs);
+	if (typeof raw['$ref'] === 'string') followed.add(raw['$ref']);
+	const inner: Ctx = { ...ctx, depth: ctx.depth + 1, refs: followed };
+
+	// anyOf / oneOf: drop {type: null} branches (nullable), collapse a single branch, else a variant switch.
+	const union = (Array.isArray(schema['anyOf']) ? schema['anyOf'] : Array.isArray(schema['oneOf']) ? schema['oneOf'] : undefined) as
+		unknown[] | undefined;
+	if (union) {
+		const branches = union.filter(isSchema).map((b) => ({ raw: b, norm: ctx.resolver.normalize(b) }));
+		const isNull = (s: Schema) => s['type'] === 'null' || (Array.isArray(s['enum']) && s['enum'].length === 1 && s['enum'][0] === null);
+		const real = branches.filter((b) => !isNull(b.norm.schema));
+		const nullable = real.length < branches.length || typesOf(schema).nullable;
+		const { anyOf: _a, oneOf: _o, ...siblings } = schema;
+		if (real.length === 1) {
+			const merged = { ...real[0]!.norm.schema, ...siblings, ...(nullable ? { nullable: true } : {}) };
+			return mapSchema(name, path, merged, required, advanced, ctx);
+		}
+		// Every branch a constant: one enum.
+		const consts = real.map((b) => b.norm.schema['const']);
+		if (real.length > 0 && real.every((b) => 'const' in b.norm.schema)) {
+			const options: EnumOption[] = consts.map((c) => ({ value: c as EnumOption['value'], label: enumLabel(c) }));
+			return { ...base(name, path, siblings, required, nullable, advanced), kind: 'enum', options };
+		}
+		if (real.length === 0) return jsonField(name, path, schema, required, advanced, 'a union with no usable branch');
+		const variants = real.map((b, i) => {
+			const title = typeof b.norm.schema['title'] === 'string' ? b.norm.schema['title'] : undefined;
+			const label =
+				title ?? b.norm.refName ?? (typeof b.norm.schema['type'] === 'string' ? humanize(b.norm.schema['type']) : `Option ${i + 1}`);
+			return { label: humanize(label), field: mapSchema(name, path, { ...b.norm.schema, title: humanize(name) }, required, false, inner) };
+		});
+		return { ...base(name, path, siblings, required, nullable, advanced), kind: 'variant', variants };
+	}
+
+	const { types, nullable } = typesOf(schema);
+	const common = base(name, path, schema, required, nullable, advanced);
+
+	if ('const' in schema)
+		return { ...common, kind: 'enum', options: [{ value: schema['const'] as EnumOption['value'], label: enumLabel(schema['const']) }] };
+	if (Array.isArray(schema['enum'])) {
+		const values = (schema['enum'] as unknown[]).filter((v) => v !== null && ['string', 'number', 'boolean'].includes(typeof v));
+		if (values.length === 0) return jsonField(name, path, schema, required, advanced, 'an enum of values a select cannot hold');
+		return { ...common, kind: 'enum', options: values.map((v) => ({ value: v as EnumOption['value'], label: enumLabel(v) })) };
+	}
+
+	const type = types.length === 1 ? types[0] : types.length === 0 ? inferType(schema) : undefined;
+	if (!type) return jsonField(name, path, schema, required, advanced, `several types (${types.join(', ')})`);
+	switch (type) {
+		case 'string': {
+			const format = typeof schema['format'] === 'string' ? schema['format'] : undefined;
+			if (format === 'password' || schema['writeOnly'] === true) return { ...common, kind: 'secret', ...stringLimits(schema) };
+			if (format === 'uri' || format === 'url' || format === 'binary' || looksLikeUrlName(name)) {
+				return {
+					...common,
+					kind: 'media',
+					transport: 'url',
+					accept: mediaAcceptOf(name, common.description ?? ''),
+					mask: /mask/i.test(name)
+				};
+			}
+			const long = (num(schema, 'maxLength') ?? 0) > TEXTAREA_MIN_LENGTH || /prompt|^text$|content|message|description/i.test(name);
+			return { ...common, kind: long ? 'textarea' : 'text', ...stringLimits(schema), ...(format ? { format } : {}) };
+		}
+		case 'integer':
+		case 'number': {
+			const { min, max } = bounds(schema);
+			if (type === 'integer' && looksLikeSeed(name))
+				return { ...common, kind: 'seed', min: min ?? 0, max: Math.min(max ?? SEED_MAX, Number.MAX_SAFE_INTEGER) };
+			const step = num(schema, 'multipleOf') ?? (type === 'integer' ? 1 : undefined);
+			return {
+				...common,
+				kind: type,
+				...(min !== undefined ? { min } : {}),
+				...(max !== undefined ? { max } : {}),
+				...(step !== undefined ? { step } : {}),
+				slider: min !== undefined && max !== undefined
+			};
+		}
+		case 'boolean':
+			return { ...common, kind: 'boolean' };
+		case 'array': {
+			const items = schema['items'];
+			if (!isSchema(items)) return jsonField(name, path, schema, required, advanced, 'a list whose items are not described');
+			const itemName = looksLikeUrlsName(name) ? name.replace(/s$/, '') : singular(name);
+			const item = mapSchema(itemName, [...path, 0], { title: humanize(itemName), ...items }, true, false, inner);
+			return {
+				...common,
+				kind: 'array',
+				item,
+				...(num(schema, 'minItems') !== undefined ? { minItems: num(schema, 'minItems') } : {}),
+				...(num(schema, 'maxItems') !== undefined ? { maxItems: num(schema, 'maxItems') } : {})
+			};
+		}
+		case 'object': {
+			const props = schema['properties'];
+			if (!isSchema(props) || Object.keys(props).length === 0)
+				return jsonField(name, path, schema, required, advanced, 'a free-form object');
+			return { ...common, kind: 'object', fields: mapProperties(schema, path, false, inner) };
+		}
+		default:
+			return jsonField(name, path, schema, required, advanced, `type "${type}" has no editor`);
+	}
+}
+
+function singular(name: string): string {
+	return name.endsWith('ies') ? `${name.slice(0, -3)}y` : name.endsWith('s') ? name.slice(0, -1) : `${name} item`;
+}
+
+function inferType(schema: Schema): string | undefined {
+	if (isSchema(schema['properties'])) return 'object';
+	if (isSchema(schema['items'])) return 'array';
+	return undefined;
+}
+
+function stringLimits(schema: Schema): { minLength?: number; maxLength?: number; pattern?: string } {
+	const minLength = num(schema, 'minLength');
+	const maxLength = num(schema, 'maxLength');
+	const pattern = typeof schema['pattern'] === 'string' ? schema['pattern'] : undefined;
+	return {
+		...(minLength !== undefined ? { minLength } : {}),
+		...(maxLength !== undefined ? { maxLength } : {}),
+		...(pattern ? { pattern } : {})
+	};
+}
+
+/**
+ * Property order: `x-fal-order-properties` on the object, else `x-order` on the properties,
+ * else required first, each group in declaration order.
+ */
+export function propertyOrder(schema: Schema, resolve: (s: Schema) => Schema = (s) => s): string[] {
+	const props = isSchema(schema['properties']) ? schema['properties'] : {};
+	const names = Object.keys(props);
+	const hinted = schema['x-fal-order-properties'];
+	if (Array.isArray(hinted)) {
+		const listed = hinted.filter((n): n is string => typeof n === 'string' && n in props);
+		return [...listed, ...names.filter((n) => !listed.includes(n))];
+	}
+	const xOrder = (n: string): number | undefined => {
+		const p = props[n];
+		if (!isSchema(p)) return undefined;
+		const v = p['x-order'] ?? resolve(p)['x-order'];
+		return typeof v === 'number' ? v : undefined;
+	};
+	if (names.some((n) => xOrder(n) !== undefined)) {
+		return names
+			.map((n, i) => ({ n, i, o: xOrder(n) ?? Number.MAX_SAFE_INTEGER }))
+			.sort((a, b) => a.o - b.o || a.i - b.i)
+			.map((x) => x.n);
+	}
+	const required = new Set(Array.isArray(schema['required']) ? schema['required'] : []);
+	return [...names.filter((n) => required.has(n)), ...names.filter((n) => !required.has(n))];
+}
+
+function mapProperties(schema: Schema, path: FieldPath, top: boolean, ctx: Ctx): Field[] {
+	const props = schema['properties'] as Schema;
+	const required = new Set(Array.isArray(schema['required']) ? schema['required'] : []);
+	return propertyOrder(schema).map((name) => {
+		const prop = props[name];
+		const isRequired = required.has(name);
+		if (!isSchema(prop)) return jsonField(name, [...path, name], {}, isRequired, top && !isRequired, 'a property with no schema');
+		return mapSchema(name, [...path, name], prop, isRequired, top && !isRequired, ctx);
+	});
+}
+
+function collectDefaults(fields: Field[], into: unknown): unknown {
+	let out = into;
+	for (const f of fields) {
+		if (f.default !== undefined) out = withValueAt(out, f.path, structuredClone(f.default));
+		else if (f.kind === 'object' && f.required) out = collectDefaults(f.fields, out);
+	}
+	return out;
+}
+
+/** The whole mapping: a document in, a form out. */
+export function schemaToForm(doc: Schema, title = 'Input'): SchemaForm {
+	const authored = doc[AUTHORED_FLAG] !== false;
+	const body = requestBodySchema(doc);
+	const components = isSchema(doc['components']) ? doc['components'] : undefined;
+	const inputSchema = body ? { ...body, ...(components ? { components } : {}) } : null;
+	const group: FieldGroup = { id: 'input', title, fields: [] };
+	if (!body) return { authored, group, inputSchema: null, defaults: {}, problem: 'The document describes no JSON request body.' };
+	if (!authored) {
+		group.fields = [
+			{
+				id: 'body',
+				path: [],
+				label: 'Input (JSON)',
+				required: true,
+				advanced: false,
+				nullable: false,
+				kind: 'json',
+				reason: 'the service publishes no input schema for this model; any JSON object is accepted'
+			}
+		];
+		return { authored, group, inputSchema, defaults: {} };
+	}
+	const resolver = new Resolver(doc);
+	const norm = resolver.normalize(body);
+	const root = norm.schema;
+	if (norm.problem || !isSchema(root['properties'])) {
+		group.fields = [
+			{
+				id: 'body',
+				path: [],
+				label: 'Input (JSON)',
+				required: true,
+				advanced: false,
+				nullable: false,
+				kind: 'json',
+				reason: norm.problem ?? 'the input is not an object with properties'
+			}
+		];
+		return { authored, group, inputSchema, defaults: {} };
+	}
+	group.fields = mapProperties(root, [], true, {
+		resolver,
+		depth: 0,
+		refs: new Set(typeof body['$ref'] === 'string' ? [body['$ref']] : [])
+	});
+	return { authored, group, inputSchema, defaults: collectDefaults(group.fields, {}) as Record<string, unknown> };
+}
+
+// ---- helpers the widgets share -------------------------------------------------------------
+
+/** The field of item `index` of an array: the item template with its path moved to that index. */
+export function itemField(array: { path: FieldPath; item: Field }, index: number): Field {
+	return rebase(array.item, [...array.path, 0], [...array.path, index]);
+}
+
+function rebase(field: Field, from: FieldPath, to: FieldPath): Field {
+	const path = [...to, ...field.path.slice(from.length)];
+	const moved = { ...field, path, id: fieldId(path) } as Field;
+	if (moved.kind === 'object') moved.fields = moved.fields.map((f) => rebase(f, from, to));
+	if (moved.kind === 'array') moved.item = rebase(moved.item, from, to);
+	if (moved.kind === 'variant') moved.variants = moved.variants.map((v) => ({ ...v, field: rebase(v.field, from, to) }));
+	return moved;
+}
+
+/** Whether a value has the shape a field edits (to pick the active variant). */
+export function fits(field: Field, value: unknown): boolean {
+	switch (field.kind) {
+		case 'enum':
+			return field.options.some((o) => o.value === value);
+		case 'text':
+		case 'textarea':
+		case 'secret':
+		case 'media':
+			return typeof value === 'string';
+		case 'integer':
+		case 'seed':
+			return typeof value === 'number' && Number.isInteger(value);
+		case 'number':
+			return typeof value === 'number';
+		case 'boolean':
+			return typeof value === 'boolean';
+		case 'array':
+			return Array.isArray(value);
+		case 'object': {
+			if (!isSchema(value)) return false;
+			const known = new Set(field.fields.map((f) => f.path[f.path.length - 1]));
+			return (
+				Object.keys(value).every((k) => known.has(k)) &&
+				field.fields.every((f) => !f.required || f.kind !== 'enum' || fits(f, value[String(f.path[f.path.length - 1])]))
+			);
+		}
+		case 'variant':
+			return field.variants.some((v) => fits(v.field, value));
+		case 'json':
+			return true;
+	}
+}
+
+export function activeVariant(field: { variants: Array<{ field: Field }> }, value: unknown): number {
+	if (value === undefined || value === null) return 0;
+	const i = field.variants.findIndex((v) => fits(v.field, value));
+	return i === -1 ? 0 : i;
+}
+
+/** A starting value for a field switched to (a variant chosen, an item added). */
+export function initialValue(field: Field): unknown {
+	if (field.default !== undefined) return structuredClone(field.default);
+	switch (field.kind) {
+		case 'object': {
+			let out: unknown = {};
+			for (const f of field.fields) {
+				const v = f.required || f.default !== undefined ? initialValue(f) : undefined;
+				if (v !== undefined) out = withValueAt(out, [String(f.path[f.path.length - 1])], v);
+			}
+			return out;
+		}
+		case 'array':
+			return [];
+		case 'enum':
+			return field.options[0]?.value;
+		case 'boolean':
+			return false;
+		case 'integer':
+		case 'number':
+			return field.min ?? 0;
+		case 'seed':
+			return undefined;
+		case 'variant':
+			return field.variants[0] ? initialValue(field.variants[0].field) : undefined;
+		default:
+			return field.kind === 'json' ? undefined : '';
+	}
+}
+
+/** The request body from form values: empty optional text is left out rather than sent as "". */
+export function cleanBody(fields: Field[], values: unknown): unknown {
+	if (!isSchema(values)) return values;
+	const out: Schema = { ...values };
+	for (const f of fields) {
+		const key = String(f.path[f.path.length - 1]);
+		const v = out[key];
+		if (v === undefined) delete out[key];
+		else if (v === '' && !f.required) delete out[key];
+		else if (f.kind === 'object' && isSchema(v)) out[key] = cleanBody(f.fields, v);
+	}
+	return out;
+}
