@@ -22,7 +22,11 @@ describe('workflow service events', () => {
 			data: {
 				node: '9',
 				prompt_id: 'p',
-				output: { images: [{ filename: 'a.png', subfolder: '', type: 'output' }], gifs: [{ filename: 'b.webp', type: 'output' }], text: ['hi'] }
+				output: {
+					images: [{ filename: 'a.png', subfolder: '', type: 'output' }],
+					gifs: [{ filename: 'b.webp', type: 'output' }],
+					text: ['hi']
+				}
 			}
 		});
 		expect(parseServerEvent(text)).toMatchObject({
@@ -40,7 +44,9 @@ describe('workflow service events', () => {
 	});
 
 	it('keeps unknown message types and rejects malformed ones with a reason', () => {
-		expect(parseServerEvent('{"type":"crystools.monitor","data":{"cpu":3}}')).toMatchObject({ event: { type: 'unknown', rawType: 'crystools.monitor' } });
+		expect(parseServerEvent('{"type":"crystools.monitor","data":{"cpu":3}}')).toMatchObject({
+			event: { type: 'unknown', rawType: 'crystools.monitor' }
+		});
 		expect(parseServerEvent('not json')).toMatchObject({ ok: false });
 		expect(parseServerEvent('{"data":{}}')).toMatchObject({ ok: false, message: /type/ });
 		expect(parseServerEvent('{"type":"execution_success","data":{}}')).toMatchObject({ ok: false, message: /prompt_id/ });
