@@ -151,6 +151,18 @@ describe('queue', () => {
 		expect([c.dispatches[counterKey(WS, 'q-late')], c.charges[counterKey(WS, 'q-late')]]).toEqual([1, 1]);
 	});
 
+	it('operator cancel mid-run: COMPLETED with cancelled at once, the provider work is still charged, no result to collect', async () => {
+		await api.control('/router/settings', { providerMs: 300 });
+		const sub = await submit(INPUT, { 'Idempotency-Key': 'q-operator' });
+		await eventually(async () => ((await status(sub)).status === 'IN_PROGRESS' ? true : undefined));
+		await api.control(`/router/requests/${sub.request_id}/cancel`);
+		expect(await status(sub)).toMatchObject({ status: 'COMPLETED', error_type: 'cancelled' });
+		await eventually(async () => ((await api.counters()).charges[counterKey(WS, 'q-operator')] === 1 ? true : undefined));
+		const collect = await api.get(pathOf(sub.response_url));
+		expect([collect.status, collect.headers.get('x-service-error-type')]).toEqual([409, 'cancelled']);
+		expect(await status(sub)).toMatchObject({ status: 'COMPLETED', error_type: 'cancelled' });
+	});
+
 	it('times out a request that waits past its queue timeout, by emulator time', async () => {
 		await api.control('/router/settings', { queuePaused: true });
 		const sub = await submit();

@@ -21,6 +21,8 @@ export interface QueuedRequest {
 	submittedAt: number;
 	status: QueueStatus;
 	cancelRequested: boolean;
+	/** Set by an operator cancel: the run's result, if it comes, is not kept. */
+	discardResult?: boolean;
 	completedAt?: number;
 	/** Present on a COMPLETED request that did not succeed. */
 	errorType?: string;
@@ -76,6 +78,19 @@ export class RequestQueue {
 		return 'requested';
 	}
 
+	/**
+	 * An operator withdraws a request: it ends `COMPLETED` with `cancelled` at once, even mid-run. A
+	 * run already at the provider still finishes and is charged, but its result is discarded.
+	 */
+	operatorCancel(id: string): QueuedRequest | undefined {
+		const request = this.requests.get(id);
+		if (!request || request.status === QUEUE_STATUS.completed) return undefined;
+		request.cancelRequested = true;
+		request.discardResult = true;
+		this.complete(request, 'cancelled');
+		return request;
+	}
+
 	private complete(request: QueuedRequest, errorType: string | undefined, response?: StoredResponse): void {
 		request.status = QUEUE_STATUS.completed;
 		request.completedAt = this.ctx.state.now();
@@ -124,6 +139,10 @@ export class RequestQueue {
 			.catch(() => errorResponse(500, 'internal_error', 'The router failed while reading the provider result.'))
 			.then((response) => {
 				release();
+				if (request.discardResult) {
+					this.pump();
+					return;
+				}
 				const failed = response.status !== 200;
 				// A late cancel: the run reached the provider, so its result (and charge) stand.
 				const errorType = request.cancelRequested ? 'cancelled' : failed ? response.errorType ?? 'internal_error' : undefined;

@@ -11,6 +11,7 @@ import { answerFromRecord, readBody, readIdempotencyKey, refuseByServiceState, r
 import { QUEUE_STATUS, RequestQueue, type QueuedRequest } from '../queue';
 import { sendRun } from './run-routes';
 import type { StoredResponse } from '../dispatch';
+import { CONTROL_PREFIX } from '../../control';
 
 /** Seconds a client should wait before polling an unfinished request again. */
 export const POLL_RETRY_AFTER_SECONDS = 1;
@@ -128,6 +129,13 @@ export function installQueueRoutes(app: FastifyInstance, ctx: RouterContext): Re
 		}
 		const body: RouterQueueCancelResponse = { request_id: found.id, status: 'CANCELLATION_REQUESTED' };
 		return reply.code(202).send(body);
+	});
+
+	// Operator control (no auth, like every control route): withdraw a request whatever its state.
+	app.post<{ Params: { request_id: string } }>(`${CONTROL_PREFIX}/router/requests/:request_id/cancel`, async (request, reply) => {
+		const cancelled = queue.operatorCancel(request.params.request_id);
+		if (!cancelled) return reply.code(404).send({ error: 'no unfinished request with that id' });
+		return { request_id: cancelled.id, status: cancelled.status, error_type: cancelled.errorType };
 	});
 
 	return queue;
