@@ -17,7 +17,7 @@ const OUTPUTS = [
 	{ source: 'icons/icon.svg', size: 512, dest: 'icons/icon-512.png' },
 	{ source: 'icons/icon-maskable.svg', size: 192, dest: 'icons/maskable-192.png' },
 	{ source: 'icons/icon-maskable.svg', size: 512, dest: 'icons/maskable-512.png' },
-	{ source: 'icons/icon-maskable.svg', size: 180, dest: 'apple-touch-icon.png' }
+	{ source: 'icons/icon-maskable.svg', size: 180, dest: 'icons/apple-touch-icon.png' }
 ] as const;
 
 for (const { source, size, dest } of OUTPUTS) {
