@@ -38,6 +38,7 @@ export class WorkflowEngine {
 		private readonly storage: StorageService,
 		private readonly hub: SocketHub
 	) {
+		hub.greeting = (clientId) => this.greeting(clientId);
 		state.onReset(() => {
 			for (const job of this.book.runningJobs()) job.stopRequested = true;
 			this.book.clear();
@@ -103,7 +104,8 @@ export class WorkflowEngine {
 			interruptedLocally: false,
 			outputs: {},
 			messages: [],
-			inHistory: true
+			inHistory: true,
+			currentNode: undefined
 		};
 		this.book.add(job);
 		this.broadcastStatus();
@@ -167,6 +169,21 @@ export class WorkflowEngine {
 			stopped++;
 		}
 		return stopped;
+	}
+
+	/**
+	 * What a socket that connects mid-run is told: `executing` with the current node of each running
+	 * job it may see. ComfyUI sends this on reconnect to the submitting client, without a prompt_id;
+	 * the cloud form carries the prompt_id, as every job frame does there.
+	 */
+	private greeting(clientId: string): unknown[] {
+		const out: unknown[] = [];
+		for (const job of this.book.runningJobs()) {
+			if (job.currentNode === undefined) continue;
+			if (!this.rules.local) out.push({ type: 'executing', data: { node: job.currentNode, display_node: job.currentNode, prompt_id: job.id } });
+			else if (job.clientId === clientId) out.push({ type: 'executing', data: { node: job.currentNode } });
+		}
+		return out;
 	}
 
 	broadcastStatus(): void {

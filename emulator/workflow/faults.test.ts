@@ -63,6 +63,21 @@ describe('faults on demand', () => {
 		again.close();
 	});
 
+	it('tells a socket that connects mid-run which node the job is at', async () => {
+		await control(emu, '/workflow/timing', { stepMs: 10 });
+		const first = await RecordingSocket.open(emu);
+		const id = (await api(emu).submit(small({ '3': { steps: 40 } }))).body['prompt_id'] as string;
+		await first.until(() => first.json('progress', id).length > 0);
+		const late = await RecordingSocket.open(emu);
+		expect(late.json().slice(0, 2)).toEqual([
+			{ type: 'status', data: { status: { exec_info: { queue_remaining: 1 } }, sid: 'test-client' } },
+			{ type: 'executing', data: { node: '3', display_node: '3', prompt_id: id } }
+		]);
+		await late.untilDone(id);
+		first.close();
+		late.close();
+	});
+
 	it('refuses sockets for N seconds', async () => {
 		await control(emu, '/faults', { refuseSocketsForSeconds: 30 });
 		const url = `${emu.urls.workflow.replace('http', 'ws')}/ws?token=${emu.apiKey}`;

@@ -31,6 +31,8 @@ export interface Job {
 	messages: HistoryMessage[];
 	/** Whether the job ever reached history (a deleted pending job in the local runtime never does). */
 	inHistory: boolean;
+	/** The node running now, told to sockets that connect mid-run. */
+	currentNode: string | undefined;
 }
 
 export const SECRET_EXTRA_DATA_KEYS = ['api_key_service_org', 'api_key_comfy_org', 'auth_token_comfy_org'];

@@ -55,6 +55,25 @@ describe('comfyui-local scenario', () => {
 		other.close();
 	});
 
+	it('tells the submitting client which node runs when it reconnects, without a prompt_id, as ComfyUI does', async () => {
+		await control(emu, '/workflow/timing', { stepMs: 10 });
+		const first = await RecordingSocket.open(emu, { token: null, clientId: 'me' });
+		const id = ((await (await noKey('/prompt', { method: 'POST', body: JSON.stringify({ prompt: small({ '3': { steps: 40 } }), client_id: 'me' }) })).json()) as { prompt_id: string }).prompt_id;
+		await first.until(() => first.json('progress', id).length > 0);
+		first.close();
+		const stranger = await RecordingSocket.open(emu, { token: null, clientId: 'stranger' });
+		const back = await RecordingSocket.open(emu, { token: null, clientId: 'me' });
+		expect(back.json()[1]).toEqual({ type: 'executing', data: { node: '3' } });
+		expect(stranger.json().map((m) => m.type)).toEqual(['status']);
+		await back.untilDone(id);
+		stranger.close();
+		back.close();
+	});
+
+	it('answers /view without filename with a bare 404, as ComfyUI does', async () => {
+		expect((await noKey('/view?type=output')).status).toBe(404);
+	});
+
 	it('sends to the newest socket of a clientId only, as ComfyUI keys sockets by sid', async () => {
 		const old = await RecordingSocket.open(emu, { token: null, clientId: 'me' });
 		const fresh = await RecordingSocket.open(emu, { token: null, clientId: 'me' });

@@ -154,7 +154,8 @@ export function installFileRoutes(app: FastifyInstance, state: EmulatorState, en
 	for (const path of both('/view')) {
 		app.get<{ Querystring: Record<string, string | undefined> }>(path, async (request, reply) => {
 			const q = request.query;
-			if (!q['filename']) return badRequest(reply, 'The "filename" query parameter is required.');
+			// ComfyUI answers a /view without filename with a bare 404.
+			if (!q['filename']) return engine.rules.local ? reply.code(404).send() : badRequest(reply, 'The "filename" query parameter is required.');
 			const type = q['type'] || 'output';
 			if (!isFileType(type)) return badRequest(reply, `"type" must be output, temp or input, not "${type}".`);
 			const file = engine.files.get(type, q['filename']);

@@ -130,6 +130,7 @@ export async function runJob(job: Job, env: RunEnvironment): Promise<void> {
 				if (hit.ui) publishUi(id, hit.ui);
 				continue;
 			}
+			job.currentNode = id;
 			env.emit(event, 'executing', { node: id, display_node: id, prompt_id: job.id });
 			setNode(id, 'running');
 			progressState();

@@ -35,6 +35,8 @@ export class SocketHub {
 	corruptFrames = false;
 	private corruptCounter = 0;
 	previewTimer: PreviewTimer | undefined;
+	/** Messages a new socket gets after `status` (the node a running job is at, as ComfyUI sends on reconnect). */
+	greeting: ((clientId: string) => unknown[]) | undefined;
 
 	constructor(
 		private readonly state: EmulatorState,
@@ -87,6 +89,7 @@ export class SocketHub {
 			}
 		});
 		this.send(client, { type: 'status', data: { status: { exec_info: { queue_remaining: this.queueRemaining() } }, sid: clientId } });
+		for (const message of this.greeting?.(clientId) ?? []) this.send(client, message);
 	}
 
 	send(client: ClientSocket, message: unknown): void {
