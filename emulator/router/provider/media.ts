@@ -55,9 +55,16 @@ function pixels(seed: number, width: number, height: number, frame = 0): Buffer 
 	return out;
 }
 
+/** Pixels are drawn at most this wide in JavaScript; sharp scales them up off the main thread. */
+const DRAWN_MAX = 128;
+
 export function renderImage(seed: number, width: number, height: number, format: ImageFormat): Promise<Buffer> {
 	return cached(`img:${seed}:${width}x${height}:${format}`, async () => {
-		const image = sharp(pixels(seed, width, height), { raw: { width, height, channels: 3 } });
+		const scale = Math.min(1, DRAWN_MAX / Math.max(width, height));
+		const w = Math.max(1, Math.round(width * scale));
+		const h = Math.max(1, Math.round(height * scale));
+		let image = sharp(pixels(seed, w, h), { raw: { width: w, height: h, channels: 3 } });
+		if (w !== width || h !== height) image = image.resize(width, height, { fit: 'fill', kernel: 'cubic' });
 		if (format === 'jpeg') return image.jpeg({ quality: 85 }).toBuffer();
 		if (format === 'webp') return image.webp({ quality: 85 }).toBuffer();
 		return image.png().toBuffer();
