@@ -149,11 +149,13 @@ export async function runJob(job: Job, env: RunEnvironment): Promise<void> {
 				progress: async (value, max, preview) => {
 					const stepEndedAt = performance.now();
 					checkpoint();
+					// The preview encodes on sharp's threads while the JSON messages go out.
+					const image = preview?.();
 					const route = env.route(job, 'progress');
 					env.emit(route, 'progress', { value, max, prompt_id: job.id, node: id });
 					setNode(id, 'running', value, max);
 					progressState();
-					if (preview) env.preview(route, job.id, id, await preview(), stepEndedAt);
+					if (image) env.preview(route, job.id, id, await image, stepEndedAt);
 				},
 				text: (message) => env.text(env.route(job, 'text'), id, message),
 				loadInput: env.loadInput,
