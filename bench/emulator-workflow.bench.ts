@@ -4,6 +4,7 @@
  * preview encode and the frame send. Then 50 concurrent sockets must each receive every event of a
  * run. Baseline: a bare `ws` server writing a frame of the same size, measured in the same run.
  */
+import { loadavg, cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { WebSocketServer } from 'ws';
 import WebSocket from 'ws';
@@ -80,6 +81,7 @@ try {
 	const frameBytes = frames[0]?.raw.length ?? 0;
 	const baseline = await baselineSendMs(frameBytes);
 
+	console.log(`machine: ${cpus().length} cores, load average ${loadavg()[0]!.toFixed(2)} (other processes lengthen the tail)`);
 	console.log(`${RUNS} runs of a 20-step KSampler: preview frames per run ${perRun.join(', ')} (expected ${STEPS}), ~${(frameBytes / 1024).toFixed(1)} KiB each, ${sinceStepEnd.length} samples`);
 	console.log(`  step end -> frame written (incl. JPEG preview encode): p50 ${fmt(percentile(sinceStepEnd, 50))}  p95 ${fmt(percentile(sinceStepEnd, 95))}  max ${fmt(Math.max(...sinceStepEnd))}  (target p95 < 5 ms)`);
 	console.log(`  preview ready -> frame written (frame encode + send):  p50 ${fmt(percentile(sinceImageReady, 50))}  p95 ${fmt(percentile(sinceImageReady, 95))}`);
