@@ -98,7 +98,9 @@ export async function serveApp(options: ServeAppOptions): Promise<ServedApp> {
 		if (urlPath === RUNTIME_CONFIG_PATH && configBytes !== undefined) {
 			return { status: 200, contentType: contentTypeFor(urlPath), cacheControl: cacheControlFor(urlPath), bytes: configBytes };
 		}
-		const asFile = urlPath.endsWith('/') ? await fileBody(urlPath + 'index.html', join(filePath, 'index.html')) : await fileBody(urlPath, filePath);
+		const asFile = urlPath.endsWith('/')
+			? await fileBody(urlPath + 'index.html', join(filePath, 'index.html'))
+			: await fileBody(urlPath, filePath);
 		if (asFile) return asFile;
 		if (isSpaRoute(urlPath)) {
 			const index = await fileBody('/index.html', join(root, 'index.html'));

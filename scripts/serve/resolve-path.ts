@@ -1,9 +1,7 @@
 /** Maps a request path onto a file under the app root, refusing anything that would leave it. */
 import { extname, resolve, sep } from 'node:path';
 
-export type ResolvedPath =
-	| { kind: 'file'; urlPath: string; filePath: string }
-	| { kind: 'refused'; status: 400 | 403; reason: string };
+export type ResolvedPath = { kind: 'file'; urlPath: string; filePath: string } | { kind: 'refused'; status: 400 | 403; reason: string };
 
 /** `urlPath` is the raw path of the request (no query). */
 export function resolveRequestPath(root: string, rawPath: string): ResolvedPath {
