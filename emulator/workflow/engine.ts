@@ -7,7 +7,7 @@ import type { EmulatorState } from '../state';
 import type { StorageService } from '../storage/server';
 import type { FileRef, NodeErrors, SubmitRequest, ValidationError } from '../../src/lib/wire/workflow-api';
 import { nodeDefinitions, type NodeDefinition } from './nodes';
-import { validatePrompt, type CustomValidator } from './validate';
+import { executionOrder, validatePrompt, type CustomValidator } from './validate';
 import { JobBook, withoutSecrets, type Job } from './jobs';
 import { OutputCache, runJob, type RunEnding, type RunEnvironment } from './runner';
 import { ExecutionFailure, type LoadedFile } from './executors';
@@ -70,25 +70,27 @@ export class WorkflowEngine {
 
 	submit(body: SubmitRequest): SubmitOutcome {
 		const image = this.imageValidator();
-		const result = validatePrompt(body.prompt, this.definitions(), { LoadImage: image, LoadImageMask: image });
+		const definitions = this.definitions();
+		const result = validatePrompt(body.prompt, definitions, { LoadImage: image, LoadImageMask: image });
 		if (!result.ok) return { ok: false, status: 400, error: result.error, nodeErrors: result.nodeErrors };
 		const extra = body.extra_data ?? {};
 		const key = extra.api_key_service_org;
-		const partnerNodes = Object.entries(result.prompt).filter(([, n]) => this.definitions()[n.class_type]?.api_node);
+		// Only partner nodes that will run need the key (an output that failed validation does not run).
+		const partnerNodes = executionOrder(result.prompt, result.outputs).filter((id) => definitions[result.prompt[id]!.class_type]?.api_node);
 		if (!this.rules.local && partnerNodes.length > 0 && key !== this.state.apiKey) {
-			const message =
+			const [type, message] =
 				key === undefined
-					? 'This workflow contains partner nodes: put your API key in extra_data.api_key_service_org.'
-					: 'extra_data.api_key_service_org is not a valid API key for this account.';
+					? ['missing_api_key_service_org', 'This workflow contains partner nodes: put your API key in extra_data.api_key_service_org.']
+					: ['invalid_api_key_service_org', 'extra_data.api_key_service_org is not a valid API key for this account.'];
 			const nodeErrors: NodeErrors = {};
-			for (const [id, node] of partnerNodes) {
+			for (const id of partnerNodes) {
 				nodeErrors[id] = {
-					errors: [{ type: 'missing_api_key_service_org', message, details: 'extra_data.api_key_service_org', extra_info: {} }],
-					dependent_outputs: [],
-					class_type: node.class_type
+					errors: [{ type, message, details: 'extra_data.api_key_service_org', extra_info: {} }],
+					dependent_outputs: result.outputs,
+					class_type: result.prompt[id]!.class_type
 				};
 			}
-			return { ok: false, status: 400, error: { type: 'missing_api_key_service_org', message, details: '', extra_info: {} }, nodeErrors };
+			return { ok: false, status: 400, error: { type, message, details: '', extra_info: {} }, nodeErrors };
 		}
 		const id = typeof body.prompt_id === 'string' && body.prompt_id !== '' && !this.book.jobs.has(body.prompt_id) ? body.prompt_id : randomUUID();
 		const job: Job = {
@@ -127,8 +129,10 @@ export class WorkflowEngine {
 	pump(): void {
 		for (const job of this.book.startable(this.rules.concurrency)) {
 			void runJob(job, this.environment())
-				.catch(() => {
+				.catch((error: unknown) => {
+					// runJob reports node failures itself; reaching here is an emulator bug, kept visible in history.
 					job.state = 'failed';
+					job.messages.push(['execution_error', { prompt_id: job.id, exception_type: 'Exception', exception_message: `emulator bug: ${String(error)}` }]);
 				})
 				.finally(() => {
 					this.book.finished(job);

@@ -57,6 +57,10 @@ describe('KSampler previews and binary frames', () => {
 		const missing = await api(emu).submit(partner);
 		expect(missing.status).toBe(400);
 		expect(missing.body).toMatchObject({ error: { type: 'missing_api_key_service_org' }, node_errors: { '1': { class_type: 'StabilityStableImageUltraNode' } } });
+		const wrong = await api(emu).submit(partner, { extra_data: { api_key_service_org: 'someone-elses-key' } });
+		expect(wrong.status).toBe(400);
+		expect(wrong.body).toMatchObject({ error: { type: 'invalid_api_key_service_org' } });
+		expect(JSON.stringify(wrong.body)).not.toContain('someone-elses-key');
 		const socket = await RecordingSocket.open(emu);
 		const ok = await api(emu).submit(partner, { extra_data: { api_key_service_org: emu.apiKey } });
 		const id = ok.body['prompt_id'] as string;
