@@ -103,7 +103,6 @@ export class WorkflowEngine {
 			partnerKeyValid: this.rules.local ? this.hasLocalLogin(extra) : key === this.state.apiKey,
 			state: 'pending',
 			stopRequested: false,
-			interruptedLocally: false,
 			outputs: {},
 			messages: [],
 			inHistory: true,

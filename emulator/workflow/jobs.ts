@@ -25,8 +25,6 @@ export interface Job {
 	state: JobState;
 	/** Set by interrupt or delete; the runner stops at its next checkpoint. */
 	stopRequested: boolean;
-	/** Ended by the user in the local runtime: history says `error`, not `cancelled`. */
-	interruptedLocally: boolean;
 	outputs: Record<string, NodeUiOutput>;
 	messages: HistoryMessage[];
 	/** Whether the job ever reached history (a deleted pending job in the local runtime never does). */

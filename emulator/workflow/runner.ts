@@ -179,7 +179,6 @@ export async function runJob(job: Job, env: RunEnvironment): Promise<void> {
 		const nodeType = current ? job.prompt[current]!.class_type : null;
 		if (error instanceof Interrupted) {
 			job.state = env.local ? 'failed' : 'cancelled';
-			job.interruptedLocally = env.local;
 			end('execution_interrupted', { prompt_id: job.id, node_id: nodeId, node_type: nodeType, executed, timestamp: now() });
 			return;
 		}
