@@ -11,6 +11,9 @@ import JsonInput from './JsonInput.svelte';
 import NumberInput from './NumberInput.svelte';
 import SeedInput from './SeedInput.svelte';
 import TextInput from './TextInput.svelte';
+import ArrayInput from './ArrayInput.svelte';
+import ObjectInput from './ObjectInput.svelte';
+import VariantInput from './VariantInput.svelte';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyFieldComponent = Component<FieldProps<any>>;
@@ -24,7 +27,10 @@ export const FIELD_COMPONENTS: Partial<Record<FieldKind, AnyFieldComponent>> = {
 	boolean: BooleanInput,
 	enum: EnumInput,
 	seed: SeedInput,
-	json: JsonInput
+	json: JsonInput,
+	array: ArrayInput,
+	object: ObjectInput,
+	variant: VariantInput
 };
 
 /** Registers the components of another kind (media, arrays, objects, variants). */
