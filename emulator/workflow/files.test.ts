@@ -176,8 +176,9 @@ describe('from-hash assets', () => {
 describe('/api/view and the storage origin', () => {
 	it('redirects to a signed URL on another origin that serves without credentials and refuses them', async () => {
 		await api(emu).upload('/api/upload/image', 'example.png', photo);
-		const view = await api(emu).get('/api/view?filename=example.png&type=input&subfolder=');
+		const view = await api(emu, { Origin: 'http://app.test' }).get('/api/view?filename=example.png&type=input&subfolder=');
 		expect(view.status).toBe(302);
+		expect(view.headers.get('access-control-allow-origin')).toBe('http://app.test');
 		const location = view.headers.get('location')!;
 		expect(new URL(location).origin).toBe(emu.urls.storage);
 		expect(location).not.toContain(emu.apiKey);

@@ -133,6 +133,8 @@ describe('running the text-to-image chain', () => {
 		const workflow = { nodes: [], links: [], version: 0.4 };
 		const submitted = await api(emu).submit(t2i, { client_id: 'someone-else', number: 5, front: true, extra_data: { extra_pnginfo: { workflow } } });
 		expect(submitted.status).toBe(200);
+		// number and front are ignored: the service numbers jobs itself.
+		expect(submitted.body['number']).toBe(0);
 		const id = submitted.body['prompt_id'] as string;
 		const messages = await socket.untilDone(id);
 		socket.close();
