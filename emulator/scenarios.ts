@@ -13,6 +13,7 @@ export const SCENARIOS = {
 	'two-concurrent-jobs': 'A higher tier: two jobs of the account run at once (previews of type 1/3 carry no prompt_id).',
 	'end-executing-first': 'A run ends with `executing` {node: null} BEFORE its terminal event.',
 	'end-empty-node': 'A run ends with its terminal event, then `executing` with node "" (empty string) instead of null.',
+	'end-empty-node-first': 'The spec read literally: `executing` with node "" (empty), then the terminal event last.',
 	'asset-names-rejected': 'LoadImage refuses names of from-hash assets with node_errors (the real service may).',
 	'models-unavailable': 'Model downloads fail: CheckpointLoaderSimple ends the run with ModelDownloadError.'
 } as const;

@@ -209,6 +209,9 @@ describe('end-of-run variants', () => {
 	it('end-executing-first: executing null before the terminal event', async () => {
 		expect(await ending('end-executing-first')).toEqual(['executing:null', 'execution_success']);
 	});
+	it('end-empty-node-first: executing with an empty node, then the terminal event last (the spec read literally)', async () => {
+		expect(await ending('end-empty-node-first')).toEqual(['executing:""', 'execution_success']);
+	});
 });
 
 describe('execution errors, every exception_type of the spec', () => {

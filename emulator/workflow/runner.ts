@@ -13,7 +13,7 @@ import type { Route } from './socket-hub';
 import type { FileRef } from '../../src/lib/wire/workflow-api';
 
 /** How the end of a run is announced (the variants the spec and the local runtime allow). */
-export type RunEnding = 'terminal-then-null' | 'terminal-then-empty' | 'null-then-terminal';
+export type RunEnding = 'terminal-then-null' | 'terminal-then-empty' | 'null-then-terminal' | 'empty-then-terminal';
 
 export interface RunEnvironment {
 	local: boolean;
@@ -101,10 +101,12 @@ export async function runJob(job: Job, env: RunEnvironment): Promise<void> {
 	record('execution_start', start);
 
 	const end = (type: string, data: Record<string, unknown>) => {
-		const finalExecuting = { node: env.ending === 'terminal-then-empty' ? '' : null, prompt_id: job.id };
-		if (env.ending === 'null-then-terminal') env.emit(event, 'executing', finalExecuting);
+		const empty = env.ending === 'terminal-then-empty' || env.ending === 'empty-then-terminal';
+		const executingFirst = env.ending === 'null-then-terminal' || env.ending === 'empty-then-terminal';
+		const finalExecuting = { node: empty ? '' : null, prompt_id: job.id };
+		if (executingFirst) env.emit(event, 'executing', finalExecuting);
 		env.emit(type === 'execution_interrupted' ? env.route(job, 'interrupted') : event, type, data);
-		if (env.ending !== 'null-then-terminal') env.emit(event, 'executing', finalExecuting);
+		if (!executingFirst) env.emit(event, 'executing', finalExecuting);
 		record(type, data);
 	};
 

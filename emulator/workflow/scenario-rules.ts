@@ -13,11 +13,17 @@ export interface WorkflowRules {
 	modelsUnavailable: boolean;
 }
 
+const ENDINGS: Partial<Record<ScenarioName, RunEnding>> = {
+	'end-executing-first': 'null-then-terminal',
+	'end-empty-node': 'terminal-then-empty',
+	'end-empty-node-first': 'empty-then-terminal'
+};
+
 export function workflowScenario(name: ScenarioName): WorkflowRules {
 	return {
 		local: name === 'comfyui-local',
 		concurrency: name === 'two-concurrent-jobs' ? 2 : 1,
-		ending: name === 'end-executing-first' ? 'null-then-terminal' : name === 'end-empty-node' ? 'terminal-then-empty' : 'terminal-then-null',
+		ending: ENDINGS[name] ?? 'terminal-then-null',
 		rejectAssetNames: name === 'asset-names-rejected',
 		noCredits: name === 'no-credits',
 		inactiveSubscription: name === 'inactive-subscription',
