@@ -1,6 +1,8 @@
 /** The model-runs part of the worker API (issue: model runs in the app). */
 import type { Result } from '../../domain/errors';
 import type { CatalogView } from '../../domain/model-catalog';
+import type { ModelRun, SpendFacts } from '../../domain/model-run';
+import type { Json } from '../../wire/json';
 import type { RouterModelListEntry } from '../../wire/router-api';
 import type { SchemaView } from './schema-service';
 
@@ -13,6 +15,29 @@ export interface ModelApi {
 	modelEntry(input: { profileId: string; modelId: string }): Promise<Result<RouterModelListEntry>>;
 	/** The model's schema document, revalidated with If-None-Match; the saved copy when offline. */
 	modelSchema(input: { profileId: string; modelId: string }): Promise<Result<SchemaView>>;
+	/** Saves the run with a new idempotency key, then sends it (synchronously or to the queue). */
+	startModelRun(input: {
+		profileId: string;
+		modelId: string;
+		body: Json;
+		mode: 'sync' | 'queue';
+		seeds?: Record<string, number>;
+	}): Promise<Result<ModelRun>>;
+	/** Sends a run again under its same key; never a new key. */
+	retryModelRun(input: { id: string }): Promise<Result<ModelRun>>;
+	/** Stops waiting for a synchronous run (the provider may still finish and charge). */
+	stopWaitingModelRun(input: { id: string }): Promise<Result<ModelRun>>;
+	/** Asks the queue to cancel a request: 202 requested, 409 already completed. */
+	cancelModelRun(input: { id: string }): Promise<Result<ModelRun>>;
+	modelRuns(input: { profileId?: string }): Promise<ModelRun[]>;
+	modelRun(input: { id: string }): Promise<ModelRun | null>;
+	/** Saved bytes of a result or asset, by the key in its record. */
+	modelBytes(input: { key: string }): Promise<Uint8Array | null>;
+	lastModelInputs(input: { profileId: string; modelId: string }): Promise<Json | null>;
+	modelSpend(input: { profileId: string }): Promise<SpendFacts | null>;
 }
 
-export type ModelEvent = { type: 'model-catalog'; view: CatalogView };
+export type ModelEvent =
+	| { type: 'model-catalog'; view: CatalogView }
+	| { type: 'model-run'; run: ModelRun }
+	| { type: 'model-spend'; profileId: string; spend: SpendFacts };

@@ -3,6 +3,8 @@ import { ok } from '../../domain/errors';
 import type { WorkerContext } from '../context';
 import type { ModelApi } from './api';
 import { CatalogService } from './catalog-service';
+import { BYTES_KEY, type AssetFetch } from './result-store';
+import { RunService } from './run-service';
 import { SchemaService } from './schema-service';
 
 export interface ModelDeps {
@@ -11,22 +13,34 @@ export interface ModelDeps {
 	random(): number;
 }
 
-export const REAL_DEPS: ModelDeps = {
+export const REAL_DEPS: ModelDeps & { newId(): string } = {
 	now: () => Date.now(),
 	sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
-	random: () => Math.random()
+	random: () => Math.random(),
+	newId: () => crypto.randomUUID()
 };
 
 export class ModelService {
 	readonly catalog: CatalogService;
 	readonly schemas: SchemaService;
+	readonly runs: RunService;
 
 	constructor(
 		readonly ctx: WorkerContext,
-		deps: ModelDeps = REAL_DEPS
+		deps: ModelDeps & { newId(): string; getAsset?: AssetFetch } = REAL_DEPS,
+		options: { resumeWhenLeader?: boolean } = { resumeWhenLeader: true }
 	) {
 		this.catalog = new CatalogService(ctx, deps);
 		this.schemas = new SchemaService(ctx, deps.now);
+		this.runs = new RunService(ctx, deps, this.catalog);
+		if (options.resumeWhenLeader) void this.resumeWhenLeader();
+	}
+
+	/** After a reload, the leader tab re-attaches unfinished runs (queued by id, sync under their key). */
+	private async resumeWhenLeader(): Promise<void> {
+		await this.ctx.ready();
+		for (let i = 0; i < 600 && !this.ctx.isLeader(); i++) await new Promise((r) => setTimeout(r, 1000));
+		if (this.ctx.isLeader()) await this.runs.resume();
 	}
 
 	api(): ModelApi {
@@ -36,7 +50,16 @@ export class ModelService {
 				const known = await this.catalog.entry(i.profileId, i.modelId);
 				return known ? ok(known) : this.schemas.detail(i);
 			},
-			modelSchema: (i) => this.schemas.schema(i)
+			modelSchema: (i) => this.schemas.schema(i),
+			startModelRun: (i) => this.runs.start(i),
+			retryModelRun: (i) => this.runs.retry(i),
+			stopWaitingModelRun: (i) => this.runs.stopWaiting(i),
+			cancelModelRun: (i) => this.runs.cancel(i),
+			modelRuns: (i) => this.runs.repo.list(i.profileId),
+			modelRun: async (i) => (await this.runs.repo.get(i.id)) ?? null,
+			modelBytes: async ({ key }) => (key.startsWith(BYTES_KEY) ? ((await this.ctx.kv.get<Uint8Array>(key)) ?? null) : null),
+			lastModelInputs: async (i) => (await this.runs.repo.lastInputs(i.profileId, i.modelId)) ?? null,
+			modelSpend: async (i) => (await this.runs.repo.spend(i.profileId)) ?? null
 		};
 	}
 }

@@ -1,0 +1,80 @@
+/**
+ * Saves a run's result: the body's bytes first, then what is inside it (JSON parsed, asset URLs
+ * with their expiry and their bytes fetched without any credential, inline base64 decoded), so
+ * results outlive their signed URLs.
+ */
+import { decodeBase64, findMedia, kindOfMime, mediaKindOfType, urlExpiry } from '../../domain/model-assets';
+import type { ModelResult, StoredAsset } from '../../domain/model-run';
+import { tryParseJson } from '../../wire/json';
+import type { KeyValueStore } from '../kv-store';
+
+export const BYTES_KEY = 'models:bytes:';
+const MAX_ASSETS = 16;
+
+export type AssetFetch = (url: string) => Promise<Uint8Array | { notSaved: string }>;
+
+/** Fetches an asset with no credential at all: signed URLs carry their own authority. */
+export const fetchAsset: AssetFetch = async (url) => {
+	try {
+		const res = await fetch(url, { credentials: 'omit', cache: 'no-store', referrerPolicy: 'no-referrer' });
+		if (!res.ok) return { notSaved: `the asset host answered HTTP ${res.status}` };
+		return new Uint8Array(await res.arrayBuffer());
+	} catch {
+		return {
+			notSaved:
+				'the asset host does not let this app read its bytes (no CORS headers); the browser shows it directly until the link expires'
+		};
+	}
+};
+
+export async function storeResult(
+	kv: KeyValueStore,
+	runId: string,
+	bytes: Uint8Array,
+	contentType: string,
+	getAsset: AssetFetch
+): Promise<ModelResult> {
+	const bytesKey = `${BYTES_KEY}${runId}:body`;
+	await kv.set(bytesKey, bytes);
+	const result: ModelResult = { contentType, size: bytes.byteLength, bytesKey, assets: [] };
+	const kind = mediaKindOfType(contentType);
+	if (kind === 'json' || kind === 'text') {
+		const text = new TextDecoder().decode(bytes);
+		if (kind === 'text') {
+			result.text = text;
+			return result;
+		}
+		const json = tryParseJson(text);
+		if (json === undefined) {
+			result.text = text;
+			return result;
+		}
+		result.json = json;
+		const found = findMedia(json).slice(0, MAX_ASSETS);
+		for (const [i, asset] of found.entries()) {
+			const stored: StoredAsset = { path: asset.path, kind: asset.kind, source: asset.source, ...(asset.mime ? { mime: asset.mime } : {}) };
+			const key = `${BYTES_KEY}${runId}:${i}`;
+			if (asset.source === 'inline' && asset.base64) {
+				const decoded = decodeBase64(asset.base64);
+				if (decoded) {
+					await kv.set(key, decoded);
+					Object.assign(stored, { bytesKey: key, size: decoded.byteLength });
+				} else stored.notSaved = 'the inline data is not valid base64';
+			} else if (asset.url) {
+				stored.url = asset.url;
+				const expiresAt = urlExpiry(asset.url);
+				if (expiresAt !== undefined) stored.expiresAt = expiresAt;
+				const got = await getAsset(asset.url);
+				if (got instanceof Uint8Array) {
+					await kv.set(key, got);
+					Object.assign(stored, { bytesKey: key, size: got.byteLength });
+				} else stored.notSaved = got.notSaved;
+			}
+			result.assets.push(stored);
+		}
+		return result;
+	}
+	const mime = contentType.split(';')[0]!.trim();
+	result.assets.push({ path: '', kind: kindOfMime(mime) ?? 'file', mime, source: 'body', bytesKey, size: bytes.byteLength });
+	return result;
+}

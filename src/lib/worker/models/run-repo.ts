@@ -1,0 +1,58 @@
+/** Model runs in IndexedDB (`modelrun:<id>`), parsed on read, emitted to the page on every save. */
+import { MODEL_RUN_VERSION, type ModelRun, type SpendFacts } from '../../domain/model-run';
+import type { Json } from '../../wire/json';
+import type { WorkerContext } from '../context';
+
+export const RUN_KEY = 'modelrun:';
+const INPUTS_KEY = 'models:inputs:';
+const SPEND_KEY = 'models:spend:';
+
+function parseRun(value: unknown): ModelRun | undefined {
+	if (typeof value !== 'object' || value === null) return undefined;
+	const r = value as Partial<ModelRun>;
+	if (r.schemaVersion !== MODEL_RUN_VERSION || r.kind !== 'model' || typeof r.id !== 'string' || typeof r.idempotencyKey !== 'string')
+		return undefined;
+	return r as ModelRun;
+}
+
+export class RunRepo {
+	private readonly cache = new Map<string, ModelRun>();
+
+	constructor(private readonly ctx: WorkerContext) {}
+
+	async save(run: ModelRun): Promise<ModelRun> {
+		this.cache.set(run.id, run);
+		await this.ctx.kv.set(RUN_KEY + run.id, run);
+		this.ctx.emit({ type: 'model-run', run });
+		return run;
+	}
+
+	async get(id: string): Promise<ModelRun | undefined> {
+		return this.cache.get(id) ?? parseRun(await this.ctx.kv.get(RUN_KEY + id));
+	}
+
+	async list(profileId?: string): Promise<ModelRun[]> {
+		const rows = await this.ctx.kv.entries<unknown>(RUN_KEY);
+		const runs = rows.map(([, v]) => parseRun(v)).filter((r): r is ModelRun => r !== undefined);
+		return runs.filter((r) => !profileId || r.profileId === profileId).sort((a, b) => b.createdAt - a.createdAt);
+	}
+
+	lastInputs(profileId: string, modelId: string): Promise<Json | undefined> {
+		return this.ctx.kv.get<Json>(`${INPUTS_KEY}${profileId}:${modelId}`);
+	}
+
+	saveInputs(profileId: string, modelId: string, body: Json): Promise<void> {
+		return this.ctx.kv.set(`${INPUTS_KEY}${profileId}:${modelId}`, body);
+	}
+
+	async spend(profileId: string): Promise<SpendFacts | undefined> {
+		return this.ctx.kv.get<SpendFacts>(SPEND_KEY + profileId);
+	}
+
+	async saveSpend(profileId: string, spend: SpendFacts): Promise<void> {
+		const last = await this.spend(profileId);
+		if (last && last.at > spend.at) return;
+		await this.ctx.kv.set(SPEND_KEY + profileId, spend);
+		this.ctx.emit({ type: 'model-spend', profileId, spend });
+	}
+}
