@@ -166,11 +166,13 @@ export const EXECUTORS: Record<string, Executor> = {
 		// ComfyUI's default (latent2rgb) preview has the latent's resolution: one pixel per 8×8 block.
 		const size = previewSize(Math.max(8, Math.round(latent.width / 8)), Math.max(8, Math.round(latent.height / 8)), PREVIEW_MAX);
 		const small = proceduralPicture(text, seed, size.width, size.height);
+		// The full pictures are painted before the steps: painting them after the last step would hold
+		// the event loop while that step's preview frame is still being written.
+		const pictures = Array.from({ length: latent.batch }, (_, i) => proceduralPicture(text, seed + i, latent.width, latent.height));
 		for (let step = 1; step <= steps; step++) {
 			await ctx.sleep(ctx.stepMs);
 			await ctx.progress(step, steps, () => encodeJpeg(noisyStep(small, step, steps, seed), 75));
 		}
-		const pictures = Array.from({ length: latent.batch }, (_, i) => proceduralPicture(text, seed + i, latent.width, latent.height));
 		return { outputs: [{ ...latent, pictures } satisfies Latent] };
 	},
 	async VAEDecode(inputs) {
