@@ -91,3 +91,15 @@ export { expect };
 export async function hasHorizontalScroll(page: Page): Promise<boolean> {
 	return page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
 }
+
+/** Opens an example workflow from the Workflows page; resolves once its run form is shown. */
+export async function openExample(page: Page, title: string): Promise<void> {
+	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Workflows' }).click();
+	await page.getByRole('button', { name: `Open example ${title}` }).click();
+	await expect(page.getByRole('form', { name: 'Run form' })).toBeVisible();
+}
+
+/** Posts to a workflow-service control route of the emulator. */
+export async function workflowControl(emulator: Emulator, route: string, body: unknown): Promise<void> {
+	await post(`${emulator.urls.workflow}/__emulator/workflow/${route}`, body);
+}

@@ -20,8 +20,36 @@ export interface ExampleWorkflow {
 }
 
 export const EXAMPLE_WORKFLOWS: ExampleWorkflow[] = [
-	{ id: 'text-to-image', title: 'Text to image', description: 'The classic checkpoint, prompt, KSampler and VAE decode chain.', prompt: textToImage as ApiPrompt, needsPartnerKey: false, inputs: [] },
-	{ id: 'image-edit', title: 'Image edit', description: 'Scale, crop, blur and invert an uploaded picture.', prompt: imageEdit as ApiPrompt, needsPartnerKey: false, inputs: ['example.png'] },
-	{ id: 'partner-nodes', title: 'Partner nodes', description: 'An image and a sound from partner services, billed in credits.', prompt: partnerNodes as ApiPrompt, needsPartnerKey: true, inputs: [] },
-	{ id: 'text-to-animation', title: 'Text to animation', description: 'A batch of frames saved as an animated WebP (a video output).', prompt: textToAnimation as ApiPrompt, needsPartnerKey: false, inputs: [] }
+	{
+		id: 'text-to-image',
+		title: 'Text to image',
+		description: 'The classic checkpoint, prompt, KSampler and VAE decode chain.',
+		prompt: textToImage as ApiPrompt,
+		needsPartnerKey: false,
+		inputs: []
+	},
+	{
+		id: 'image-edit',
+		title: 'Image edit',
+		description: 'Scale, crop, blur and invert an uploaded picture.',
+		prompt: imageEdit as ApiPrompt,
+		needsPartnerKey: false,
+		inputs: ['example.png']
+	},
+	{
+		id: 'partner-nodes',
+		title: 'Partner nodes',
+		description: 'An image and a sound from partner services, billed in credits.',
+		prompt: partnerNodes as ApiPrompt,
+		needsPartnerKey: true,
+		inputs: []
+	},
+	{
+		id: 'text-to-animation',
+		title: 'Text to animation',
+		description: 'A batch of frames saved as an animated WebP (a video output).',
+		prompt: textToAnimation as ApiPrompt,
+		needsPartnerKey: false,
+		inputs: []
+	}
 ];

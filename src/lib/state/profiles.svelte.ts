@@ -17,7 +17,18 @@ export class ProfilesStore {
 
 	active = $derived(this.profiles.find((p) => p.id === this.activeId) ?? null);
 
-	async load(): Promise<void> {
+	private loading: Promise<void> | undefined;
+
+	/** Resolves once the profiles are loaded (the layout starts loading them). */
+	whenLoaded(): Promise<void> {
+		return (this.loading ??= this.load());
+	}
+
+	load(): Promise<void> {
+		return (this.loading ??= this.doLoad());
+	}
+
+	private async doLoad(): Promise<void> {
 		onWorkerEvent((event) => {
 			if (event.type === 'profiles') {
 				this.profiles = event.profiles;

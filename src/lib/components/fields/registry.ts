@@ -8,6 +8,7 @@ import type { FieldProps } from './types';
 import BooleanInput from './BooleanInput.svelte';
 import EnumInput from './EnumInput.svelte';
 import JsonInput from './JsonInput.svelte';
+import MediaInput from './MediaInput.svelte';
 import NumberInput from './NumberInput.svelte';
 import SeedInput from './SeedInput.svelte';
 import TextInput from './TextInput.svelte';
@@ -27,6 +28,7 @@ export const FIELD_COMPONENTS: Partial<Record<FieldKind, AnyFieldComponent>> = {
 	boolean: BooleanInput,
 	enum: EnumInput,
 	seed: SeedInput,
+	media: MediaInput,
 	json: JsonInput,
 	array: ArrayInput,
 	object: ObjectInput,

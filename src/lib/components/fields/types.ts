@@ -10,6 +10,12 @@ export interface FieldContext {
 	pickMedia?(field: Field, file: File): Promise<string | undefined>;
 	/** A URL the page may show for a media value (an object URL or a cached output), if any. */
 	previewOf?(field: Field, value: unknown): string | undefined;
+	/** Hashing/uploading progress of a media field, while it lasts. */
+	uploadState?(fieldId: string): { phase: string; loaded: number; total: number } | undefined;
+	/** Uploads a mask for the image currently in the field; resolves to the new value. */
+	pickMask?(field: Field, mask: File): Promise<string | undefined>;
+	/** An output copied with "Use as input", offered to image fields. */
+	clipboard?: { filename: string; take(): Promise<File | undefined> } | null;
 }
 
 export interface FieldProps<F extends Field = Field> {

@@ -9,7 +9,7 @@ const dir = mkdtempSync(join(tmpdir(), 'runboard-b3-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Deterministic bytes that are not all alike, so slicing mistakes change the digest. */
-function bytes(size: number, seed: number): Uint8Array {
+function bytes(size: number, seed: number): Uint8Array<ArrayBuffer> {
 	const out = new Uint8Array(size);
 	let x = seed >>> 0 || 1;
 	for (let i = 0; i < size; i++) {
@@ -28,7 +28,7 @@ function b3sum(data: Uint8Array, name: string): string {
 }
 
 /** A Blob whose stream hands out chunks of exactly `chunk` bytes, as a browser's file stream may. */
-function chunkedBlob(data: Uint8Array, chunk: number): Blob {
+function chunkedBlob(data: Uint8Array<ArrayBuffer>, chunk: number): Blob {
 	const blob = new Blob([data]);
 	return Object.assign(blob, {
 		stream: () =>

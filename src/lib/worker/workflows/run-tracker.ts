@@ -29,6 +29,8 @@ export class RunTracker {
 	private polling = false;
 	/** Profiles whose runtime has no job-status route (a local ComfyUI). */
 	private readonly noJobStatus = new Set<string>();
+	/** Events for prompt ids not known yet: a job can start before its submit answer arrives. */
+	private orphans: Array<{ at: number; profileId: string; event: ServerEvent }> = [];
 
 	constructor(
 		private readonly ctx: WorkerContext,
@@ -57,7 +59,25 @@ export class RunTracker {
 	}
 
 	track(run: WorkflowRun): void {
-		if (!isTerminal(run.status) && run.promptId) this.open.set(run.id, run);
+		if (isTerminal(run.status) || !run.promptId) return;
+		this.open.set(run.id, run);
+		const early = this.orphans.filter((o) => 'promptId' in o.event && o.event.promptId === run.promptId);
+		if (early.length === 0) return;
+		this.orphans = this.orphans.filter((o) => !early.includes(o));
+		for (const o of early) this.onEvent(o.profileId, o.event);
+	}
+
+	/**
+	 * The submit was accepted. Its events may already have moved the run further than the answer
+	 * knows, so the answer is applied to the newest state rather than replacing it.
+	 */
+	accepted(run: WorkflowRun, promptId: string): WorkflowRun {
+		const latest = this.open.get(run.id) ?? run;
+		const next = applyJobState({ ...latest, promptId, queuedAt: latest.queuedAt ?? this.now() }, 'pending', this.now());
+		this.track(next); // replays any events that came first, moving the run on
+		const newest = this.open.get(run.id) ?? next;
+		this.update(newest, true);
+		return newest;
 	}
 
 	forget(runId: string): void {
@@ -189,12 +209,21 @@ export class RunTracker {
 			const running = [...this.open.values()].filter((r) => r.profileId === profileId && r.status === 'running');
 			if (running.length === 1) run = running[0];
 		}
-		if (!run) return;
+		if (!run) {
+			if (promptId) this.keepOrphan(profileId, event);
+			return;
+		}
 		const next = applyServerEvent(run, event, this.now());
 		if (next === run) return;
 		this.update(next, isTerminal(next.status) || next.status !== run.status);
 		// The socket said the prompt ended: confirm its real terminal state now.
 		if (next.progress.finishing && !run.progress.finishing) void this.poll(next);
+	}
+
+	private keepOrphan(profileId: string, event: ServerEvent): void {
+		const t = this.now();
+		this.orphans = this.orphans.filter((o) => t - o.at < 10_000).slice(-500);
+		this.orphans.push({ at: t, profileId, event });
 	}
 
 	/** Keeps the newest state, writes it to storage at most once a second (at once when it matters), and tells the page. */

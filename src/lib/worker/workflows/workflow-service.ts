@@ -171,6 +171,7 @@ export class WorkflowService {
 			promptId: crypto.randomUUID()
 		};
 		await this.save(run);
+		this.tracker.track(run); // before sending: its first events may beat the answer
 		const extraData: Record<string, unknown> = partner && connection.key ? { api_key_service_org: connection.key } : {};
 
 		let prompt = input.prompt;
@@ -185,13 +186,13 @@ export class WorkflowService {
 			}
 		}
 		if (answer.ok) {
-			run = { ...run, promptId: answer.value.promptId, status: 'queued', queuedAt: Date.now() };
-			await this.save(run);
-			this.tracker.track(run);
+			if (answer.value.promptId !== run.promptId) this.tracker.forget(run.id);
+			run = this.tracker.accepted(run, answer.value.promptId);
 			this.ctx.notifyTabs('runs-changed');
 			return ok(run);
 		}
 		const failure = answer.error;
+		if (failure.kind === 'rejected' || (failure.error.kind !== 'network' && failure.error.kind !== 'timeout')) this.tracker.forget(run.id);
 		if (failure.kind === 'rejected') {
 			const problems = problemsOf(failure.nodeErrors);
 			run = {
@@ -220,7 +221,6 @@ export class WorkflowService {
 		const error = failure.error;
 		if (error.kind === 'network' || error.kind === 'timeout') {
 			// The job may have been accepted before the connection dropped: keep it and let polling find out.
-			this.tracker.track(run);
 			this.ctx.notifyTabs('runs-changed');
 			return fail({
 				kind: 'error',

@@ -1,0 +1,82 @@
+/** Model runs as the worker reports them, the committed-spend meter, and saved result bytes as object URLs. */
+import type { AppError, Result } from '$lib/domain/errors';
+import type { ModelRun, SpendFacts } from '$lib/domain/model-run';
+import type { Json } from '$lib/wire/json';
+import { onWorkerEvent, workerApi } from '$lib/client/worker-bridge';
+
+export class ModelRunsStore {
+	runs = $state<Record<string, ModelRun>>({});
+	spend = $state<Record<string, SpendFacts>>({});
+	actionError = $state<AppError | null>(null);
+	private subscribed = false;
+	private readonly urls = new Map<string, Promise<string | null>>();
+
+	list = $derived(Object.values(this.runs).sort((a, b) => b.createdAt - a.createdAt));
+
+	private subscribe(): void {
+		if (this.subscribed) return;
+		this.subscribed = true;
+		onWorkerEvent((event) => {
+			if (event.type === 'model-run') this.runs[event.run.id] = event.run;
+			else if (event.type === 'model-spend') this.spend[event.profileId] = event.spend;
+		});
+	}
+
+	async load(profileId: string): Promise<void> {
+		this.subscribe();
+		const [runs, spend] = await Promise.all([workerApi().modelRuns({ profileId }), workerApi().modelSpend({ profileId })]);
+		for (const run of runs) this.runs[run.id] = run;
+		if (spend) this.spend[profileId] = spend;
+	}
+
+	forModel(profileId: string, modelId: string): ModelRun[] {
+		return this.list.filter((r) => r.profileId === profileId && r.modelId === modelId);
+	}
+
+	private take(result: Result<ModelRun>): ModelRun | null {
+		if (result.ok) {
+			this.runs[result.value.id] = result.value;
+			this.actionError = null;
+			return result.value;
+		}
+		this.actionError = result.error;
+		return null;
+	}
+
+	async start(input: {
+		profileId: string;
+		modelId: string;
+		body: Json;
+		mode: 'sync' | 'queue';
+		seeds?: Record<string, number>;
+	}): Promise<ModelRun | null> {
+		this.subscribe();
+		return this.take(await workerApi().startModelRun(input));
+	}
+
+	async retry(id: string): Promise<void> {
+		this.take(await workerApi().retryModelRun({ id }));
+	}
+
+	async stopWaiting(id: string): Promise<void> {
+		this.take(await workerApi().stopWaitingModelRun({ id }));
+	}
+
+	async cancel(id: string): Promise<void> {
+		this.take(await workerApi().cancelModelRun({ id }));
+	}
+
+	/** An object URL for saved bytes (made once per key). */
+	urlFor(key: string, mime: string): Promise<string | null> {
+		let url = this.urls.get(key);
+		if (!url) {
+			url = workerApi()
+				.modelBytes({ key })
+				.then((bytes) => (bytes ? URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: mime })) : null));
+			this.urls.set(key, url);
+		}
+		return url;
+	}
+}
+
+export const modelRuns = new ModelRunsStore();

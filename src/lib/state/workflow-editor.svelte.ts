@@ -1,0 +1,201 @@
+/**
+ * One open workflow: its inputs as form values, seeds and their modes, uploads in progress,
+ * problems found before sending and errors the service returned, and running it N times.
+ */
+import { SvelteMap } from 'svelte/reactivity';
+import type { AppError } from '$lib/domain/errors';
+import type { NodeDefinitions } from '$lib/domain/object-info';
+import type { WorkflowRun } from '$lib/domain/run-record';
+import { checkWorkflow, usesPartnerNodes, type WorkflowProblem } from '$lib/domain/workflow-check';
+import { valueAt, withValueAt, type Field, type SeedField, type SeedMode } from '$lib/forms/field-model';
+import { applyValues, workflowFieldGroups, workflowValues } from '$lib/forms/object-info-fields';
+import { nextSeed } from '$lib/forms/seeds';
+import type { ApiPrompt } from '$lib/wire/workflow-api';
+import type { SavedWorkflow, UploadPhase } from '$lib/worker/workflows/api';
+import { onWorkerEvent, workerApi } from '$lib/client/worker-bridge';
+import { workflowRuns } from './workflow-runs.svelte';
+
+type Values = Record<string, Record<string, unknown>>;
+
+export class WorkflowEditor {
+	workflow = $state<SavedWorkflow | null>(null);
+	missing = $state(false);
+	nodes = $state<NodeDefinitions | null>(null);
+	infoProblem = $state<AppError | null>(null);
+	infoFromCache = $state(false);
+	values = $state<Values>({});
+	seedModes = $state<Record<string, SeedMode>>({});
+	fieldErrors = $state<Record<string, string>>({});
+	nodeMessages = $state<Record<string, string[]>>({});
+	submitProblem = $state<{ message: string; status?: number; requestId?: string } | null>(null);
+	busy = $state(false);
+	lastRuns = $state<WorkflowRun[]>([]);
+	readonly uploads = new SvelteMap<string, { phase: UploadPhase; loaded: number; total: number }>();
+	readonly previews = new SvelteMap<string, string>();
+
+	groups = $derived(this.workflow && this.nodes ? workflowFieldGroups(this.workflow.prompt, this.nodes) : []);
+	problems = $derived<WorkflowProblem[]>(this.workflow && this.nodes ? checkWorkflow(this.currentPrompt(), this.nodes) : []);
+	partner = $derived(this.workflow && this.nodes ? usesPartnerNodes(this.workflow.prompt, this.nodes) : false);
+
+	constructor(private readonly profileId: () => string | null) {
+		onWorkerEvent((event) => {
+			if (event.type === 'upload-progress')
+				this.uploads.set(event.uploadId, { phase: event.phase, loaded: event.loaded, total: event.total });
+		});
+	}
+
+	async open(id: string): Promise<void> {
+		const workflow = await workerApi().getWorkflow({ id });
+		if (!workflow) {
+			this.missing = true;
+			return;
+		}
+		this.workflow = workflow;
+		this.values = workflowValues(workflow.prompt);
+		await this.loadNodes(false);
+	}
+
+	async saveName(name: string): Promise<SavedWorkflow | null> {
+		if (!this.workflow) return null;
+		return workerApi().saveWorkflow({ id: this.workflow.id, name, prompt: $state.snapshot(this.workflow.prompt) });
+	}
+
+	async loadNodes(refresh: boolean): Promise<void> {
+		const profileId = this.profileId();
+		if (!profileId) return;
+		const info = await workerApi().objectInfo({ profileId, refresh });
+		if (info.ok) {
+			this.nodes = info.value.nodes;
+			this.infoFromCache = info.value.fromCache;
+			this.infoProblem = info.value.problem ?? null;
+		} else {
+			this.infoProblem = info.error;
+		}
+	}
+
+	/** The workflow with the form's values, as a plain object (state proxies cannot cross to the worker). */
+	currentPrompt(): ApiPrompt {
+		return this.workflow ? $state.snapshot(applyValues(this.workflow.prompt, this.values)) : {};
+	}
+
+	valueOf(field: Field): unknown {
+		return valueAt(this.values, field.path);
+	}
+
+	set(field: Field, value: unknown): void {
+		this.values = withValueAt(this.values, field.path, value) as Values;
+		delete this.fieldErrors[field.id];
+	}
+
+	seedMode(fieldId: string): SeedMode {
+		return this.seedModes[fieldId] ?? 'randomize';
+	}
+
+	async upload(field: Field, file: File, maskFor?: string): Promise<string | undefined> {
+		const profileId = this.profileId();
+		if (!profileId) return undefined;
+		const previewUrl = URL.createObjectURL(file);
+		const result = await workerApi().uploadInput({
+			profileId,
+			uploadId: field.id,
+			file,
+			...(maskFor ? { maskFor: { filename: maskFor, subfolder: '', type: 'input' as const } } : {})
+		});
+		if (!result.ok) {
+			URL.revokeObjectURL(previewUrl);
+			this.fieldErrors[field.id] = result.error.message;
+			return undefined;
+		}
+		if (!maskFor) this.previews.set(result.value.name, previewUrl);
+		else this.previews.set(result.value.name, this.previews.get(maskFor) ?? previewUrl);
+		return result.value.name;
+	}
+
+	/** Checks what the browser can check before sending: bounds and required values. */
+	private validate(): boolean {
+		const errors: Record<string, string> = {};
+		for (const group of this.groups) {
+			for (const field of group.fields) {
+				const value = this.valueOf(field);
+				if (field.required && (value === undefined || value === '') && field.kind !== 'text' && field.kind !== 'textarea')
+					errors[field.id] = 'Required.';
+				if ((field.kind === 'integer' || field.kind === 'number' || field.kind === 'seed') && value !== undefined && value !== null) {
+					if (typeof value !== 'number' || !Number.isFinite(value)) errors[field.id] = 'Enter a number.';
+					else if (field.min !== undefined && value < field.min) errors[field.id] = `At least ${field.min}.`;
+					else if (field.max !== undefined && value > field.max) errors[field.id] = `At most ${field.max}.`;
+					else if (field.kind !== 'number' && !Number.isInteger(value)) errors[field.id] = 'Enter a whole number.';
+				}
+			}
+		}
+		this.fieldErrors = errors;
+		return Object.keys(errors).length === 0;
+	}
+
+	private seedFields(): SeedField[] {
+		return this.groups.flatMap((g) => g.fields.filter((f): f is SeedField => f.kind === 'seed'));
+	}
+
+	/** Runs the workflow `times` times; each run uses the seeds shown, then moves them by their mode. */
+	async run(times: number): Promise<void> {
+		const profileId = this.profileId();
+		if (!this.workflow || !profileId || !this.validate()) return;
+		this.busy = true;
+		this.submitProblem = null;
+		this.nodeMessages = {};
+		const started: WorkflowRun[] = [];
+		try {
+			for (let i = 0; i < times; i++) {
+				const seeds: Record<string, number> = {};
+				for (const field of this.seedFields()) {
+					const v = this.valueOf(field);
+					if (typeof v === 'number') seeds[field.id] = v;
+				}
+				const prompt = this.currentPrompt();
+				this.workflow = await workerApi().saveWorkflow({ id: this.workflow.id, name: this.workflow.name, prompt });
+				const result = await workflowRuns.submit({ profileId, workflowId: this.workflow.id, title: this.workflow.name, prompt, seeds });
+				if (!result.ok) {
+					this.showSubmitError(result.error);
+					break;
+				}
+				started.push(result.value);
+				for (const field of this.seedFields()) {
+					const used = seeds[field.id];
+					if (used !== undefined) this.set(field, nextSeed(this.seedMode(field.id), used, field.min, field.max));
+				}
+			}
+		} catch (error) {
+			this.submitProblem = { message: `The run could not be started: ${error instanceof Error ? error.message : String(error)}` };
+		} finally {
+			this.busy = false;
+			this.lastRuns = started;
+		}
+	}
+
+	private showSubmitError(error: import('$lib/worker/workflows/api').SubmitRunError): void {
+		if (error.kind === 'rejected') {
+			const fieldErrors: Record<string, string> = {};
+			const nodeMessages: Record<string, string[]> = {};
+			for (const [nodeId, problems] of Object.entries(error.problems)) {
+				for (const p of problems) {
+					if (p.inputName && this.groups.some((g) => g.fields.some((f) => f.id === `${nodeId}.${p.inputName}`)))
+						fieldErrors[`${nodeId}.${p.inputName}`] = p.message;
+					else (nodeMessages[nodeId] ??= []).push(p.inputName ? `${p.inputName}: ${p.message}` : p.message);
+				}
+			}
+			this.fieldErrors = fieldErrors;
+			this.nodeMessages = nodeMessages;
+			this.submitProblem = {
+				message: error.message,
+				...(error.status ? { status: error.status } : {}),
+				...(error.requestId ? { requestId: error.requestId } : {})
+			};
+		} else {
+			const e = error.error;
+			this.submitProblem = {
+				message: e.detail ? `${e.message} ${e.detail}` : e.message,
+				...(e.status ? { status: e.status } : {}),
+				...(e.requestId ? { requestId: e.requestId } : {})
+			};
+		}
+	}
+}

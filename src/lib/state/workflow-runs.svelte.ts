@@ -1,0 +1,93 @@
+/**
+ * Workflow runs as the page shows them: the records the worker keeps, the latest preview of each
+ * run (an object URL, replaced as frames arrive), and object URLs of cached outputs.
+ */
+import { SvelteMap } from 'svelte/reactivity';
+import type { WorkflowRun } from '$lib/domain/run-record';
+import type { AppError, Result } from '$lib/domain/errors';
+import type { ApiPrompt } from '$lib/wire/workflow-api';
+import type { SubmitRunError } from '$lib/worker/workflows/api';
+import { onWorkerEvent, workerApi } from '$lib/client/worker-bridge';
+
+export interface Preview {
+	url: string;
+	nodeId: string | null;
+	at: number;
+}
+
+export class WorkflowRunsStore {
+	readonly runs = new SvelteMap<string, WorkflowRun>();
+	readonly previews = new SvelteMap<string, Preview>();
+	/** Previews the socket sent without saying whose they are (two jobs running at once). */
+	unattributed = $state<Preview | null>(null);
+	private readonly outputUrls = new Map<string, Promise<Result<string>>>();
+	loaded = $state(false);
+	private started = false;
+
+	list = $derived([...this.runs.values()].sort((a, b) => b.createdAt - a.createdAt));
+
+	async load(): Promise<void> {
+		if (!this.started) {
+			this.started = true;
+			onWorkerEvent((event) => {
+				if (event.type === 'run') this.runs.set(event.run.id, event.run);
+				else if (event.type === 'run-deleted') this.runs.delete(event.id);
+				else if (event.type === 'preview') this.showPreview(event.runId, event.nodeId, event.mime, event.bytes);
+			});
+		}
+		for (const run of await workerApi().listRuns({})) this.runs.set(run.id, run);
+		this.loaded = true;
+	}
+
+	private showPreview(runId: string | null, nodeId: string | null, mime: string, bytes: ArrayBuffer): void {
+		const url = URL.createObjectURL(new Blob([bytes], { type: mime }));
+		const preview = { url, nodeId, at: Date.now() };
+		const old = runId ? this.previews.get(runId) : this.unattributed;
+		if (runId) this.previews.set(runId, preview);
+		else this.unattributed = preview;
+		// Revoke after the next frame has painted the new image.
+		if (old) setTimeout(() => URL.revokeObjectURL(old.url), 1000);
+	}
+
+	submit(input: {
+		profileId: string;
+		workflowId: string | null;
+		title: string;
+		prompt: ApiPrompt;
+		seeds: Record<string, number>;
+	}): Promise<Result<WorkflowRun, SubmitRunError>> {
+		return workerApi().submitRun($state.snapshot(input));
+	}
+
+	async remove(id: string): Promise<void> {
+		await workerApi().deleteRun({ id });
+		this.runs.delete(id);
+	}
+
+	cancel(run: WorkflowRun): Promise<Result<void>> {
+		return workerApi().cancelRuns({ profileId: run.profileId, promptIds: run.promptId ? [run.promptId] : [] });
+	}
+
+	interrupt(run: WorkflowRun): Promise<Result<void>> {
+		return workerApi().interrupt({ profileId: run.profileId, ...(run.promptId ? { promptId: run.promptId } : {}) });
+	}
+
+	/** An object URL for a run's output, fetched once and cached by the worker. */
+	outputUrl(runId: string, index: number): Promise<Result<string>> {
+		const key = `${runId}:${index}`;
+		let pending = this.outputUrls.get(key);
+		if (!pending) {
+			pending = workerApi()
+				.output({ runId, index })
+				.then((r): Result<string> => (r.ok ? { ok: true, value: URL.createObjectURL(r.value) } : r))
+				.catch((e: unknown): Result<string> => ({ ok: false, error: { kind: 'unknown', message: String(e) } satisfies AppError }));
+			pending.then((r) => {
+				if (!r.ok) this.outputUrls.delete(key);
+			});
+			this.outputUrls.set(key, pending);
+		}
+		return pending;
+	}
+}
+
+export const workflowRuns = new WorkflowRunsStore();

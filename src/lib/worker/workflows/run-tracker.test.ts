@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { newWorkflowRun } from '../../domain/run-record';
+import type { ServerEvent } from '../../wire/workflow-events';
+import type { WorkerEvent } from '../api';
+import type { WorkerContext } from '../context';
+import { MemoryStore } from '../kv-store';
+import type { SocketMessage } from '../runboard-worker';
+import { RunTracker } from './run-tracker';
+import { RunsRepo } from './runs-repo';
+
+function harness() {
+	const kv = new MemoryStore();
+	const emitted: WorkerEvent[] = [];
+	let socket: (m: SocketMessage) => void = () => {};
+	const ctx = {
+		kv,
+		isLeader: () => true,
+		emit: (e: WorkerEvent) => emitted.push(e),
+		onSocketMessage: (l: (m: SocketMessage) => void) => {
+			socket = l;
+			return () => {};
+		},
+		onTabTopic: () => {},
+		connection: async () => ({ ok: false, error: { kind: 'network', message: 'offline in this test' } })
+	} as unknown as WorkerContext;
+	const runs = new RunsRepo(kv);
+	const finished: string[] = [];
+	const tracker = new RunTracker(ctx, runs, { finished: (r) => finished.push(r.id) });
+	tracker.start();
+	tracker.stop();
+	const send = (event: ServerEvent) => socket({ kind: 'event', profileId: 'p', event });
+	return { tracker, send, emitted, finished, runs };
+}
+
+const run = () => ({
+	...newWorkflowRun({
+		id: 'r1',
+		profileId: 'p',
+		title: 'T',
+		workflowId: null,
+		prompt: { '3': { class_type: 'KSampler', inputs: {} } },
+		seeds: {},
+		partner: false,
+		now: 1
+	}),
+	promptId: 'p1'
+});
+
+describe('the run tracker', () => {
+	it('keeps progress that arrived before the submit answer', () => {
+		const { tracker, send } = harness();
+		tracker.track(run());
+		send({ type: 'execution_start', promptId: 'p1' });
+		send({ type: 'executing', promptId: 'p1', node: '3' });
+		send({ type: 'progress', promptId: 'p1', node: '3', value: 4, max: 20 });
+		const accepted = tracker.accepted(run(), 'p1');
+		expect(accepted.status).toBe('running');
+		expect(accepted.progress.current).toBe('3');
+		expect(accepted.progress.step).toEqual({ node: '3', value: 4, max: 20 });
+		expect(accepted.queuedAt).toBeDefined();
+	});
+
+	it('replays events for a prompt id it learns only from the answer', () => {
+		const { tracker, send } = harness();
+		send({ type: 'execution_start', promptId: 'server-id' });
+		send({ type: 'executing', promptId: 'server-id', node: '3' });
+		const accepted = tracker.accepted({ ...run(), promptId: 'server-id' }, 'server-id');
+		expect(accepted.status).toBe('running');
+		expect(accepted.progress.current).toBe('3');
+	});
+
+	it('attributes events without a prompt id to the only running run, and finishes once', async () => {
+		const { tracker, send, finished, runs } = harness();
+		tracker.track(run());
+		send({ type: 'execution_start', promptId: 'p1' });
+		send({ type: 'progress', promptId: undefined, node: '3', value: 2, max: 20 });
+		send({ type: 'execution_success', promptId: 'p1' });
+		send({ type: 'execution_success', promptId: 'p1' });
+		expect(finished).toEqual(['r1']);
+		expect((await runs.get('r1'))?.status).toBe('succeeded');
+	});
+});

@@ -1,0 +1,159 @@
+import type { Page } from '@playwright/test';
+import { test, expect } from './fixtures';
+import { counters, routerControl } from './models-helpers';
+
+async function openModel(page: Page, openApp: (path?: string) => Promise<void>, id: string) {
+	await openApp(`/models/${id}`);
+	await expect(page.getByRole('form', { name: `Input of ${id}` })).toBeVisible({ timeout: 15_000 });
+	return page.getByRole('form', { name: `Input of ${id}` });
+}
+
+function latestRun(page: Page) {
+	return page.getByRole('region', { name: 'Runs of this model' }).getByRole('article').first();
+}
+
+async function dispatchesOfRun(emulator: Parameters<typeof counters>[0], keyPrefix: string): Promise<number> {
+	const c = await counters(emulator);
+	return Object.entries(c.dispatches)
+		.filter(([k]) => k.split('|')[1]?.startsWith(keyPrefix))
+		.reduce((n, [, v]) => n + v, 0);
+}
+
+async function keyPrefixOf(page: Page): Promise<string> {
+	const text =
+		(await latestRun(page)
+			.getByText(/key [0-9a-f]{8}…/)
+			.textContent()) ?? '';
+	return /key ([0-9a-f]{8})…/.exec(text)![1]!;
+}
+
+test.beforeEach(async ({ emulator }) => {
+	await routerControl(emulator, 'settings', { providerMs: 300 });
+});
+
+test('runs a text-to-image model synchronously and shows the image, its expiry, cost and spend', async ({ page, openApp, emulator }) => {
+	const form = await openModel(page, openApp, 'lumen/flux-1');
+	await form.getByLabel('Prompt', { exact: true }).fill('A lighthouse at dusk');
+	await form.getByRole('button', { name: 'Run now' }).click();
+	const run = latestRun(page);
+	await expect(run.getByRole('status')).toHaveText('Succeeded', { timeout: 20_000 });
+	const image = run.getByRole('img', { name: /image 1 of Synchronous run/ });
+	await expect(image).toBeVisible();
+	expect(await image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+	await expect(run).toContainText(/link expires in 2[34] h/);
+	await expect(run).toContainText('bytes saved on this device');
+	await expect(run).toContainText(/Cost of this run: \d+ credits/);
+	await expect(page.getByRole('region', { name: 'Committed spend' })).toContainText('ceiling');
+	expect(await dispatchesOfRun(emulator, await keyPrefixOf(page))).toBe(1);
+});
+
+test('a connection dropped after dispatch is retried under the same key and replayed: one dispatch', async ({
+	page,
+	openApp,
+	emulator
+}) => {
+	await routerControl(emulator, 'faults', { dropAfterDispatch: 'recoverable' });
+	const form = await openModel(page, openApp, 'lumen/flux-1');
+	await form.getByLabel('Prompt', { exact: true }).fill('dropped after dispatch');
+	await form.getByRole('button', { name: 'Run now' }).click();
+	const run = latestRun(page);
+	await expect(run.getByRole('status')).toHaveText('Succeeded', { timeout: 30_000 });
+	await expect(run).toContainText("Replayed from the key's record (Idempotent-Replayed)");
+	expect(await dispatchesOfRun(emulator, await keyPrefixOf(page))).toBe(1);
+});
+
+test('a dropped call whose key was consumed is "outcome unknown", never sent under a new key', async ({ page, openApp, emulator }) => {
+	await routerControl(emulator, 'faults', { dropAfterDispatch: 'consumed' });
+	const form = await openModel(page, openApp, 'lumen/flux-1');
+	await form.getByLabel('Prompt', { exact: true }).fill('consumed key');
+	await form.getByRole('button', { name: 'Run now' }).click();
+	const run = latestRun(page);
+	await expect(run.getByRole('status')).toHaveText('Outcome unknown, may have been charged', { timeout: 30_000 });
+	await expect(run).toContainText('HTTP 409');
+	expect(await dispatchesOfRun(emulator, await keyPrefixOf(page))).toBe(1);
+	expect(Object.values((await counters(emulator)).dispatches).reduce((a, b) => a + b, 0)).toBe(1);
+});
+
+test('browser validation and a service 422 put their messages at the field', async ({ page, openApp }) => {
+	const form = await openModel(page, openApp, 'lumen/flux-1');
+	await form.getByLabel('Prompt', { exact: true }).fill('');
+	await form.getByRole('button', { name: 'Run now' }).click();
+	await expect(form.locator('[data-field="prompt"]').getByRole('alert')).toHaveText('Required.');
+
+	// An unauthored model: the browser cannot check it, the provider answers 422 with loc [body, prompt].
+	const open = await openModel(page, openApp, 'openforge/community-sdxl');
+	await open.getByLabel('Input (JSON)').fill('{"steps": 4}');
+	await open.getByRole('button', { name: 'Run now' }).click();
+	await expect(latestRun(page).getByRole('status')).toHaveText('Failed', { timeout: 20_000 });
+	await expect(open.locator('[data-field=""]').getByRole('alert')).toContainText('field required (at prompt)');
+});
+
+test('a queued video model shows its position; another is cancelled; the first is collected', async ({ page, openApp, emulator }) => {
+	await routerControl(emulator, 'settings', { queuePaused: true });
+	const form = await openModel(page, openApp, 'tidal/wave-1-t2v');
+	await form.getByLabel('Prompt', { exact: true }).fill('first in line');
+	await form.getByRole('button', { name: 'Add to queue' }).click();
+	await expect(latestRun(page)).toContainText('Queue position 0');
+	await form.getByLabel('Prompt', { exact: true }).fill('second in line');
+	await form.getByRole('button', { name: 'Add to queue' }).click();
+	const second = latestRun(page);
+	await expect(second).toContainText('second in line');
+	await expect(second).toContainText('Queue position 1');
+	await second.getByRole('button', { name: 'Cancel request' }).click();
+	await expect(second.getByRole('status')).toHaveText('Cancelled', { timeout: 20_000 });
+	await routerControl(emulator, 'settings', { queuePaused: false });
+	const first = page.getByRole('region', { name: 'Runs of this model' }).getByRole('article').filter({ hasText: 'first in line' });
+	await expect(first.getByRole('status')).toHaveText('Succeeded', { timeout: 30_000 });
+	await expect(first.getByRole('img', { name: /image 1 of Queued run/ })).toBeVisible();
+	await expect(first).toContainText(/link expires in 1[12] h/);
+});
+
+test('a 503, an unknown error type and an HTML error page are each explained with status and request id', async ({
+	page,
+	openApp,
+	emulator
+}) => {
+	const form = await openModel(page, openApp, 'quill/quill-3');
+	const prompt = form.getByLabel('Prompt', { exact: true });
+
+	await routerControl(emulator, 'faults', { runsUnavailable: true });
+	await prompt.fill('first');
+	await form.getByRole('button', { name: 'Run now' }).click();
+	let run = latestRun(page);
+	await expect(run.getByRole('status')).toHaveText('Failed', { timeout: 20_000 });
+	await expect(run.getByRole('alert')).toContainText('temporarily unavailable');
+	await expect(run.getByRole('alert')).toContainText(/HTTP 503 · type service_unavailable · request id [0-9a-f-]{36}/);
+
+	await routerControl(emulator, 'faults/clear', {});
+	await routerControl(emulator, 'faults', { unknownErrorType: 'quantum_flux', unknownErrorStatus: 500 });
+	await prompt.fill('second');
+	await form.getByRole('button', { name: 'Run now' }).click();
+	run = latestRun(page);
+	await expect(run).toContainText('second');
+	await expect(run.getByRole('status')).toHaveText('Failed', { timeout: 20_000 });
+	await expect(run.getByRole('alert')).toContainText('"quantum_flux"');
+	await expect(run.getByRole('alert')).toContainText(/HTTP 500 · type quantum_flux · request id [0-9a-f-]{36}/);
+
+	await routerControl(emulator, 'faults', { unknownErrorType: null, runsUnavailable: true, errorBody: 'html' });
+	await prompt.fill('third');
+	await form.getByRole('button', { name: 'Run now' }).click();
+	run = latestRun(page);
+	await expect(run).toContainText('third');
+	await expect(run.getByRole('status')).toHaveText('Failed', { timeout: 20_000 });
+	await expect(run.getByRole('alert')).toContainText(/HTTP 503/);
+	await expect(run.getByRole('alert')).toContainText(/request id [0-9a-f-]{36}/);
+	await expect(run.getByRole('alert')).toContainText(/HTML|temporarily unavailable/);
+});
+
+test('a schema seen once opens offline, with its form', async ({ page, openApp, context }) => {
+	await openModel(page, openApp, 'stratus/sd-3');
+	await expect(page.getByText('Ready to work offline').or(page.getByRole('form', { name: 'Input of stratus/sd-3' }))).toBeVisible();
+	await page.evaluate(() => navigator.serviceWorker.ready);
+	await context.setOffline(true);
+	await page.reload();
+	const form = page.getByRole('form', { name: 'Input of stratus/sd-3' });
+	await expect(form).toBeVisible({ timeout: 15_000 });
+	await expect(page.getByText(/Showing the schema saved/)).toBeVisible();
+	await expect(form.getByLabel('Aspect ratio')).toBeVisible();
+	await context.setOffline(false);
+});
