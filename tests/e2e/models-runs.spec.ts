@@ -33,7 +33,7 @@ test.beforeEach(async ({ emulator }) => {
 
 test('runs a text-to-image model synchronously and shows the image, its expiry, cost and spend', async ({ page, openApp, emulator }) => {
 	const form = await openModel(page, openApp, 'lumen/flux-1');
-	await form.getByLabel('Prompt', { exact: true }).fill('A lighthouse at dusk');
+	await form.getByRole('textbox', { name: 'Prompt', exact: true }).fill('A lighthouse at dusk');
 	await form.getByRole('button', { name: 'Run now' }).click();
 	const run = latestRun(page);
 	await expect(run.getByRole('status')).toHaveText('Succeeded', { timeout: 20_000 });
@@ -54,7 +54,7 @@ test('a connection dropped after dispatch is retried under the same key and repl
 }) => {
 	await routerControl(emulator, 'faults', { dropAfterDispatch: 'recoverable' });
 	const form = await openModel(page, openApp, 'lumen/flux-1');
-	await form.getByLabel('Prompt', { exact: true }).fill('dropped after dispatch');
+	await form.getByRole('textbox', { name: 'Prompt', exact: true }).fill('dropped after dispatch');
 	await form.getByRole('button', { name: 'Run now' }).click();
 	const run = latestRun(page);
 	await expect(run.getByRole('status')).toHaveText('Succeeded', { timeout: 30_000 });
@@ -65,7 +65,7 @@ test('a connection dropped after dispatch is retried under the same key and repl
 test('a dropped call whose key was consumed is "outcome unknown", never sent under a new key', async ({ page, openApp, emulator }) => {
 	await routerControl(emulator, 'faults', { dropAfterDispatch: 'consumed' });
 	const form = await openModel(page, openApp, 'lumen/flux-1');
-	await form.getByLabel('Prompt', { exact: true }).fill('consumed key');
+	await form.getByRole('textbox', { name: 'Prompt', exact: true }).fill('consumed key');
 	await form.getByRole('button', { name: 'Run now' }).click();
 	const run = latestRun(page);
 	await expect(run.getByRole('status')).toHaveText('Outcome unknown, may have been charged', { timeout: 30_000 });
@@ -76,25 +76,25 @@ test('a dropped call whose key was consumed is "outcome unknown", never sent und
 
 test('browser validation and a service 422 put their messages at the field', async ({ page, openApp }) => {
 	const form = await openModel(page, openApp, 'lumen/flux-1');
-	await form.getByLabel('Prompt', { exact: true }).fill('');
+	await form.getByRole('textbox', { name: 'Prompt', exact: true }).fill('');
 	await form.getByRole('button', { name: 'Run now' }).click();
 	await expect(form.locator('[data-field="prompt"]').getByRole('alert')).toHaveText('Required.');
 
 	// An unauthored model: the browser cannot check it, the provider answers 422 with loc [body, prompt].
 	const open = await openModel(page, openApp, 'openforge/community-sdxl');
-	await open.getByLabel('Input (JSON)').fill('{"steps": 4}');
+	await open.getByRole('textbox', { name: 'Input (JSON)' }).fill('{"steps": 4}');
 	await open.getByRole('button', { name: 'Run now' }).click();
 	await expect(latestRun(page).getByRole('status')).toHaveText('Failed', { timeout: 20_000 });
-	await expect(open.locator('[data-field=""]').getByRole('alert')).toContainText('field required (at prompt)');
+	await expect(open.locator('[data-field="body"]').getByRole('alert')).toContainText('field required (at prompt)');
 });
 
 test('a queued video model shows its position; another is cancelled; the first is collected', async ({ page, openApp, emulator }) => {
 	await routerControl(emulator, 'settings', { queuePaused: true });
 	const form = await openModel(page, openApp, 'tidal/wave-1-t2v');
-	await form.getByLabel('Prompt', { exact: true }).fill('first in line');
+	await form.getByRole('textbox', { name: 'Prompt', exact: true }).fill('first in line');
 	await form.getByRole('button', { name: 'Add to queue' }).click();
 	await expect(latestRun(page)).toContainText('Queue position 0');
-	await form.getByLabel('Prompt', { exact: true }).fill('second in line');
+	await form.getByRole('textbox', { name: 'Prompt', exact: true }).fill('second in line');
 	await form.getByRole('button', { name: 'Add to queue' }).click();
 	const second = latestRun(page);
 	await expect(second).toContainText('second in line');
@@ -114,7 +114,7 @@ test('a 503, an unknown error type and an HTML error page are each explained wit
 	emulator
 }) => {
 	const form = await openModel(page, openApp, 'quill/quill-3');
-	const prompt = form.getByLabel('Prompt', { exact: true });
+	const prompt = form.getByRole('textbox', { name: 'Prompt', exact: true });
 
 	await routerControl(emulator, 'faults', { runsUnavailable: true });
 	await prompt.fill('first');
@@ -154,6 +154,6 @@ test('a schema seen once opens offline, with its form', async ({ page, openApp, 
 	const form = page.getByRole('form', { name: 'Input of stratus/sd-3' });
 	await expect(form).toBeVisible({ timeout: 15_000 });
 	await expect(page.getByText(/Showing the schema saved/)).toBeVisible();
-	await expect(form.getByLabel('Aspect ratio')).toBeVisible();
+	await expect(form.getByRole('textbox', { name: 'Prompt', exact: true })).toBeVisible();
 	await context.setOffline(false);
 });

@@ -121,9 +121,11 @@ export type SyncDecision =
 /**
  * What a synchronous run does with an answer. Only the explicit hints retry automatically:
  * 409 `concurrency_limit_exceeded` and 504 with `Retry-After` (a deadline, not a provider failure).
- * A 409 `invalid_input` to a retry of the same key means the key was consumed: outcome unknown.
+ * A 409 `invalid_input` means the key cannot serve this call. Each run has its own key, used for
+ * one body only, so that means the key was consumed by an earlier send (ours, or the browser's own
+ * silent resend of a POST on a dropped keep-alive socket): the outcome is unknown.
  */
-export function decideSync(answer: AnswerFacts, retried: boolean): SyncDecision {
+export function decideSync(answer: AnswerFacts): SyncDecision {
 	const type = controlType(answer.errorType);
 	if (answer.status >= 200 && answer.status < 300) return { kind: 'success' };
 	if (answer.status === 422) return { kind: 'field-errors' };
@@ -131,7 +133,7 @@ export function decideSync(answer: AnswerFacts, retried: boolean): SyncDecision 
 		return { kind: 'retry', afterMs: answer.retryAfterSeconds * 1000, why: 'the original call with this key is still running' };
 	if (answer.status === 504 && answer.retryAfterSeconds !== undefined && (type === undefined || type === 'deadline_exceeded'))
 		return { kind: 'retry', afterMs: answer.retryAfterSeconds * 1000, why: 'the service stopped waiting; the run continues' };
-	if (answer.status === 409 && type === 'invalid_input' && retried) return { kind: 'outcome-unknown' };
+	if (answer.status === 409 && type === 'invalid_input') return { kind: 'outcome-unknown' };
 	return { kind: 'failed' };
 }
 

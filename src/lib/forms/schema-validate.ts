@@ -146,7 +146,7 @@ export function locToPath(loc: ReadonlyArray<unknown>): FieldPath {
 /** Ids of the fields a form shows for these values (array items included). */
 export function shownFieldIds(fields: Field[], values: unknown, into: Set<string> = new Set()): Set<string> {
 	for (const f of fields) {
-		into.add(f.id);
+		into.add(fieldId(f.path));
 		if (f.kind === 'object') shownFieldIds(f.fields, values, into);
 		if (f.kind === 'variant')
 			shownFieldIds(

@@ -369,7 +369,7 @@ export class RunService {
 			const raw = res.value.raw;
 			await this.noteSpend(run, raw);
 			const retryAfter = retryAfterSeconds(raw.header('Retry-After'));
-			const decision = decideSync({ status: raw.status, errorType: errorTypeOf(raw), retryAfterSeconds: retryAfter }, run.attempts > 1);
+			const decision = decideSync({ status: raw.status, errorType: errorTypeOf(raw), retryAfterSeconds: retryAfter });
 			switch (decision.kind) {
 				case 'success':
 					await this.succeed(run, res.value);
@@ -471,7 +471,7 @@ export class RunService {
 					replayed: raw.header('Idempotent-Replayed') === 'true'
 				});
 			}
-			const decision = decideSync({ status: raw.status, errorType: errorTypeOf(raw), retryAfterSeconds: retryAfter }, run.attempts > 1);
+			const decision = decideSync({ status: raw.status, errorType: errorTypeOf(raw), retryAfterSeconds: retryAfter });
 			if (decision.kind === 'retry') {
 				run =
 					(await this.update(run.id, {
