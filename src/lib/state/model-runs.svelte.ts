@@ -2,7 +2,7 @@
 import type { AppError, Result } from '$lib/domain/errors';
 import type { ModelRun, SpendFacts } from '$lib/domain/model-run';
 import type { Json } from '$lib/wire/json';
-import { onWorkerEvent, workerApi } from '$lib/client/worker-bridge';
+import { onWorkerEvent, workerApi } from '$lib/client/worker-bridge.svelte';
 
 export class ModelRunsStore {
 	runs = $state<Record<string, ModelRun>>({});
@@ -22,11 +22,36 @@ export class ModelRunsStore {
 		});
 	}
 
-	async load(profileId: string): Promise<void> {
+	loaded = $state(false);
+	private readonly thumbs = $state<Record<string, string>>({});
+
+	/** Loads the saved runs (of one profile, or all of them for the Runs timeline). */
+	async load(profileId?: string): Promise<void> {
 		this.subscribe();
-		const [runs, spend] = await Promise.all([workerApi().modelRuns({ profileId }), workerApi().modelSpend({ profileId })]);
+		const [runs, spend] = await Promise.all([
+			workerApi().modelRuns(profileId ? { profileId } : {}),
+			profileId ? workerApi().modelSpend({ profileId }) : Promise.resolve(null)
+		]);
 		for (const run of runs) this.runs[run.id] = run;
-		if (spend) this.spend[profileId] = spend;
+		if (profileId && spend) this.spend[profileId] = spend;
+		this.loaded = true;
+	}
+
+	async loadOne(id: string): Promise<ModelRun | null> {
+		this.subscribe();
+		const run = await workerApi().modelRun({ id });
+		if (run) this.runs[id] = run;
+		return run;
+	}
+
+	/** A small picture for the timeline: the first saved image of the result. */
+	thumbOf(run: ModelRun): string | undefined {
+		const image = run.result?.assets.find((a) => a.kind === 'image' && a.bytesKey);
+		if (!image?.bytesKey) return undefined;
+		const known = this.thumbs[image.bytesKey];
+		if (known === undefined)
+			void this.urlFor(image.bytesKey, image.mime ?? 'image/png').then((u) => u && (this.thumbs[image.bytesKey!] = u));
+		return known;
 	}
 
 	forModel(profileId: string, modelId: string): ModelRun[] {

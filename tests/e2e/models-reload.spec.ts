@@ -1,0 +1,73 @@
+import type { Page } from '@playwright/test';
+import { test, expect } from './fixtures';
+import { counters, routerControl } from './models-helpers';
+
+async function openModel(page: Page, openApp: (path?: string) => Promise<void>, id: string) {
+	await openApp(`/models/${id}`);
+	const form = page.getByRole('form', { name: `Input of ${id}` });
+	await expect(form).toBeVisible({ timeout: 15_000 });
+	return form;
+}
+
+const totalDispatches = async (emulator: Parameters<typeof counters>[0]) =>
+	Object.values((await counters(emulator)).dispatches).reduce((a, b) => a + b, 0);
+
+test('a queued request survives a reload: re-attached by id, collected once, listed with the model runs', async ({
+	page,
+	openApp,
+	emulator
+}) => {
+	await routerControl(emulator, 'settings', { providerMs: 300, queuePaused: true });
+	const form = await openModel(page, openApp, 'sonora/speech-1');
+	await form.getByRole('textbox', { name: 'Text', exact: true }).fill('Your run has finished.');
+	await form.getByRole('button', { name: 'Add to queue' }).click();
+	const runs = page.getByRole('region', { name: 'Runs of this model' });
+	await expect(runs.getByRole('article').first()).toContainText('Queue position 0');
+	await page.reload();
+	await expect(runs.getByRole('article').first()).toContainText('Queue position 0', { timeout: 15_000 });
+	await routerControl(emulator, 'settings', { queuePaused: false });
+	await expect(runs.getByRole('article').first().getByRole('status')).toHaveText('Succeeded', { timeout: 30_000 });
+	await expect(
+		runs
+			.getByRole('article')
+			.first()
+			.getByLabel(/audio 1 of Queued run/)
+	).toBeVisible();
+	expect(await totalDispatches(emulator)).toBe(1);
+	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Models' }).click();
+	await page.goto(page.url().replace(/\/models.*$/, '/models/runs'));
+	await expect(page.getByRole('link', { name: /Model run sonora\/speech-1: Your run has finished\., Done/ })).toBeVisible();
+});
+
+test('a synchronous call in flight during a reload is sent again under its key and never run twice', async ({
+	page,
+	openApp,
+	emulator
+}) => {
+	await routerControl(emulator, 'settings', { providerMs: 2500 });
+	const form = await openModel(page, openApp, 'quill/quill-mini');
+	await form.getByRole('textbox', { name: 'Prompt', exact: true }).fill('survive a reload');
+	await form.getByRole('button', { name: 'Run now' }).click();
+	const runs = page.getByRole('region', { name: 'Runs of this model' });
+	await expect(runs.getByRole('article').first().getByRole('status')).toHaveText('Running');
+	await page.reload();
+	const run = runs.getByRole('article').first();
+	await expect(run.getByRole('status')).toHaveText('Succeeded', { timeout: 30_000 });
+	await expect(run).toContainText('Idempotent-Replayed');
+	expect(await totalDispatches(emulator)).toBe(1);
+});
+
+test('at most four synchronous calls are held open; the rest wait their turn and all finish', async ({ page, openApp, emulator }) => {
+	await routerControl(emulator, 'settings', { providerMs: 1500 });
+	const form = await openModel(page, openApp, 'quill/quill-3');
+	const prompt = form.getByRole('textbox', { name: 'Prompt', exact: true });
+	for (let i = 1; i <= 6; i++) {
+		await prompt.fill(`call ${i}`);
+		await form.getByRole('button', { name: 'Run now' }).click();
+	}
+	const runs = page.getByRole('region', { name: 'Runs of this model' }).getByRole('article');
+	await expect(runs).toHaveCount(6);
+	await expect(runs.filter({ hasText: 'Waiting for a free connection: 4 synchronous calls are already held open.' })).toHaveCount(2);
+	await expect(runs.getByRole('status').filter({ hasText: 'Succeeded' })).toHaveCount(6, { timeout: 30_000 });
+	expect(await totalDispatches(emulator)).toBe(6);
+});
