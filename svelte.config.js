@@ -22,7 +22,7 @@ const config = {
 				'style-src': ['self', 'unsafe-inline'],
 				'img-src': ['self', 'data:', 'blob:', 'http:', 'https:'],
 				'media-src': ['self', 'data:', 'blob:', 'http:', 'https:'],
-				'connect-src': ['self', 'http:', 'https:', 'ws:', 'wss:'],
+				'connect-src': ['self', 'blob:', 'http:', 'https:', 'ws:', 'wss:'],
 				'manifest-src': ['self'],
 				'object-src': ['none'],
 				'base-uri': ['self'],

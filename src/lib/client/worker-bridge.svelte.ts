@@ -1,6 +1,9 @@
 /**
  * The page's handle on the worker: one instance, one comlink proxy, one subscription fanned out
  * to the stores. The page never does network I/O itself.
+ *
+ * Svelte state is made of proxies, which cannot be structured-cloned: every argument is
+ * snapshotted here, at the one boundary, so no caller can forget.
  */
 import * as Comlink from 'comlink';
 import type { WorkerApi, WorkerEvent } from '$lib/worker/api';
@@ -8,15 +11,21 @@ import RunboardWorker from '$lib/worker/index?worker';
 
 type Listener = (event: WorkerEvent) => void;
 
-let remote: Comlink.Remote<WorkerApi> | undefined;
+let api: Comlink.Remote<WorkerApi> | undefined;
 const listeners = new Set<Listener>();
 
 export function workerApi(): Comlink.Remote<WorkerApi> {
-	if (!remote) {
-		remote = Comlink.wrap<WorkerApi>(new RunboardWorker({ name: 'runboard' }));
-		void remote.subscribe(Comlink.proxy((event: WorkerEvent) => listeners.forEach((l) => l(event))));
+	if (!api) {
+		const raw = Comlink.wrap<WorkerApi>(new RunboardWorker({ name: 'runboard' }));
+		void raw.subscribe(Comlink.proxy((event: WorkerEvent) => listeners.forEach((l) => l(event))));
+		api = new Proxy(raw, {
+			get(target, method) {
+				const call = Reflect.get(target, method) as (input: unknown) => unknown;
+				return (input: unknown) => call($state.snapshot(input));
+			}
+		});
 	}
-	return remote;
+	return api;
 }
 
 export function onWorkerEvent(listener: Listener): () => void {

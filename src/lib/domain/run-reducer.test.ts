@@ -148,3 +148,25 @@ describe('a workflow run, event by event', () => {
 		expect(interrupted.status).toBe('cancelled');
 	});
 });
+
+describe('a failure polled before its reason arrived', () => {
+	it('takes the reason from the socket or the history, and only then falls back to a generic one', async () => {
+		const { explainFailure } = await import('./run-reducer');
+		const polled = applyJobState(fresh(), 'failed', 5);
+		expect(polled.status).toBe('failed');
+		expect(polled.error).toBeUndefined();
+		expect(applyServerEvent(polled, ev.error, 6).error).toMatchObject({ exceptionType: 'OOMError' });
+		const entry: HistoryEntry = {
+			prompt: [0, 'p1', {}, {}, []],
+			outputs: {},
+			status: {
+				status_str: 'error',
+				completed: false,
+				messages: [['execution_error', { exception_type: 'OOMError', exception_message: 'too big', node_id: '5' }]]
+			},
+			meta: {}
+		};
+		expect(applyHistory(polled, entry, 6).error).toMatchObject({ exceptionType: 'OOMError', nodeId: '5' });
+		expect(explainFailure(polled).error?.message).toMatch(/no details/);
+	});
+});

@@ -50,7 +50,9 @@ export const EXCEPTION_WORDS: Record<string, string> = {
 
 /** Applies one socket event that belongs to this run (the caller filtered by prompt id). */
 export function applyServerEvent(run: WorkflowRun, event: ServerEvent, now: number): WorkflowRun {
-	if (isTerminal(run.status) && event.type !== 'executed') return run;
+	// A failure polled first may still learn its reason from the socket.
+	const explainsFailure = event.type === 'execution_error' && run.status === 'failed' && !run.error?.exceptionType;
+	if (isTerminal(run.status) && event.type !== 'executed' && !explainsFailure) return run;
 	switch (event.type) {
 		case 'execution_start':
 			return withStatus(run, 'running', now);
@@ -84,7 +86,7 @@ export function applyServerEvent(run: WorkflowRun, event: ServerEvent, now: numb
 				...(event.nodeType ? { nodeType: event.nodeType } : {}),
 				traceback: [event.exceptionMessage, ...event.traceback].filter(Boolean)
 			};
-			return { ...withStatus(run, 'failed', now), error };
+			return { ...withStatus(run, 'failed', now), error, progress: { ...run.progress, current: null, step: null, finishing: false } };
 		}
 		case 'execution_interrupted':
 			return withStatus(run, 'cancelled', now);
@@ -105,12 +107,8 @@ export function applyJobState(run: WorkflowRun, state: JobState, now: number): W
 		case 'completed':
 			return withStatus(run, 'succeeded', now);
 		case 'failed':
-			return run.error
-				? withStatus(run, 'failed', now)
-				: {
-						...withStatus(run, 'failed', now),
-						error: { kind: 'execution', title: 'Failed', message: 'The job failed. The service gave no details; see its history.' }
-					};
+			// The reason comes from the socket's execution_error or the history; see explainFailure.
+			return withStatus(run, 'failed', now);
 		case 'cancelled':
 			return withStatus(run, 'cancelled', now);
 	}
@@ -130,7 +128,7 @@ export function applyHistory(run: WorkflowRun, entry: HistoryEntry, now: number)
 	const failure = entry.status.messages.find(([type]) => type === 'execution_error');
 	const interrupted = entry.status.messages.some(([type]) => type === 'execution_interrupted');
 	if (interrupted) return withStatus(next, 'cancelled', now);
-	if (next.error) return withStatus(next, 'failed', now);
+	if (next.error?.exceptionType) return withStatus(next, 'failed', now);
 	const data = failure?.[1] ?? {};
 	const exceptionType = typeof data['exception_type'] === 'string' ? data['exception_type'] : 'Error';
 	const message = typeof data['exception_message'] === 'string' ? data['exception_message'] : '';
@@ -145,4 +143,10 @@ export function applyHistory(run: WorkflowRun, entry: HistoryEntry, now: number)
 			traceback: message ? [message] : []
 		}
 	};
+}
+
+/** A failed run always says something: when neither the socket nor the history gave a reason. */
+export function explainFailure(run: WorkflowRun): WorkflowRun {
+	if (run.status !== 'failed' || run.error) return run;
+	return { ...run, error: { kind: 'execution', title: 'Failed', message: 'The job failed. The service gave no details.' } };
 }

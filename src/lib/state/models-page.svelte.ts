@@ -2,7 +2,7 @@
 import type { AppError } from '$lib/domain/errors';
 import type { SchemaView } from '$lib/worker/models/api';
 import type { RouterModelListEntry } from '$lib/wire/router-api';
-import { workerApi } from '$lib/client/worker-bridge';
+import { workerApi } from '$lib/client/worker-bridge.svelte';
 import { ModelFormStore } from './model-form.svelte';
 
 export class ModelPageStore {

@@ -1,7 +1,7 @@
 /** The model catalog of the active profile, as the worker walks it, with the search and filters of the page. */
 import type { AppError } from '$lib/domain/errors';
 import { filterModels, groupByProvider, type CatalogView } from '$lib/domain/model-catalog';
-import { onWorkerEvent, workerApi } from '$lib/client/worker-bridge';
+import { onWorkerEvent, workerApi } from '$lib/client/worker-bridge.svelte';
 
 export class CatalogStore {
 	view = $state<CatalogView | null>(null);

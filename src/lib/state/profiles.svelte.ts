@@ -4,7 +4,7 @@ import type { AppError, Result } from '$lib/domain/errors';
 import type { ProfileInput, ProfileView } from '$lib/domain/profile';
 import type { SocketState } from '$lib/domain/socket-state';
 import type { DemoPreset, SaveProfileError } from '$lib/worker/api';
-import { onWorkerEvent, workerApi } from '$lib/client/worker-bridge';
+import { onWorkerEvent, workerApi } from '$lib/client/worker-bridge.svelte';
 
 export class ProfilesStore {
 	profiles = $state<ProfileView[]>([]);

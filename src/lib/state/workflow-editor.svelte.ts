@@ -12,7 +12,7 @@ import { applyValues, workflowFieldGroups, workflowValues } from '$lib/forms/obj
 import { nextSeed } from '$lib/forms/seeds';
 import type { ApiPrompt } from '$lib/wire/workflow-api';
 import type { SavedWorkflow, UploadPhase } from '$lib/worker/workflows/api';
-import { onWorkerEvent, workerApi } from '$lib/client/worker-bridge';
+import { onWorkerEvent, workerApi } from '$lib/client/worker-bridge.svelte';
 import { workflowRuns } from './workflow-runs.svelte';
 
 type Values = Record<string, Record<string, unknown>>;

@@ -2,7 +2,7 @@
 import type { ImportResult } from '$lib/domain/workflow-import';
 import type { ApiPrompt } from '$lib/wire/workflow-api';
 import type { SavedWorkflow } from '$lib/worker/workflows/api';
-import { workerApi } from '$lib/client/worker-bridge';
+import { workerApi } from '$lib/client/worker-bridge.svelte';
 
 export class WorkflowLibraryStore {
 	workflows = $state<SavedWorkflow[]>([]);

@@ -7,7 +7,7 @@ import type { WorkflowRun } from '$lib/domain/run-record';
 import type { AppError, Result } from '$lib/domain/errors';
 import type { ApiPrompt } from '$lib/wire/workflow-api';
 import type { SubmitRunError } from '$lib/worker/workflows/api';
-import { onWorkerEvent, workerApi } from '$lib/client/worker-bridge';
+import { onWorkerEvent, workerApi } from '$lib/client/worker-bridge.svelte';
 
 export interface Preview {
 	url: string;

@@ -4,7 +4,7 @@
  * source of truth, so a run missed while the socket was down or the phone asleep is caught up.
  */
 import { isTerminal, type WorkflowRun } from '../../domain/run-record';
-import { applyHistory, applyJobState, applyServerEvent } from '../../domain/run-reducer';
+import { applyHistory, applyJobState, applyServerEvent, explainFailure } from '../../domain/run-reducer';
 import type { ServerEvent } from '../../wire/workflow-events';
 import type { WorkerContext } from '../context';
 import type { SocketMessage } from '../runboard-worker';
@@ -126,7 +126,7 @@ export class RunTracker {
 		if (!history.ok) return;
 		if (history.value) {
 			const next = applyHistory(this.current(run), history.value, this.now());
-			return isTerminal(next.status) ? this.update(next, true) : this.update(next);
+			return isTerminal(next.status) ? this.update(explainFailure(next), true) : this.update(next);
 		}
 		// No history yet: still queued or running, or deleted while pending (it never reaches history).
 		const queue = await client.queue();
@@ -159,7 +159,7 @@ export class RunTracker {
 	/** Terminal by job status: read the history for the outputs (the source of truth) when there is one. */
 	private async finish(run: WorkflowRun, client: WorkflowClient): Promise<void> {
 		const history = await client.history(run.promptId!);
-		this.update(history.ok && history.value ? applyHistory(run, history.value, this.now()) : run, true);
+		this.update(explainFailure(history.ok && history.value ? applyHistory(run, history.value, this.now()) : run), true);
 	}
 
 	private current(run: WorkflowRun): WorkflowRun {
