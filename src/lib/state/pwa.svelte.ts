@@ -20,7 +20,7 @@ export class PwaStore {
 		const wb = new Workbox('/sw.js', { scope: '/' });
 		this.workbox = wb;
 		wb.addEventListener('installed', (event) => {
-			if (!event.isUpdate) this.offlineReady = true;
+			if (!event.isUpdate) this.showOfflineReady();
 		});
 		wb.addEventListener('waiting', () => {
 			this.updateWaiting = true;
@@ -30,7 +30,7 @@ export class PwaStore {
 		});
 		try {
 			const registration = await wb.register();
-			if (registration?.active && !registration.waiting) this.offlineReady = true;
+			if (registration?.active && !registration.waiting && !this.controlled) this.showOfflineReady();
 		} catch {
 			this.unsupported = true;
 		}
@@ -46,6 +46,12 @@ export class PwaStore {
 
 	dismissOfflineReady(): void {
 		this.offlineReady = false;
+	}
+
+	/** A notice, not a state: it goes away by itself after a while. */
+	private showOfflineReady(): void {
+		this.offlineReady = true;
+		setTimeout(() => this.dismissOfflineReady(), 12_000);
 	}
 }
 
