@@ -77,4 +77,8 @@ describe('generateServiceWorker', () => {
 	it('is one self-contained file (runtime inlined) with no importScripts', () => {
 		expect(sw).not.toContain('importScripts');
 	});
+
+	it('opens the run of a tapped notification', () => {
+		expect(sw).toContain("addEventListener('notificationclick'");
+	});
 });

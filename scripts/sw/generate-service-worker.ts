@@ -6,7 +6,9 @@
  * navigation fallback and the SKIP_WAITING message, all of which generateSW writes itself;
  * injectManifest would add a hand-written worker and a second bundling step for no gain.
  */
-import { join } from 'node:path';
+import { appendFile, readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { generateSW } from 'workbox-build';
 import { RUNTIME_CONFIG_PATH } from '../../src/lib/domain/runtime-config';
 
@@ -45,5 +47,8 @@ export async function generateServiceWorker(buildDir: string): Promise<Generated
 		sourcemap: false,
 		mode: 'production'
 	});
+	// generateSW has no hook for other events; appending keeps sw.js one self-contained file.
+	const clickHandler = await readFile(join(dirname(fileURLToPath(import.meta.url)), 'notification-click.js'), 'utf8');
+	await appendFile(join(buildDir, 'sw.js'), `\n${clickHandler}`);
 	return { count, size, warnings };
 }

@@ -1,0 +1,41 @@
+import type { Page } from '@playwright/test';
+import { test, expect, openExample, workflowControl } from './fixtures';
+
+/** Makes the page report itself hidden, as a backgrounded tab or a locked phone would. */
+async function hide(page: Page): Promise<void> {
+	await page.evaluate(() => {
+		Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+		Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+		document.dispatchEvent(new Event('visibilitychange'));
+	});
+}
+
+const notificationTitles = (page: Page) =>
+	page.evaluate(async () => (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => n.title));
+
+test('a notification is shown when a run finishes while the page is hidden', async ({ page, context, openApp, emulator }) => {
+	await context.grantPermissions(['notifications']);
+	await workflowControl(emulator, 'timing', { stepMs: 150 });
+	await openApp('/settings');
+	const toggle = page.getByRole('checkbox', { name: /Notify me when a run finishes/ });
+	await toggle.check();
+	await expect(toggle).toBeChecked();
+
+	await openExample(page, 'Text to image');
+	await page.getByRole('button', { name: 'Run', exact: true }).click();
+	await expect(page.getByRole('link', { name: 'Open run Text to image' })).toBeVisible();
+	await hide(page);
+	await expect.poll(() => notificationTitles(page), { timeout: 20_000 }).toContain('Text to image finished');
+});
+
+test('no notification for a run that finishes while the page is in view', async ({ page, context, openApp, emulator }) => {
+	await context.grantPermissions(['notifications']);
+	await workflowControl(emulator, 'timing', { stepMs: 5 });
+	await openApp('/settings');
+	await page.getByRole('checkbox', { name: /Notify me when a run finishes/ }).check();
+	await openExample(page, 'Text to image');
+	await page.getByRole('button', { name: 'Run', exact: true }).click();
+	await page.getByRole('link', { name: 'Open run Text to image' }).click();
+	await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 20_000 });
+	expect(await notificationTitles(page)).toEqual([]);
+});
