@@ -58,7 +58,7 @@ test('a synchronous call in flight during a reload is sent again under its key a
 });
 
 test('at most four synchronous calls are held open; the rest wait their turn and all finish', async ({ page, openApp, emulator }) => {
-	await routerControl(emulator, 'settings', { providerMs: 1500 });
+	await routerControl(emulator, 'settings', { providerMs: 5000 });
 	const form = await openModel(page, openApp, 'quill/quill-3');
 	const prompt = form.getByRole('textbox', { name: 'Prompt', exact: true });
 	for (let i = 1; i <= 6; i++) {
@@ -68,6 +68,6 @@ test('at most four synchronous calls are held open; the rest wait their turn and
 	const runs = page.getByRole('region', { name: 'Runs of this model' }).getByRole('article');
 	await expect(runs).toHaveCount(6);
 	await expect(runs.filter({ hasText: 'Waiting for a free connection: 4 synchronous calls are already held open.' })).toHaveCount(2);
-	await expect(runs.getByRole('status').filter({ hasText: 'Succeeded' })).toHaveCount(6, { timeout: 30_000 });
+	await expect(runs.getByRole('status').filter({ hasText: 'Succeeded' })).toHaveCount(6, { timeout: 40_000 });
 	expect(await totalDispatches(emulator)).toBe(6);
 });

@@ -147,8 +147,7 @@ test('a 503, an unknown error type and an HTML error page are each explained wit
 
 test('a schema seen once opens offline, with its form', async ({ page, openApp, context }) => {
 	await openModel(page, openApp, 'stratus/sd-3');
-	await expect(page.getByText('Ready to work offline').or(page.getByRole('form', { name: 'Input of stratus/sd-3' }))).toBeVisible();
-	await page.evaluate(() => navigator.serviceWorker.ready);
+	await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 20_000 }).toBe(true);
 	await context.setOffline(true);
 	await page.reload();
 	const form = page.getByRole('form', { name: 'Input of stratus/sd-3' });

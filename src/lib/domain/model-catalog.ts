@@ -54,7 +54,7 @@ export type WalkStatus =
 	| { kind: 'idle' }
 	| { kind: 'walking'; pages: number }
 	| { kind: 'retrying'; pages: number; attempt: number; retryInMs: number; error: AppError }
-	| { kind: 'done'; pages: number; at: number }
+	| { kind: 'done'; pages: number; at: number; /** How long the walk took, first request to last page. */ ms: number }
 	| { kind: 'failed'; pages: number; error: AppError };
 
 export interface CatalogView {

@@ -2,7 +2,7 @@
 import type { AppError } from '$lib/domain/errors';
 import type { SchemaView } from '$lib/worker/models/api';
 import type { RouterModelListEntry } from '$lib/wire/router-api';
-import { workerApi } from '$lib/client/worker-bridge.svelte';
+import { onWorkerEvent, workerApi } from '$lib/client/worker-bridge.svelte';
 import { ModelFormStore } from './model-form.svelte';
 
 export class ModelPageStore {
@@ -13,10 +13,29 @@ export class ModelPageStore {
 	loading = $state(false);
 	readonly form = new ModelFormStore();
 	private key = '';
+	private unsubscribe: (() => void) | undefined;
+
+	/** A background revalidation: a new document rebuilds the form (keeping the values); a failure marks the copy as saved. */
+	private listen(): void {
+		this.unsubscribe ??= onWorkerEvent((event) => {
+			if (event.type !== 'model-schema' || `${event.profileId}|${event.view.modelId}` !== this.key) return;
+			if (event.view.source === 'fresh' && event.view.etag !== this.schema?.etag) {
+				const values = $state.snapshot(this.form.values);
+				this.form.load(event.view.document, event.view.modelId, values as never);
+			}
+			this.schema = event.view;
+		});
+	}
+
+	close(): void {
+		this.unsubscribe?.();
+		this.unsubscribe = undefined;
+	}
 
 	async open(profileId: string, modelId: string): Promise<void> {
 		const key = `${profileId}|${modelId}`;
 		if (this.key === key) return;
+		this.listen();
 		this.key = key;
 		this.entry = null;
 		this.schema = null;
@@ -26,14 +45,15 @@ export class ModelPageStore {
 		const api = workerApi();
 		const [entry, schema, last] = await Promise.all([
 			api.modelEntry({ profileId, modelId }),
-			api.modelSchema({ profileId, modelId }),
+			api.modelSchema({ profileId, modelId, savedFirst: true }),
 			api.lastModelInputs({ profileId, modelId })
 		]);
 		if (this.key !== key) return;
 		if (entry.ok) this.entry = entry.value;
 		else this.entryError = entry.error;
 		if (schema.ok) {
-			this.schema = schema.value;
+			// A revalidation event may already have said more (changed, or could not be checked).
+			if (!this.schema) this.schema = schema.value;
 			this.form.load(schema.value.document, modelId, last);
 		} else this.schemaError = schema.error;
 		this.loading = false;

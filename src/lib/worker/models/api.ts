@@ -14,7 +14,7 @@ export interface ModelApi {
 	/** One model's id, provider and billing: from the catalog when known, else from the detail route. */
 	modelEntry(input: { profileId: string; modelId: string }): Promise<Result<RouterModelListEntry>>;
 	/** The model's schema document, revalidated with If-None-Match; the saved copy when offline. */
-	modelSchema(input: { profileId: string; modelId: string }): Promise<Result<SchemaView>>;
+	modelSchema(input: { profileId: string; modelId: string; savedFirst?: boolean }): Promise<Result<SchemaView>>;
 	/** Saves the run with a new idempotency key, then sends it (synchronously or to the queue). */
 	startModelRun(input: {
 		profileId: string;
@@ -40,4 +40,6 @@ export interface ModelApi {
 export type ModelEvent =
 	| { type: 'model-catalog'; view: CatalogView }
 	| { type: 'model-run'; run: ModelRun }
-	| { type: 'model-spend'; profileId: string; spend: SpendFacts };
+	| { type: 'model-spend'; profileId: string; spend: SpendFacts }
+	/** A background revalidation found a new document, or could not reach the service (`staleBecause`). */
+	| { type: 'model-schema'; profileId: string; view: SchemaView };

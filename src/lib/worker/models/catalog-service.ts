@@ -13,6 +13,10 @@ import { routerClient } from './router-client';
 
 const CATALOG_KEY = 'models:catalog:';
 const RECORD_VERSION = 1;
+/** Pages after the first reach the page at most this often during a walk. */
+const PAGE_EVENT_MS = 100;
+/** A saved list younger than this is shown without a background walk (Refresh walks at once). */
+export const CATALOG_FRESH_MS = 5 * 60 * 1000;
 
 interface CatalogRecord {
 	v: number;
@@ -66,7 +70,8 @@ export class CatalogService {
 			this.views.set(profileId, view);
 		}
 		const running = view.walk.kind === 'walking' || view.walk.kind === 'retrying';
-		if (!running && (refresh || view.walk.kind !== 'done')) void this.walk(profileId);
+		const stale = view.savedAt === null || this.deps.now() - view.savedAt > CATALOG_FRESH_MS;
+		if (!running && (refresh || (view.walk.kind !== 'done' && stale))) void this.walk(profileId);
 		return ok(this.views.get(profileId) ?? view);
 	}
 
@@ -94,9 +99,17 @@ export class CatalogService {
 		if (!client.ok) return this.setWalk(profileId, { kind: 'failed', pages: 0, error: client.error });
 		const hadCache = this.views.get(profileId)?.source === 'cache';
 		this.setWalk(profileId, { kind: 'walking', pages: 0 });
+		const started = this.deps.now();
+		let lastSent = 0;
 		const result = await walkCatalog(client.value, {
-			// With a saved list on screen, the new one replaces it only once complete; without, pages show as they come.
-			onPage: (models, pages) => this.setWalk(profileId, { kind: 'walking', pages }, hadCache ? undefined : models),
+			// With a saved list on screen, the new one replaces it only once complete; without, pages show as
+			// they come: the first at once, later ones at most every PAGE_EVENT_MS so rendering keeps up.
+			onPage: (models, pages) => {
+				const now = this.deps.now();
+				if (pages > 1 && now - lastSent < PAGE_EVENT_MS) return;
+				lastSent = now;
+				this.setWalk(profileId, { kind: 'walking', pages }, hadCache ? undefined : models);
+			},
 			onRetry: ({ pages, attempt, retryInMs, error }) => this.setWalk(profileId, { kind: 'retrying', pages, attempt, retryInMs, error }),
 			sleep: this.deps.sleep,
 			random: this.deps.random,
@@ -105,16 +118,11 @@ export class CatalogService {
 		if (this.walks.get(profileId)?.id !== id) return;
 		if (!result.ok) return this.setWalk(profileId, { kind: 'failed', pages: this.pagesOf(profileId), error: result.error });
 		const at = this.deps.now();
-		await this.ctx.kv.set(CATALOG_KEY + profileId, { v: RECORD_VERSION, savedAt: at, models: result.value.models } satisfies CatalogRecord);
 		const view = this.views.get(profileId);
-		if (view)
-			this.publish({
-				...view,
-				models: result.value.models,
-				savedAt: at,
-				source: 'walk',
-				walk: { kind: 'done', pages: result.value.pages, at }
-			});
+		const walk: WalkStatus = { kind: 'done', pages: result.value.pages, at, ms: at - started };
+		// Shown first, saved after: the save never delays the list.
+		if (view) this.publish({ ...view, models: result.value.models, savedAt: at, source: 'walk', walk });
+		await this.ctx.kv.set(CATALOG_KEY + profileId, { v: RECORD_VERSION, savedAt: at, models: result.value.models } satisfies CatalogRecord);
 	}
 
 	private pagesOf(profileId: string): number {

@@ -50,7 +50,7 @@ export class ModelService {
 				const known = await this.catalog.entry(i.profileId, i.modelId);
 				return known ? ok(known) : this.schemas.detail(i);
 			},
-			modelSchema: (i) => this.schemas.schema(i),
+			modelSchema: (i) => (i.savedFirst ? this.schemas.schemaFast(i) : this.schemas.schema(i)),
 			startModelRun: (i) => this.runs.start(i),
 			retryModelRun: (i) => this.runs.retry(i),
 			stopWaitingModelRun: (i) => this.runs.stopWaiting(i),

@@ -48,6 +48,20 @@ export class SchemaService {
 		return `${SCHEMA_KEY}${profileId}:${modelId}`;
 	}
 
+	/**
+	 * The saved copy at once when there is one, revalidated in the background (a `model-schema`
+	 * event follows when it changed or could not be checked); else a fetch.
+	 */
+	async schemaFast({ profileId, modelId }: { profileId: string; modelId: string }): Promise<Result<SchemaView>> {
+		await this.ctx.ready();
+		const saved = parseRecord(await this.ctx.kv.get(this.key(profileId, modelId)));
+		if (!saved) return this.schema({ profileId, modelId });
+		void this.schema({ profileId, modelId }).then((r) => {
+			if (r.ok && r.value.source !== 'not-modified') this.ctx.emit({ type: 'model-schema', profileId, view: r.value });
+		});
+		return ok({ modelId, document: saved.document, etag: saved.etag, savedAt: saved.savedAt, source: 'saved' });
+	}
+
 	async schema({ profileId, modelId }: { profileId: string; modelId: string }): Promise<Result<SchemaView>> {
 		await this.ctx.ready();
 		const saved = parseRecord(await this.ctx.kv.get(this.key(profileId, modelId)));

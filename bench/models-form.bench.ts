@@ -1,0 +1,92 @@
+/**
+ * The form of the largest schema document in the catalog: the pure mapping (schema to fields) in
+ * Node against JSON.parse of the same document, then the time to an interactive form in Chromium
+ * (open the model from the catalog until its first input takes typing) against the bare HTTP fetch
+ * of the same schema document from the same page. Targets: mapping < 5 ms; interactive < 100 ms.
+ */
+import { buildCatalog } from '../emulator/router/catalog';
+import { buildSchemaDocument } from '../emulator/router/schemas/document';
+import { schemaToForm } from '../src/lib/forms/schema-fields';
+import { InputValidator } from '../src/lib/forms/schema-validate';
+import { line, median, startBenchApp } from './models-app';
+
+// The largest document by bytes.
+const docs = buildCatalog().map((m) => ({ model: m, doc: buildSchemaDocument(m) }));
+const largest = docs.sort((a, b) => b.doc.bytes.length - a.doc.bytes.length)[0]!;
+const text = largest.doc.bytes.toString('utf8');
+console.log(`largest schema: ${largest.model.id} (${largest.doc.bytes.length} bytes)`);
+
+function timeIt(n: number, fn: () => void): number {
+	for (let i = 0; i < 20; i++) fn();
+	const samples: number[] = [];
+	for (let i = 0; i < n; i++) {
+		const t = performance.now();
+		fn();
+		samples.push(performance.now() - t);
+	}
+	return median(samples);
+}
+
+const fmt = (ms: number) => ms; // figures below are printed with one decimal; the µs line gives detail
+const parse = timeIt(500, () => JSON.parse(text));
+const map = timeIt(500, () => schemaToForm(JSON.parse(text) as Record<string, unknown>));
+const form = schemaToForm(JSON.parse(text) as Record<string, unknown>);
+const validate = timeIt(200, () => new InputValidator(form.inputSchema!).validate(form.defaults));
+line('baseline: JSON.parse of the document', parse, '(1.00x)');
+line('parse + map schema to fields', map, `(${(map / parse).toFixed(2)}x baseline; target < 5 ms)`);
+line('validator built + one validation (first run cost)', validate, `(${(validate / parse).toFixed(2)}x baseline)`);
+console.log(
+	`  in microseconds: parse ${(fmt(parse) * 1000).toFixed(0)} µs, map ${(map * 1000).toFixed(0)} µs, validate ${(validate * 1000).toFixed(0)} µs`
+);
+
+const bench = await startBenchApp();
+try {
+	const { app, emulator, browser } = bench;
+	const context = await browser.newContext();
+	const page = await context.newPage();
+	const modelPath = largest.model.id;
+	await page.goto(`${app.url}/models`);
+	await page.getByRole('status', { name: 'Catalog status' }).getByText('Complete').waitFor({ timeout: 30_000 });
+	const interactive: number[] = [];
+	const bare: number[] = [];
+	for (let i = 0; i < 7; i++) {
+		await page.goto(`${app.url}/models`);
+		await page
+			.getByRole('link', { name: new RegExp(`^${largest.model.model}\\b`) })
+			.first()
+			.waitFor();
+		const link = page.locator(`a[href="/models/${modelPath}"]`);
+		await link.hover();
+		const t0 = Date.now();
+		await link.click();
+		const first = page
+			.getByRole('form', { name: `Input of ${modelPath}` })
+			.getByRole('textbox')
+			.first();
+		await first.waitFor();
+		const tVisible = Date.now();
+		await first.fill('x');
+		if (process.env['BENCH_DEBUG']) console.log({ visible: tVisible - t0, typed: Date.now() - t0 });
+		interactive.push(Date.now() - t0);
+		bare.push(
+			await page.evaluate(
+				async ({ url, key }) => {
+					const t = performance.now();
+					await (await fetch(url, { headers: { 'X-API-Key': key }, cache: 'no-store' })).text();
+					return performance.now() - t;
+				},
+				{ url: `${emulator.urls.router}/v2/models/${modelPath}/openapi.json`, key: emulator.apiKey }
+			)
+		);
+	}
+	const b = median(bare);
+	line('baseline: bare fetch of the schema from the page', b, '(1.00x)');
+	line(
+		'open model from the catalog to a typed-in form',
+		median(interactive),
+		`(${(median(interactive) / b).toFixed(2)}x baseline; target < 100 ms)`
+	);
+	await context.close();
+} finally {
+	await bench.close();
+}
