@@ -9,6 +9,7 @@ import type { SocketState } from '../domain/socket-state';
 import type { ServerEvent } from '../wire/workflow-events';
 import type { ModelApi, ModelEvent } from './models/api';
 import type { WorkflowApi, WorkflowEvent } from './workflows/api';
+import type { StorageApi } from './storage/storage-service';
 
 export interface DemoPreset {
 	name: string;
@@ -31,14 +32,16 @@ export type CoreEvent =
 	| { type: 'profiles'; profiles: ProfileView[]; activeProfileId: string | null }
 	| { type: 'socket'; profileId: string | null; state: SocketState }
 	| { type: 'server-event'; profileId: string; event: ServerEvent }
-	| { type: 'protocol-error'; profileId: string; message: string };
+	| { type: 'protocol-error'; profileId: string; message: string }
+	/** The device's storage quota was hit; what was being saved is still shown, just not kept. */
+	| { type: 'storage-full'; message: string };
 
 export type WorkerEvent = CoreEvent | WorkflowEvent | ModelEvent;
 
 export type SaveProfileError = ProfileFieldErrors & { general?: string };
 
 /** The worker's whole API: the core plus one interface per feature, each implemented in its own folder. */
-export interface WorkerApi extends CoreApi, WorkflowApi, ModelApi {}
+export interface WorkerApi extends CoreApi, WorkflowApi, ModelApi, StorageApi {}
 
 export interface CoreApi {
 	init(input: Record<string, never>): Promise<InitState>;

@@ -7,6 +7,7 @@ import { CHANNEL_NAME, electLeader } from './leader';
 import { RunboardWorker } from './runboard-worker';
 import { ModelService } from './models/model-service';
 import { WorkflowService } from './workflows/workflow-service';
+import { StorageService } from './storage/storage-service';
 
 const core = new RunboardWorker({
 	kv: new IdbStore(),
@@ -21,6 +22,7 @@ const models = new ModelService(core.context);
 const api: WorkerApi = {
 	...core.api(),
 	...workflows.api(),
+	...new StorageService(core.context).api(),
 	...models.api()
 };
 

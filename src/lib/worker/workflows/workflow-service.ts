@@ -16,6 +16,7 @@ import { LibraryRepo } from './library-repo';
 import { RunTracker } from './run-tracker';
 import { RunsRepo } from './runs-repo';
 import { WorkflowClient } from './workflow-client';
+import { isQuotaError, QUOTA_MESSAGE } from '../storage/quota';
 
 const OBJECT_INFO = 'objectinfo:';
 
@@ -322,7 +323,14 @@ export class WorkflowService {
 		const c = await this.client(run.profileId);
 		if (!c.ok) return c;
 		const blob = await c.value.client.viewBlob(item.ref);
-		if (blob.ok) await this.runs.putOutput(runId, index, blob.value);
+		if (blob.ok) {
+			try {
+				await this.runs.putOutput(runId, index, blob.value);
+			} catch (error) {
+				if (!isQuotaError(error)) throw error;
+				this.ctx.emit({ type: 'storage-full', message: QUOTA_MESSAGE });
+			}
+		}
 		return blob;
 	}
 

@@ -1,0 +1,24 @@
+import { test, expect, openExample, workflowControl } from './fixtures';
+
+test('Settings shows the storage used and frees the oldest cached outputs', async ({ page, openApp, emulator }) => {
+	await workflowControl(emulator, 'timing', { stepMs: 5 });
+	await openApp('/');
+	await openExample(page, 'Text to image');
+	await page.getByRole('button', { name: 'Run', exact: true }).click();
+	await page.getByRole('link', { name: 'Open run Text to image' }).click();
+	await expect(page.getByRole('img', { name: /Output ComfyUI_\d+_\.png/ })).toBeVisible({ timeout: 20_000 });
+
+	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+	const storage = page.getByRole('region', { name: 'Storage' });
+	await expect(storage).toContainText(/Cached outputs: 1 \(\d+(\.\d)? KB\)/);
+	await expect(storage).toContainText(/Using .* of the .* this browser allows/);
+	await storage.getByRole('button', { name: 'Free space: remove the oldest cached outputs' }).click();
+	await expect(storage.getByRole('status')).toContainText('Removed 1 cached output');
+	await expect(storage).toContainText('Cached outputs: 0 (0 B)');
+
+	const keep = storage.getByRole('button', { name: 'Keep my data' });
+	if (await keep.isVisible()) {
+		await keep.click();
+		await expect(storage.getByRole('status')).toContainText(/The browser (will keep|declined)/);
+	}
+});
