@@ -12,6 +12,7 @@ import { WorkflowEngine } from './engine';
 import { installJobRoutes } from './routes-jobs';
 import { installFileRoutes } from './routes-files';
 import { installWorkflowControlRoutes } from './routes-control';
+import { installWorkflowBenchRoutes } from './routes-bench';
 import type { StorageService } from '../storage/server';
 import { both, bareNotFound } from './http-util';
 import { MAX_UPLOAD_BYTES } from './socket-hub';
@@ -35,6 +36,7 @@ export function createWorkflowService(state: EmulatorState, storage: StorageServ
 	installFaults(app, state);
 	installControlRoutes(app, state, { dropSockets: () => hub.dropAll() });
 	installWorkflowControlRoutes(app, state, engine, hub, down);
+	installWorkflowBenchRoutes(app, hub);
 	void app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 2, fields: 16 } });
 
 	// Bodies arrive as text: each route parses its own (a non-JSON /prompt is a 500, as in ComfyUI).
