@@ -142,7 +142,8 @@ test('a 503, an unknown error type and an HTML error page are each explained wit
 	await expect(run.getByRole('status')).toHaveText('Failed', { timeout: 20_000 });
 	await expect(run.getByRole('alert')).toContainText(/HTTP 503/);
 	await expect(run.getByRole('alert')).toContainText(/request id [0-9a-f-]{36}/);
-	await expect(run.getByRole('alert')).toContainText(/HTML|temporarily unavailable/);
+	await expect(run.getByRole('alert')).toContainText('temporarily unavailable');
+	await expect(run.getByRole('alert')).toContainText('HTML page');
 });
 
 test('a schema seen once opens offline, with its form', async ({ page, openApp, context }) => {
@@ -155,4 +156,41 @@ test('a schema seen once opens offline, with its form', async ({ page, openApp, 
 	await expect(page.getByText(/Showing the schema saved/)).toBeVisible();
 	await expect(form.getByRole('textbox', { name: 'Prompt', exact: true })).toBeVisible();
 	await context.setOffline(false);
+});
+
+test('each error type gets words a person can act on: credits, rate limit with the wait, forbidden, policy refusal with its charge rule', async ({
+	page,
+	openApp,
+	emulator,
+	control
+}) => {
+	const form = await openModel(page, openApp, 'prism/prism-image');
+	const prompt = form.getByRole('textbox', { name: 'Prompt', exact: true });
+	await prompt.fill('an nsfw request');
+	await form.getByRole('button', { name: 'Run now' }).click();
+	let run = latestRun(page);
+	await expect(run.getByRole('status')).toHaveText('Failed', { timeout: 20_000 });
+	await expect(run.getByRole('alert')).toContainText('refused this input on content-policy grounds');
+	await expect(run.getByRole('alert')).toContainText('may be charged (the service says "per_attempt_review")');
+
+	await routerControl(emulator, 'faults', { rateLimited: true });
+	await prompt.fill('rate limited');
+	await form.getByRole('button', { name: 'Run now' }).click();
+	run = latestRun(page);
+	await expect(run).toContainText('rate limited');
+	await expect(run.getByRole('alert')).toContainText('wait 10 s');
+	await routerControl(emulator, 'faults/clear', {});
+
+	await control.scenario('no-credits');
+	await prompt.fill('no credits');
+	await form.getByRole('button', { name: 'Run now' }).click();
+	run = latestRun(page);
+	await expect(run).toContainText('no credits');
+	await expect(run.getByRole('alert')).toContainText('no credits left. Add credits');
+
+	await control.scenario('default');
+	await openApp('/models/atelier-enterprise/studio-image');
+	const refusal = page.getByRole('alert').filter({ hasText: "The model's schema cannot be read" });
+	await expect(refusal).toContainText('not entitled to this model');
+	await expect(refusal).toContainText(/HTTP 403 · type forbidden · request id [0-9a-f-]{36}/);
 });

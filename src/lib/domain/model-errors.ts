@@ -55,5 +55,8 @@ export function errorWords(errorType: string | undefined, context: ErrorContext 
 /** The error with the router's words for its type (status, request id and raw type kept). */
 export function withRouterWords(error: AppError, context: ErrorContext = {}): AppError {
 	const words = errorWords(error.errorType, context);
-	return words ? { ...error, message: words } : error;
+	if (!words) return error;
+	// What the body looked like (a proxy page, cut-off JSON) stays part of the explanation.
+	const keep = error.kind === 'html-response' || error.kind === 'bad-response';
+	return { ...error, message: keep ? `${words} ${error.message}` : words };
 }

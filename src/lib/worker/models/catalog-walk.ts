@@ -8,6 +8,7 @@ import { backoffDelay, type BackoffPolicy } from '../../domain/backoff';
 import { appError, fail, ok, type AppError, type Result } from '../../domain/errors';
 import { readJson } from '../../domain/http-response';
 import { mergeEntries, parseCatalogPage } from '../../domain/model-catalog';
+import { withRouterWords } from '../../domain/model-errors';
 import type { RouterModelListEntry } from '../../wire/router-api';
 import { catalogUrl, type RouterClient } from './router-client';
 
@@ -53,7 +54,7 @@ export async function walkCatalog(
 		else {
 			const json = readJson(res.value, 'router');
 			if (!json.ok) {
-				error = json.error;
+				error = withRouterWords(json.error);
 				retryHint = retryAfterMs(res.value.header('Retry-After'));
 			} else {
 				const page = parseCatalogPage(json.value);

@@ -5,6 +5,7 @@
 import { appError, fail, ok, type AppError, type Result } from '../../domain/errors';
 import { readJson, requestIdOf, responseError } from '../../domain/http-response';
 import { parseCatalogEntry } from '../../domain/model-catalog';
+import { withRouterWords } from '../../domain/model-errors';
 import { isObject, type Json, type JsonObject } from '../../wire/json';
 import type { RouterModelListEntry } from '../../wire/router-api';
 import type { WorkerContext } from '../context';
@@ -93,7 +94,7 @@ export class SchemaService {
 			return ok({ modelId, document: rec.document, etag, savedAt: rec.savedAt, source: 'not-modified' });
 		}
 		const json = readJson(res.value, 'router');
-		if (!json.ok) return fromSaved(json.error);
+		if (!json.ok) return fromSaved(withRouterWords(json.error));
 		if (!isObject(json.value))
 			return fromSaved(
 				appError('bad-response', 'The schema document is not a JSON object.', {
@@ -112,7 +113,7 @@ export class SchemaService {
 		if (!client.ok) return client;
 		const res = await client.value.fetch({ url: modelUrl(client.value.base, modelId), credential: client.value.credential });
 		if (!res.ok) return res;
-		if (res.value.status !== 200) return fail(responseError(res.value, 'router'));
+		if (res.value.status !== 200) return fail(withRouterWords(responseError(res.value, 'router')));
 		const json = readJson(res.value, 'router');
 		if (!json.ok) return json;
 		const entry = parseCatalogEntry(json.value);
