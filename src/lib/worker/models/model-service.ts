@@ -1,5 +1,6 @@
 /** The model feature of the worker: catalog, schemas and runs, behind one `api()`. */
 import { ok } from '../../domain/errors';
+import type { RouterModelListEntry } from '../../wire/router-api';
 import type { WorkerContext } from '../context';
 import type { ModelApi } from './api';
 import { CatalogService } from './catalog-service';
@@ -32,7 +33,7 @@ export class ModelService {
 	) {
 		this.catalog = new CatalogService(ctx, deps);
 		this.schemas = new SchemaService(ctx, deps.now);
-		this.runs = new RunService(ctx, deps, this.catalog);
+		this.runs = new RunService(ctx, deps, (profileId, modelId) => this.entry(profileId, modelId));
 		if (options.resumeWhenLeader) void this.resumeWhenLeader();
 	}
 
@@ -41,6 +42,13 @@ export class ModelService {
 		await this.ctx.ready();
 		for (let i = 0; i < 600 && !this.ctx.isLeader(); i++) await new Promise((r) => setTimeout(r, 1000));
 		if (this.ctx.isLeader()) await this.runs.resume();
+	}
+
+	private async entry(profileId: string, modelId: string): Promise<RouterModelListEntry | undefined> {
+		const known = await this.catalog.entry(profileId, modelId);
+		if (known) return known;
+		const detail = await this.schemas.detail({ profileId, modelId });
+		return detail.ok ? detail.value : undefined;
 	}
 
 	api(): ModelApi {

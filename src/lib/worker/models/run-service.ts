@@ -25,7 +25,7 @@ import {
 } from '../../domain/model-run';
 import { arr, isObject, num, str, type Json } from '../../wire/json';
 import type { WorkerContext } from '../context';
-import type { CatalogService } from './catalog-service';
+import type { RouterModelListEntry } from '../../wire/router-api';
 import type { ModelDeps } from './model-service';
 import { fetchAsset, storeResult, type AssetFetch } from './result-store';
 import { modelUrl, routerClient, type BytesResponse, type RouterClient } from './router-client';
@@ -63,7 +63,8 @@ export class RunService {
 	constructor(
 		private readonly ctx: WorkerContext,
 		private readonly deps: RunServiceDeps,
-		private readonly catalog: CatalogService
+		/** A model's catalog facts (its policy-charge rule), from the catalog or the detail route. */
+		private readonly entryOf: (profileId: string, modelId: string) => Promise<RouterModelListEntry | undefined>
 	) {
 		this.repo = new RunRepo(ctx);
 	}
@@ -241,7 +242,7 @@ export class RunService {
 	}
 
 	private async failWith(run: ModelRun, raw: RawResponse, retryAfter: number | undefined): Promise<void> {
-		const entry = await this.catalog.entry(run.profileId, run.modelId);
+		const entry = await this.entryOf(run.profileId, run.modelId);
 		const error = withRouterWords(responseError(raw, 'router'), {
 			...(entry ? { chargesOnPolicyRejection: entry.billing.charges_on_policy_rejection } : {}),
 			...(retryAfter !== undefined ? { retryAfterSeconds: retryAfter } : {})
