@@ -1,0 +1,59 @@
+import { test, expect, hasHorizontalScroll } from './fixtures';
+
+test('the form widgets work on a 390 px phone: variant switch, list of objects (add, reorder, remove), advanced fold, examples, copy as curl without the key', async ({
+	page,
+	context,
+	openApp,
+	emulator
+}) => {
+	await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+	await page.setViewportSize({ width: 390, height: 844 });
+	await openApp('/models/lumen/flux-1-lora');
+	const form = page.getByRole('form', { name: 'Input of lumen/flux-1-lora' });
+	await expect(form).toBeVisible({ timeout: 15_000 });
+
+	// Examples as quick fill.
+	await form.getByRole('button', { name: 'Use example 1 for Prompt' }).click();
+	await expect(form.getByRole('textbox', { name: 'Prompt', exact: true })).toHaveValue(/lighthouse/);
+
+	// Optional fields sit behind the advanced fold.
+	const advanced = form.getByText(/Advanced \(\d+ optional\)/);
+	await advanced.click();
+
+	// anyOf: a preset size or a custom width and height.
+	const size = form.getByRole('radiogroup', { name: 'Kind of Image size' });
+	await size.getByRole('radio', { name: 'Image Size', exact: true }).check();
+	await expect(form.getByRole('spinbutton', { name: 'Width' })).toHaveValue('512');
+
+	// A list of objects: add two LoRAs, move the second up, remove one.
+	await form.getByRole('button', { name: 'Add Lora' }).click();
+	await form.getByRole('button', { name: 'Add Lora' }).click();
+	const first = form.locator('[data-field="loras.0.path"]').getByRole('textbox');
+	const second = form.locator('[data-field="loras.1.path"]').getByRole('textbox');
+	await first.fill('https://example.com/a.safetensors');
+	await second.fill('https://example.com/b.safetensors');
+	await form.getByRole('button', { name: 'Move Lora 2 up' }).click();
+	await expect(form.locator('[data-field="loras.0.path"]').getByRole('textbox')).toHaveValue('https://example.com/b.safetensors');
+	await form.getByRole('button', { name: 'Remove Lora 2' }).click();
+	await expect(form.locator('[data-field^="loras."][data-field$=".path"]')).toHaveCount(1);
+	expect(await hasHorizontalScroll(page)).toBe(false);
+
+	// Copy as curl: the body as typed, the key never written out.
+	await form.getByRole('button', { name: 'Copy as curl' }).click();
+	const curl = await page.evaluate(() => navigator.clipboard.readText());
+	expect(curl).toContain('$ROUTER_API_KEY');
+	expect(curl).not.toContain(emulator.apiKey);
+	expect(curl).toContain('"loras":[{"path":"https://example.com/b.safetensors"');
+	expect(curl).toContain('"image_size":{"width":512,"height":512}');
+
+	// The last inputs come back on the next visit once a run was started.
+	await form.getByRole('button', { name: 'Run now' }).click();
+	await expect(page.getByRole('region', { name: 'Runs of this model' }).getByRole('article').first().getByRole('status')).toHaveText(
+		'Succeeded',
+		{
+			timeout: 20_000
+		}
+	);
+	await page.reload();
+	await expect(form.getByRole('textbox', { name: 'Prompt', exact: true })).toHaveValue(/lighthouse/, { timeout: 15_000 });
+});
