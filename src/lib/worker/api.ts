@@ -10,6 +10,7 @@ import type { ServerEvent } from '../wire/workflow-events';
 import type { ModelApi, ModelEvent } from './models/api';
 import type { WorkflowApi, WorkflowEvent } from './workflows/api';
 import type { StorageApi } from './storage/storage-service';
+import type { HistoryApi } from './history/history-service';
 
 export interface DemoPreset {
 	name: string;
@@ -41,7 +42,7 @@ export type WorkerEvent = CoreEvent | WorkflowEvent | ModelEvent;
 export type SaveProfileError = ProfileFieldErrors & { general?: string };
 
 /** The worker's whole API: the core plus one interface per feature, each implemented in its own folder. */
-export interface WorkerApi extends CoreApi, WorkflowApi, ModelApi, StorageApi {}
+export interface WorkerApi extends CoreApi, WorkflowApi, ModelApi, StorageApi, HistoryApi {}
 
 export interface CoreApi {
 	init(input: Record<string, never>): Promise<InitState>;

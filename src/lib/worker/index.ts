@@ -8,6 +8,7 @@ import { RunboardWorker } from './runboard-worker';
 import { ModelService } from './models/model-service';
 import { WorkflowService } from './workflows/workflow-service';
 import { StorageService } from './storage/storage-service';
+import { HistoryService } from './history/history-service';
 
 const core = new RunboardWorker({
 	kv: new IdbStore(),
@@ -23,6 +24,7 @@ const api: WorkerApi = {
 	...core.api(),
 	...workflows.api(),
 	...new StorageService(core.context).api(),
+	...new HistoryService(core.context).api(),
 	...models.api()
 };
 
