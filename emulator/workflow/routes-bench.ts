@@ -43,19 +43,26 @@ function paced(count: number, perSecond: number, send: (first: number, n: number
 }
 
 /**
- * JPEGs of a 512x512 picture at successive sampler steps. Frame `i` gets a comment segment that
+ * JPEGs of a 512x512 picture at the last sampler steps of 20. Frame `i` gets a comment segment that
  * makes its image exactly `i` bytes longer than frame 0's, so a client can tell frames apart by size.
  */
 async function previewJpegs(size: number): Promise<Buffer[]> {
 	const picture = proceduralPicture('runboard bench preview', 1, size, size);
-	return Promise.all(Array.from({ length: PICTURES }, (_, step) => encodeJpeg(noisyStep(picture, step + 1, PICTURES + 4, 1))));
+	return Promise.all(Array.from({ length: PICTURES }, (_, step) => encodeJpeg(noisyStep(picture, 13 + step, 20, 1))));
 }
 
-function withComment(jpeg: Buffer, payloadLength: number): Uint8Array {
-	const segment = Buffer.alloc(4 + payloadLength, 0x20);
-	segment.writeUInt16BE(0xfffe, 0);
-	segment.writeUInt16BE(payloadLength + 2, 2);
-	return Buffer.concat([jpeg.subarray(0, 2), segment, jpeg.subarray(2)]);
+/** Inserts `padding` bytes of JPEG comment segments (at most 65533 payload bytes each) after SOI. */
+function withComment(jpeg: Buffer, padding: number): Uint8Array {
+	const segments: Buffer[] = [];
+	for (let left = padding; left > 0; ) {
+		const payload = left - 4 <= 65_533 ? left - 4 : 60_000; // never leaves a remainder too short for a segment
+		const segment = Buffer.alloc(4 + payload, 0x20);
+		segment.writeUInt16BE(0xfffe, 0);
+		segment.writeUInt16BE(payload + 2, 2);
+		segments.push(segment);
+		left -= segment.length;
+	}
+	return Buffer.concat([jpeg.subarray(0, 2), ...segments, jpeg.subarray(2)]);
 }
 
 export function installWorkflowBenchRoutes(app: FastifyInstance, hub: SocketHub): void {
@@ -90,7 +97,7 @@ export function installWorkflowBenchRoutes(app: FastifyInstance, hub: SocketHub)
 				for (const client of hub.clients) hub.sendBinary(client, frame);
 			}
 		});
-		return { ...result, firstImageBytes: longest + 4 + 16 };
+		return { ...result, imageBytes: [longest + 16, longest + 16 + args.count - 1] };
 	});
 
 	app.post<{ Body: unknown }>(`${p}/progress`, async (request, reply) => {

@@ -1,0 +1,76 @@
+/**
+ * The built app (`build/`) on its own origin, pointed at an emulator on free ports, in a headless
+ * Chromium, showing the run page of a real text-to-image run that sits in its first KSampler step
+ * (60 s a step), so benchmark streams can be sent for its prompt id.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from '@playwright/test';
+import { createEmulator, DEFAULT_PORTS, type Emulator } from '../../emulator/index';
+import { serveApp, type ServedApp } from '../../scripts/serve-app';
+import { CHROMIUM_ARGS, chromiumExecutable } from '../../tests/browser';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface RunningRun {
+	emulator: Emulator;
+	browser: Browser;
+	page: Page;
+	promptId: string;
+	/** POSTs to a control route of the workflow origin, e.g. `workflow/bench/previews`; gives its JSON. */
+	control<T>(route: string, body: unknown): Promise<T>;
+	close(): Promise<void>;
+}
+
+export async function startEmulator(): Promise<Emulator> {
+	const ports = Object.fromEntries(Object.keys(DEFAULT_PORTS).map((name) => [name, 0]));
+	return createEmulator({ ports });
+}
+
+export async function control<T>(emulator: Emulator, route: string, body: unknown): Promise<T> {
+	const res = await fetch(`${emulator.urls.workflow}/__emulator/${route}`, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json' },
+		body: JSON.stringify(body)
+	});
+	if (!res.ok) throw new Error(`control ${route}: HTTP ${res.status} ${await res.text()}`);
+	return (await res.json()) as T;
+}
+
+export async function launchChromium(): Promise<Browser> {
+	return chromium.launch({ executablePath: chromiumExecutable(), args: CHROMIUM_ARGS });
+}
+
+/** Opens the app on the run page of a fresh run; `initScript` runs in the page before the app does. */
+export async function openRunningRun(emulator: Emulator, browser: Browser, initScript: string): Promise<RunningRun> {
+	const buildDir = join(root, 'build');
+	if (!existsSync(join(buildDir, 'index.html'))) throw new Error('build/index.html is missing: run `npm run build` first.');
+	const app: ServedApp = await serveApp({
+		root: buildDir,
+		config: { demo: { name: 'Demo (local emulator)', workflowUrl: emulator.urls.workflow, routerUrl: emulator.urls.router, apiKey: emulator.apiKey } }
+	});
+	// No service worker: every load comes from the server, and nothing outlives the context.
+	const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 1000 } });
+	const close = async () => {
+		await context.close();
+		await app.close();
+	};
+	try {
+		const page = await context.newPage();
+		await page.addInitScript(initScript);
+		await control(emulator, 'workflow/timing', { stepMs: 60_000 });
+		await page.goto(`${app.url}/`);
+		await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Workflows' }).click();
+		await page.getByRole('button', { name: 'Open example Text to image' }).click();
+		await page.getByRole('button', { name: 'Run', exact: true }).click();
+		await page.getByRole('link', { name: 'Open run Text to image' }).click();
+		await page.getByText(/Running KSampler/).waitFor({ timeout: 30_000 });
+		const promptId = (await page.locator('dt:text-is("Job id") + dd').textContent())?.trim() ?? '';
+		if (!promptId) throw new Error('the run page shows no job id');
+		return { emulator, browser, page, promptId, control: (route, body) => control(emulator, route, body), close };
+	} catch (error) {
+		await close();
+		throw error;
+	}
+}
