@@ -57,3 +57,30 @@ test('the form widgets work on a 390 px phone: variant switch, list of objects (
 	await page.reload();
 	await expect(form.getByRole('textbox', { name: 'Prompt', exact: true })).toHaveValue(/lighthouse/, { timeout: 15_000 });
 });
+
+test('an output of an earlier run is offered as the image input of another model', async ({ page, openApp }) => {
+	await openApp('/models/lumen/flux-1');
+	const t2i = page.getByRole('form', { name: 'Input of lumen/flux-1' });
+	await t2i.getByRole('textbox', { name: 'Prompt', exact: true }).fill('a red boat');
+	await t2i.getByRole('button', { name: 'Run now' }).click();
+	await expect(page.getByRole('region', { name: 'Runs of this model' }).getByRole('article').first().getByRole('status')).toHaveText(
+		'Succeeded',
+		{
+			timeout: 20_000
+		}
+	);
+	await page.getByRole('link', { name: '← All models' }).click();
+	await page.getByRole('link', { name: /^flux-1-redux$/ }).click();
+	const i2i = page.getByRole('form', { name: 'Input of lumen/flux-1-redux' });
+	await i2i.getByRole('textbox', { name: 'Prompt', exact: true }).fill('the same boat at night');
+	const earlier = i2i.getByRole('combobox', { name: 'Use an earlier output for Image url' });
+	await earlier.selectOption({ label: 'image from lumen/flux-1: a red boat (images.0.url)' });
+	await expect(i2i.getByRole('textbox', { name: 'Image url' })).toHaveValue(/^http.*X-Goog-Signature=/);
+	await i2i.getByRole('button', { name: 'Run now' }).click();
+	await expect(page.getByRole('region', { name: 'Runs of this model' }).getByRole('article').first().getByRole('status')).toHaveText(
+		'Succeeded',
+		{
+			timeout: 20_000
+		}
+	);
+});

@@ -54,6 +54,20 @@ export class ModelRunsStore {
 		return known;
 	}
 
+	/** Asset links of earlier runs of a profile that have not expired: offered as inputs of other models. */
+	earlierOutputs(profileId: string, now: number): Array<{ label: string; url: string; kind: string }> {
+		const out: Array<{ label: string; url: string; kind: string }> = [];
+		for (const run of this.list) {
+			if (run.profileId !== profileId || !run.result) continue;
+			for (const asset of run.result.assets) {
+				if (!asset.url || (asset.expiresAt !== undefined && asset.expiresAt <= now)) continue;
+				out.push({ label: `${asset.kind} from ${run.title} (${asset.path})`, url: asset.url, kind: asset.kind });
+				if (out.length >= 20) return out;
+			}
+		}
+		return out;
+	}
+
 	forModel(profileId: string, modelId: string): ModelRun[] {
 		return this.list.filter((r) => r.profileId === profileId && r.modelId === modelId);
 	}
