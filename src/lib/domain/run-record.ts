@@ -78,6 +78,8 @@ export interface WorkflowRun {
 	progressText?: { nodeId: string; text: string };
 	error?: RunError;
 	nodeProblems?: NodeProblems;
+	/** Started by another device or client and followed here (its inputs are what the queue showed). */
+	elsewhere?: boolean;
 }
 
 export function newWorkflowRun(init: {

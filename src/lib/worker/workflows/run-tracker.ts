@@ -3,7 +3,9 @@
  * socket moves runs live; polling (job status, else history and queue on a local runtime) is the
  * source of truth, so a run missed while the socket was down or the phone asleep is caught up.
  */
-import { isTerminal, type WorkflowRun } from '../../domain/run-record';
+import { isTerminal, newWorkflowRun, type WorkflowRun } from '../../domain/run-record';
+import { nodeTitle } from '../../domain/workflow-import';
+import type { ApiPrompt } from '../../wire/workflow-api';
 import { applyHistory, applyJobState, applyServerEvent, explainFailure } from '../../domain/run-reducer';
 import type { ServerEvent } from '../../wire/workflow-events';
 import type { WorkerContext } from '../context';
@@ -12,6 +14,10 @@ import type { RunsRepo } from './runs-repo';
 import { WorkflowClient } from './workflow-client';
 
 export const POLL_INTERVAL_MS = 2000;
+/** How often the active profile's queue is read for jobs started elsewhere (the socket may not say). */
+export const QUEUE_WATCH_MS = 5000;
+/** How long an unknown job's events wait for a submit of ours to claim it before it is adopted. */
+const ADOPT_AFTER_MS = 1500;
 const PERSIST_EVERY_MS = 1000;
 const EMIT_EVERY_MS = 50;
 
@@ -31,6 +37,10 @@ export class RunTracker {
 	private readonly noJobStatus = new Set<string>();
 	/** Events for prompt ids not known yet: a job can start before its submit answer arrives. */
 	private orphans: Array<{ at: number; profileId: string; event: ServerEvent }> = [];
+	private readonly adopting = new Set<string>();
+	private readonly adoptScheduled = new Set<string>();
+	private queueTimer: ReturnType<typeof setInterval> | undefined;
+	private lastQueueWatch = 0;
 
 	constructor(
 		private readonly ctx: WorkerContext,
@@ -44,11 +54,69 @@ export class RunTracker {
 		this.ctx.onTabTopic('runs-changed', () => void this.reload());
 		void this.reload();
 		this.timer ??= setInterval(() => void this.pollAll(), POLL_INTERVAL_MS);
+		this.queueTimer ??= setInterval(() => void this.watchQueue(), QUEUE_WATCH_MS);
 	}
 
 	stop(): void {
 		clearInterval(this.timer);
+		clearInterval(this.queueTimer);
 		this.timer = undefined;
+		this.queueTimer = undefined;
+	}
+
+	/** Jobs in the active profile's queue that no run here knows: started on another device. */
+	async watchQueue(): Promise<void> {
+		if (!this.ctx.isLeader() || this.now() - this.lastQueueWatch < QUEUE_WATCH_MS / 2) return;
+		this.lastQueueWatch = this.now();
+		const profileId = await this.ctx.profiles.activeId();
+		if (!profileId) return;
+		const connection = await this.ctx.connection(profileId);
+		if (!connection.ok) return;
+		const queue = await new WorkflowClient(connection.value).queue();
+		if (!queue.ok) return;
+		const known = new Set((await this.runs.list()).map((r) => r.promptId));
+		for (const item of [...queue.value.queue_running, ...queue.value.queue_pending]) {
+			if (!known.has(item[1])) await this.adopt(profileId, item[1], item[2]);
+		}
+	}
+
+	/** Follows a job this installation did not submit, as a run marked "started elsewhere". */
+	private async adopt(profileId: string, promptId: string, prompt?: ApiPrompt): Promise<void> {
+		if (this.adopting.has(promptId) || this.byPrompt(promptId)) return;
+		this.adopting.add(promptId);
+		try {
+			// Another tab of this browser may have stored it already (it saves before sending).
+			const stored = (await this.runs.list()).find((r) => r.promptId === promptId);
+			if (stored) return this.track(stored);
+			let graph = prompt;
+			if (!graph) {
+				const connection = await this.ctx.connection(profileId);
+				const queue = connection.ok ? await new WorkflowClient(connection.value).queue() : undefined;
+				graph = queue?.ok ? [...queue.value.queue_running, ...queue.value.queue_pending].find((q) => q[1] === promptId)?.[2] : undefined;
+			}
+			const outputNode = graph ? Object.keys(graph).find((id) => /^Save|^Preview/.test(graph![id]!.class_type)) : undefined;
+			const run: WorkflowRun = {
+				...newWorkflowRun({
+					id: crypto.randomUUID(),
+					profileId,
+					title: graph && outputNode ? `${nodeTitle(graph, outputNode)} (started elsewhere)` : 'Run started elsewhere',
+					workflowId: null,
+					prompt: graph ?? {},
+					seeds: {},
+					partner: false,
+					now: this.now()
+				}),
+				promptId,
+				status: 'queued',
+				queuedAt: this.now(),
+				elsewhere: true
+			};
+			await this.runs.put(run);
+			this.track(run);
+			this.update(this.open.get(run.id) ?? run, true);
+		} finally {
+			this.adopting.delete(promptId);
+		}
 	}
 
 	async reload(): Promise<void> {
@@ -224,6 +292,23 @@ export class RunTracker {
 		const t = this.now();
 		this.orphans = this.orphans.filter((o) => t - o.at < 10_000).slice(-500);
 		this.orphans.push({ at: t, profileId, event });
+		// Every connection of a user hears every job: one nobody here claims was started elsewhere.
+		const promptId = 'promptId' in event ? event.promptId : undefined;
+		if (
+			promptId &&
+			!this.adoptScheduled.has(promptId) &&
+			event.type !== 'execution_success' &&
+			event.type !== 'execution_error' &&
+			event.type !== 'execution_interrupted'
+		) {
+			this.adoptScheduled.add(promptId);
+			setTimeout(() => {
+				this.adoptScheduled.delete(promptId);
+				if (!this.byPrompt(promptId) && this.orphans.some((o) => 'promptId' in o.event && o.event.promptId === promptId)) {
+					void this.adopt(profileId, promptId);
+				}
+			}, ADOPT_AFTER_MS);
+		}
 	}
 
 	/** Keeps the newest state, writes it to storage at most once a second (at once when it matters), and tells the page. */
