@@ -193,3 +193,20 @@ test('each error type gets words a person can act on: credits, rate limit with t
 	await expect(refusal).toContainText('not entitled to this model');
 	await expect(refusal).toContainText(/HTTP 403 · type forbidden · request id [0-9a-f-]{36}/);
 });
+
+test('an image on a provider CDN without CORS headers is still shown, with its expiry, and no key reaches the CDN', async ({
+	page,
+	openApp
+}) => {
+	const form = await openModel(page, openApp, 'kestrel/kolor-image');
+	await form.getByRole('textbox', { name: 'Prompt', exact: true }).fill('a kite over the dunes');
+	await form.getByRole('button', { name: 'Run now' }).click();
+	const run = latestRun(page);
+	await expect(run.getByRole('status')).toHaveText('Succeeded', { timeout: 20_000 });
+	const image = run.getByRole('img', { name: /image 1 of Synchronous run/ });
+	await expect(image).toBeVisible();
+	await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+	await expect(run).toContainText('link expires in 0 h 59 min');
+	await expect(run).toContainText('no CORS headers');
+	await expect(run).toContainText('an opaque copy is kept in the offline cache');
+});
