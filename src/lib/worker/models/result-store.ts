@@ -20,12 +20,27 @@ export const fetchAsset: AssetFetch = async (url) => {
 		if (!res.ok) return { notSaved: `the asset host answered HTTP ${res.status}` };
 		return new Uint8Array(await res.arrayBuffer());
 	} catch {
+		const kept = await keepOpaque(url);
 		return {
-			notSaved:
-				'the asset host does not let this app read its bytes (no CORS headers); the browser shows it directly until the link expires'
+			notSaved: `the asset host does not let this app read its bytes (no CORS headers); the browser shows it directly until the link expires${kept ? ', and an opaque copy is kept in the offline cache' : ''}`
 		};
 	}
 };
+
+/** Cache Storage shared with the service worker: opaque copies of assets on hosts without CORS. */
+export const MEDIA_CACHE = 'runboard-model-media';
+
+/** Keeps an opaque copy (no credentials, no CORS) that a service worker can answer `<img>` requests from. */
+async function keepOpaque(url: string): Promise<boolean> {
+	if (typeof caches === 'undefined') return false;
+	try {
+		const res = await fetch(url, { mode: 'no-cors', credentials: 'omit', referrerPolicy: 'no-referrer' });
+		await (await caches.open(MEDIA_CACHE)).put(url, res);
+		return true;
+	} catch {
+		return false;
+	}
+}
 
 export async function storeResult(
 	kv: KeyValueStore,
