@@ -8,12 +8,7 @@ test('walks a catalog with empty and short pages in the middle and shows every m
 	const status = page.getByRole('status', { name: 'Catalog status' });
 	await expect(status).toContainText('Complete', { timeout: 20_000 });
 	await expect(status).toContainText(`${ids.length} models`);
-	await expect(
-		page
-			.getByRole('main')
-			.getByRole('link', { name: /./ })
-			.filter({ hasNot: page.locator('text=All models') })
-	).toHaveCount(ids.length);
+	await expect(page.locator('main section[aria-label^="Provider"] a')).toHaveCount(ids.length);
 	// The walk used the default page size, so it crossed the emulator's empty and half pages.
 	const walked = ((await counters(emulator)).requests['GET /v2/models'] ?? 0) - before;
 	expect(walked).toBeGreaterThan(Math.ceil(ids.length / 20));
@@ -58,4 +53,28 @@ test('the catalog fits a 390 px phone screen and a policy-charge filter narrows 
 	await page.getByLabel('Only models whose refusals are not charged').check();
 	await expect(page.getByRole('region', { name: 'Provider kestrel' })).toHaveCount(0);
 	await expect(page.getByRole('region', { name: 'Provider lumen' })).toBeVisible();
+});
+
+test('a cursor made invalid mid-walk (catalog rebuilt) stops the walk with the error; it never restarts from the top', async ({
+	page,
+	openApp,
+	emulator
+}) => {
+	await sharedFaults(emulator, { slowMs: 400 });
+	await openApp('/models');
+	const status = page.getByRole('status', { name: 'Catalog status' });
+	await expect(status).toContainText(/[1-9] pages? so far/, { timeout: 20_000 });
+	const rebuilt = await fetch(`${emulator.urls.router}/__emulator/router/catalog/rebuild`, { method: 'POST' });
+	expect(rebuilt.ok).toBe(true);
+	const stopped = page.getByRole('alert').filter({ hasText: 'The catalog walk stopped' });
+	await expect(stopped).toBeVisible({ timeout: 20_000 });
+	await expect(stopped).toContainText(/HTTP 400 · type invalid_input · request id [0-9a-f-]{36}/);
+	// What was seen stays on screen; there is no restart by itself (a restart would go back to the first page).
+	const shown = await page.locator('main section[aria-label^="Provider"] a').count();
+	expect(shown).toBeGreaterThan(0);
+	expect(shown).toBeLessThan((await catalogIds(emulator)).length);
+	await sharedFaults(emulator, { slowMs: 0 });
+	await expect(status).not.toContainText('so far');
+	await page.getByRole('button', { name: 'Refresh catalog' }).click();
+	await expect(status).toContainText('Complete', { timeout: 20_000 });
 });

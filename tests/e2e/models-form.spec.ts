@@ -54,6 +54,7 @@ test('the form widgets work on a 390 px phone: variant switch, list of objects (
 			timeout: 20_000
 		}
 	);
+	expect(await hasHorizontalScroll(page)).toBe(false);
 	await page.reload();
 	await expect(form.getByRole('textbox', { name: 'Prompt', exact: true })).toHaveValue(/lighthouse/, { timeout: 15_000 });
 });
