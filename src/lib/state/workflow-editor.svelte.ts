@@ -44,7 +44,10 @@ export class WorkflowEditor {
 		});
 	}
 
-	async open(id: string): Promise<void> {
+	/** The run whose inputs filled the form ("run again with these"), if any. */
+	inputsFrom = $state<WorkflowRun | null>(null);
+
+	async open(id: string, inputsOfRun: string | null = null): Promise<void> {
 		const workflow = await workerApi().getWorkflow({ id });
 		if (!workflow) {
 			this.missing = true;
@@ -52,6 +55,13 @@ export class WorkflowEditor {
 		}
 		this.workflow = workflow;
 		this.values = workflowValues(workflow.prompt);
+		const run = inputsOfRun ? await workerApi().getRun({ id: inputsOfRun }) : null;
+		if (run) {
+			// Only the nodes this workflow still has take the run's values.
+			const used = workflowValues(run.prompt);
+			for (const nodeId of Object.keys(this.values)) if (used[nodeId]) this.values[nodeId] = used[nodeId]!;
+			this.inputsFrom = run;
+		}
 		await this.loadNodes(false);
 	}
 
@@ -162,6 +172,10 @@ export class WorkflowEditor {
 					const used = seeds[field.id];
 					if (used !== undefined) this.set(field, nextSeed(this.seedMode(field.id), used, field.min, field.max));
 				}
+			}
+			// Keep the seeds as they moved after the runs, as ComfyUI does: reopening must not repeat the last run.
+			if (started.length > 0 && this.workflow) {
+				this.workflow = await workerApi().saveWorkflow({ id: this.workflow.id, name: this.workflow.name, prompt: this.currentPrompt() });
 			}
 		} catch (error) {
 			this.submitProblem = { message: `The run could not be started: ${error instanceof Error ? error.message : String(error)}` };

@@ -1,0 +1,29 @@
+/** How long a queued run may wait, from recent durations of the same workflow and its queue position. */
+
+export interface EtaInput {
+	/** Jobs ahead of this one (0 = next to start). */
+	position: number;
+	/** Durations in ms of recent finished runs of the same workflow or model, newest first. */
+	recentDurations: number[];
+	/** How many jobs run at once (the tier); at least 1. */
+	concurrency?: number;
+}
+
+/** Milliseconds until this run is likely done, or undefined when nothing is known to estimate from. */
+export function estimateRemaining({ position, recentDurations, concurrency = 1 }: EtaInput): number | undefined {
+	const sample = recentDurations.filter((d) => Number.isFinite(d) && d > 0).slice(0, 10);
+	if (sample.length === 0) return undefined;
+	const sorted = [...sample].sort((a, b) => a - b);
+	// The median resists one run that hung or was cached.
+	const median = sorted.length % 2 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
+	const rounds = Math.floor(Math.max(0, position) / Math.max(1, concurrency)) + 1;
+	return Math.round(median * rounds);
+}
+
+export function formatDuration(ms: number): string {
+	const s = Math.round(ms / 1000);
+	if (s < 60) return `${s} s`;
+	const m = Math.floor(s / 60);
+	if (m < 60) return `${m} min ${s % 60} s`;
+	return `${Math.floor(m / 60)} h ${m % 60} min`;
+}

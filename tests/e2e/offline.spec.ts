@@ -1,0 +1,59 @@
+import { test as base, expect } from '@playwright/test';
+import { createEmulator, DEFAULT_PORTS } from '../../emulator/index';
+import { serveApp } from '../../scripts/serve-app';
+import { openExample } from './fixtures';
+
+// This test stops its emulator, so it owns one instead of sharing the worker's.
+base(
+	'offline, with the service stopped, history, outputs and saved workflows still open; running says it needs the network',
+	async ({ page, context }) => {
+		const emulator = await createEmulator({ ports: Object.fromEntries(Object.keys(DEFAULT_PORTS).map((k) => [k, 0])) });
+		const app = await serveApp({
+			root: 'build',
+			config: {
+				demo: {
+					name: 'Demo (local emulator)',
+					workflowUrl: emulator.urls.workflow,
+					routerUrl: emulator.urls.router,
+					apiKey: emulator.apiKey
+				}
+			}
+		});
+		let stopped = false;
+		try {
+			await fetch(`${emulator.urls.workflow}/__emulator/workflow/timing`, {
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json' },
+				body: '{"stepMs":5}'
+			});
+			await page.goto(`${app.url}/`);
+			await expect.poll(() => page.evaluate(() => navigator.serviceWorker.ready.then(() => true))).toBe(true);
+			await openExample(page, 'Text to image');
+			await page.getByRole('button', { name: 'Run', exact: true }).click();
+			await page.getByRole('link', { name: 'Open run Text to image' }).click();
+			await expect(page.getByRole('img', { name: /Output ComfyUI_\d+_\.png/ })).toBeVisible({ timeout: 20_000 });
+			const runUrl = page.url();
+
+			await context.setOffline(true);
+			await emulator.close();
+			stopped = true;
+
+			await page.goto(`${app.url}/`);
+			await expect(page.getByRole('status').filter({ hasText: 'Offline: showing what was saved on this device' })).toBeVisible();
+			await page.getByRole('link', { name: 'Run Text to image, succeeded' }).click();
+			await expect(page).toHaveURL(runUrl);
+			const output = page.getByRole('img', { name: /Output ComfyUI_\d+_\.png/ });
+			await expect(output).toBeVisible();
+			expect(await output.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(512);
+
+			await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Workflows' }).click();
+			await page.getByRole('link', { name: 'Text to image' }).first().click();
+			await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeDisabled();
+			await expect(page.getByText('You are offline: this needs the network.')).toBeVisible();
+		} finally {
+			await context.setOffline(false);
+			if (!stopped) await emulator.close();
+			await app.close();
+		}
+	}
+);

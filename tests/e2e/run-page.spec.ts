@@ -1,0 +1,54 @@
+import { test, expect, openExample, workflowControl } from './fixtures';
+
+test('a queued run shows how many jobs are ahead and about how long it will take', async ({ page, openApp, emulator }) => {
+	await workflowControl(emulator, 'timing', { stepMs: 100 });
+	await openApp('/');
+	await openExample(page, 'Text to image');
+	await page.getByRole('button', { name: 'Run', exact: true }).click();
+	await page.getByRole('link', { name: 'Open run Text to image' }).click();
+	await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 20_000 });
+	await workflowControl(emulator, 'timing', { stepMs: 400 });
+
+	await page.getByRole('link', { name: 'Open workflow' }).click();
+	await page.getByLabel('Run times').fill('2');
+	await page.getByRole('button', { name: 'Run 2 times' }).click();
+	await page.getByRole('link', { name: 'Open run Text to image' }).nth(1).click();
+	await expect(page.getByRole('status').filter({ hasText: /1 job ahead; done in about \d+ s\./ })).toBeVisible();
+});
+
+test('run again with the inputs of an earlier run', async ({ page, openApp, emulator }) => {
+	await workflowControl(emulator, 'timing', { stepMs: 5 });
+	await openApp('/');
+	await openExample(page, 'Text to image');
+	const text = page.getByRole('region', { name: 'Node CLIP Text Encode (Positive)' }).getByRole('textbox', { name: 'text' });
+	await text.fill('first version');
+	await page.getByRole('button', { name: 'Run', exact: true }).click();
+	await expect(page.getByRole('link', { name: 'Open run Text to image' })).toBeVisible();
+	await text.fill('second version');
+	await page.getByRole('link', { name: 'Open run Text to image' }).click();
+	await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 20_000 });
+	await page.getByRole('button', { name: 'Run again with these inputs' }).click();
+	await expect(page.getByRole('status').filter({ hasText: 'Filled with the inputs of the run' })).toBeVisible();
+	await expect(page.getByRole('region', { name: 'Node CLIP Text Encode (Positive)' }).getByRole('textbox', { name: 'text' })).toHaveValue(
+		'first version'
+	);
+});
+
+test.describe('on a phone', () => {
+	test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+
+	test('pulling down the Runs list refreshes it', async ({ page, openApp }) => {
+		await openApp('/');
+		const status = page.locator('.pull');
+		await page.evaluate(() => {
+			const target = document.querySelector('.pull')!.parentElement!;
+			const touch = (y: number) => new Touch({ identifier: 1, target, clientX: 200, clientY: y });
+			target.dispatchEvent(new TouchEvent('touchstart', { touches: [touch(100)], bubbles: true }));
+			target.dispatchEvent(new TouchEvent('touchmove', { touches: [touch(200)], bubbles: true }));
+		});
+		await expect(status).toHaveText('Release to refresh');
+		await page.evaluate(() => document.querySelector('.pull')!.parentElement!.dispatchEvent(new TouchEvent('touchend', { bubbles: true })));
+		await expect(status).toHaveText('');
+		await expect(page.getByRole('button', { name: 'Refresh' })).toBeEnabled();
+	});
+});
