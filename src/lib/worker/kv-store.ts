@@ -2,7 +2,7 @@
  * The key-value storage the worker keeps everything in, behind one interface: IndexedDB through
  * idb-keyval in the browser, a Map in unit tests.
  */
-import { clear, createStore, del, entries, get, keys, set, type UseStore } from 'idb-keyval';
+import { clear, createStore, del, get, promisifyRequest, set, type UseStore } from 'idb-keyval';
 
 export interface KeyValueStore {
 	get<T>(key: string): Promise<T | undefined>;
@@ -29,11 +29,20 @@ export class IdbStore implements KeyValueStore {
 	delete(key: string): Promise<void> {
 		return del(key, this.store);
 	}
-	async keys(prefix = ''): Promise<string[]> {
-		return (await keys(this.store)).map(String).filter((k) => k.startsWith(prefix));
+	/** Keys sort as strings, so every key with a prefix lies in one range: read only that range. */
+	private static range(prefix: string): IDBKeyRange | undefined {
+		return prefix === '' ? undefined : IDBKeyRange.bound(prefix, `${prefix}\uffff`);
 	}
-	async entries<T>(prefix: string): Promise<Array<[string, T]>> {
-		return (await entries<IDBValidKey, T>(this.store)).filter(([k]) => String(k).startsWith(prefix)).map(([k, v]) => [String(k), v]);
+	keys(prefix = ''): Promise<string[]> {
+		return this.store('readonly', (s) => promisifyRequest(s.getAllKeys(IdbStore.range(prefix)))).then((ks) => ks.map(String));
+	}
+	entries<T>(prefix: string): Promise<Array<[string, T]>> {
+		const range = IdbStore.range(prefix);
+		return this.store('readonly', (s) =>
+			Promise.all([promisifyRequest(s.getAllKeys(range)), promisifyRequest(s.getAll(range) as IDBRequest<T[]>)]).then(
+				([ks, vs]) => ks.map((k, i): [string, T] => [String(k), vs[i] as T])
+			)
+		);
 	}
 	clear(): Promise<void> {
 		return clear(this.store);
@@ -52,11 +61,12 @@ export class MemoryStore implements KeyValueStore {
 	async delete(key: string): Promise<void> {
 		this.map.delete(key);
 	}
+	// Sorted like IndexedDB's keys, so both backends keep one contract.
 	async keys(prefix = ''): Promise<string[]> {
-		return [...this.map.keys()].filter((k) => k.startsWith(prefix));
+		return [...this.map.keys()].filter((k) => k.startsWith(prefix)).sort();
 	}
 	async entries<T>(prefix: string): Promise<Array<[string, T]>> {
-		return [...this.map.entries()].filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k, structuredClone(v) as T]);
+		return (await this.keys(prefix)).map((k) => [k, structuredClone(this.map.get(k)) as T]);
 	}
 	async clear(): Promise<void> {
 		this.map.clear();
