@@ -85,3 +85,19 @@ test('an output of an earlier run is offered as the image input of another model
 		}
 	);
 });
+
+/** A 1×1 PNG. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64');
+
+test('a picked file is sent inline as a data URI, with a preview', async ({ page, openApp }) => {
+	await openApp('/models/lumen/flux-1-redux');
+	const form = page.getByRole('form', { name: 'Input of lumen/flux-1-redux' });
+	await expect(form).toBeVisible({ timeout: 15_000 });
+	await form.getByRole('textbox', { name: 'Prompt', exact: true }).fill('repaint this pixel');
+	await form.getByText('Choose a file for Image url').setInputFiles({ name: 'pixel.png', mimeType: 'image/png', buffer: PNG });
+	await expect(form.getByText('File attached inline (0 KiB)')).toBeVisible();
+	await expect(form.getByRole('img', { name: 'Preview of Image url' })).toBeVisible();
+	await form.getByRole('button', { name: 'Run now' }).click();
+	const run = page.getByRole('region', { name: 'Runs of this model' }).getByRole('article').first();
+	await expect(run.getByRole('status')).toHaveText('Succeeded', { timeout: 20_000 });
+});
