@@ -31,8 +31,15 @@ interface Figures {
 	longestTask: number;
 }
 
-async function collect(page: Page, workerFrames: Array<[number, number]>, sent: number): Promise<Figures> {
-	await page.waitForTimeout(1000); // the last frames' decode and paint
+/** Waits (at most 10 s) for the worker to have every frame, then a second for the last paints. */
+async function collect(page: Page, readFrames: () => Promise<Array<[number, number]>>, sent: number): Promise<Figures> {
+	const waited = Date.now();
+	let workerFrames = await readFrames();
+	while (workerFrames.length < sent && Date.now() - waited < 10_000) {
+		await page.waitForTimeout(200);
+		workerFrames = await readFrames();
+	}
+	await page.waitForTimeout(1000);
 	const probe = await page.evaluate(() => (window as unknown as { __benchProbe: PageProbe }).__benchProbe);
 	const receivedAt = new Map(workerFrames);
 	const latencies = probe.painted.filter((p) => receivedAt.has(p.size)).map((p) => p.paintedAt - receivedAt.get(p.size)!);
@@ -64,8 +71,7 @@ async function bareBaseline(emulatorWs: string, runStream: (seconds: number) => 
 		await page.goto(server.url);
 		await page.evaluate((url) => (window as unknown as { startBare(u: string): Promise<boolean> }).startBare(url), emulatorWs);
 		const answer = await runStream(BARE_SECONDS);
-		const frames = await page.evaluate(() => (window as unknown as { __benchFrames: Array<[number, number]> }).__benchFrames);
-		return await collect(page, frames, answer.sent);
+		return await collect(page, () => page.evaluate(() => (window as unknown as { __benchFrames: Array<[number, number]> }).__benchFrames), answer.sent);
 	} finally {
 		await browser.close();
 		await server.close();
@@ -98,7 +104,7 @@ try {
 			await run.page.waitForTimeout(1500); // feature_flags answered, catch-up polls done
 			console.log(`${FPS} frames/s of 512x512 JPEG previews (type 4) for prompt ${run.promptId}`);
 			const answer = await stream(APP_SECONDS);
-			const app = await collect(run.page, (await worker.evaluate('globalThis.__benchFrames')) as Array<[number, number]>, answer.sent);
+			const app = await collect(run.page, async () => (await worker.evaluate('globalThis.__benchFrames')) as Array<[number, number]>, answer.sent);
 			await run.close(); // the baseline's frames must reach only the bare page
 
 			const bare = await bareBaseline(`${emulator.urls.workflow.replace('http', 'ws')}/ws?token=${encodeURIComponent(emulator.apiKey)}&clientId=bench-bare`, stream);
