@@ -95,7 +95,7 @@ test('a picked file is sent inline as a data URI, with a preview', async ({ page
 	await expect(form).toBeVisible({ timeout: 15_000 });
 	await form.getByRole('textbox', { name: 'Prompt', exact: true }).fill('repaint this pixel');
 	await form.getByText('Choose a file for Image url').setInputFiles({ name: 'pixel.png', mimeType: 'image/png', buffer: PNG });
-	await expect(form.getByText('File attached inline (0 KiB)')).toBeVisible();
+	await expect(form.getByText(`File attached inline (${PNG.length} bytes)`)).toBeVisible();
 	await expect(form.getByRole('img', { name: 'Preview of Image url' })).toBeVisible();
 	await form.getByRole('button', { name: 'Run now' }).click();
 	const run = page.getByRole('region', { name: 'Runs of this model' }).getByRole('article').first();
