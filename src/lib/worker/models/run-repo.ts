@@ -32,8 +32,10 @@ export class RunRepo {
 	}
 
 	async list(profileId?: string): Promise<ModelRun[]> {
-		const rows = await this.ctx.kv.entries<unknown>(RUN_KEY);
-		const runs = rows.map(([, v]) => parseRun(v)).filter((r): r is ModelRun => r !== undefined);
+		// Keys first, then each record: reading entries would load every saved result's bytes too.
+		const keys = await this.ctx.kv.keys(RUN_KEY);
+		const rows = await Promise.all(keys.map((k) => this.ctx.kv.get<unknown>(k)));
+		const runs = rows.map(parseRun).filter((r): r is ModelRun => r !== undefined);
 		return runs.filter((r) => !profileId || r.profileId === profileId).sort((a, b) => b.createdAt - a.createdAt);
 	}
 
