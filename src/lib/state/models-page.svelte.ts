@@ -36,6 +36,7 @@ export class ModelPageStore {
 		const key = `${profileId}|${modelId}`;
 		if (this.key === key) return;
 		this.listen();
+		performance.mark('runboard:model-page-open');
 		this.key = key;
 		this.entry = null;
 		this.schema = null;
@@ -55,6 +56,7 @@ export class ModelPageStore {
 			// A revalidation event may already have said more (changed, or could not be checked).
 			if (!this.schema) this.schema = schema.value;
 			this.form.load(schema.value.document, modelId, last);
+			performance.measure('runboard:model-form-ready', 'runboard:model-page-open');
 		} else this.schemaError = schema.error;
 		this.loading = false;
 	}
