@@ -22,18 +22,22 @@ try {
 	for (let i = 0; i < RUNS; i++) {
 		const context = await browser.newContext();
 		const page = await context.newPage();
+		// In the page: the click on Models, the first model link, and the walk's "Complete" (page clock).
 		const marks: Record<string, number> = {};
-		await page.exposeFunction('__benchMark', (name: string) => {
-			marks[name] ??= Date.now();
+		await page.exposeFunction('__benchMark', (name: string, at: number) => {
+			marks[name] ??= at;
 		});
-		await page.addInitScript(() => {
-			const mark = (window as unknown as { __benchMark: (n: string) => void }).__benchMark;
+		// A string, not a function: tsx would wrap named functions in a helper the page does not have.
+		await page.addInitScript(`
+			const seen = new Set();
+			const mark = (n) => { if (!seen.has(n)) { seen.add(n); window.__benchMark(n, performance.now()); } };
+			document.addEventListener('click', () => mark('click'), true);
 			new MutationObserver(() => {
 				if (!location.pathname.startsWith('/models')) return;
 				if (document.querySelector('main section[aria-label^="Provider"] a')) mark('first');
 				if (document.querySelector('[aria-label="Catalog status"]')?.textContent?.includes('Complete')) mark('full');
 			}).observe(document, { subtree: true, childList: true, characterData: true });
-		});
+		`);
 		const tBoot = Date.now();
 		await page.goto(`${app.url}/settings`);
 		await page.getByRole('article', { name: /Profile Demo/ }).waitFor();
@@ -57,13 +61,13 @@ try {
 			);
 		await bareWalk(); // warms the connections the app's walk will use too
 		bare.push(await bareWalk());
-		const t0 = Date.now();
 		await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Models' }).click();
 		const status = page.getByRole('status', { name: 'Catalog status' });
 		await status.getByText('Complete').waitFor({ timeout: 30_000 });
 		models = await page.locator('main section[aria-label^="Provider"] a').count();
-		firstShown.push(marks['first']! - t0);
-		fullShown.push(marks['full']! - t0);
+		if (process.env['BENCH_DEBUG']) console.log(marks);
+		firstShown.push(marks['first']! - marks['click']!);
+		fullShown.push(marks['full']! - marks['click']!);
 		const statusText = (await status.textContent()) ?? '';
 		if (process.env['BENCH_DEBUG']) console.log(statusText.replace(/\s+/g, ' '));
 		const done = /in ([\d.]+) s\)/.exec(statusText);
