@@ -72,6 +72,15 @@ test('a dropped call whose key was consumed is "outcome unknown", never sent und
 	await expect(run).toContainText('HTTP 409');
 	expect(await dispatchesOfRun(emulator, await keyPrefixOf(page))).toBe(1);
 	expect(Object.values((await counters(emulator)).dispatches).reduce((a, b) => a + b, 0)).toBe(1);
+	await expect(run.getByRole('button', { name: 'Retry with the same key' })).toHaveCount(0);
+
+	// Only the person starts a new key, after a warning.
+	await run.getByRole('button', { name: 'Run again…' }).click();
+	await expect(run).toContainText('you may be charged twice');
+	await run.getByRole('button', { name: 'Run again with a new key' }).click();
+	const again = page.getByRole('region', { name: 'Runs of this model' }).getByRole('article').first();
+	await expect(again.getByRole('status')).toHaveText('Succeeded', { timeout: 20_000 });
+	expect(Object.values((await counters(emulator)).dispatches).reduce((a, b) => a + b, 0)).toBe(2);
 });
 
 test('browser validation and a service 422 put their messages at the field', async ({ page, openApp }) => {

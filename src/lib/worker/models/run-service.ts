@@ -20,6 +20,7 @@ import {
 	retryAfterSeconds,
 	spendOf,
 	titleOf,
+	type ModelResult,
 	type ModelRun,
 	type QueueHandle
 } from '../../domain/model-run';
@@ -285,11 +286,19 @@ export class RunService {
 
 	private async succeed(run: ModelRun, res: BytesResponse): Promise<void> {
 		const contentType = res.raw.header('Content-Type') ?? 'application/octet-stream';
-		const result = await storeResult(this.ctx.kv, run.id, res.bytes, contentType, this.deps.getAsset ?? fetchAsset);
+		let result: ModelResult;
+		let phase: string | undefined;
+		try {
+			result = await storeResult(this.ctx.kv, run.id, res.bytes, contentType, this.deps.getAsset ?? fetchAsset);
+		} catch (error) {
+			// The run succeeded (and was charged) even when this device cannot keep its bytes (storage full).
+			result = { contentType, size: res.bytes.byteLength, bytesKey: '', assets: [] };
+			phase = `The result could not be saved on this device (${String(error)}); free some space and retry with the same key to collect it again while the service keeps it.`;
+		}
 		const credits = res.raw.header('X-Service-Credits-Used');
 		await this.update(run.id, {
 			status: 'succeeded',
-			phase: undefined,
+			phase,
 			finishedAt: this.deps.now(),
 			result,
 			replayed: run.replayed || res.raw.header('Idempotent-Replayed') === 'true',
