@@ -11,6 +11,7 @@ import type { ModelApi, ModelEvent } from './models/api';
 import type { WorkflowApi, WorkflowEvent } from './workflows/api';
 import type { StorageApi } from './storage/storage-service';
 import type { HistoryApi } from './history/history-service';
+import type { TimelineApi } from './timeline/timeline-service';
 
 export interface DemoPreset {
 	name: string;
@@ -42,7 +43,7 @@ export type WorkerEvent = CoreEvent | WorkflowEvent | ModelEvent;
 export type SaveProfileError = ProfileFieldErrors & { general?: string };
 
 /** The worker's whole API: the core plus one interface per feature, each implemented in its own folder. */
-export interface WorkerApi extends CoreApi, WorkflowApi, ModelApi, StorageApi, HistoryApi {}
+export interface WorkerApi extends CoreApi, WorkflowApi, ModelApi, StorageApi, HistoryApi, TimelineApi {}
 
 export interface CoreApi {
 	init(input: Record<string, never>): Promise<InitState>;

@@ -31,6 +31,8 @@ export interface WorkerContext {
 	connection(profileId: string): Promise<Result<Connection, AppError>>;
 	/** Sends an event to this tab's page (and, from the leader, to the other tabs); buffers in `transfer` move. */
 	emit(event: WorkerEvent, transfer?: Transferable[]): void;
+	/** Sees every event this worker emits, before the page does (indexes follow saves this way). */
+	onEmit(listener: (event: WorkerEvent) => void): void;
 	/** Tells the other tabs' workers that stored data of a kind changed. */
 	notifyTabs(topic: TabTopic): void;
 	onTabTopic(topic: TabTopic, listener: () => void): void;

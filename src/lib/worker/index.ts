@@ -9,6 +9,7 @@ import { ModelService } from './models/model-service';
 import { WorkflowService } from './workflows/workflow-service';
 import { StorageService } from './storage/storage-service';
 import { HistoryService } from './history/history-service';
+import { TimelineService } from './timeline/timeline-service';
 
 const core = new RunboardWorker({
 	kv: new IdbStore(),
@@ -25,6 +26,7 @@ const api: WorkerApi = {
 	...workflows.api(),
 	...new StorageService(core.context).api(),
 	...new HistoryService(core.context).api(),
+	...new TimelineService(core.context).api(),
 	...models.api()
 };
 

@@ -54,6 +54,7 @@ export class RunboardWorker implements CoreApi {
 	private readonly socketListeners = new Set<(message: SocketMessage) => void>();
 	private readonly topicListeners = new Map<TabTopic, Array<() => void>>();
 	private readonly leaderListeners: Array<() => void> = [];
+	private readonly emitListeners: Array<(event: WorkerEvent) => void> = [];
 	private readonly resyncListeners: Array<() => void> = [];
 	readonly context: WorkerContext;
 	private config: RuntimeConfig = {};
@@ -76,6 +77,7 @@ export class RunboardWorker implements CoreApi {
 			clientId: () => this.clientId,
 			connection: (id) => this.connection(id),
 			emit: (event, transfer) => this.emit(event, transfer),
+			onEmit: (listener) => this.emitListeners.push(listener),
 			notifyTabs: (topic) => this.env.channel?.postMessage({ type: 'topic', topic } satisfies TabMessage),
 			onTabTopic: (topic, listener) => this.topicListeners.set(topic, [...(this.topicListeners.get(topic) ?? []), listener]),
 			isLeader: () => this.isLeader,
@@ -207,6 +209,7 @@ export class RunboardWorker implements CoreApi {
 	}
 
 	private emit(event: WorkerEvent, transfer?: Transferable[]): void {
+		for (const listener of this.emitListeners) listener(event);
 		// Relay to the other tabs first: a transfer to this page detaches the buffers.
 		if (this.isLeader && event.type !== 'profiles') this.env.channel?.postMessage({ type: 'relay', event } satisfies TabMessage);
 		for (const listener of this.listeners) listener(transfer?.length ? Comlink.transfer(event, transfer) : event);

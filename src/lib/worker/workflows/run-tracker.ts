@@ -39,6 +39,8 @@ export class RunTracker {
 	private orphans: Array<{ at: number; profileId: string; event: ServerEvent }> = [];
 	private readonly adopting = new Set<string>();
 	private readonly adoptScheduled = new Set<string>();
+	/** Prompt ids of runs deleted here: their late events must not bring them back as "elsewhere". */
+	private readonly deleted = new Set<string>();
 	private queueTimer: ReturnType<typeof setInterval> | undefined;
 	private lastQueueWatch = 0;
 
@@ -82,7 +84,7 @@ export class RunTracker {
 
 	/** Follows a job this installation did not submit, as a run marked "started elsewhere". */
 	private async adopt(profileId: string, promptId: string, prompt?: ApiPrompt): Promise<void> {
-		if (this.adopting.has(promptId) || this.byPrompt(promptId)) return;
+		if (this.adopting.has(promptId) || this.byPrompt(promptId) || this.deleted.has(promptId)) return;
 		this.adopting.add(promptId);
 		try {
 			// Another tab of this browser may have stored it already (it saves before sending).
@@ -90,9 +92,12 @@ export class RunTracker {
 			if (stored) return this.track(stored);
 			let graph = prompt;
 			if (!graph) {
+				// Only a job the service still lists is worth following; a straggler of a finished one is not.
 				const connection = await this.ctx.connection(profileId);
 				const queue = connection.ok ? await new WorkflowClient(connection.value).queue() : undefined;
-				graph = queue?.ok ? [...queue.value.queue_running, ...queue.value.queue_pending].find((q) => q[1] === promptId)?.[2] : undefined;
+				const item = queue?.ok ? [...queue.value.queue_running, ...queue.value.queue_pending].find((q) => q[1] === promptId) : undefined;
+				if (!item) return;
+				graph = item[2];
 			}
 			const outputNode = graph ? Object.keys(graph).find((id) => /^Save|^Preview/.test(graph![id]!.class_type)) : undefined;
 			const run: WorkflowRun = {
@@ -148,8 +153,9 @@ export class RunTracker {
 		return newest;
 	}
 
-	forget(runId: string): void {
+	forget(runId: string, promptId?: string | null): void {
 		this.open.delete(runId);
+		if (promptId) this.deleted.add(promptId);
 	}
 
 	/** Polls every open run now (after a reconnect, a wake-up, or the socket saying a prompt ended). */

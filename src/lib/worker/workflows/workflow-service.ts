@@ -269,7 +269,7 @@ export class WorkflowService {
 	}
 
 	private async deleteRun({ id }: { id: string }): Promise<void> {
-		this.tracker.forget(id);
+		this.tracker.forget(id, (await this.runs.get(id))?.promptId);
 		await this.runs.remove(id);
 		this.ctx.emit({ type: 'run-deleted', id });
 		this.ctx.notifyTabs('runs-changed');

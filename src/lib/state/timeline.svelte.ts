@@ -1,0 +1,136 @@
+/**
+ * The Runs timeline as the page shows it: every run of both kinds as a compact entry, filters,
+ * a selection, and actions on many runs at once. Entries follow the worker's run events live.
+ */
+import { SvelteMap, SvelteSet } from 'svelte/reactivity';
+import {
+	filterTimeline,
+	isOpen,
+	modelEntry,
+	NO_FILTER,
+	workflowEntry,
+	type TimelineEntry,
+	type TimelineFilter
+} from '$lib/domain/timeline';
+import { onWorkerEvent, workerApi } from '$lib/client/worker-bridge.svelte';
+
+export class TimelineStore {
+	readonly entries = new SvelteMap<string, TimelineEntry>();
+	readonly selected = new SvelteSet<string>();
+	filter = $state<TimelineFilter>({ ...NO_FILTER });
+	loaded = $state(false);
+	/** How long the last load took, in ms (shown to benchmarks, not people). */
+	loadMs = $state(0);
+	notice = $state('');
+	private started = false;
+
+	shown = $derived(filterTimeline([...this.entries.values()], this.filter));
+	selection = $derived(this.shown.filter((e) => this.selected.has(e.id)));
+
+	async load(): Promise<void> {
+		if (!this.started) {
+			this.started = true;
+			onWorkerEvent((event) => {
+				if (event.type === 'run') this.upsert(workflowEntry(event.run));
+				else if (event.type === 'model-run') this.upsert(modelEntry(event.run));
+				else if (event.type === 'run-deleted') {
+					this.entries.delete(event.id);
+					this.selected.delete(event.id);
+				}
+			});
+		}
+		const started = performance.now();
+		const entries = await workerApi().timeline({});
+		this.entries.clear();
+		for (const entry of entries) this.entries.set(entry.id, entry);
+		this.loadMs = Math.round(performance.now() - started);
+		this.loaded = true;
+	}
+
+	private upsert(entry: TimelineEntry): void {
+		const old = this.entries.get(entry.id);
+		if (
+			old &&
+			old.status === entry.status &&
+			old.thumbnail === entry.thumbnail &&
+			old.title === entry.title &&
+			old.durationMs === entry.durationMs
+		)
+			return;
+		this.entries.set(entry.id, entry);
+	}
+
+	toggle(id: string): void {
+		if (this.selected.has(id)) this.selected.delete(id);
+		else this.selected.add(id);
+	}
+
+	selectAllShown(on: boolean): void {
+		for (const entry of this.shown) {
+			if (on) this.selected.add(entry.id);
+			else this.selected.delete(entry.id);
+		}
+	}
+
+	/** Cancels the selected runs that are still open: workflow jobs by their queue, model requests by their cancel URL. */
+	async cancelSelected(): Promise<void> {
+		const open = [...this.selection].filter(isOpen);
+		const byProfile = new Map<string, string[]>();
+		for (const e of open)
+			if (e.kind === 'workflow' && e.promptId) byProfile.set(e.profileId, [...(byProfile.get(e.profileId) ?? []), e.promptId]);
+		const results = await Promise.all([
+			...[...byProfile].map(([profileId, promptIds]) => workerApi().cancelRuns({ profileId, promptIds })),
+			...open.filter((e) => e.kind === 'model').map((e) => workerApi().cancelModelRun({ id: e.id }))
+		]);
+		const failed = results.filter((r) => !r.ok).length;
+		this.notice = `Asked to cancel ${open.length} run${open.length === 1 ? '' : 's'}${failed ? `; ${failed} could not be asked` : ''}.`;
+		this.selected.clear();
+	}
+
+	/** Deletes the selected workflow runs from this device's history (the service keeps its own). */
+	async deleteSelected(): Promise<void> {
+		// Counted before deleting: the selection shrinks as the deletions arrive.
+		const chosen = [...this.selection];
+		const workflows = chosen.filter((e) => e.kind === 'workflow' && !isOpen(e));
+		const kept = chosen.length - workflows.length;
+		for (const e of workflows) await workerApi().deleteRun({ id: e.id });
+		this.notice = `Deleted ${workflows.length} run${workflows.length === 1 ? '' : 's'} from history${kept ? `; ${kept} kept (still running, or model requests, which are kept with their charges)` : ''}.`;
+		this.selected.clear();
+	}
+
+	/** Starts each selected run again with the same inputs (a model request gets a new key: a new call). */
+	async rerunSelected(): Promise<void> {
+		let started = 0;
+		for (const e of [...this.selection]) {
+			if (e.kind === 'workflow') {
+				const run = await workerApi().getRun({ id: e.id });
+				if (run && Object.keys(run.prompt).length > 0) {
+					const result = await workerApi().submitRun({
+						profileId: run.profileId,
+						workflowId: run.workflowId,
+						title: run.title,
+						prompt: run.prompt,
+						seeds: run.seeds
+					});
+					if (result.ok) started++;
+				}
+			} else {
+				const run = await workerApi().modelRun({ id: e.id });
+				if (run) {
+					const result = await workerApi().startModelRun({
+						profileId: run.profileId,
+						modelId: run.modelId,
+						body: run.body,
+						mode: run.mode
+					});
+					if (result.ok) started++;
+				}
+			}
+		}
+		this.notice = `Started ${started} run${started === 1 ? '' : 's'} again.`;
+		this.selected.clear();
+		await this.load();
+	}
+}
+
+export const timeline = new TimelineStore();

@@ -1,0 +1,55 @@
+import { test, expect, openExample, workflowControl } from './fixtures';
+
+test('the timeline filters runs and acts on many at once: cancel, run again, delete', async ({ page, openApp, emulator }) => {
+	await workflowControl(emulator, 'timing', { stepMs: 5 });
+	await openApp('/');
+	await openExample(page, 'Text to image');
+	await page.getByLabel('Run times').fill('2');
+	await page.getByRole('button', { name: 'Run 2 times' }).click();
+	await expect(page.getByRole('link', { name: 'Open run Text to image' })).toHaveCount(2);
+
+	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Runs' }).click();
+	const runs = page.getByRole('list', { name: 'Runs' });
+	await expect(runs.getByRole('link', { name: 'Run Text to image, succeeded' })).toHaveCount(2, { timeout: 20_000 });
+
+	const filters = page.getByRole('form', { name: 'Filter runs' });
+	await filters.getByLabel('Status').selectOption('Failed');
+	await expect(page.getByText('No run matches these filters.')).toBeVisible();
+	await filters.getByLabel('Status').selectOption('All');
+	await filters.getByLabel('Search').fill('no such workflow');
+	await expect(page.getByText('No run matches these filters.')).toBeVisible();
+	await filters.getByLabel('Search').fill('text to');
+	await expect(runs.getByRole('link')).toHaveCount(2);
+	await filters.getByLabel('Kind').selectOption('Models');
+	await expect(runs.getByRole('link')).toHaveCount(0);
+	await filters.getByLabel('Kind').selectOption('Workflows');
+
+	// Run both again with the same inputs (the service answers those from its cache at once).
+	await page.getByRole('checkbox', { name: 'Select all 2' }).check();
+	await page.getByRole('button', { name: 'Run 2 again' }).click();
+	await expect(page.getByRole('status').filter({ hasText: 'Started 2 runs again.' })).toBeVisible();
+	await expect(runs.getByRole('link')).toHaveCount(4);
+
+	// Two new, slow runs: cancel both from the list while one runs and one waits.
+	await workflowControl(emulator, 'timing', { stepMs: 400 });
+	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Workflows' }).click();
+	await page.getByRole('link', { name: 'Text to image' }).first().click();
+	await page.getByLabel('Run times').fill('2');
+	await page.getByRole('button', { name: 'Run 2 times' }).click();
+	await expect(page.getByRole('link', { name: 'Open run Text to image' })).toHaveCount(2);
+	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Runs' }).click();
+	await filters.getByLabel('Status').selectOption('Queued or running');
+	await expect(runs.getByRole('link')).toHaveCount(2);
+	await page.getByRole('checkbox', { name: 'Select all 2' }).check();
+	await page.getByRole('button', { name: 'Cancel 2' }).click();
+	await expect(page.getByRole('status').filter({ hasText: 'Asked to cancel 2 runs.' })).toBeVisible();
+	await filters.getByLabel('Status').selectOption('Cancelled');
+	await expect(runs.getByRole('link')).toHaveCount(2, { timeout: 15_000 });
+
+	await filters.getByLabel('Status').selectOption('All');
+	await page.getByRole('checkbox', { name: 'Select all 6' }).check();
+	await page.getByRole('button', { name: 'Delete 6 from history' }).click();
+	await expect(page.getByRole('status').filter({ hasText: 'Deleted 6 runs from history.' })).toBeVisible();
+	await page.reload();
+	await expect(page.getByRole('heading', { name: 'No runs yet' })).toBeVisible();
+});
