@@ -71,3 +71,23 @@ test('at most four synchronous calls are held open; the rest wait their turn and
 	await expect(runs.getByRole('status').filter({ hasText: 'Succeeded' })).toHaveCount(6, { timeout: 40_000 });
 	expect(await totalDispatches(emulator)).toBe(6);
 });
+
+test('a model run appears in the Runs timeline beside workflow jobs and opens its own page', async ({ page, openApp, emulator }) => {
+	await routerControl(emulator, 'settings', { providerMs: 300 });
+	const form = await openModel(page, openApp, 'quill/quill-mini');
+	await form.getByRole('textbox', { name: 'Prompt', exact: true }).fill('list three colours');
+	await form.getByRole('button', { name: 'Run now' }).click();
+	await expect(page.getByRole('region', { name: 'Runs of this model' }).getByRole('article').first().getByRole('status')).toHaveText(
+		'Succeeded',
+		{
+			timeout: 20_000
+		}
+	);
+	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Runs' }).click();
+	const entry = page.getByRole('link', { name: /Run quill\/quill-mini: list three colours, succeeded/ });
+	await expect(entry).toBeVisible({ timeout: 15_000 });
+	await entry.click();
+	await expect(page.getByRole('heading', { name: 'quill/quill-mini' })).toBeVisible();
+	await expect(page.getByRole('article').getByRole('status')).toHaveText('Succeeded');
+	await expect(page.getByRole('region', { name: /Result of Synchronous run/ })).toContainText('output');
+});
