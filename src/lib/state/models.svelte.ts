@@ -25,6 +25,7 @@ export class CatalogStore {
 		});
 		if (this.profileId !== profileId) this.view = null;
 		this.profileId = profileId;
+		performance.mark('runboard:catalog-open');
 		const result = await workerApi().modelCatalog({ profileId, refresh });
 		if (this.profileId !== profileId) return;
 		if (result.ok) {

@@ -1,0 +1,11 @@
+/**
+ * Runs on navigation and on hover preloading (`data-sveltekit-preload-data="hover"`): the worker
+ * starts the catalog walk while the page is still on its way, so the first models arrive sooner.
+ */
+import { catalog } from '$lib/state/models.svelte';
+import { profiles } from '$lib/state/profiles.svelte';
+
+export function load(): Record<string, never> {
+	if (profiles.activeId) void catalog.open(profiles.activeId);
+	return {};
+}
