@@ -219,3 +219,19 @@ test('an image on a provider CDN without CORS headers is still shown, with its e
 	await expect(run).toContainText('no CORS headers');
 	await expect(run).toContainText('an opaque copy is kept in the offline cache');
 });
+
+test('a 504 deadline with Retry-After is retried automatically under the same key and collects the one run', async ({
+	page,
+	openApp,
+	emulator
+}) => {
+	await routerControl(emulator, 'settings', { providerMs: 2500, syncHoldMs: 800 });
+	const form = await openModel(page, openApp, 'lumen/flux-1');
+	await form.getByRole('textbox', { name: 'Prompt', exact: true }).fill('past the hold');
+	await form.getByRole('button', { name: 'Run now' }).click();
+	const run = latestRun(page);
+	await expect(run).toContainText('Retrying under the same key', { timeout: 15_000 });
+	await expect(run.getByRole('status')).toHaveText('Succeeded', { timeout: 30_000 });
+	await expect(run).toContainText('Idempotent-Replayed');
+	expect(await dispatchesOfRun(emulator, await keyPrefixOf(page))).toBe(1);
+});
