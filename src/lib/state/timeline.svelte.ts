@@ -14,6 +14,9 @@ import {
 } from '$lib/domain/timeline';
 import { onWorkerEvent, workerApi } from '$lib/client/worker-bridge.svelte';
 
+/** Enough rows to fill a tall screen. */
+const FIRST_PAGE = 40;
+
 export class TimelineStore {
 	readonly entries = new SvelteMap<string, TimelineEntry>();
 	readonly selected = new SvelteSet<string>();
@@ -40,11 +43,15 @@ export class TimelineStore {
 			});
 		}
 		const started = performance.now();
-		const entries = await workerApi().timeline({});
-		this.entries.clear();
-		for (const entry of entries) this.entries.set(entry.id, entry);
-		this.loadMs = Math.round(performance.now() - started);
+		// The newest screenful first, read without scanning the rest; then everything behind it.
+		const first = await workerApi().timeline({ limit: FIRST_PAGE });
+		if (!this.loaded) for (const entry of first) this.entries.set(entry.id, entry);
 		this.loaded = true;
+		this.loadMs = Math.round(performance.now() - started);
+		const all = await workerApi().timeline({});
+		const ids = new Set(all.map((e) => e.id));
+		for (const id of [...this.entries.keys()]) if (!ids.has(id)) this.entries.delete(id);
+		for (const entry of all) this.upsert(entry);
 	}
 
 	private upsert(entry: TimelineEntry): void {

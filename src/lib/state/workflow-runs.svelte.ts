@@ -26,15 +26,28 @@ export class WorkflowRunsStore {
 
 	list = $derived([...this.runs.values()].sort((a, b) => b.createdAt - a.createdAt));
 
+	/** Follows run events and previews without reading the whole history (the Runs list reads the timeline index). */
+	listen(): void {
+		if (this.started) return;
+		this.started = true;
+		onWorkerEvent((event) => {
+			if (event.type === 'run') this.runs.set(event.run.id, event.run);
+			else if (event.type === 'run-deleted') this.runs.delete(event.id);
+			else if (event.type === 'preview') this.showPreview(event.runId, event.nodeId, event.mime, event.bytes);
+		});
+	}
+
+	/** Reads one run, for its page. */
+	async ensure(id: string): Promise<void> {
+		this.listen();
+		const run = await workerApi().getRun({ id });
+		if (run && !this.runs.has(id)) this.runs.set(id, run);
+		this.loaded = true;
+	}
+
+	/** Reads every stored run: only for pages that need them all. */
 	async load(): Promise<void> {
-		if (!this.started) {
-			this.started = true;
-			onWorkerEvent((event) => {
-				if (event.type === 'run') this.runs.set(event.run.id, event.run);
-				else if (event.type === 'run-deleted') this.runs.delete(event.id);
-				else if (event.type === 'preview') this.showPreview(event.runId, event.nodeId, event.mime, event.bytes);
-			});
-		}
+		this.listen();
 		for (const run of await workerApi().listRuns({})) this.runs.set(run.id, run);
 		this.loaded = true;
 	}

@@ -26,6 +26,8 @@ describe.each(backends)('the %s store', (_name, make) => {
 			['run:b', 'run:b']
 		]);
 		expect((await kv.keys('')).length).toBe(6);
+		expect(await kv.newest('run:', 1)).toEqual([['run:b', 'run:b']]);
+		expect((await kv.newest('run:', 10)).map(([k]) => k)).toEqual(['run:b', 'run:a']);
 		await kv.clear();
 		expect(await kv.keys()).toEqual([]);
 	});

@@ -10,6 +10,8 @@ export interface KeyValueStore {
 	delete(key: string): Promise<void>;
 	keys(prefix?: string): Promise<string[]>;
 	entries<T>(prefix: string): Promise<Array<[string, T]>>;
+	/** The last `limit` entries under a prefix in key order, last first (newest first for time-ordered keys). */
+	newest<T>(prefix: string, limit: number): Promise<Array<[string, T]>>;
 	clear(): Promise<void>;
 }
 
@@ -39,10 +41,25 @@ export class IdbStore implements KeyValueStore {
 	entries<T>(prefix: string): Promise<Array<[string, T]>> {
 		const range = IdbStore.range(prefix);
 		return this.store('readonly', (s) =>
-			Promise.all([promisifyRequest(s.getAllKeys(range)), promisifyRequest(s.getAll(range) as IDBRequest<T[]>)]).then(
-				([ks, vs]) => ks.map((k, i): [string, T] => [String(k), vs[i] as T])
+			Promise.all([promisifyRequest(s.getAllKeys(range)), promisifyRequest(s.getAll(range) as IDBRequest<T[]>)]).then(([ks, vs]) =>
+				ks.map((k, i): [string, T] => [String(k), vs[i] as T])
 			)
 		);
+	}
+	newest<T>(prefix: string, limit: number): Promise<Array<[string, T]>> {
+		return this.store('readonly', (s) => {
+			const out: Array<[string, T]> = [];
+			const request = s.openCursor(IdbStore.range(prefix), 'prev');
+			return new Promise((resolve, reject) => {
+				request.onsuccess = () => {
+					const cursor = request.result;
+					if (!cursor || out.length >= limit) return resolve(out);
+					out.push([String(cursor.key), cursor.value as T]);
+					cursor.continue();
+				};
+				request.onerror = () => reject(request.error);
+			});
+		});
 	}
 	clear(): Promise<void> {
 		return clear(this.store);
@@ -67,6 +84,9 @@ export class MemoryStore implements KeyValueStore {
 	}
 	async entries<T>(prefix: string): Promise<Array<[string, T]>> {
 		return (await this.keys(prefix)).map((k) => [k, structuredClone(this.map.get(k)) as T]);
+	}
+	async newest<T>(prefix: string, limit: number): Promise<Array<[string, T]>> {
+		return (await this.entries<T>(prefix)).reverse().slice(0, limit);
 	}
 	async clear(): Promise<void> {
 		this.map.clear();

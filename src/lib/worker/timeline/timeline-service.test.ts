@@ -54,5 +54,6 @@ describe('the timeline index', () => {
 		expect(entries.map((e) => e.id)).toEqual(['b', 'm', 'a']);
 		expect(entries[1]).toMatchObject({ kind: 'model', subject: 'lumen/flux', costCents: 7, href: '/models/runs/m' });
 		expect(await kv.get(`${TIMELINE_KEY}gone`)).toBeUndefined();
+		expect((await api.timeline({ limit: 2 })).map((e) => e.id)).toEqual(['b', 'm']);
 	});
 });

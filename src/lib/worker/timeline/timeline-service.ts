@@ -1,7 +1,8 @@
 /**
- * The Runs timeline's index: one compact entry per run under `tl:<id>`, so the list of ten thousand
- * runs reads small records only. It follows every save (through the events saves emit) and repairs
- * itself from the full records when they were written some other way (an import, an older version).
+ * The Runs timeline's index: one compact entry per run under `tl:<created at, 13 digits>:<id>`, so
+ * keys sort by time: the newest page is read with a reverse cursor before the rest, and the list
+ * of ten thousand runs reads small records only. It follows every save (through the events saves
+ * emit) and repairs itself from the full records written some other way (an import, a bug).
  */
 import { modelEntry, workflowEntry, type TimelineEntry } from '../../domain/timeline';
 import type { ModelRun } from '../../domain/model-run';
@@ -27,11 +28,18 @@ function isModelRun(value: unknown): value is ModelRun {
 const signature = (e: TimelineEntry) => `${e.status}|${e.title}|${e.thumbnail}|${e.durationMs}|${e.costCents}|${e.seed}`;
 
 export interface TimelineApi {
-	timeline(input: Record<string, never>): Promise<TimelineEntry[]>;
+	/** Newest first; with `limit`, only the newest entries, read without scanning the rest. */
+	timeline(input: { limit?: number }): Promise<TimelineEntry[]>;
 }
+
+const KEY_SHAPE = /^tl:(\d{13}):(.+)$/;
+export const timelineKey = (entry: Pick<TimelineEntry, 'id' | 'createdAt'>) =>
+	`${TIMELINE_KEY}${String(Math.max(0, Math.floor(entry.createdAt))).padStart(13, '0')}:${entry.id}`;
 
 export class TimelineService {
 	private readonly written = new Map<string, string>();
+	/** Index key of each run id, read from the keys once. */
+	private keys: Map<string, string> | undefined;
 
 	constructor(private readonly ctx: WorkerContext) {
 		ctx.onEmit((event) => {
@@ -42,29 +50,48 @@ export class TimelineService {
 	}
 
 	api(): TimelineApi {
-		return { timeline: () => this.timeline() };
+		return { timeline: (i) => this.timeline(i.limit) };
+	}
+
+	private async keyMap(): Promise<Map<string, string>> {
+		if (!this.keys) {
+			const keys = new Map<string, string>();
+			for (const key of await this.ctx.kv.keys(TIMELINE_KEY)) {
+				const match = KEY_SHAPE.exec(key);
+				if (match) keys.set(match[2]!, key);
+				else await this.ctx.kv.delete(key); // an entry in an older shape: the repair rebuilds it
+			}
+			this.keys ??= keys;
+		}
+		return this.keys;
 	}
 
 	private async put(entry: TimelineEntry): Promise<void> {
 		const sig = signature(entry);
 		if (this.written.get(entry.id) === sig) return;
 		this.written.set(entry.id, sig);
-		await this.ctx.kv.set(TIMELINE_KEY + entry.id, entry);
+		const key = timelineKey(entry);
+		(await this.keyMap()).set(entry.id, key);
+		await this.ctx.kv.set(key, entry);
 	}
 
 	private async remove(id: string): Promise<void> {
 		this.written.delete(id);
-		await this.ctx.kv.delete(TIMELINE_KEY + id);
+		const keys = await this.keyMap();
+		const key = keys.get(id);
+		keys.delete(id);
+		if (key) await this.ctx.kv.delete(key);
 	}
 
-	async timeline(): Promise<TimelineEntry[]> {
+	async timeline(limit?: number): Promise<TimelineEntry[]> {
+		if (limit !== undefined) return (await this.ctx.kv.newest<TimelineEntry>(TIMELINE_KEY, limit)).map(([, e]) => e);
 		await this.repair();
-		return (await this.ctx.kv.entries<TimelineEntry>(TIMELINE_KEY)).map(([, e]) => e).sort((a, b) => b.createdAt - a.createdAt);
+		return (await this.ctx.kv.entries<TimelineEntry>(TIMELINE_KEY)).map(([, e]) => e).reverse();
 	}
 
 	/** Adds entries for runs that have none and drops entries whose run is gone: keys only, unless something is missing. */
 	private async repair(): Promise<void> {
-		const indexed = new Set((await this.ctx.kv.keys(TIMELINE_KEY)).map((k) => k.slice(TIMELINE_KEY.length)));
+		const indexed = new Set((await this.keyMap()).keys());
 		const present = new Set<string>();
 		for (const source of SOURCES) {
 			for (const key of await this.ctx.kv.keys(source.prefix)) {

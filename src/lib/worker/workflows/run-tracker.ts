@@ -76,9 +76,8 @@ export class RunTracker {
 		if (!connection.ok) return;
 		const queue = await new WorkflowClient(connection.value).queue();
 		if (!queue.ok) return;
-		const known = new Set((await this.runs.list()).map((r) => r.promptId));
 		for (const item of [...queue.value.queue_running, ...queue.value.queue_pending]) {
-			if (!known.has(item[1])) await this.adopt(profileId, item[1], item[2]);
+			if (!this.byPrompt(item[1]) && !(await this.runs.byPromptId(item[1]))) await this.adopt(profileId, item[1], item[2]);
 		}
 	}
 
@@ -88,7 +87,7 @@ export class RunTracker {
 		this.adopting.add(promptId);
 		try {
 			// Another tab of this browser may have stored it already (it saves before sending).
-			const stored = (await this.runs.list()).find((r) => r.promptId === promptId);
+			const stored = await this.runs.byPromptId(promptId);
 			if (stored) return this.track(stored);
 			let graph = prompt;
 			if (!graph) {
@@ -125,8 +124,8 @@ export class RunTracker {
 	}
 
 	async reload(): Promise<void> {
-		for (const run of await this.runs.list()) {
-			if (!isTerminal(run.status) && run.promptId && !this.open.has(run.id)) this.open.set(run.id, run);
+		for (const run of await this.runs.open()) {
+			if (run.promptId && !this.open.has(run.id)) this.open.set(run.id, run);
 		}
 		void this.pollAll();
 	}

@@ -1,9 +1,13 @@
 /** Run records and cached output bytes in the worker's store. */
-import { RUN_SCHEMA_VERSION, type WorkflowRun } from '../../domain/run-record';
+import { isTerminal, RUN_SCHEMA_VERSION, type WorkflowRun } from '../../domain/run-record';
 import type { KeyValueStore } from '../kv-store';
 
 const RUN = 'run:';
 const OUTPUT = 'output:';
+/** Ids of runs not finished yet, so resuming reads a handful of records, not the whole history. */
+const OPEN = 'open:';
+/** Run id by job id, so a job heard on the socket or seen in the queue is found without a scan. */
+const BY_PROMPT = 'prompt:';
 
 /** Migrations from each older schema version to the next; none yet beyond version 1. */
 const MIGRATIONS: Record<number, (record: Record<string, unknown>) => Record<string, unknown>> = {};
@@ -36,12 +40,34 @@ export class RunsRepo {
 		return migrateRun(await this.kv.get(RUN + id));
 	}
 
-	put(run: WorkflowRun): Promise<void> {
-		return this.kv.set(RUN + run.id, run);
+	async put(run: WorkflowRun): Promise<void> {
+		await this.kv.set(RUN + run.id, run);
+		if (run.promptId) await this.kv.set(BY_PROMPT + run.promptId, run.id);
+		if (isTerminal(run.status)) await this.kv.delete(OPEN + run.id);
+		else await this.kv.set(OPEN + run.id, true);
+	}
+
+	/** The runs not finished yet. */
+	async open(): Promise<WorkflowRun[]> {
+		const runs: WorkflowRun[] = [];
+		for (const key of await this.kv.keys(OPEN)) {
+			const run = await this.get(key.slice(OPEN.length));
+			if (run && !isTerminal(run.status)) runs.push(run);
+			else await this.kv.delete(key);
+		}
+		return runs;
+	}
+
+	async byPromptId(promptId: string): Promise<WorkflowRun | undefined> {
+		const id = await this.kv.get<string>(BY_PROMPT + promptId);
+		return id ? this.get(id) : undefined;
 	}
 
 	async remove(id: string): Promise<void> {
+		const run = await this.get(id);
 		await this.kv.delete(RUN + id);
+		await this.kv.delete(OPEN + id);
+		if (run?.promptId) await this.kv.delete(BY_PROMPT + run.promptId);
 		for (const key of await this.kv.keys(`${OUTPUT}${id}:`)) await this.kv.delete(key);
 	}
 

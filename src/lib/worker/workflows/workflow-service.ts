@@ -296,9 +296,11 @@ export class WorkflowService {
 		if (!c.ok) return c;
 		const queue = await c.value.client.queue();
 		if (!queue.ok) return queue;
-		const runs = await this.runs.list();
+		const known = new Map<string, WorkflowRun | undefined>();
+		for (const item of [...queue.value.queue_running, ...queue.value.queue_pending])
+			known.set(item[1], await this.runs.byPromptId(item[1]));
 		const entry = (item: (typeof queue.value.queue_running)[number]) => {
-			const run = runs.find((r) => r.promptId === item[1]);
+			const run = known.get(item[1]);
 			const prompt = item[2] ?? {};
 			const outputNode = Object.keys(prompt)[0];
 			return {
