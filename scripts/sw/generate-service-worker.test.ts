@@ -78,6 +78,11 @@ describe('generateServiceWorker', () => {
 		expect(sw).not.toContain('importScripts');
 	});
 
+	it('keeps cross-origin media (opaque answers included) in the cache the app fills for offline', () => {
+		expect(sw).toContain('runboard-model-media');
+		expect(sw).toMatch(/statuses:\[0,200\]/);
+	});
+
 	it('opens the run of a tapped notification', () => {
 		expect(sw).toContain("addEventListener('notificationclick'");
 	});

@@ -44,6 +44,19 @@ export async function generateServiceWorker(buildDir: string): Promise<Generated
 		clientsClaim: true,
 		// One file, so hosting needs one no-cache rule (sw.js) and no workbox-*.js beside it.
 		inlineWorkboxRuntime: true,
+		// Model results on a provider host that sends no CORS headers can only be shown by <img>/<video>/
+		// <audio>; the app keeps them as opaque responses in this cache so they still show offline.
+		runtimeCaching: [
+			{
+				urlPattern: ({ request, url }) => url.origin !== self.location.origin && ['image', 'video', 'audio'].includes(request.destination),
+				handler: 'CacheFirst',
+				options: {
+					cacheName: 'runboard-model-media',
+					cacheableResponse: { statuses: [0, 200] },
+					expiration: { maxEntries: 500, purgeOnQuotaError: true }
+				}
+			}
+		],
 		sourcemap: false,
 		mode: 'production'
 	});

@@ -12,7 +12,7 @@ const entry = (over: Partial<TimelineEntry>): TimelineEntry => ({
 	createdAt: 1,
 	durationMs: null,
 	seed: null,
-	costCents: null,
+	credits: null,
 	thumbnail: null,
 	elsewhere: false,
 	href: '/runs/x',

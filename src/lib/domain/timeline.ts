@@ -20,8 +20,8 @@ export interface TimelineEntry {
 	createdAt: number;
 	durationMs: number | null;
 	seed: number | null;
-	/** In USD cents, when the service reported it. */
-	costCents: number | null;
+	/** `X-Service-Credits-Used` when the service reported it: credits, in the service's own unit. */
+	credits: number | null;
 	/** Index of the first image output, for a thumbnail (workflow runs). */
 	thumbnail: number | null;
 	elsewhere: boolean;
@@ -45,7 +45,7 @@ export function workflowEntry(run: WorkflowRun): TimelineEntry {
 		createdAt: run.createdAt,
 		durationMs: duration(run.startedAt, run.finishedAt),
 		seed: Object.values(run.seeds)[0] ?? null,
-		costCents: null,
+		credits: null,
 		thumbnail: image >= 0 ? image : null,
 		elsewhere: run.elsewhere === true,
 		href: `/runs/${run.id}`,
@@ -64,7 +64,7 @@ export function modelEntry(run: ModelRun): TimelineEntry {
 		createdAt: run.createdAt,
 		durationMs: duration(run.startedAt ?? run.createdAt, run.finishedAt),
 		seed: Object.values(run.seeds ?? {})[0] ?? null,
-		costCents: run.creditsUsed ?? null,
+		credits: run.creditsUsed ?? null,
 		thumbnail: null,
 		elsewhere: false,
 		href: `/models/runs/${run.id}`,

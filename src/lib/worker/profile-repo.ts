@@ -56,11 +56,26 @@ export class ProfileRepo {
 		return this.kv.set(ACTIVE, id);
 	}
 
-	/** Deletes the run records of a profile (used when a profile is deleted without keeping runs). */
-	async removeRunsOf(profileId: string): Promise<number> {
-		const runs = await this.kv.entries<{ profileId?: string }>('run:');
-		const mine = runs.filter(([, r]) => r.profileId === profileId);
-		for (const [k] of mine) await this.kv.delete(k);
-		return mine.length;
+	/**
+	 * Deletes every run of a profile with what belongs to it (used when a profile is deleted without
+	 * keeping its runs): workflow runs with their cached outputs and indexes, model requests with their
+	 * saved result bytes. Returns the ids removed.
+	 */
+	async removeRunsOf(profileId: string): Promise<string[]> {
+		const removed: string[] = [];
+		for (const [key, run] of await this.kv.entries<{ profileId?: string; promptId?: string | null }>('run:')) {
+			if (run.profileId !== profileId) continue;
+			const id = key.slice('run:'.length);
+			const related = [...(await this.kv.keys(`output:${id}:`)), `open:${id}`, ...(run.promptId ? [`prompt:${run.promptId}`] : [])];
+			for (const k of [key, ...related]) await this.kv.delete(k);
+			removed.push(id);
+		}
+		for (const [key, run] of await this.kv.entries<{ profileId?: string }>('modelrun:')) {
+			if (run.profileId !== profileId) continue;
+			const id = key.slice('modelrun:'.length);
+			for (const k of [key, ...(await this.kv.keys(`models:bytes:${id}:`))]) await this.kv.delete(k);
+			removed.push(id);
+		}
+		return removed;
 	}
 }

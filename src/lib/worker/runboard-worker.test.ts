@@ -58,13 +58,18 @@ describe('the worker core', () => {
 		expect(await kv.get(`apikey:${id}`)).toBeUndefined();
 	});
 
-	it('deletes a profile with or without its runs', async () => {
+	it('deletes a profile with its runs of both kinds and everything they kept, or keeps them', async () => {
 		const { api, kv } = worker();
 		await api.init({});
-		await kv.set('run:1', { profileId: 'demo' });
+		await kv.set('run:1', { profileId: 'demo', promptId: 'p1' });
+		await kv.set('output:1:0', 'bytes');
+		await kv.set('open:1', true);
+		await kv.set('prompt:p1', '1');
 		await kv.set('run:2', { profileId: 'other' });
-		expect(await api.deleteProfile({ id: 'demo', keepRuns: false })).toEqual({ removedRuns: 1 });
-		expect(await kv.keys('run:')).toEqual(['run:2']);
+		await kv.set('modelrun:m', { profileId: 'demo' });
+		await kv.set('models:bytes:m:body', 'bytes');
+		expect(await api.deleteProfile({ id: 'demo', keepRuns: false })).toEqual({ removedRuns: 2 });
+		expect((await kv.keys('')).filter((k) => /^(run|output|open|prompt|modelrun|models):/.test(k))).toEqual(['run:2']);
 	});
 
 	it('clears all local data and starts over from the config', async () => {

@@ -278,13 +278,14 @@ export class RunboardWorker implements CoreApi {
 
 	async deleteProfile({ id, keepRuns }: { id: string; keepRuns: boolean }): Promise<{ removedRuns: number }> {
 		await this.init();
-		const removedRuns = keepRuns ? 0 : await this.repo.removeRunsOf(id);
+		const removedIds = keepRuns ? [] : await this.repo.removeRunsOf(id);
+		for (const runId of removedIds) this.emit({ type: 'run-deleted', id: runId });
 		await this.repo.remove(id);
 		if (id === DEMO_ID) await this.env.kv.set(DEMO_DELETED, true);
 		const rest = await this.repo.list();
 		if (!(await this.repo.activeId()) && rest[0]) await this.repo.setActive(rest[0].id);
 		await this.dataChanged();
-		return { removedRuns };
+		return { removedRuns: removedIds.length };
 	}
 
 	async forgetKey({ id }: { id: string }): Promise<void> {
