@@ -10,6 +10,7 @@ import { cpus, loadavg } from 'node:os';
 import type { Browser, Page } from '@playwright/test';
 import { launchChromium, openRunningRun, startEmulator } from './support/app-run';
 import { median, ratio, verdict } from './support/stats';
+import { watchdog } from './support/watchdog';
 
 const PER_SECOND = 5000;
 const SECONDS = 10;
@@ -107,6 +108,7 @@ function show(name: string, p: Phase): void {
 	console.log(`  ${name} (${p.seconds.toFixed(1)} s): ${p.paints.toFixed(1)} paints/s, ${p.layouts.toFixed(1)} layouts/s, display rate ${p.displayRate.toFixed(1)} frames/s; click input delays ${delays || 'none recorded'} ms`);
 }
 
+watchdog(3);
 const emulator = await startEmulator();
 let failed = false;
 try {

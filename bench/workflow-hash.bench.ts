@@ -16,6 +16,7 @@ import { CHROMIUM_ARGS, chromiumExecutable } from '../tests/browser';
 import { rendererPids, sampleRss } from './support/process-memory';
 import { serveStatic } from './support/static-server';
 import { median, mib, ratio, verdict } from './support/stats';
+import { watchdog } from './support/watchdog';
 
 const SIZE = 1024 * 1024 * 1024;
 const ROUNDS = 3;
@@ -102,6 +103,7 @@ async function timed(page: Page, mode: 'hash' | 'read' | 'hash-memory', pids: nu
 const dir = mkdtempSync(join(tmpdir(), 'runboard-bench-hash-'));
 const bigFile = join(dir, 'one-gib.bin');
 let failed = false;
+watchdog(5, () => rmSync(dir, { recursive: true, force: true }));
 const browser = await chromium.launch({ executablePath: chromiumExecutable(), args: CHROMIUM_ARGS });
 const server = await serveStatic({
 	'/': { type: 'text/html; charset=utf-8', body: PAGE },

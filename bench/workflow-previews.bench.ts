@@ -11,6 +11,7 @@ import { control, launchChromium, openRunningRun, startEmulator } from './suppor
 import { BARE_PAGE, BARE_WORKER, PAGE_PROBE, WORKER_PROBE, type PageProbe } from './support/paint-probe';
 import { serveStatic } from './support/static-server';
 import { percentile, ratio, verdict } from './support/stats';
+import { watchdog } from './support/watchdog';
 
 const FPS = 60;
 const APP_SECONDS = 30;
@@ -78,6 +79,7 @@ async function bareBaseline(emulatorWs: string, runStream: (seconds: number) => 
 	}
 }
 
+watchdog(4);
 const emulator = await startEmulator();
 let failed = false;
 try {
