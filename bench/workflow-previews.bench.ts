@@ -30,6 +30,8 @@ interface Figures {
 	superseded: number;
 	latencies: number[];
 	longestTask: number;
+	/** What ran in the longest animation frame. */
+	longestFrame: string;
 }
 
 /** Waits (at most 10 s) for the worker to have every frame, then a second for the last paints. */
@@ -50,14 +52,23 @@ async function collect(page: Page, readFrames: () => Promise<Array<[number, numb
 		painted: latencies.length,
 		superseded: probe.superseded,
 		latencies,
-		longestTask: Math.max(0, ...probe.longTasks.map((t) => t.ms))
+		longestTask: Math.max(0, ...probe.longTasks.map((t) => t.ms)),
+		longestFrame: describeLongest(probe.longFrames)
 	};
+}
+
+function describeLongest(frames: PageProbe['longFrames']): string {
+	const worst = [...frames].sort((a, b) => b.ms - a.ms)[0];
+	if (!worst) return 'none';
+	const scripts = worst.scripts.length ? worst.scripts.slice(0, 3).join('; ') : 'no script';
+	return `${worst.ms.toFixed(0)} ms (rendering ${worst.renderMs.toFixed(0)} ms; ${scripts})`;
 }
 
 function show(name: string, f: Figures): void {
 	const p = (q: number) => percentile(f.latencies, q).toFixed(1);
 	console.log(`  ${name}: sent ${f.sent}, received by the worker ${f.received}, painted ${f.painted}, replaced before painting ${f.superseded}`);
 	console.log(`    received -> painted: p50 ${p(50)} ms  p95 ${p(95)} ms  max ${p(100)} ms; longest main-thread task ${f.longestTask ? `${f.longestTask.toFixed(0)} ms` : 'none >= 50 ms'}`);
+	console.log(`    longest animation frame: ${f.longestFrame}`);
 }
 
 async function bareBaseline(emulatorWs: string, runStream: (seconds: number) => Promise<StreamAnswer>): Promise<Figures> {

@@ -12,6 +12,8 @@ export interface PaintRecord {
 
 export interface PageProbe {
 	longTasks: Array<{ at: number; ms: number }>;
+	/** Long animation frames: what ran in them, to say where a long task came from. */
+	longFrames: Array<{ ms: number; renderMs: number; scripts: string[] }>;
 	painted: PaintRecord[];
 	superseded: number;
 }
@@ -19,10 +21,16 @@ export interface PageProbe {
 /** Page init script: long tasks, and for each blob image shown, when it was set and painted (a frame after decode). */
 export const PAGE_PROBE = `(() => {
 	const now = () => performance.timeOrigin + performance.now();
-	const probe = (window.__benchProbe = { longTasks: [], painted: [], superseded: 0 });
+	const probe = (window.__benchProbe = { longTasks: [], longFrames: [], painted: [], superseded: 0 });
 	new PerformanceObserver((list) => {
 		for (const e of list.getEntries()) probe.longTasks.push({ at: performance.timeOrigin + e.startTime, ms: e.duration });
 	}).observe({ type: 'longtask', buffered: true });
+	new PerformanceObserver((list) => {
+		for (const e of list.getEntries()) {
+			const scripts = e.scripts.map((s) => \`\${s.invoker || s.invokerType} \${s.sourceFunctionName || ''} \${Math.round(s.duration)} ms\`.trim());
+			probe.longFrames.push({ ms: e.duration, renderMs: e.startTime + e.duration - e.renderStart, scripts });
+		}
+	}).observe({ type: 'long-animation-frame', buffered: true });
 	const sizes = new Map();
 	const create = URL.createObjectURL;
 	URL.createObjectURL = (object) => {
