@@ -90,7 +90,11 @@ export interface ModelRun {
 	stoppedWaiting?: boolean;
 	/** Seeds actually sent, by field id. */
 	seeds?: Record<string, number>;
+	/** Composed offline: waits with its key, to be sent once when the app is next online. */
+	outbox?: boolean;
 }
+
+export const OUTBOX_PHASE = 'In the outbox: it will be sent once, under its key, when Runboard is next online.';
 
 export function isModelTerminal(status: ModelRunStatus): boolean {
 	return MODEL_TERMINAL.has(status);

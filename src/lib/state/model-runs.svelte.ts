@@ -3,6 +3,7 @@ import type { AppError, Result } from '$lib/domain/errors';
 import type { ModelRun, SpendFacts } from '$lib/domain/model-run';
 import type { Json } from '$lib/wire/json';
 import { onWorkerEvent, workerApi } from '$lib/client/worker-bridge.svelte';
+import { network } from './network.svelte';
 
 export class ModelRunsStore {
 	runs = $state<Record<string, ModelRun>>({});
@@ -90,7 +91,7 @@ export class ModelRunsStore {
 		seeds?: Record<string, number>;
 	}): Promise<ModelRun | null> {
 		this.subscribe();
-		return this.take(await workerApi().startModelRun(input));
+		return this.take(await workerApi().startModelRun({ ...input, offline: !network.online }));
 	}
 
 	async retry(id: string): Promise<void> {

@@ -22,6 +22,8 @@ export interface ModelApi {
 		body: Json;
 		mode: 'sync' | 'queue';
 		seeds?: Record<string, number>;
+		/** The page is offline: the run waits in the outbox and is sent once when back online. */
+		offline?: boolean;
 	}): Promise<Result<ModelRun>>;
 	/** Sends a run again under its same key; never a new key. */
 	retryModelRun(input: { id: string }): Promise<Result<ModelRun>>;

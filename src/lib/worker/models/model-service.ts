@@ -35,6 +35,12 @@ export class ModelService {
 		this.schemas = new SchemaService(ctx, deps.now);
 		this.runs = new RunService(ctx, deps, (profileId, modelId) => this.entry(profileId, modelId));
 		if (options.resumeWhenLeader) void this.resumeWhenLeader();
+		// Back online (the page reports it as a wake-up; the worker may hear it too): send the outbox.
+		ctx.onResync?.(() => void this.runs.sendOutbox());
+		(globalThis as { addEventListener?: (type: string, listener: () => void) => void }).addEventListener?.(
+			'online',
+			() => void this.runs.sendOutbox()
+		);
 	}
 
 	/** After a reload, the leader tab re-attaches unfinished runs (queued by id, sync under their key). */

@@ -22,7 +22,8 @@ import {
 	titleOf,
 	type ModelResult,
 	type ModelRun,
-	type QueueHandle
+	type QueueHandle,
+	OUTBOX_PHASE
 } from '../../domain/model-run';
 import { arr, isObject, num, str, type Json } from '../../wire/json';
 import type { WorkerContext } from '../context';
@@ -60,6 +61,8 @@ export class RunService {
 	readonly slots = new Slots(SYNC_HELD_OPEN_CAP);
 	private readonly aborts = new Map<string, AbortController>();
 	private readonly driving = new Map<string, Promise<void>>();
+	/** Outbox runs being released right now. */
+	private readonly releasing = new Set<string>();
 
 	constructor(
 		private readonly ctx: WorkerContext,
@@ -78,6 +81,8 @@ export class RunService {
 		body: Json;
 		mode: 'sync' | 'queue';
 		seeds?: Record<string, number>;
+		/** The page believes it is offline: keep the run in the outbox instead of sending it now. */
+		offline?: boolean;
 	}): Promise<Result<ModelRun>> {
 		await this.ctx.ready();
 		if (!isObject(input.body)) return fail(appError('invalid-input', 'The model input must be a JSON object.'));
@@ -101,11 +106,38 @@ export class RunService {
 			createdAt: now,
 			...(input.seeds ? { seeds: input.seeds } : {})
 		};
+		const offline = input.offline === true || (globalThis.navigator as { onLine?: boolean } | undefined)?.onLine === false;
+		if (offline) Object.assign(run, { outbox: true, phase: OUTBOX_PHASE });
 		// The key, model id and body are saved before anything is sent.
 		await this.repo.save(run);
 		await this.repo.saveInputs(input.profileId, input.modelId, input.body);
-		this.drive(run.id);
+		if (!offline) this.drive(run.id);
 		return ok(run);
+	}
+
+	/**
+	 * Sends the runs composed offline, once each. Only the leader tab calls this, so two tabs never
+	 * send the same run; the flag is cleared and saved before the send, and the key's retention
+	 * clock starts now, at its first use.
+	 */
+	async sendOutbox(): Promise<number> {
+		if (!this.ctx.isLeader() || (globalThis.navigator as { onLine?: boolean } | undefined)?.onLine === false) return 0;
+		let sent = 0;
+		for (const run of await this.repo.list()) {
+			// Several triggers can fire together (the page's wake, another tab's, the worker's own 'online'):
+			// the check and the claim happen with no await between them.
+			if (!run.outbox || isModelTerminal(run.status) || this.driving.has(run.id) || this.releasing.has(run.id)) continue;
+			this.releasing.add(run.id);
+			try {
+				const released = await this.update(run.id, { outbox: false, phase: undefined, keyCreatedAt: this.deps.now() });
+				if (!released) continue;
+				this.drive(run.id);
+				sent++;
+			} finally {
+				this.releasing.delete(run.id);
+			}
+		}
+		return sent;
 	}
 
 	/** Sends again under the SAME key (a person's choice after no answer, or after stopping waiting). */
@@ -179,11 +211,11 @@ export class RunService {
 	async resume(): Promise<number> {
 		let n = 0;
 		for (const run of await this.repo.list()) {
-			if (isModelTerminal(run.status) || this.driving.has(run.id)) continue;
+			if (isModelTerminal(run.status) || this.driving.has(run.id) || run.outbox) continue;
 			this.drive(run.id);
 			n++;
 		}
-		return n;
+		return n + (await this.sendOutbox());
 	}
 
 	/** Resolves when a run's driver stops (tests, benchmarks). */
