@@ -20,6 +20,8 @@ export class ModelFormStore {
 	seedModes = $state<Record<string, SeedMode>>({});
 	/** Milliseconds the schema-to-fields mapping took (shown to the curious; benchmarked). */
 	mappingMs = $state(0);
+	/** Called after every edit (the page keeps the draft). */
+	onEdit: (() => void) | undefined;
 	private validator: InputValidator | null = null;
 	private validatorFor: SchemaForm | null = null;
 
@@ -45,6 +47,7 @@ export class ModelFormStore {
 		this.values = (path.length === 0 ? (value ?? {}) : withValueAt(this.values, path, value)) as Record<string, unknown>;
 		const id = fieldId(path);
 		if (this.errors[id]) delete this.errors[id];
+		this.onEdit?.();
 	}
 
 	errorAt(path: FieldPath): string | undefined {

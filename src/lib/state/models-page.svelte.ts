@@ -4,6 +4,7 @@ import type { SchemaView } from '$lib/worker/models/api';
 import type { RouterModelListEntry } from '$lib/wire/router-api';
 import { onWorkerEvent, workerApi } from '$lib/client/worker-bridge.svelte';
 import { ModelFormStore } from './model-form.svelte';
+import { draftSaver } from './drafts';
 
 export class ModelPageStore {
 	entry = $state<RouterModelListEntry | null>(null);
@@ -14,6 +15,16 @@ export class ModelPageStore {
 	readonly form = new ModelFormStore();
 	private key = '';
 	private unsubscribe: (() => void) | undefined;
+	/** The inputs are remembered as they are edited, so a reload keeps a half-filled form. */
+	private readonly draft = draftSaver(async () => {
+		const [profileId, modelId] = this.key.split('|');
+		if (profileId && modelId)
+			await workerApi().rememberModelInputs({ profileId, modelId, body: $state.snapshot(this.form.values) as never });
+	});
+
+	constructor() {
+		this.form.onEdit = () => this.draft.schedule();
+	}
 
 	/** A background revalidation: a new document rebuilds the form (keeping the values); a failure marks the copy as saved. */
 	private listen(): void {

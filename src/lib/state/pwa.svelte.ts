@@ -3,6 +3,7 @@
  * is cached, "update available, reload" when a new version waits.
  */
 import { Workbox } from 'workbox-window';
+import { flushDrafts } from './drafts';
 
 export class PwaStore {
 	offlineReady = $state(false);
@@ -36,12 +37,18 @@ export class PwaStore {
 		}
 	}
 
-	/** Activates the waiting version, then reloads once it controls the page. */
-	applyUpdate(): void {
+	/** Saves every form draft, activates the waiting version, then reloads once it controls the page. */
+	async applyUpdate(): Promise<void> {
 		const wb = this.workbox;
 		if (!wb) return;
+		await flushDrafts();
 		wb.addEventListener('controlling', () => window.location.reload());
 		wb.messageSkipWaiting();
+	}
+
+	/** Asks the browser whether a new version is waiting (it also checks on its own). */
+	async checkForUpdate(): Promise<void> {
+		await this.workbox?.update();
 	}
 
 	dismissOfflineReady(): void {

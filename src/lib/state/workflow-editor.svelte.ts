@@ -14,6 +14,7 @@ import type { ApiPrompt } from '$lib/wire/workflow-api';
 import type { SavedWorkflow, UploadPhase } from '$lib/worker/workflows/api';
 import { onWorkerEvent, workerApi } from '$lib/client/worker-bridge.svelte';
 import { workflowRuns } from './workflow-runs.svelte';
+import { draftSaver } from './drafts';
 
 type Values = Record<string, Record<string, unknown>>;
 
@@ -32,6 +33,11 @@ export class WorkflowEditor {
 	lastRuns = $state<WorkflowRun[]>([]);
 	readonly uploads = new SvelteMap<string, { phase: UploadPhase; loaded: number; total: number }>();
 	readonly previews = new SvelteMap<string, string>();
+	/** Edits are kept as they are made: reloading (an update, a crash) loses nothing. */
+	private readonly draft = draftSaver(async () => {
+		if (this.workflow)
+			this.workflow = await workerApi().saveWorkflow({ id: this.workflow.id, name: this.workflow.name, prompt: this.currentPrompt() });
+	});
 
 	groups = $derived(this.workflow && this.nodes ? workflowFieldGroups(this.workflow.prompt, this.nodes) : []);
 	problems = $derived<WorkflowProblem[]>(this.workflow && this.nodes ? checkWorkflow(this.currentPrompt(), this.nodes) : []);
@@ -95,6 +101,7 @@ export class WorkflowEditor {
 	set(field: Field, value: unknown): void {
 		this.values = withValueAt(this.values, field.path, value) as Values;
 		delete this.fieldErrors[field.id];
+		this.draft.schedule();
 	}
 
 	seedMode(fieldId: string): SeedMode {

@@ -36,6 +36,8 @@ export interface ModelApi {
 	/** Saved bytes of a result or asset, by the key in its record. */
 	modelBytes(input: { key: string }): Promise<Uint8Array | null>;
 	lastModelInputs(input: { profileId: string; modelId: string }): Promise<Json | null>;
+	/** Keeps the form's inputs as they are edited (a draft survives a reload). */
+	rememberModelInputs(input: { profileId: string; modelId: string; body: Json }): Promise<void>;
 	modelSpend(input: { profileId: string }): Promise<SpendFacts | null>;
 }
 

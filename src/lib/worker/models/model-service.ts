@@ -73,6 +73,7 @@ export class ModelService {
 			modelRun: async (i) => (await this.runs.repo.get(i.id)) ?? null,
 			modelBytes: async ({ key }) => (key.startsWith(BYTES_KEY) ? ((await this.ctx.kv.get<Uint8Array>(key)) ?? null) : null),
 			lastModelInputs: async (i) => (await this.runs.repo.lastInputs(i.profileId, i.modelId)) ?? null,
+			rememberModelInputs: (i) => this.runs.repo.saveInputs(i.profileId, i.modelId, i.body),
 			modelSpend: async (i) => (await this.runs.repo.spend(i.profileId)) ?? null
 		};
 	}
