@@ -22,23 +22,30 @@ export interface HashProgress {
 	total: number;
 }
 
-export async function blake3OfBlob(blob: Blob, onProgress?: (p: HashProgress) => void, signal?: AbortSignal): Promise<string> {
+/** Bytes read per step. Two are alive at most: the one being hashed and the one being read. */
+export const READ_SLICE = 4 * 1024 * 1024;
+
+/**
+ * Reads fixed slices, starting the read of the next one before hashing the current one, so reading
+ * (done off this thread) and hashing overlap, and memory stays bounded by two slices.
+ */
+export async function blake3OfBlob(
+	blob: Blob,
+	onProgress?: (p: HashProgress) => void,
+	signal?: AbortSignal,
+	sliceBytes = READ_SLICE
+): Promise<string> {
 	await loadOnce();
 	const hasher: IHasher = await createBLAKE3();
 	hasher.init();
-	const reader = blob.stream().getReader();
-	let loaded = 0;
-	try {
-		for (;;) {
-			if (signal?.aborted) throw new DOMException('Hashing was cancelled.', 'AbortError');
-			const { done, value } = await reader.read();
-			if (done) break;
-			for (let at = 0; at < value.length; at += UPDATE_SLICE) hasher.update(value.subarray(at, at + UPDATE_SLICE));
-			loaded += value.length;
-			onProgress?.({ loaded, total: blob.size });
-		}
-	} finally {
-		reader.releaseLock();
+	const read = (from: number) => blob.slice(from, Math.min(blob.size, from + sliceBytes)).arrayBuffer();
+	let next = blob.size > 0 ? read(0) : undefined;
+	for (let offset = 0; next; offset += sliceBytes) {
+		if (signal?.aborted) throw new DOMException('Hashing was cancelled.', 'AbortError');
+		const current = new Uint8Array(await next);
+		next = offset + sliceBytes < blob.size ? read(offset + sliceBytes) : undefined;
+		for (let at = 0; at < current.length; at += UPDATE_SLICE) hasher.update(current.subarray(at, at + UPDATE_SLICE));
+		onProgress?.({ loaded: Math.min(blob.size, offset + current.length), total: blob.size });
 	}
 	return hasher.digest('hex');
 }
