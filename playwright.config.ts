@@ -14,9 +14,12 @@ export default defineConfig({
 	reporter: process.env['CI'] ? [['list'], ['html', { open: 'never' }]] : 'list',
 	globalSetup: './tests/global-setup.ts',
 	use: {
-		...devices['Desktop Chrome'],
-		viewport: { width: 1280, height: 800 },
 		trace: 'retain-on-failure',
 		launchOptions: { ...(executablePath ? { executablePath } : {}), args: CHROMIUM_ARGS }
-	}
+	},
+	projects: [
+		{ name: 'desk', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } } },
+		// The journeys a phone must manage too (tagged @phone) run again at phone size with touch.
+		{ name: 'phone', grep: /@phone/, use: { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 3 } }
+	]
 });

@@ -12,7 +12,7 @@ async function openModel(page: Page, openApp: (path?: string) => Promise<void>, 
 const totalDispatches = async (emulator: Parameters<typeof counters>[0]) =>
 	Object.values((await counters(emulator)).dispatches).reduce((a, b) => a + b, 0);
 
-test('a queued request survives a reload: re-attached by id, collected once, listed with the model runs', async ({
+test('a queued request survives a reload: re-attached by id, collected once, listed with the model runs @phone', async ({
 	page,
 	openApp,
 	emulator

@@ -13,7 +13,7 @@ async function hide(page: Page): Promise<void> {
 const notificationTitles = (page: Page) =>
 	page.evaluate(async () => (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => n.title));
 
-test('a notification is shown when a run finishes while the page is hidden', async ({ page, context, openApp, emulator }) => {
+test('a notification is shown when a run finishes while the page is hidden @phone', async ({ page, context, openApp, emulator }) => {
 	await context.grantPermissions(['notifications']);
 	await workflowControl(emulator, 'timing', { stepMs: 150 });
 	await openApp('/settings');

@@ -5,20 +5,16 @@ import { openExample } from './fixtures';
 
 // This test stops its emulator, so it owns one instead of sharing the worker's.
 base(
-	'offline, with the service stopped, history, outputs and saved workflows still open; running says it needs the network',
+	'offline, with the service stopped, history, outputs, saved workflows and a schema seen once still open @phone',
 	async ({ page, context }) => {
 		const emulator = await createEmulator({ ports: Object.fromEntries(Object.keys(DEFAULT_PORTS).map((k) => [k, 0])) });
-		const app = await serveApp({
-			root: 'build',
-			config: {
-				demo: {
-					name: 'Demo (local emulator)',
-					workflowUrl: emulator.urls.workflow,
-					routerUrl: emulator.urls.router,
-					apiKey: emulator.apiKey
-				}
-			}
-		});
+		const demo = {
+			name: 'Demo (local emulator)',
+			workflowUrl: emulator.urls.workflow,
+			routerUrl: emulator.urls.router,
+			apiKey: emulator.apiKey
+		};
+		const app = await serveApp({ root: 'build', config: { demo } });
 		let stopped = false;
 		try {
 			await fetch(`${emulator.urls.workflow}/__emulator/workflow/timing`, {
@@ -33,7 +29,10 @@ base(
 			await page.getByRole('link', { name: 'Open run Text to image' }).click();
 			await expect(page.getByRole('img', { name: /Output ComfyUI_\d+_\.png/ })).toBeVisible({ timeout: 20_000 });
 			const runUrl = page.url();
+			await page.goto(`${app.url}/models/lumen/flux-1`);
+			await expect(page.getByRole('form', { name: 'Input of lumen/flux-1' })).toBeVisible({ timeout: 15_000 });
 
+			// The browser offline AND the service stopped: a context's offline switch has not always covered service workers.
 			await context.setOffline(true);
 			await emulator.close();
 			stopped = true;
@@ -45,6 +44,9 @@ base(
 			const output = page.getByRole('img', { name: /Output ComfyUI_\d+_\.png/ });
 			await expect(output).toBeVisible();
 			expect(await output.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(512);
+
+			await page.goto(`${app.url}/models/lumen/flux-1`);
+			await expect(page.getByRole('form', { name: 'Input of lumen/flux-1' })).toBeVisible();
 
 			await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Workflows' }).click();
 			await page.getByRole('link', { name: 'Text to image' }).first().click();

@@ -8,7 +8,7 @@ const totalDispatches = async (emulator: Parameters<typeof counters>[0]) =>
 const form = (page: Page) => page.getByRole('form', { name: 'Input of lumen/flux-1' });
 const latestRun = (page: Page) => page.getByRole('region', { name: 'Runs of this model' }).getByRole('article').first();
 
-test('a model request composed offline waits in the outbox and is sent exactly once when back online, by one of two tabs', async ({
+test('a model request composed offline waits in the outbox and is sent exactly once when back online, by one of two tabs @phone', async ({
 	page,
 	context,
 	openApp,

@@ -1,6 +1,6 @@
 import { test, expect, openExample, workflowControl } from './fixtures';
 
-test('a second device on the same profile sees a run started on the first, live, to its image', async ({
+test('a second device on the same profile sees a run started on the first, live, to its image @phone', async ({
 	page,
 	browser,
 	app,

@@ -34,7 +34,7 @@ test('import the classic text-to-image workflow, edit prompt and seed, run it, w
 	await expect(page.getByRole('link', { name: 'Run Text to image, succeeded' })).toBeVisible();
 });
 
-test('a run started before a reload finishes and shows its image after it', async ({ page, openApp, emulator }) => {
+test('a run started before a reload finishes and shows its image after it @phone', async ({ page, openApp, emulator }) => {
 	await workflowControl(emulator, 'timing', { stepMs: 300 });
 	await openApp('/');
 	await openExample(page, 'Text to image');
