@@ -27,6 +27,10 @@ test('run again with the inputs of an earlier run', async ({ page, openApp, emul
 	await text.fill('second version');
 	await page.getByRole('link', { name: 'Open run Text to image' }).click();
 	await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 20_000 });
+	await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+	await page.getByRole('button', { name: 'Copy inputs as JSON' }).click();
+	await expect(page.getByRole('status').filter({ hasText: 'Copied the inputs as API-format JSON.' })).toBeVisible();
+	expect(await page.evaluate(() => navigator.clipboard.readText())).toContain('first version');
 	await page.getByRole('button', { name: 'Run again with these inputs' }).click();
 	await expect(page.getByRole('status').filter({ hasText: 'Filled with the inputs of the run' })).toBeVisible();
 	await expect(page.getByRole('region', { name: 'Node CLIP Text Encode (Positive)' }).getByRole('textbox', { name: 'text' })).toHaveValue(
