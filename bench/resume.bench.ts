@@ -3,7 +3,6 @@
  * page loads; the figure is the time from navigation until every one shows its real state (stored
  * by the worker), against one status round trip per run, all in parallel, from the same page.
  */
-import type { Page } from '@playwright/test';
 import { newWorkflowRun, type WorkflowRun } from '../src/lib/domain/run-record';
 import { workflowEntry } from '../src/lib/domain/timeline';
 import textToImage from '../src/lib/examples/text-to-image.json';
@@ -11,28 +10,11 @@ import type { ApiPrompt } from '../src/lib/wire/workflow-api';
 import { serveApp } from '../scripts/serve-app';
 import { timelineKey } from '../src/lib/worker/timeline/timeline-service';
 import { control, launchChromium, startEmulator } from './support/app-run';
+import { seedAppStore } from './support/app-store';
 import { median, ratio } from './support/stats';
 
 const RUNS = 50;
 const ROUNDS = 3;
-
-/** Writes records straight into the app's store, as the worker would have before the reload. */
-async function seed(page: Page, rows: Array<[string, unknown]>): Promise<void> {
-	await page.evaluate(async (batch) => {
-		const db = await new Promise<IDBDatabase>((resolve, reject) => {
-			const open = indexedDB.open('runboard');
-			open.onsuccess = () => resolve(open.result);
-			open.onerror = () => reject(open.error);
-		});
-		await new Promise<void>((resolve, reject) => {
-			const tx = db.transaction('kv', 'readwrite');
-			for (const [key, value] of batch) tx.objectStore('kv').put(value, key);
-			tx.oncomplete = () => resolve();
-			tx.onerror = () => reject(tx.error);
-		});
-		db.close();
-	}, rows);
-}
 
 // In-page code is passed as strings: tsx's name-keeping helper (__name) does not exist in the page.
 const UNTIL_ALL_KNOWN = (ids: string[]) => `new Promise((resolve) => {
@@ -104,7 +86,7 @@ try {
 			}),
 			promptId
 		}));
-		await seed(page, [
+		await seedAppStore(page, [
 			...runs.map((r): [string, unknown] => [`run:${r.id}`, r]),
 			...runs.map((r): [string, unknown] => [`open:${r.id}`, true]),
 			...runs.map((r): [string, unknown] => [`prompt:${r.promptId}`, r.id]),

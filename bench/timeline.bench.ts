@@ -11,6 +11,7 @@ import type { ApiPrompt } from '../src/lib/wire/workflow-api';
 import { serveApp } from '../scripts/serve-app';
 import { timelineKey } from '../src/lib/worker/timeline/timeline-service';
 import { launchChromium, startEmulator } from './support/app-run';
+import { seedAppStore } from './support/app-store';
 import { median, percentile, ratio, verdict } from './support/stats';
 
 const RUNS = 10_000;
@@ -41,29 +42,6 @@ function syntheticRuns(profileId: string): WorkflowRun[] {
 		});
 	}
 	return runs;
-}
-
-/** Writes records straight into the app's store, in batches, as the worker would have. */
-async function seed(page: Page, rows: Array<[string, unknown]>): Promise<void> {
-	for (let at = 0; at < rows.length; at += 2000) {
-		await page.evaluate(
-			async (batch) => {
-				const db = await new Promise<IDBDatabase>((resolve, reject) => {
-					const open = indexedDB.open('runboard');
-					open.onsuccess = () => resolve(open.result);
-					open.onerror = () => reject(open.error);
-				});
-				await new Promise<void>((resolve, reject) => {
-					const tx = db.transaction('kv', 'readwrite');
-					for (const [key, value] of batch) tx.objectStore('kv').put(value, key);
-					tx.oncomplete = () => resolve();
-					tx.onerror = () => reject(tx.error);
-				});
-				db.close();
-			},
-			rows.slice(at, at + 2000)
-		);
-	}
 }
 
 // In-page code is passed as strings: tsx's name-keeping helper (__name) does not exist in the page.
@@ -115,7 +93,7 @@ try {
 	for (let i = 0; i < ROUNDS; i++) empty.push(await timeToPaint(page, `${app.url}/`, 'section[aria-label="No runs yet"]'));
 
 	const runs = syntheticRuns('demo');
-	await seed(page, [
+	await seedAppStore(page, [
 		...runs.map((r): [string, unknown] => [`run:${r.id}`, r]),
 		...runs.map((r): [string, unknown] => [timelineKey(r), workflowEntry(r)])
 	]);
