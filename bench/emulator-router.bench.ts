@@ -85,16 +85,28 @@ try {
 	await control('/router/settings', { providerMs: 300, queueConcurrency: QUEUED, spendLimitCents: 1_000_000, inFlightLimit: 1_000 });
 	const models = ['stratus/sd-3', 'quill/quill-3', 'sonora/speech-1', 'lumen/flux-1'];
 	const inputFor = (i: number, model: string): unknown =>
-		model.startsWith('sonora') ? { text: `Run ${i} finished.` } : model.startsWith('lumen') ? { prompt: `bench ${i}`, image_size: 'square' } : { prompt: `bench ${i}` };
+		model.startsWith('sonora')
+			? { text: `Run ${i} finished.` }
+			: model.startsWith('lumen')
+				? { prompt: `bench ${i}`, image_size: 'square' }
+				: { prompt: `bench ${i}` };
 	const submitPhase = phase(`submit ${QUEUED} queued x2 (same key)`);
 	const submissions = await Promise.all(
 		Array.from({ length: QUEUED }, async (_, i) => {
 			const model = models[i % models.length]!;
-			const init = { method: 'POST', headers: { 'Content-Type': 'application/json', 'Idempotency-Key': `bench-${i}` }, body: JSON.stringify(inputFor(i, model)) };
-			const [a, b] = await Promise.all([timed(submitPhase, `${base}/v2/models/${model}/requests`, init), timed(submitPhase, `${base}/v2/models/${model}/requests`, init)]);
+			const init = {
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json', 'Idempotency-Key': `bench-${i}` },
+				body: JSON.stringify(inputFor(i, model))
+			};
+			const [a, b] = await Promise.all([
+				timed(submitPhase, `${base}/v2/models/${model}/requests`, init),
+				timed(submitPhase, `${base}/v2/models/${model}/requests`, init)
+			]);
 			const first = (await a.json()) as RouterQueueSubmitResponse;
 			const second = (await b.json()) as RouterQueueSubmitResponse;
-			if (a.status !== 201 || b.status !== 201 || first.request_id !== second.request_id) throw new Error(`submission ${i}: ${a.status}/${b.status}`);
+			if (a.status !== 201 || b.status !== 201 || first.request_id !== second.request_id)
+				throw new Error(`submission ${i}: ${a.status}/${b.status}`);
 			return first;
 		})
 	);
@@ -131,7 +143,9 @@ try {
 	const keys = Array.from({ length: QUEUED }, (_, i) => counterKey('ws:ws_demo', `bench-${i}`));
 	const badDispatch = keys.filter((k) => counters.dispatches[k] !== 1);
 	const badCharge = keys.filter((k) => counters.charges[k] !== 1);
-	console.log(`dispatches per key: ${badDispatch.length === 0 ? 'exactly 1 for all ' + QUEUED : `WRONG for ${badDispatch.length}`}; charges per key: ${badCharge.length === 0 ? 'exactly 1' : `WRONG for ${badCharge.length}`}`);
+	console.log(
+		`dispatches per key: ${badDispatch.length === 0 ? 'exactly 1 for all ' + QUEUED : `WRONG for ${badDispatch.length}`}; charges per key: ${badCharge.length === 0 ? 'exactly 1' : `WRONG for ${badCharge.length}`}`
+	);
 	if (badDispatch.length > 0 || badCharge.length > 0) process.exitCode = 1;
 } finally {
 	await emu.close();

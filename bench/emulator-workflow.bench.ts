@@ -148,10 +148,18 @@ try {
 	setTimer(undefined);
 	await one.close();
 	const baseline = await baselineSendMs(frameBytes);
-	console.log(`${RUNS} runs of a 20-step KSampler: preview frames per run ${perRun.join(', ')} (expected ${STEPS}), ${sinceStepEnd.length} samples`);
-	console.log(`  step end -> frame written (incl. JPEG preview encode): p50 ${fmt(percentile(sinceStepEnd, 50))}  p95 ${fmt(percentile(sinceStepEnd, 95))}  max ${fmt(Math.max(...sinceStepEnd))}  (target p95 < 5 ms)`);
-	console.log(`  preview ready -> frame written (frame encode + send):  p50 ${fmt(percentile(sinceImageReady, 50))}  p95 ${fmt(percentile(sinceImageReady, 95))}`);
-	console.log(`  baseline bare ws send of a ${(frameBytes / 1024).toFixed(1)} KiB frame:             p50 ${fmt(percentile(baseline, 50))}  p95 ${fmt(percentile(baseline, 95))}  ratio p95 ${(percentile(sinceImageReady, 95) / percentile(baseline, 95)).toFixed(1)}x`);
+	console.log(
+		`${RUNS} runs of a 20-step KSampler: preview frames per run ${perRun.join(', ')} (expected ${STEPS}), ${sinceStepEnd.length} samples`
+	);
+	console.log(
+		`  step end -> frame written (incl. JPEG preview encode): p50 ${fmt(percentile(sinceStepEnd, 50))}  p95 ${fmt(percentile(sinceStepEnd, 95))}  max ${fmt(Math.max(...sinceStepEnd))}  (target p95 < 5 ms)`
+	);
+	console.log(
+		`  preview ready -> frame written (frame encode + send):  p50 ${fmt(percentile(sinceImageReady, 50))}  p95 ${fmt(percentile(sinceImageReady, 95))}`
+	);
+	console.log(
+		`  baseline bare ws send of a ${(frameBytes / 1024).toFixed(1)} KiB frame:             p50 ${fmt(percentile(baseline, 50))}  p95 ${fmt(percentile(baseline, 95))}  ratio p95 ${(percentile(sinceImageReady, 95) / percentile(baseline, 95)).toFixed(1)}x`
+	);
 	if (!perRun.every((n) => n === STEPS) || !(percentile(sinceStepEnd, 95) < 5)) failed = true;
 
 	// 50 sockets, half asking for preview metadata: every one must see every event of the run.
@@ -166,8 +174,12 @@ try {
 	setTimer(undefined);
 	await many.close();
 	const distinct = new Set(counts.map((c) => `${c.json}/${c.frames}`));
-	console.log(`${SOCKETS} concurrent sockets: job events/preview frames per socket ${[...distinct].join(', ')} (${distinct.size === 1 ? 'all identical' : 'MISMATCH'}), run took ${elapsed.toFixed(0)} ms`);
-	console.log(`  step end -> each of the ${SOCKETS} frames written: p50 ${fmt(percentile(fanout, 50))}  p95 ${fmt(percentile(fanout, 95))}`);
+	console.log(
+		`${SOCKETS} concurrent sockets: job events/preview frames per socket ${[...distinct].join(', ')} (${distinct.size === 1 ? 'all identical' : 'MISMATCH'}), run took ${elapsed.toFixed(0)} ms`
+	);
+	console.log(
+		`  step end -> each of the ${SOCKETS} frames written: p50 ${fmt(percentile(fanout, 50))}  p95 ${fmt(percentile(fanout, 95))}`
+	);
 	if (distinct.size !== 1 || counts.some((c) => c.frames !== STEPS)) failed = true;
 } finally {
 	await emu.close();

@@ -52,7 +52,9 @@ interface TraceCounts {
  */
 function countTrace(trace: Buffer): TraceCounts {
 	const events = (JSON.parse(trace.toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
-	const mains = new Set(events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+	const mains = new Set(
+		events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`)
+	);
 	const byThread = new Map<string, TraceEvent[]>();
 	for (const e of events) {
 		const key = `${e.pid}:${e.tid}`;
@@ -100,12 +102,20 @@ async function phase(browser: Browser, page: Page, during: Promise<unknown>, sec
 	const counts = countTrace(await browser.stopTracing());
 	const probe = await page.evaluate(() => (window as unknown as { __benchFlood: FloodProbe }).__benchFlood);
 	const perSecond = (n: number) => (counts.seconds > 0 ? n / counts.seconds : 0);
-	return { seconds: counts.seconds, paints: perSecond(counts.paints), layouts: perSecond(counts.layouts), displayRate: perSecond(counts.frames), clickDelays: probe.clickDelays };
+	return {
+		seconds: counts.seconds,
+		paints: perSecond(counts.paints),
+		layouts: perSecond(counts.layouts),
+		displayRate: perSecond(counts.frames),
+		clickDelays: probe.clickDelays
+	};
 }
 
 function show(name: string, p: Phase): void {
 	const delays = p.clickDelays.map((d) => d.toFixed(1)).join(', ');
-	console.log(`  ${name} (${p.seconds.toFixed(1)} s): ${p.paints.toFixed(1)} paints/s, ${p.layouts.toFixed(1)} layouts/s, display rate ${p.displayRate.toFixed(1)} frames/s; click input delays ${delays || 'none recorded'} ms`);
+	console.log(
+		`  ${name} (${p.seconds.toFixed(1)} s): ${p.paints.toFixed(1)} paints/s, ${p.layouts.toFixed(1)} layouts/s, display rate ${p.displayRate.toFixed(1)} frames/s; click input delays ${delays || 'none recorded'} ms`
+	);
 }
 
 watchdog(3);
@@ -123,9 +133,17 @@ try {
 			const flood = await phase(
 				browser,
 				run.page,
-				run.control<{ sent: number; elapsedMs: number; maxLagMs: number }>('workflow/bench/progress', { promptId: run.promptId, count, perSecond: PER_SECOND }).then((a) => {
-					console.log(`  (emulator sent ${a.sent} events in ${(a.elapsedMs / 1000).toFixed(1)} s, at most ${a.maxLagMs.toFixed(1)} ms behind schedule)`);
-				}),
+				run
+					.control<{ sent: number; elapsedMs: number; maxLagMs: number }>('workflow/bench/progress', {
+						promptId: run.promptId,
+						count,
+						perSecond: PER_SECOND
+					})
+					.then((a) => {
+						console.log(
+							`  (emulator sent ${a.sent} events in ${(a.elapsedMs / 1000).toFixed(1)} s, at most ${a.maxLagMs.toFixed(1)} ms behind schedule)`
+						);
+					}),
 				SECONDS
 			);
 			// The page must end showing the last event: nothing lost, nothing stuck behind the flood.
@@ -137,9 +155,13 @@ try {
 				.catch(() => undefined);
 			show('idle run page (baseline)', idle);
 			show('during the flood', flood);
-			console.log(`  paints/s ${flood.paints.toFixed(1)} (target <= the display rate, ${flood.displayRate.toFixed(1)}): ${verdict(flood.paints <= flood.displayRate * 1.05)}; ${ratio(flood.paints, flood.displayRate)} of it; idle ${idle.paints.toFixed(1)}/s`);
+			console.log(
+				`  paints/s ${flood.paints.toFixed(1)} (target <= the display rate, ${flood.displayRate.toFixed(1)}): ${verdict(flood.paints <= flood.displayRate * 1.05)}; ${ratio(flood.paints, flood.displayRate)} of it; idle ${idle.paints.toFixed(1)}/s`
+			);
 			const worst = Math.max(...flood.clickDelays);
-			console.log(`  click input delay during the flood: median ${median(flood.clickDelays).toFixed(1)} ms, max ${worst.toFixed(1)} ms (target < 100 ms): ${verdict(worst < 100)}; ratio to idle max ${ratio(worst, Math.max(...idle.clickDelays))}`);
+			console.log(
+				`  click input delay during the flood: median ${median(flood.clickDelays).toFixed(1)} ms, max ${worst.toFixed(1)} ms (target < 100 ms): ${verdict(worst < 100)}; ratio to idle max ${ratio(worst, Math.max(...idle.clickDelays))}`
+			);
 			if (last === undefined) {
 				console.log(`FAIL: the page never showed step ${count} of ${count}: events were lost or the page fell behind`);
 				failed = true;

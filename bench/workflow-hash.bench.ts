@@ -94,7 +94,14 @@ interface Outcome {
 async function timed(page: Page, mode: 'hash' | 'read' | 'hash-memory', pids: number[]): Promise<Outcome> {
 	const sampler = sampleRss(pids);
 	const idle = sampler.now();
-	const answer = await page.evaluate((m) => (window as unknown as { inWorker(m: string, tiny: boolean): Promise<{ ms: number; digest: string; error?: string }> }).inWorker(m, false), mode);
+	const answer = await page.evaluate(
+		(m) =>
+			(window as unknown as { inWorker(m: string, tiny: boolean): Promise<{ ms: number; digest: string; error?: string }> }).inWorker(
+				m,
+				false
+			),
+		mode
+	);
 	const peak = sampler.stop();
 	if (answer.error) throw new Error(`${mode} failed in the worker: ${answer.error}`);
 	return { ms: answer.ms, digest: answer.digest, extraRss: peak - idle };
@@ -134,11 +141,15 @@ try {
 	console.log(`  plain read (baseline): ${reads.map((o) => mbps(o).toFixed(0)).join(', ')} MB/s, median ${readMbps.toFixed(0)}`);
 	console.log(`  blake3OfBlob:          ${hashes.map((o) => mbps(o).toFixed(0)).join(', ')} MB/s, median ${hashMbps.toFixed(0)}`);
 	const memoryMbps = median(inMemory.map((o) => HASH_MEMORY_BYTES / 1e6 / (o.ms / 1000)));
-	console.log(`  (what limits it) hash-wasm BLAKE3 alone over 256 MiB already in memory: median ${memoryMbps.toFixed(0)} MB/s, ${ratio(memoryMbps, readMbps)} of the read`);
+	console.log(
+		`  (what limits it) hash-wasm BLAKE3 alone over 256 MiB already in memory: median ${memoryMbps.toFixed(0)} MB/s, ${ratio(memoryMbps, readMbps)} of the read`
+	);
 	console.log(`  hash/read ratio ${ratio(hashMbps, readMbps)} (target >= 0.9): ${verdict(hashMbps / readMbps >= 0.9)}`);
 	const readExtra = Math.max(...reads.map((o) => o.extraRss));
 	const hashExtra = Math.max(...hashes.map((o) => o.extraRss));
-	console.log(`  peak extra renderer RSS over idle: hashing ${mib(hashExtra)} (target < 64 MiB): ${verdict(hashExtra < 64 * 1024 * 1024)}; plain read ${mib(readExtra)}, ratio ${ratio(hashExtra, readExtra)}`);
+	console.log(
+		`  peak extra renderer RSS over idle: hashing ${mib(hashExtra)} (target < 64 MiB): ${verdict(hashExtra < 64 * 1024 * 1024)}; plain read ${mib(readExtra)}, ratio ${ratio(hashExtra, readExtra)}`
+	);
 	console.log(`  digest ${hashes[0]?.digest} ${wrong.length === 0 ? 'equals' : 'DIFFERS FROM'} b3sum ${expected}`);
 	if (wrong.length > 0) failed = true;
 } finally {

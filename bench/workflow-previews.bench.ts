@@ -66,8 +66,12 @@ function describeLongest(frames: PageProbe['longFrames']): string {
 
 function show(name: string, f: Figures): void {
 	const p = (q: number) => percentile(f.latencies, q).toFixed(1);
-	console.log(`  ${name}: sent ${f.sent}, received by the worker ${f.received}, painted ${f.painted}, replaced before painting ${f.superseded}`);
-	console.log(`    received -> painted: p50 ${p(50)} ms  p95 ${p(95)} ms  max ${p(100)} ms; longest main-thread task ${f.longestTask ? `${f.longestTask.toFixed(0)} ms` : 'none >= 50 ms'}`);
+	console.log(
+		`  ${name}: sent ${f.sent}, received by the worker ${f.received}, painted ${f.painted}, replaced before painting ${f.superseded}`
+	);
+	console.log(
+		`    received -> painted: p50 ${p(50)} ms  p95 ${p(95)} ms  max ${p(100)} ms; longest main-thread task ${f.longestTask ? `${f.longestTask.toFixed(0)} ms` : 'none >= 50 ms'}`
+	);
 	console.log(`    longest animation frame: ${f.longestFrame}`);
 }
 
@@ -83,7 +87,11 @@ async function bareBaseline(emulatorWs: string, runStream: (seconds: number) => 
 		await page.goto(server.url);
 		await page.evaluate((url) => (window as unknown as { startBare(u: string): Promise<boolean> }).startBare(url), emulatorWs);
 		const answer = await runStream(BARE_SECONDS);
-		return await collect(page, () => page.evaluate(() => (window as unknown as { __benchFrames: Array<[number, number]> }).__benchFrames), answer.sent);
+		return await collect(
+			page,
+			() => page.evaluate(() => (window as unknown as { __benchFrames: Array<[number, number]> }).__benchFrames),
+			answer.sent
+		);
 	} finally {
 		await browser.close();
 		await server.close();
@@ -99,8 +107,14 @@ try {
 	try {
 		const run = await openRunningRun(emulator, browser, PAGE_PROBE);
 		const stream = async (seconds: number) => {
-			const answer = await control<StreamAnswer>(emulator, 'workflow/bench/previews', { promptId: run.promptId, count: FPS * seconds, perSecond: FPS });
-			console.log(`  (emulator sent ${answer.sent} frames in ${(answer.elapsedMs / 1000).toFixed(1)} s, at most ${answer.maxLagMs.toFixed(1)} ms behind schedule)`);
+			const answer = await control<StreamAnswer>(emulator, 'workflow/bench/previews', {
+				promptId: run.promptId,
+				count: FPS * seconds,
+				perSecond: FPS
+			});
+			console.log(
+				`  (emulator sent ${answer.sent} frames in ${(answer.elapsedMs / 1000).toFixed(1)} s, at most ${answer.maxLagMs.toFixed(1)} ms behind schedule)`
+			);
 			return answer;
 		};
 		try {
@@ -117,15 +131,26 @@ try {
 			await run.page.waitForTimeout(1500); // feature_flags answered, catch-up polls done
 			console.log(`${FPS} frames/s of 512x512 JPEG previews (type 4) for prompt ${run.promptId}`);
 			const answer = await stream(APP_SECONDS);
-			const app = await collect(run.page, async () => (await worker.evaluate('globalThis.__benchFrames')) as Array<[number, number]>, answer.sent);
+			const app = await collect(
+				run.page,
+				async () => (await worker.evaluate('globalThis.__benchFrames')) as Array<[number, number]>,
+				answer.sent
+			);
 			await run.close(); // the baseline's frames must reach only the bare page
 
-			const bare = await bareBaseline(`${emulator.urls.workflow.replace('http', 'ws')}/ws?token=${encodeURIComponent(emulator.apiKey)}&clientId=bench-bare`, stream);
+			const bare = await bareBaseline(
+				`${emulator.urls.workflow.replace('http', 'ws')}/ws?token=${encodeURIComponent(emulator.apiKey)}&clientId=bench-bare`,
+				stream
+			);
 			show(`the app's run page, ${APP_SECONDS} s`, app);
 			show(`baseline bare page and worker, ${BARE_SECONDS} s`, bare);
 			const appP95 = percentile(app.latencies, 95);
-			console.log(`  p95 received -> painted ${appP95.toFixed(1)} ms (target < 30 ms): ${verdict(appP95 < 30)}; ratio to baseline p95 ${ratio(appP95, percentile(bare.latencies, 95))}, p50 ${ratio(percentile(app.latencies, 50), percentile(bare.latencies, 50))}`);
-			console.log(`  longest main-thread task ${app.longestTask ? `${app.longestTask.toFixed(0)} ms` : 'none >= 50 ms'} (target < 50 ms): ${verdict(app.longestTask < 50)}; baseline ${bare.longestTask ? `${bare.longestTask.toFixed(0)} ms` : 'none >= 50 ms'}`);
+			console.log(
+				`  p95 received -> painted ${appP95.toFixed(1)} ms (target < 30 ms): ${verdict(appP95 < 30)}; ratio to baseline p95 ${ratio(appP95, percentile(bare.latencies, 95))}, p50 ${ratio(percentile(app.latencies, 50), percentile(bare.latencies, 50))}`
+			);
+			console.log(
+				`  longest main-thread task ${app.longestTask ? `${app.longestTask.toFixed(0)} ms` : 'none >= 50 ms'} (target < 50 ms): ${verdict(app.longestTask < 50)}; baseline ${bare.longestTask ? `${bare.longestTask.toFixed(0)} ms` : 'none >= 50 ms'}`
+			);
 			if (app.received < answer.sent * 0.99 || app.painted === 0 || bare.painted === 0) {
 				console.log('FAIL: frames were lost before the worker, or nothing was painted');
 				failed = true;

@@ -48,7 +48,9 @@ export async function openRunningRun(emulator: Emulator, browser: Browser, initS
 	if (!existsSync(join(buildDir, 'index.html'))) throw new Error('build/index.html is missing: run `npm run build` first.');
 	const app: ServedApp = await serveApp({
 		root: buildDir,
-		config: { demo: { name: 'Demo (local emulator)', workflowUrl: emulator.urls.workflow, routerUrl: emulator.urls.router, apiKey: emulator.apiKey } }
+		config: {
+			demo: { name: 'Demo (local emulator)', workflowUrl: emulator.urls.workflow, routerUrl: emulator.urls.router, apiKey: emulator.apiKey }
+		}
 	});
 	// No service worker: every load comes from the server, and nothing outlives the context.
 	const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 1000 } });

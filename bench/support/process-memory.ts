@@ -24,7 +24,8 @@ function descendants(root: number): number[] {
 		if (ppid !== undefined) parent.set(pid, ppid);
 	}
 	const isOurs = (pid: number): boolean => {
-		for (let p: number | undefined = pid, hops = 0; p !== undefined && p > 1 && hops < 64; p = parent.get(p), hops++) if (p === root) return true;
+		for (let p: number | undefined = pid, hops = 0; p !== undefined && p > 1 && hops < 64; p = parent.get(p), hops++)
+			if (p === root) return true;
 		return false;
 	};
 	return [...parent.keys()].filter((pid) => pid !== root && isOurs(pid));
