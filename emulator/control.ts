@@ -58,7 +58,14 @@ export function installControlRoutes(app: FastifyInstance, state: EmulatorState,
 		}
 	);
 	app.post(`${p}/faults/clear`, async () => {
-		state.faults = { ...state.faults, htmlErrorPage: false, truncatedJson: false, slowMs: 0, refuseSocketsUntil: 0, catalogUnavailable: false };
+		state.faults = {
+			...state.faults,
+			htmlErrorPage: false,
+			truncatedJson: false,
+			slowMs: 0,
+			refuseSocketsUntil: 0,
+			catalogUnavailable: false
+		};
 		return { faults: state.faults };
 	});
 	app.post(`${p}/sockets/drop`, async () => ({ dropped: hooks.dropSockets?.() ?? 0 }));

@@ -48,7 +48,9 @@ describe('emulator skeleton', () => {
 		ws.close();
 		expect(JSON.parse(first)).toMatchObject({ type: 'status', data: { status: { exec_info: { queue_remaining: 0 } } } });
 		const bad = new WebSocket(`${emu.urls.workflow.replace('http', 'ws')}/ws?clientId=c1&token=wrong`);
-		const status = await new Promise<number | undefined>((resolve) => bad.once('unexpected-response', (_req, res) => resolve(res.statusCode)));
+		const status = await new Promise<number | undefined>((resolve) =>
+			bad.once('unexpected-response', (_req, res) => resolve(res.statusCode))
+		);
 		expect(status).toBe(401);
 	});
 

@@ -1,10 +1,7 @@
 /** Reads the credential a request carries, the way both services accept it. */
 import type { FastifyRequest } from 'fastify';
 
-export type Credential =
-	| { via: 'x-api-key'; value: string }
-	| { via: 'bearer'; value: string }
-	| { via: 'none' };
+export type Credential = { via: 'x-api-key'; value: string } | { via: 'bearer'; value: string } | { via: 'none' };
 
 export function readCredential(request: FastifyRequest): Credential {
 	const apiKey = request.headers['x-api-key'];

@@ -16,11 +16,19 @@ import { ERROR_STATUS, RETRY_AFTER_SECONDS, sendRouterError } from './errors';
 export function refuseByServiceState(ctx: RouterContext, reply: FastifyReply): boolean {
 	const f = ctx.router.faults;
 	if (f.runsUnavailable) {
-		sendRouterError(reply, ERROR_STATUS.service_unavailable, 'service_unavailable', 'A dependency of the router is temporarily unavailable.', { 'Retry-After': RETRY_AFTER_SECONDS.service_unavailable ?? 5 });
+		sendRouterError(
+			reply,
+			ERROR_STATUS.service_unavailable,
+			'service_unavailable',
+			'A dependency of the router is temporarily unavailable.',
+			{ 'Retry-After': RETRY_AFTER_SECONDS.service_unavailable ?? 5 }
+		);
 		return true;
 	}
 	if (f.rateLimited) {
-		sendRouterError(reply, 429, 'rate_limited', 'The request allowance for this window is spent.', { 'Retry-After': RETRY_AFTER_SECONDS.rate_limited ?? 10 });
+		sendRouterError(reply, 429, 'rate_limited', 'The request allowance for this window is spent.', {
+			'Retry-After': RETRY_AFTER_SECONDS.rate_limited ?? 10
+		});
 		return true;
 	}
 	if (f.unknownErrorType) {
@@ -51,7 +59,10 @@ export function readBody(request: FastifyRequest, reply: FastifyReply): unknown 
 		sendRouterError(reply, 400, 'invalid_input', 'A JSON request body is required.');
 		return undefined;
 	}
-	const type = String(request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+	const type = String(request.headers['content-type'] ?? '')
+		.split(';')[0]!
+		.trim()
+		.toLowerCase();
 	if (type !== 'application/json' && !type.endsWith('+json')) {
 		sendRouterError(reply, 400, 'invalid_input', 'The request body must be application/json.');
 		return undefined;
@@ -78,15 +89,31 @@ export function answerFromRecord(
 		record.state = { kind: 'consumed', reason: 'its assets were provider links that have expired' };
 	}
 	if (record.fingerprint !== print) {
-		return sendRouterError(reply, 409, 'invalid_input', 'This Idempotency-Key was used for a different request (method, path, query or body); use a new key.');
+		return sendRouterError(
+			reply,
+			409,
+			'invalid_input',
+			'This Idempotency-Key was used for a different request (method, path, query or body); use a new key.'
+		);
 	}
 	switch (record.state.kind) {
 		case 'running':
-			return sendRouterError(reply, 409, 'concurrency_limit_exceeded', 'The original call with this Idempotency-Key is still running; retry with the same key.', {
-				'Retry-After': retryAfterSeconds(record.state.expectedEndMs)
-			});
+			return sendRouterError(
+				reply,
+				409,
+				'concurrency_limit_exceeded',
+				'The original call with this Idempotency-Key is still running; retry with the same key.',
+				{
+					'Retry-After': retryAfterSeconds(record.state.expectedEndMs)
+				}
+			);
 		case 'consumed':
-			return sendRouterError(reply, 409, 'invalid_input', `This Idempotency-Key was consumed by a call whose response cannot be replayed (${record.state.reason}); a new key starts a new call.`);
+			return sendRouterError(
+				reply,
+				409,
+				'invalid_input',
+				`This Idempotency-Key was consumed by a call whose response cannot be replayed (${record.state.reason}); a new key starts a new call.`
+			);
 		case 'done':
 			reply.header('Idempotent-Replayed', 'true');
 			return replay(record.state.response);
@@ -97,7 +124,11 @@ export function answerFromRecord(
 export function refuseInvalidInput(ctx: RouterContext, model: CatalogModel, body: unknown, reply: FastifyReply): boolean {
 	const validator = ctx.router.catalog.validator(model);
 	const isObject = typeof body === 'object' && body !== null && !Array.isArray(body);
-	const entries = validator ? validator.validate(body) : isObject ? [] : [{ loc: ['body'], msg: 'Input should be a valid dictionary', type: 'dict_type', input: body }];
+	const entries = validator
+		? validator.validate(body)
+		: isObject
+			? []
+			: [{ loc: ['body'], msg: 'Input should be a valid dictionary', type: 'dict_type', input: body }];
 	if (entries.length === 0) return false;
 	reply.header('X-Service-Error-Type', 'invalid_input');
 	reply.code(422).send({ detail: entries });
@@ -110,11 +141,23 @@ export function refuseOverLimits(ctx: RouterContext, model: CatalogModel, princi
 	const ledger = ctx.router.spend;
 	const spend = ledger.headers(principal.scope, settings.spendLimitCents);
 	if (ledger.calls(principal.scope) >= settings.inFlightLimit) {
-		sendRouterError(reply, 429, 'concurrency_limit_exceeded', 'The workspace has the maximum number of calls in flight; reduce in-flight calls.', { ...spend });
+		sendRouterError(
+			reply,
+			429,
+			'concurrency_limit_exceeded',
+			'The workspace has the maximum number of calls in flight; reduce in-flight calls.',
+			{ ...spend }
+		);
 		return true;
 	}
 	if (ledger.wouldExceed(principal.scope, model.priceCents, settings.spendLimitCents)) {
-		sendRouterError(reply, 429, 'concurrency_limit_exceeded', 'Starting this call would pass the workspace spend ceiling on in-flight calls.', { ...spend });
+		sendRouterError(
+			reply,
+			429,
+			'concurrency_limit_exceeded',
+			'Starting this call would pass the workspace spend ceiling on in-flight calls.',
+			{ ...spend }
+		);
 		return true;
 	}
 	return false;

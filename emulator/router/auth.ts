@@ -33,7 +33,11 @@ export class TokenIssuer {
 
 	issue(claims: { user: string; workspace: string | null; nowMs: number; lifetimeSeconds: number }): string {
 		const header = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
-		const body: TokenClaims = { sub: claims.user, iat: Math.floor(claims.nowMs / 1000), exp: Math.floor(claims.nowMs / 1000) + claims.lifetimeSeconds };
+		const body: TokenClaims = {
+			sub: claims.user,
+			iat: Math.floor(claims.nowMs / 1000),
+			exp: Math.floor(claims.nowMs / 1000) + claims.lifetimeSeconds
+		};
 		if (claims.workspace) body.ws = claims.workspace;
 		const payload = Buffer.from(JSON.stringify(body)).toString('base64url');
 		return `${header}.${payload}.${this.sign(`${header}.${payload}`)}`;

@@ -113,7 +113,11 @@ describe('catalog', () => {
 	});
 
 	it('answers 503 service_unavailable when the catalog fault is on', async () => {
-		await fetch(`${api.base}/__emulator/faults`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"catalogUnavailable":true}' });
+		await fetch(`${api.base}/__emulator/faults`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: '{"catalogUnavailable":true}'
+		});
 		for (const path of ['/v2/models', '/v2/models/lumen/flux-1', '/v2/models/lumen/flux-1/openapi.json']) {
 			const res = await api.get(path);
 			expect(res.status).toBe(503);
@@ -125,9 +129,19 @@ describe('catalog', () => {
 		const res = await api.get('/v2/models/lumen/flux-1');
 		expect(res.status).toBe(200);
 		const detail = (await res.json()) as RouterModelDetail;
-		expect(detail).toMatchObject({ id: 'lumen/flux-1', provider: 'lumen', model: 'flux-1', billing: { charges_on_policy_rejection: 'no' } });
+		expect(detail).toMatchObject({
+			id: 'lumen/flux-1',
+			provider: 'lumen',
+			model: 'flux-1',
+			billing: { charges_on_policy_rejection: 'no' }
+		});
 		expect(detail.input_schema_url).toBe(`${api.base}/v2/models/lumen/flux-1/openapi.json`);
-		for (const path of ['/v2/models/nobody/flux-1', '/v2/models/lumen/nothing', '/v2/models/Lumen/flux-1', `/v2/models/lumen/${'a'.repeat(129)}`]) {
+		for (const path of [
+			'/v2/models/nobody/flux-1',
+			'/v2/models/lumen/nothing',
+			'/v2/models/Lumen/flux-1',
+			`/v2/models/lumen/${'a'.repeat(129)}`
+		]) {
 			const r = await api.get(path);
 			expect(r.status).toBe(404);
 			expect(r.headers.get('x-service-error-type')).toBe('model_not_found');
@@ -142,7 +156,8 @@ describe('catalog', () => {
 
 	it('never reveals a price: no catalog or schema answer names one', async () => {
 		const bodies = [JSON.stringify((await walk(100)).pages), await (await api.get('/v2/models/lumen/flux-1')).text()];
-		for (const id of ['lumen/flux-1', 'kestrel/kestrel-v1-text-to-video', 'quill/quill-3']) bodies.push(await (await api.get(`/v2/models/${id}/openapi.json`)).text());
+		for (const id of ['lumen/flux-1', 'kestrel/kestrel-v1-text-to-video', 'quill/quill-3'])
+			bodies.push(await (await api.get(`/v2/models/${id}/openapi.json`)).text());
 		for (const text of bodies) expect(text).not.toMatch(/price|cost|cents|usd|credits/i);
 	});
 });
@@ -158,7 +173,9 @@ describe('authentication', () => {
 		const bearer = await fetch(`${api.base}/v2/models`, { headers: { Authorization: `Bearer ${emu.apiKey}` } });
 		expect(bearer.status).toBe(200);
 		// X-API-Key wins: a wrong key beside a right Bearer is refused, a right key beside a wrong Bearer passes.
-		expect((await fetch(`${api.base}/v2/models`, { headers: { 'X-API-Key': 'nope', Authorization: `Bearer ${emu.apiKey}` } })).status).toBe(401);
+		expect((await fetch(`${api.base}/v2/models`, { headers: { 'X-API-Key': 'nope', Authorization: `Bearer ${emu.apiKey}` } })).status).toBe(
+			401
+		);
 		expect((await fetch(`${api.base}/v2/models`, { headers: { 'X-API-Key': emu.apiKey, Authorization: 'Bearer nope' } })).status).toBe(200);
 	});
 
@@ -183,7 +200,11 @@ describe('authentication', () => {
 			['PUT', `/v2/models/lumen/flux-1/requests/${id}/cancel`]
 		];
 		const call = (method: string, path: string, headers: Record<string, string>): Promise<Response> =>
-			fetch(`${api.base}${path}`, { method, headers: { ...headers, ...(method === 'POST' ? { 'Content-Type': 'application/json' } : {}) }, body: method === 'POST' ? '{"prompt":"x"}' : undefined });
+			fetch(`${api.base}${path}`, {
+				method,
+				headers: { ...headers, ...(method === 'POST' ? { 'Content-Type': 'application/json' } : {}) },
+				body: method === 'POST' ? '{"prompt":"x"}' : undefined
+			});
 		for (const [scenario, headers, status, type] of [
 			['default', {}, 401, 'unauthorized'],
 			['router-not-enabled', { 'X-API-Key': emu.apiKey }, 403, 'not_enabled']

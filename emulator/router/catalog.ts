@@ -6,16 +6,7 @@
 import { ROUTER_LIMITS } from '../../src/lib/wire/router-api';
 
 export type ModelKind =
-	| 'text-to-image'
-	| 'image-to-image'
-	| 'inpainting'
-	| 'lora'
-	| 'upscale'
-	| 'video'
-	| 'image-to-video'
-	| 'tts'
-	| 'llm'
-	| 'unauthored';
+	'text-to-image' | 'image-to-image' | 'inpainting' | 'lora' | 'upscale' | 'video' | 'image-to-video' | 'tts' | 'llm' | 'unauthored';
 
 /** Which OpenAPI dialect the schema document uses; `3.1-as-3.0` is labelled 3.0 but uses 3.1 keywords. */
 export type SchemaDialect = '3.0' | '3.1' | '3.1-as-3.0';
@@ -57,7 +48,11 @@ interface ProviderFamily {
 
 const sizes = ['', '-turbo', '-pro', '-ultra'];
 
-function variants(bases: string[], suffixes: string[], make: (name: string, i: number) => ProviderFamily['models'][number]): ProviderFamily['models'] {
+function variants(
+	bases: string[],
+	suffixes: string[],
+	make: (name: string, i: number) => ProviderFamily['models'][number]
+): ProviderFamily['models'] {
 	const out: ProviderFamily['models'] = [];
 	let i = 0;
 	for (const base of bases) for (const suffix of suffixes) out.push(make(`${base}${suffix}`, i++));
@@ -80,8 +75,18 @@ function families(): ProviderFamily[] {
 					price: 3 + (i % 4) * 2,
 					extra: name.endsWith('-pro')
 				})),
-				...variants(['flux-1-redux', 'aurora-remix'], ['', '-pro'], (name) => ({ name, kind: 'image-to-image', delivery: 'copied-24h', price: 4 })),
-				...variants(['flux-1-fill', 'aurora-fill'], ['', '-pro'], (name) => ({ name, kind: 'inpainting', delivery: 'copied-24h', price: 5 })),
+				...variants(['flux-1-redux', 'aurora-remix'], ['', '-pro'], (name) => ({
+					name,
+					kind: 'image-to-image',
+					delivery: 'copied-24h',
+					price: 4
+				})),
+				...variants(['flux-1-fill', 'aurora-fill'], ['', '-pro'], (name) => ({
+					name,
+					kind: 'inpainting',
+					delivery: 'copied-24h',
+					price: 5
+				})),
 				...variants(['flux-1-lora', 'aurora-lora'], ['', '-fast'], (name) => ({ name, kind: 'lora', delivery: 'copied-24h', price: 4 }))
 			]
 		},
@@ -97,7 +102,12 @@ function families(): ProviderFamily[] {
 					price: name.includes('master') ? 280 : 90,
 					extra: true
 				})),
-				...variants(['kolor-image', 'kolor-image-v2'], ['', '-hd'], (name) => ({ name, kind: 'text-to-image', delivery: 'provider-cdn', price: 6 }))
+				...variants(['kolor-image', 'kolor-image-v2'], ['', '-hd'], (name) => ({
+					name,
+					kind: 'text-to-image',
+					delivery: 'provider-cdn',
+					price: 6
+				}))
 			]
 		},
 		{
@@ -119,7 +129,13 @@ function families(): ProviderFamily[] {
 			models: [
 				...variants(['prism-image', 'prism-image-2'], sizes, (name) => ({ name, kind: 'text-to-image', delivery: 'copied-24h', price: 4 })),
 				...variants(['prism-edit'], ['', '-2'], (name) => ({ name, kind: 'image-to-image', delivery: 'copied-24h', price: 4 })),
-				...variants(['prism-motion'], ['', '-2', '-lite'], (name) => ({ name, kind: 'video', delivery: 'copied-24h', price: 150, extra: true }))
+				...variants(['prism-motion'], ['', '-2', '-lite'], (name) => ({
+					name,
+					kind: 'video',
+					delivery: 'copied-24h',
+					price: 150,
+					extra: true
+				}))
 			]
 		},
 		{
@@ -127,8 +143,18 @@ function families(): ProviderFamily[] {
 			provider: 'vertex',
 			charges: 'yes',
 			models: [
-				...variants(['veo-2', 'veo-3', 'veo-3-fast'], ['', '-preview'], (name) => ({ name, kind: 'video', delivery: 'inline-or-gcs', price: 300 })),
-				...variants(['imagen-3', 'imagen-4'], ['', '-fast', '-ultra'], (name) => ({ name, kind: 'text-to-image', delivery: 'inline', price: 4 }))
+				...variants(['veo-2', 'veo-3', 'veo-3-fast'], ['', '-preview'], (name) => ({
+					name,
+					kind: 'video',
+					delivery: 'inline-or-gcs',
+					price: 300
+				})),
+				...variants(['imagen-3', 'imagen-4'], ['', '-fast', '-ultra'], (name) => ({
+					name,
+					kind: 'text-to-image',
+					delivery: 'inline',
+					price: 4
+				}))
 			]
 		},
 		{
@@ -136,31 +162,57 @@ function families(): ProviderFamily[] {
 			provider: 'stratus',
 			charges: 'yes',
 			models: [
-				...variants(['sd-3', 'sd-3-5', 'core'], ['', '-large', '-medium', '-turbo'], (name) => ({ name, kind: 'text-to-image', dialect: '3.0', delivery: 'raw', price: 4 })),
-				...variants(['upscale'], ['-fast', '-conservative', '-creative'], (name) => ({ name, kind: 'upscale', dialect: '3.0', delivery: 'raw', price: 8 })),
+				...variants(['sd-3', 'sd-3-5', 'core'], ['', '-large', '-medium', '-turbo'], (name) => ({
+					name,
+					kind: 'text-to-image',
+					dialect: '3.0',
+					delivery: 'raw',
+					price: 4
+				})),
+				...variants(['upscale'], ['-fast', '-conservative', '-creative'], (name) => ({
+					name,
+					kind: 'upscale',
+					dialect: '3.0',
+					delivery: 'raw',
+					price: 8
+				})),
 				...variants(['sd-3-inpaint'], ['', '-large'], (name) => ({ name, kind: 'inpainting', dialect: '3.0', delivery: 'raw', price: 5 }))
 			]
 		},
 		{
 			provider: 'sonora',
 			charges: 'no',
-			models: variants(['speech-1', 'speech-2', 'voice-hd'], ['', '-turbo', '-multilingual'], (name) => ({ name, kind: 'tts', delivery: 'raw', price: 2 }))
+			models: variants(['speech-1', 'speech-2', 'voice-hd'], ['', '-turbo', '-multilingual'], (name) => ({
+				name,
+				kind: 'tts',
+				delivery: 'raw',
+				price: 2
+			}))
 		},
 		{
 			provider: 'quill',
 			charges: 'no',
-			models: variants(['quill-3', 'quill-4', 'quill-mini'], ['', '-instruct', '-json'], (name) => ({ name, kind: 'llm', delivery: 'json', price: 1 }))
+			models: variants(['quill-3', 'quill-4', 'quill-mini'], ['', '-instruct', '-json'], (name) => ({
+				name,
+				kind: 'llm',
+				delivery: 'json',
+				price: 1
+			}))
 		},
 		{
 			// Community models: unauthored schemas (any object), results on the provider's CDN.
 			provider: 'openforge',
 			charges: 'pending_policy_review',
-			models: variants(['community-sdxl', 'community-anime', 'community-audio', 'community-lineart', 'pixel-art'], ['', '-v2', '-xl'], (name) => ({
-				name,
-				kind: 'unauthored',
-				delivery: name.startsWith('pixel') ? 'raw' : 'provider-cdn',
-				price: 2
-			}))
+			models: variants(
+				['community-sdxl', 'community-anime', 'community-audio', 'community-lineart', 'pixel-art'],
+				['', '-v2', '-xl'],
+				(name) => ({
+					name,
+					kind: 'unauthored',
+					delivery: name.startsWith('pixel') ? 'raw' : 'provider-cdn',
+					price: 2
+				})
+			)
 		},
 		{
 			provider: 'atelier-enterprise',
@@ -177,7 +229,9 @@ function families(): ProviderFamily[] {
 			// Segments at the spec's length limits (64 / 128 characters; id 193).
 			provider: 'p'.repeat(ROUTER_LIMITS.providerSegmentMaxLength - 8) + '-longest',
 			charges: 'no',
-			models: [{ name: 'm'.repeat(ROUTER_LIMITS.modelSegmentMaxLength - 8) + '-longest', kind: 'text-to-image', delivery: 'copied-24h', price: 3 }]
+			models: [
+				{ name: 'm'.repeat(ROUTER_LIMITS.modelSegmentMaxLength - 8) + '-longest', kind: 'text-to-image', delivery: 'copied-24h', price: 3 }
+			]
 		}
 	];
 }
@@ -205,6 +259,11 @@ export function buildCatalog(): CatalogModel[] {
 }
 
 /** The list entry as the wire shows it: no price, no internal fields. */
-export function listEntry(model: CatalogModel): { id: string; provider: string; model: string; billing: { charges_on_policy_rejection: string } } {
+export function listEntry(model: CatalogModel): {
+	id: string;
+	provider: string;
+	model: string;
+	billing: { charges_on_policy_rejection: string };
+} {
 	return { id: model.id, provider: model.provider, model: model.model, billing: { ...model.billing } };
 }

@@ -15,7 +15,16 @@ function bad(reply: FastifyReply, message: string): FastifyReply {
 	return reply.code(400).send({ error: message });
 }
 
-const NUMERIC_SETTINGS = ['providerMs', 'queueConcurrency', 'inFlightLimit', 'spendLimitCents', 'queueTimeoutMs', 'syncHoldMs', 'retentionMs', 'replayLimitBytes'] as const;
+const NUMERIC_SETTINGS = [
+	'providerMs',
+	'queueConcurrency',
+	'inFlightLimit',
+	'spendLimitCents',
+	'queueTimeoutMs',
+	'syncHoldMs',
+	'retentionMs',
+	'replayLimitBytes'
+] as const;
 
 export function installRouterControlRoutes(app: FastifyInstance, ctx: RouterContext): void {
 	const { router } = ctx;
@@ -47,22 +56,26 @@ export function installRouterControlRoutes(app: FastifyInstance, ctx: RouterCont
 		const next: RouterFaults = { ...router.faults };
 		const drop = body['dropAfterDispatch'];
 		if (drop !== undefined) {
-			if (drop !== 'none' && drop !== 'recoverable' && drop !== 'consumed') return bad(reply, 'dropAfterDispatch: none | recoverable | consumed');
+			if (drop !== 'none' && drop !== 'recoverable' && drop !== 'consumed')
+				return bad(reply, 'dropAfterDispatch: none | recoverable | consumed');
 			next.dropAfterDispatch = drop;
 		}
 		const unknown = body['unknownErrorType'];
 		if (unknown !== undefined) {
-			if (unknown !== null && (typeof unknown !== 'string' || !/^[a-z0-9_]{1,64}$/.test(unknown))) return bad(reply, 'unknownErrorType: null or a snake_case name');
+			if (unknown !== null && (typeof unknown !== 'string' || !/^[a-z0-9_]{1,64}$/.test(unknown)))
+				return bad(reply, 'unknownErrorType: null or a snake_case name');
 			next.unknownErrorType = unknown;
 		}
 		const status = body['unknownErrorStatus'];
 		if (status !== undefined) {
-			if (typeof status !== 'number' || !Number.isInteger(status) || status < 400 || status > 599) return bad(reply, 'unknownErrorStatus: 400-599');
+			if (typeof status !== 'number' || !Number.isInteger(status) || status < 400 || status > 599)
+				return bad(reply, 'unknownErrorStatus: 400-599');
 			next.unknownErrorStatus = status;
 		}
 		const errorBody = body['errorBody'];
 		if (errorBody !== undefined) {
-			if (errorBody !== 'json' && errorBody !== 'html' && errorBody !== 'truncated' && errorBody !== 'text') return bad(reply, 'errorBody: json | html | truncated | text');
+			if (errorBody !== 'json' && errorBody !== 'html' && errorBody !== 'truncated' && errorBody !== 'text')
+				return bad(reply, 'errorBody: json | html | truncated | text');
 			next.errorBody = errorBody;
 		}
 		for (const key of ['schemaInternalError', 'rateLimited', 'runsUnavailable', 'assetCopyFails'] as const) {

@@ -17,7 +17,9 @@ export class CursorCodec {
 	private readonly secret = randomBytes(32);
 
 	encode(value: CursorValue): string {
-		const payload = Buffer.from(JSON.stringify({ p: value.position, n: value.page, r: randomBytes(4).toString('hex') })).toString('base64url');
+		const payload = Buffer.from(JSON.stringify({ p: value.position, n: value.page, r: randomBytes(4).toString('hex') })).toString(
+			'base64url'
+		);
 		return `${payload}.${this.mac(payload)}`;
 	}
 

@@ -77,7 +77,12 @@ export function countCharge(ctx: RouterContext, counterKey: string): void {
 }
 
 /** Runs the provider; `dispatched` has already been counted by the caller at the moment of dispatch. */
-export async function runProvider(ctx: RouterContext, model: CatalogModel, input: Record<string, unknown>, counterKey: string): Promise<StoredResponse> {
+export async function runProvider(
+	ctx: RouterContext,
+	model: CatalogModel,
+	input: Record<string, unknown>,
+	counterKey: string
+): Promise<StoredResponse> {
 	await new Promise((r) => setTimeout(r, providerDurationMs(ctx, model)));
 	const trigger = findTrigger(input);
 	if (trigger) {
@@ -105,7 +110,15 @@ export async function runProvider(ctx: RouterContext, model: CatalogModel, input
 		};
 	}
 	countCharge(ctx, counterKey);
-	const stored: StoredResponse = { status: 200, contentType: produced.mediaType, headers: {}, body: produced.body, charged: true, transient: false };
-	if (model.delivery === 'provider-cdn' && produced.mediaType === 'application/json') stored.replayableUntil = ctx.state.now() + PROVIDER_CDN_LIFETIME_SECONDS * 1000;
+	const stored: StoredResponse = {
+		status: 200,
+		contentType: produced.mediaType,
+		headers: {},
+		body: produced.body,
+		charged: true,
+		transient: false
+	};
+	if (model.delivery === 'provider-cdn' && produced.mediaType === 'application/json')
+		stored.replayableUntil = ctx.state.now() + PROVIDER_CDN_LIFETIME_SECONDS * 1000;
 	return stored;
 }

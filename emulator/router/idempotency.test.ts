@@ -97,13 +97,22 @@ describe('idempotency', () => {
 	it('keeps running a call whose caller disconnected: a same-key retry replays it, charged once (rule 7)', async () => {
 		await api.control('/router/settings', { providerMs: 300 });
 		const abort = new AbortController();
-		const cut = fetch(`${api.base}${MODEL}`, { method: 'POST', signal: abort.signal, headers: api.headers({ 'Content-Type': 'application/json', ...key('k7-abort') }), body: JSON.stringify(INPUT) });
+		const cut = fetch(`${api.base}${MODEL}`, {
+			method: 'POST',
+			signal: abort.signal,
+			headers: api.headers({ 'Content-Type': 'application/json', ...key('k7-abort') }),
+			body: JSON.stringify(INPUT)
+		});
 		setTimeout(() => abort.abort(), 80);
 		await expect(cut).rejects.toThrow();
-		const replay = await eventually(async () => {
-			const res = await api.post(MODEL, INPUT, key('k7-abort'));
-			return res.status === 200 ? res : undefined;
-		}, 5000, 100);
+		const replay = await eventually(
+			async () => {
+				const res = await api.post(MODEL, INPUT, key('k7-abort'));
+				return res.status === 200 ? res : undefined;
+			},
+			5000,
+			100
+		);
 		expect(replay.headers.get('idempotent-replayed')).toBe('true');
 		expect(await counts('k7-abort')).toEqual([1, 1]);
 	});
@@ -137,7 +146,11 @@ describe('idempotency', () => {
 		const policy = await api.post('/v2/models/stratus/sd-3', { prompt: 'nsfw' }, key('k6-cp'));
 		expect(policy.status).toBe(400);
 		const policyAgain = await api.post('/v2/models/stratus/sd-3', { prompt: 'nsfw' }, key('k6-cp'));
-		expect([policyAgain.status, policyAgain.headers.get('idempotent-replayed'), policyAgain.headers.get('x-service-upstream-status')]).toEqual([400, 'true', '400']);
+		expect([
+			policyAgain.status,
+			policyAgain.headers.get('idempotent-replayed'),
+			policyAgain.headers.get('x-service-upstream-status')
+		]).toEqual([400, 'true', '400']);
 		await api.post('/v2/models/openforge/community-sdxl', { no: 'prompt' }, key('k6-422'));
 		const provider422 = await api.post('/v2/models/openforge/community-sdxl', { no: 'prompt' }, key('k6-422'));
 		expect([provider422.status, provider422.headers.get('idempotent-replayed')]).toEqual([422, 'true']);
@@ -178,7 +191,11 @@ describe('idempotency', () => {
 		const otherWs = (await api.control('/router/token', { user: 'user_demo', workspace: 'ws_other' })) as { token: string };
 		const noWs = (await api.control('/router/token', { user: 'solo', workspace: null })) as { token: string };
 		const post = (token: string): Promise<Response> =>
-			fetch(`${api.base}${MODEL}`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'Idempotency-Key': 'k9' }, body: JSON.stringify(INPUT) });
+			fetch(`${api.base}${MODEL}`, {
+				method: 'POST',
+				headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'Idempotency-Key': 'k9' },
+				body: JSON.stringify(INPUT)
+			});
 		expect((await post(sameWs.token)).headers.get('idempotent-replayed')).toBe('true');
 		expect((await post(otherWs.token)).headers.get('idempotent-replayed')).toBeNull();
 		expect((await post(noWs.token)).headers.get('idempotent-replayed')).toBeNull();

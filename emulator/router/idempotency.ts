@@ -29,7 +29,9 @@ export function counterKey(scope: string, idempotencyKey: string): string {
 export function fingerprint(method: string, url: string, body: unknown): string {
 	const u = new URL(url, 'http://router');
 	const query = [...u.searchParams.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-	return createHash('sha256').update(`${method}\n${u.pathname}\n${JSON.stringify(query)}\n${stableStringify(body)}`).digest('hex');
+	return createHash('sha256')
+		.update(`${method}\n${u.pathname}\n${JSON.stringify(query)}\n${stableStringify(body)}`)
+		.digest('hex');
 }
 
 export class IdempotencyStore {

@@ -177,7 +177,12 @@ describe('queue', () => {
 		const sub = await submit();
 		await completed(sub);
 		const otherModel = `/v2/models/stratus/sd-3-large/requests/${sub.request_id}`;
-		for (const path of [`${MODEL}/requests/00000000-0000-4000-8000-000000000000`, otherModel, `${otherModel}/status`, `${MODEL}/requests/not-an-id`]) {
+		for (const path of [
+			`${MODEL}/requests/00000000-0000-4000-8000-000000000000`,
+			otherModel,
+			`${otherModel}/status`,
+			`${MODEL}/requests/not-an-id`
+		]) {
 			const res = await api.get(path);
 			expect([path, res.status, res.headers.get('x-service-error-type')]).toEqual([path, 404, 'request_not_found']);
 		}
@@ -209,7 +214,12 @@ describe('queue', () => {
 	it('answers 503 on every queue route while the router is unavailable', async () => {
 		const sub = await submit();
 		await api.control('/router/faults', { runsUnavailable: true });
-		for (const res of [await api.post(`${MODEL}/requests`, INPUT), await api.get(pathOf(sub.status_url)), await api.get(pathOf(sub.response_url)), await api.put(pathOf(sub.cancel_url))]) {
+		for (const res of [
+			await api.post(`${MODEL}/requests`, INPUT),
+			await api.get(pathOf(sub.status_url)),
+			await api.get(pathOf(sub.response_url)),
+			await api.put(pathOf(sub.cancel_url))
+		]) {
 			expect([res.status, res.headers.get('x-service-error-type')]).toEqual([503, 'service_unavailable']);
 		}
 	});

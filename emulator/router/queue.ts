@@ -145,7 +145,7 @@ export class RequestQueue {
 				}
 				const failed = response.status !== 200;
 				// A late cancel: the run reached the provider, so its result (and charge) stand.
-				const errorType = request.cancelRequested ? 'cancelled' : failed ? response.errorType ?? 'internal_error' : undefined;
+				const errorType = request.cancelRequested ? 'cancelled' : failed ? (response.errorType ?? 'internal_error') : undefined;
 				this.complete(request, errorType, response);
 				this.pump();
 			});

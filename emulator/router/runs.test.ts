@@ -20,11 +20,20 @@ beforeEach(async () => {
 });
 
 const WS = 'ws:ws_demo';
-type ImageResult = { images: Array<{ url: string; width: number; height: number; content_type: string }>; seed: number; draft?: { url: string } };
+type ImageResult = {
+	images: Array<{ url: string; width: number; height: number; content_type: string }>;
+	seed: number;
+	draft?: { url: string };
+};
 
 describe('synchronous runs', () => {
 	it('returns the native JSON output with signed storage URLs, nosniff, spend headers and credits for an allowlisted provider', async () => {
-		const res = await api.post('/v2/models/lumen/flux-1-pro', { prompt: 'a lighthouse', image_size: { width: 96, height: 64 }, num_images: 2, seed: 7 });
+		const res = await api.post('/v2/models/lumen/flux-1-pro', {
+			prompt: 'a lighthouse',
+			image_size: { width: 96, height: 64 },
+			num_images: 2,
+			seed: 7
+		});
 		expect(res.status).toBe(200);
 		expect(res.headers.get('content-type')).toContain('application/json');
 		expect(res.headers.get('x-content-type-options')).toBe('nosniff');
@@ -79,18 +88,25 @@ describe('synchronous runs', () => {
 	});
 
 	it('returns an LLM JSON output, parsed when JSON was asked for', async () => {
-		const res = await api.post('/v2/models/quill/quill-4-json', { prompt: 'three colours please', response_format: { type: 'json_object' } });
+		const res = await api.post('/v2/models/quill/quill-4-json', {
+			prompt: 'three colours please',
+			response_format: { type: 'json_object' }
+		});
 		const body = (await res.json()) as { output: string; json: unknown; usage: unknown };
 		expect(JSON.parse(body.output)).toEqual(body.json);
 	});
 
 	it('returns response.videos[] inline for short clips and as a signed gcsUri for long ones', async () => {
-		const short = (await (await api.post('/v2/models/vertex/veo-3', { prompt: 'waves', durationSeconds: 5 })).json()) as { response: { videos: Array<{ bytesBase64Encoded?: string; gcsUri?: string }> } };
+		const short = (await (await api.post('/v2/models/vertex/veo-3', { prompt: 'waves', durationSeconds: 5 })).json()) as {
+			response: { videos: Array<{ bytesBase64Encoded?: string; gcsUri?: string }> };
+		};
 		const inline = Buffer.from(short.response.videos[0]!.bytesBase64Encoded!, 'base64');
 		const meta = await sharp(inline, { animated: true }).metadata();
 		expect(meta.format).toBe('webp');
 		expect(meta.pages).toBe(10);
-		const long = (await (await api.post('/v2/models/vertex/veo-3', { prompt: 'waves', durationSeconds: 8 })).json()) as { response: { videos: Array<{ gcsUri?: string }> } };
+		const long = (await (await api.post('/v2/models/vertex/veo-3', { prompt: 'waves', durationSeconds: 8 })).json()) as {
+			response: { videos: Array<{ gcsUri?: string }> };
+		};
 		const gcs = new URL(long.response.videos[0]!.gcsUri!);
 		expect(gcs.searchParams.get('X-Goog-Expires')).toBe('86400');
 		expect((await fetch(gcs)).status).toBe(200);
@@ -99,7 +115,10 @@ describe('synchronous runs', () => {
 	it('signs each family with its lifetime: 12 h for video family B, last frames copied for family A', async () => {
 		const tidal = (await (await api.post('/v2/models/tidal/wave-1-t2v', { prompt: 'rain' })).json()) as { video: { url: string } };
 		expect(new URL(tidal.video.url).searchParams.get('X-Goog-Expires')).toBe('43200');
-		const kestrel = (await (await api.post('/v2/models/kestrel/kestrel-v1-text-to-video', { prompt: 'rain' })).json()) as { video: { url: string }; last_frame: { url: string } };
+		const kestrel = (await (await api.post('/v2/models/kestrel/kestrel-v1-text-to-video', { prompt: 'rain' })).json()) as {
+			video: { url: string };
+			last_frame: { url: string };
+		};
 		expect(new URL(kestrel.video.url).origin).toBe(emu.urls.storage);
 		expect(new URL(kestrel.last_frame.url).searchParams.get('X-Goog-Expires')).toBe('86400');
 		const clip = await fetch(kestrel.video.url);
@@ -107,7 +126,9 @@ describe('synchronous runs', () => {
 	});
 
 	it('leaves some assets on a provider CDN that sends no CORS headers', async () => {
-		const res = (await (await api.post('/v2/models/kestrel/kolor-image', { prompt: 'a kite', image_size: 'square' })).json()) as ImageResult;
+		const res = (await (
+			await api.post('/v2/models/kestrel/kolor-image', { prompt: 'a kite', image_size: 'square' })
+		).json()) as ImageResult;
 		const url = new URL(res.images[0]!.url);
 		expect(url.origin).toBe(emu.urls.cdn);
 		const expires = Number(url.searchParams.get('Expires'));
@@ -116,7 +137,10 @@ describe('synchronous runs', () => {
 		const asset = await fetch(url, { headers: { Origin: 'http://app.test' } });
 		expect(asset.status).toBe(200);
 		expect(asset.headers.get('access-control-allow-origin')).toBeNull();
-		const preflight = await fetch(url, { method: 'OPTIONS', headers: { Origin: 'http://app.test', 'Access-Control-Request-Method': 'GET' } });
+		const preflight = await fetch(url, {
+			method: 'OPTIONS',
+			headers: { Origin: 'http://app.test', 'Access-Control-Request-Method': 'GET' }
+		});
 		expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
 		const tampered = await fetch(url.toString().replace('Expires=', 'Expires=1'));
 		expect(tampered.status).toBe(403);
@@ -128,7 +152,11 @@ describe('synchronous runs', () => {
 
 	it('keeps the provider reference when copying an asset fails, and still succeeds and charges', async () => {
 		await api.control('/router/faults', { assetCopyFails: true });
-		const res = await api.post('/v2/models/lumen/flux-1', { prompt: 'copy fails', image_size: 'square' }, { 'Idempotency-Key': 'copy-fails' });
+		const res = await api.post(
+			'/v2/models/lumen/flux-1',
+			{ prompt: 'copy fails', image_size: 'square' },
+			{ 'Idempotency-Key': 'copy-fails' }
+		);
 		expect(res.status).toBe(200);
 		const body = (await res.json()) as ImageResult;
 		expect(new URL(body.images[0]!.url).origin).toBe(emu.urls.cdn);
@@ -179,10 +207,16 @@ describe('validation before dispatch', () => {
 		expect((await api.post('/v2/models/stratus/sd-3', { prompt: 'x', seed: null, negative_prompt: null })).status).toBe(200);
 		const zero = await api.post('/v2/models/stratus/sd-3', { prompt: 'x', cfg_scale: 0 });
 		expect(zero.status).toBe(422);
-		expect(((await zero.json()) as RouterValidationErrorResponse).detail[0]).toMatchObject({ loc: ['body', 'cfg_scale'], type: 'greater_than', ctx: { gt: 0 } });
+		expect(((await zero.json()) as RouterValidationErrorResponse).detail[0]).toMatchObject({
+			loc: ['body', 'cfg_scale'],
+			type: 'greater_than',
+			ctx: { gt: 0 }
+		});
 		const both = await api.post('/v2/models/vertex/veo-2', { prompt: 'x', image: { gcsUri: 'gs://b/o', bytesBase64Encoded: 'AA==' } });
 		expect(both.status).toBe(422);
-		expect((await api.post('/v2/models/vertex/veo-2', { prompt: 'x', durationSeconds: 5, image: { gcsUri: 'gs://b/o' } })).status).toBe(200);
+		expect((await api.post('/v2/models/vertex/veo-2', { prompt: 'x', durationSeconds: 5, image: { gcsUri: 'gs://b/o' } })).status).toBe(
+			200
+		);
 		const voice = await api.post('/v2/models/sonora/speech-2', { text: 'hi', voice: 'robot' });
 		expect(((await voice.json()) as RouterValidationErrorResponse).detail[0]).toEqual({
 			loc: ['body', 'voice'],
@@ -192,7 +226,11 @@ describe('validation before dispatch', () => {
 			input: 'robot'
 		});
 		const wrongType = await api.post('/v2/models/sonora/speech-2', { text: 5 });
-		expect(((await wrongType.json()) as RouterValidationErrorResponse).detail[0]).toMatchObject({ loc: ['body', 'text'], type: 'string_type', input: 5 });
+		expect(((await wrongType.json()) as RouterValidationErrorResponse).detail[0]).toMatchObject({
+			loc: ['body', 'text'],
+			type: 'string_type',
+			input: 5
+		});
 	});
 
 	it('answers 400 invalid_input for malformed requests and 413 for a body too large', async () => {
@@ -200,8 +238,22 @@ describe('validation before dispatch', () => {
 			[{ method: 'POST', headers: api.headers({ 'Content-Type': 'application/json' }), body: '{"prompt": ' }, 400],
 			[{ method: 'POST', headers: api.headers() }, 400],
 			[{ method: 'POST', headers: api.headers({ 'Content-Type': 'text/plain' }), body: 'prompt' }, 400],
-			[{ method: 'POST', headers: api.headers({ 'Content-Type': 'application/json', 'Idempotency-Key': 'k'.repeat(256) }), body: '{"prompt":"x"}' }, 400],
-			[{ method: 'POST', headers: api.headers({ 'Content-Type': 'application/json' }), body: JSON.stringify({ prompt: 'x'.repeat(11 * 1024 * 1024) }) }, 413]
+			[
+				{
+					method: 'POST',
+					headers: api.headers({ 'Content-Type': 'application/json', 'Idempotency-Key': 'k'.repeat(256) }),
+					body: '{"prompt":"x"}'
+				},
+				400
+			],
+			[
+				{
+					method: 'POST',
+					headers: api.headers({ 'Content-Type': 'application/json' }),
+					body: JSON.stringify({ prompt: 'x'.repeat(11 * 1024 * 1024) })
+				},
+				413
+			]
 		];
 		const badUrl = await fetch(`${api.base}/v2/models/lumen/%E0%A4%A`, { headers: api.headers({ Origin: 'http://app.test' }) });
 		expect([badUrl.status, badUrl.headers.get('x-service-error-type')]).toEqual([400, 'invalid_input']);

@@ -57,7 +57,17 @@ describe('schema documents', () => {
 		const d = await doc('lumen/flux-1-turbo');
 		expect(d['openapi']).toBe('3.1.0');
 		expect(d['x-service-input-schema-authored']).toBe(true);
-		const post = (d['paths'] as Record<string, { post: { requestBody: { content: Record<string, { schema: { $ref: string } }> }; responses: Record<string, { content?: Record<string, unknown> }> } }>)['/v2/models/lumen/flux-1-turbo']!.post;
+		const post = (
+			d['paths'] as Record<
+				string,
+				{
+					post: {
+						requestBody: { content: Record<string, { schema: { $ref: string } }> };
+						responses: Record<string, { content?: Record<string, unknown> }>;
+					};
+				}
+			>
+		)['/v2/models/lumen/flux-1-turbo']!.post;
 		const inputRef = post.requestBody.content['application/json']!.schema.$ref;
 		const input = d.components.schemas[inputRef.split('/').pop()!]!;
 		expect(input['required']).toEqual(['prompt']);

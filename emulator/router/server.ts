@@ -39,7 +39,11 @@ export function createRouter(state: EmulatorState, storage: StorageService, cdn:
 		frameworkErrors: (error, request, reply) => {
 			reply.header('X-Service-Request-Id', randomUUID());
 			const origin = request.headers.origin;
-			if (origin) reply.header('Access-Control-Allow-Origin', origin).header('Vary', 'Origin').header('Access-Control-Expose-Headers', EXPOSED_HEADERS.join(', '));
+			if (origin)
+				reply
+					.header('Access-Control-Allow-Origin', origin)
+					.header('Vary', 'Origin')
+					.header('Access-Control-Expose-Headers', EXPOSED_HEADERS.join(', '));
 			void sendRouterError(reply, 400, 'invalid_input', `Malformed request: ${error.message}`);
 		}
 	});
@@ -75,7 +79,9 @@ export function createRouter(state: EmulatorState, storage: StorageService, cdn:
 		if (status >= 400 && status < 500) return sendRouterError(reply, 400, 'invalid_input', `Malformed request: ${error.message}`);
 		return sendRouterError(reply, 500, 'internal_error', 'The router failed.');
 	});
-	app.setNotFoundHandler((request, reply) => sendRouterError(reply, 404, 'model_not_found', `No route ${request.method} ${request.url.split('?')[0]}.`));
+	app.setNotFoundHandler((request, reply) =>
+		sendRouterError(reply, 404, 'model_not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)
+	);
 
 	installCatalogRoutes(app, ctx);
 	installRunRoutes(app, ctx);

@@ -43,7 +43,10 @@ export class RouterClient {
 	}
 
 	async counters(): Promise<{ dispatches: Record<string, number>; charges: Record<string, number> }> {
-		return (await (await fetch(`${this.base}/__emulator/counters`)).json()) as { dispatches: Record<string, number>; charges: Record<string, number> };
+		return (await (await fetch(`${this.base}/__emulator/counters`)).json()) as {
+			dispatches: Record<string, number>;
+			charges: Record<string, number>;
+		};
 	}
 }
 

@@ -8,7 +8,20 @@ import { toJsonSchema } from './schemas/dialect';
 import type { JsonSchema } from './schemas/dialect';
 
 /** Keywords that only say "a child failed"; the child's own unit carries the reason. */
-const WRAPPERS = new Set(['properties', 'items', 'prefixItems', '$ref', 'allOf', 'additionalItems', 'unevaluatedProperties', 'dependentSchemas', 'contains', 'if', 'then', 'else']);
+const WRAPPERS = new Set([
+	'properties',
+	'items',
+	'prefixItems',
+	'$ref',
+	'allOf',
+	'additionalItems',
+	'unevaluatedProperties',
+	'dependentSchemas',
+	'contains',
+	'if',
+	'then',
+	'else'
+]);
 
 export class InputValidator {
 	private readonly validator: Validator;
@@ -19,7 +32,14 @@ export class InputValidator {
 
 	validate(body: unknown): RouterValidationErrorEntry[] {
 		if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-			return [{ loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', type: 'model_attributes_type', input: body }];
+			return [
+				{
+					loc: ['body'],
+					msg: 'Input should be a valid dictionary or object to extract fields from',
+					type: 'model_attributes_type',
+					input: body
+				}
+			];
 		}
 		const result = this.validator.validate(body);
 		if (result.valid) return [];
@@ -116,13 +136,30 @@ function toEntry(unit: OutputUnit, body: unknown): RouterValidationErrorEntry {
 			return { loc, msg: `Input should be ${expected}`, type: 'literal_error', ctx: { expected }, input };
 		}
 		case 'pattern':
-			return { loc, msg: 'String should match the pattern', type: 'string_pattern_mismatch', ctx: { pattern: /"(.*)"\.?$/.exec(unit.error)?.[1] ?? '' }, input };
+			return {
+				loc,
+				msg: 'String should match the pattern',
+				type: 'string_pattern_mismatch',
+				ctx: { pattern: /"(.*)"\.?$/.exec(unit.error)?.[1] ?? '' },
+				input
+			};
 		case 'format':
-			return { loc, msg: 'Input should be a valid URL', type: 'url_parsing', ctx: { format: /format "(.+?)"/.exec(unit.error)?.[1] ?? '' }, input };
+			return {
+				loc,
+				msg: 'Input should be a valid URL',
+				type: 'url_parsing',
+				ctx: { format: /format "(.+?)"/.exec(unit.error)?.[1] ?? '' },
+				input
+			};
 		case 'additionalProperties':
 		case 'unevaluatedProperties': {
 			const name = /"(.+?)"/.exec(unit.error)?.[1];
-			return { loc: name ? [...loc, name] : loc, msg: 'Extra inputs are not permitted', type: 'extra_forbidden', input: name ? valueAt(input, [name]) : input };
+			return {
+				loc: name ? [...loc, name] : loc,
+				msg: 'Extra inputs are not permitted',
+				type: 'extra_forbidden',
+				input: name ? valueAt(input, [name]) : input
+			};
 		}
 		case 'anyOf':
 		case 'oneOf':

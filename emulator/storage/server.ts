@@ -67,8 +67,13 @@ export function createStorageService(state: EmulatorState): StorageService {
 		const url = new URL(request.url, 'http://storage');
 		const verdict = signer.verify(url, state.now());
 		if (!verdict.ok) {
-			const message = { missing: 'missing signature', tampered: 'signature does not match', expired: 'signed URL has expired' }[verdict.reason];
-			return reply.code(verdict.reason === 'expired' ? 410 : 403).type('text/plain').send(message);
+			const message = { missing: 'missing signature', tampered: 'signature does not match', expired: 'signed URL has expired' }[
+				verdict.reason
+			];
+			return reply
+				.code(verdict.reason === 'expired' ? 410 : 403)
+				.type('text/plain')
+				.send(message);
 		}
 		const blob = blobs.get(request.params.hash);
 		if (!blob) return reply.code(404).type('text/plain').send('no such object');

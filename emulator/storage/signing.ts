@@ -8,7 +8,10 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 export const SIGNATURE_PARAMS = ['X-Goog-Algorithm', 'X-Goog-Date', 'X-Goog-Expires', 'X-Goog-SignedHeaders', 'X-Goog-Signature'] as const;
 
 export function formatGoogDate(ms: number): string {
-	return new Date(ms).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+	return new Date(ms)
+		.toISOString()
+		.replace(/[-:]/g, '')
+		.replace(/\.\d{3}/, '');
 }
 
 export function parseGoogDate(text: string): number | undefined {

@@ -27,7 +27,7 @@ describe('UrlSigner', () => {
 		expect(signer.verify(changed, now)).toEqual({ ok: false, reason: 'tampered' });
 	});
 
-	it('calls a URL without a signature missing, and another signer\'s URL tampered', () => {
+	it("calls a URL without a signature missing, and another signer's URL tampered", () => {
 		const bare = new URL(url);
 		bare.searchParams.delete('X-Goog-Signature');
 		expect(signer.verify(bare, now)).toEqual({ ok: false, reason: 'missing' });
@@ -61,14 +61,18 @@ describe('storage origin over HTTP', () => {
 		const stored = emu.workflow.engine.files.get('output', blob.filename)!;
 		const storageOf = (hash: string) => fetch(new URL(`/o/${encodeURIComponent(hash)}/x.txt`, emu.urls.storage));
 		expect((await storageOf(stored.hash)).status).toBe(403);
-		const signedUrl = (await fetch(`${emu.urls.workflow}/api/view?filename=${blob.filename}`, { headers: { 'X-API-Key': emu.apiKey }, redirect: 'manual' })).headers.get('location')!;
+		const signedUrl = (
+			await fetch(`${emu.urls.workflow}/api/view?filename=${blob.filename}`, { headers: { 'X-API-Key': emu.apiKey }, redirect: 'manual' })
+		).headers.get('location')!;
 		const ok = await fetch(signedUrl);
 		expect(await ok.text()).toBe('hello');
 		const head = await fetch(signedUrl, { method: 'HEAD' });
 		expect(head.status).toBe(200);
 		const cookie = await fetch(signedUrl, { headers: { Cookie: 'session=1' } });
 		expect(cookie.status).toBe(403);
-		const leaks = (await (await fetch(`${emu.urls.storage}/__emulator/leaks`)).json()) as { leaks: Array<{ carried: string[]; method: string }> };
+		const leaks = (await (await fetch(`${emu.urls.storage}/__emulator/leaks`)).json()) as {
+			leaks: Array<{ carried: string[]; method: string }>;
+		};
 		expect(leaks.leaks.at(-1)).toMatchObject({ carried: ['cookie'], method: 'GET' });
 	});
 });

@@ -18,8 +18,7 @@ import { workflowScenario } from './scenario-rules';
 export const DEFAULT_STEP_MS = 25;
 
 export type SubmitOutcome =
-	| { ok: true; job: Job; nodeErrors: NodeErrors }
-	| { ok: false; status: 400; error: ValidationError; nodeErrors: NodeErrors };
+	{ ok: true; job: Job; nodeErrors: NodeErrors } | { ok: false; status: 400; error: ValidationError; nodeErrors: NodeErrors };
 
 /** `name [output]` picks another folder, as ComfyUI's annotated file names do. */
 export function parseAnnotatedName(name: string): { type: FileType; filename: string } {
@@ -92,7 +91,8 @@ export class WorkflowEngine {
 			}
 			return { ok: false, status: 400, error: { type, message, details: '', extra_info: {} }, nodeErrors };
 		}
-		const id = typeof body.prompt_id === 'string' && body.prompt_id !== '' && !this.book.jobs.has(body.prompt_id) ? body.prompt_id : randomUUID();
+		const id =
+			typeof body.prompt_id === 'string' && body.prompt_id !== '' && !this.book.jobs.has(body.prompt_id) ? body.prompt_id : randomUUID();
 		const job: Job = {
 			id,
 			number: this.book.nextNumber(),
@@ -121,7 +121,9 @@ export class WorkflowEngine {
 
 	/** A local runtime's partner nodes use the comfy.org login the frontend puts in extra_data. */
 	private hasLocalLogin(extra: Record<string, unknown>): boolean {
-		return ['api_key_comfy_org', 'auth_token_comfy_org', 'api_key_service_org'].some((k) => typeof extra[k] === 'string' && extra[k] !== '');
+		return ['api_key_comfy_org', 'auth_token_comfy_org', 'api_key_service_org'].some(
+			(k) => typeof extra[k] === 'string' && extra[k] !== ''
+		);
 	}
 
 	/** Starts what the tier allows; called on submit and whenever a job ends. */
@@ -131,7 +133,10 @@ export class WorkflowEngine {
 				.catch((error: unknown) => {
 					// runJob reports node failures itself; reaching here is an emulator bug, kept visible in history.
 					job.state = 'failed';
-					job.messages.push(['execution_error', { prompt_id: job.id, exception_type: 'Exception', exception_message: `emulator bug: ${String(error)}` }]);
+					job.messages.push([
+						'execution_error',
+						{ prompt_id: job.id, exception_type: 'Exception', exception_message: `emulator bug: ${String(error)}` }
+					]);
 				})
 				.finally(() => {
 					this.book.finished(job);
@@ -183,7 +188,8 @@ export class WorkflowEngine {
 		const out: unknown[] = [];
 		for (const job of this.book.runningJobs()) {
 			if (job.currentNode === undefined) continue;
-			if (!this.rules.local) out.push({ type: 'executing', data: { node: job.currentNode, display_node: job.currentNode, prompt_id: job.id } });
+			if (!this.rules.local)
+				out.push({ type: 'executing', data: { node: job.currentNode, display_node: job.currentNode, prompt_id: job.id } });
 			else if (job.clientId === clientId) out.push({ type: 'executing', data: { node: job.currentNode } });
 		}
 		return out;
@@ -217,7 +223,10 @@ export class WorkflowEngine {
 			const blob = this.storage.blobs.get(hash);
 			if (blob) return { bytes: blob.bytes, hash };
 		}
-		throw new ExecutionFailure('ImageDownloadError', `Failed to download the input image from ${parsed ? parsed.origin + parsed.pathname : 'the given URL'}.`);
+		throw new ExecutionFailure(
+			'ImageDownloadError',
+			`Failed to download the input image from ${parsed ? parsed.origin + parsed.pathname : 'the given URL'}.`
+		);
 	}
 
 	inputHash(name: string): string {
@@ -252,7 +261,13 @@ export class WorkflowEngine {
 			modelsUnavailable: () => this.rules.modelsUnavailable,
 			emit: (route, type, data) => this.hub.sendJson(route, { type, data }),
 			preview: (route, promptId, nodeId, jpeg, stepEndedAt) =>
-				this.hub.sendPreview(route, 'image/jpeg', jpeg, { node_id: nodeId, display_node_id: nodeId, real_node_id: nodeId, prompt_id: promptId, parent_node_id: null }, stepEndedAt),
+				this.hub.sendPreview(
+					route,
+					'image/jpeg',
+					jpeg,
+					{ node_id: nodeId, display_node_id: nodeId, real_node_id: nodeId, prompt_id: promptId, parent_node_id: null },
+					stepEndedAt
+				),
 			text: (route, nodeId, text) => this.hub.sendText(route, nodeId, text),
 			route: (job, kind) => this.route(job, kind),
 			loadInput: (name) => this.loadInput(name),

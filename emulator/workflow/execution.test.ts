@@ -41,9 +41,15 @@ describe('KSampler previews and binary frames', () => {
 		}
 		const richFrames = rich.binary();
 		expect(richFrames).toHaveLength(5);
-		expect(richFrames[0]!.frame).toMatchObject({ kind: 'preview-with-metadata', metadata: { node_id: '3', prompt_id: id, parent_node_id: null }, mime: 'image/jpeg' });
+		expect(richFrames[0]!.frame).toMatchObject({
+			kind: 'preview-with-metadata',
+			metadata: { node_id: '3', prompt_id: id, parent_node_id: null },
+			mime: 'image/jpeg'
+		});
 		// Each preview follows its progress message.
-		const order = plain.received.filter((r) => r.kind === 'binary' || (r.kind === 'json' && r.message.type === 'progress')).map((r) => (r.kind === 'binary' ? 'frame' : 'progress'));
+		const order = plain.received
+			.filter((r) => r.kind === 'binary' || (r.kind === 'json' && r.message.type === 'progress'))
+			.map((r) => (r.kind === 'binary' ? 'frame' : 'progress'));
 		expect(order.slice(0, 4)).toEqual(['progress', 'frame', 'progress', 'frame']);
 		expect(plain.json('progress', id).map((m) => m.data['value'])).toEqual([1, 2, 3, 4, 5]);
 		expect(plain.json('progress', id)[0]!.data).toMatchObject({ max: 5, node: '3' });
@@ -56,7 +62,10 @@ describe('KSampler previews and binary frames', () => {
 	it('sends TEXT frames from partner nodes and runs them only with the key in extra_data', async () => {
 		const missing = await api(emu).submit(partner);
 		expect(missing.status).toBe(400);
-		expect(missing.body).toMatchObject({ error: { type: 'missing_api_key_service_org' }, node_errors: { '1': { class_type: 'StabilityStableImageUltraNode' } } });
+		expect(missing.body).toMatchObject({
+			error: { type: 'missing_api_key_service_org' },
+			node_errors: { '1': { class_type: 'StabilityStableImageUltraNode' } }
+		});
 		const wrong = await api(emu).submit(partner, { extra_data: { api_key_service_org: 'someone-elses-key' } });
 		expect(wrong.status).toBe(400);
 		expect(wrong.body).toMatchObject({ error: { type: 'invalid_api_key_service_org' } });
@@ -67,10 +76,16 @@ describe('KSampler previews and binary frames', () => {
 		const done = await socket.untilDone(id);
 		expect(done.map((m) => m.type)).toContain('execution_success');
 		const texts = socket.binary().map((b) => b.frame);
-		expect(texts[0]).toMatchObject({ kind: 'text', nodeId: expect.stringMatching(/^[13]$/), text: expect.stringContaining('Task in progress') });
+		expect(texts[0]).toMatchObject({
+			kind: 'text',
+			nodeId: expect.stringMatching(/^[13]$/),
+			text: expect.stringContaining('Task in progress')
+		});
 		const audio = done.find((m) => m.type === 'executed' && m.data['node'] === '4')!;
 		expect(audio.data['output']).toMatchObject({ audio: [{ filename: 'partner_00001_.wav', subfolder: 'audio', type: 'output' }] });
-		const wav = await fetch((await api(emu).get('/api/view?filename=partner_00001_.wav&type=output&subfolder=audio')).headers.get('location')!);
+		const wav = await fetch(
+			(await api(emu).get('/api/view?filename=partner_00001_.wav&type=output&subfolder=audio')).headers.get('location')!
+		);
 		const bytes = new Uint8Array(await wav.arrayBuffer());
 		expect(wav.headers.get('content-type')).toBe('audio/wav');
 		expect(Buffer.from(bytes.subarray(0, 4)).toString()).toBe('RIFF');
@@ -117,8 +132,12 @@ describe('tier queue, interrupt and delete', () => {
 		await socket.untilDone(b);
 		const starts = socket.json('execution_start').map((m) => m.data['prompt_id']);
 		expect(starts).toEqual([a, b]);
-		const aEnd = socket.received.findIndex((r) => r.kind === 'json' && r.message.type === 'execution_success' && r.message.data['prompt_id'] === a);
-		const bStart = socket.received.findIndex((r) => r.kind === 'json' && r.message.type === 'execution_start' && r.message.data['prompt_id'] === b);
+		const aEnd = socket.received.findIndex(
+			(r) => r.kind === 'json' && r.message.type === 'execution_success' && r.message.data['prompt_id'] === a
+		);
+		const bStart = socket.received.findIndex(
+			(r) => r.kind === 'json' && r.message.type === 'execution_start' && r.message.data['prompt_id'] === b
+		);
 		expect(aEnd).toBeLessThan(bStart);
 		socket.close();
 	});
@@ -165,7 +184,11 @@ describe('tier queue, interrupt and delete', () => {
 		await socket.until(() => socket.json('progress', id).length >= 3);
 		expect((await api(emu).post('/api/interrupt', '')).status).toBe(200);
 		const done = await socket.untilDone(id);
-		expect(done.find((m) => m.type === 'execution_interrupted')!.data).toMatchObject({ prompt_id: id, node_id: '3', node_type: 'KSampler' });
+		expect(done.find((m) => m.type === 'execution_interrupted')!.data).toMatchObject({
+			prompt_id: id,
+			node_id: '3',
+			node_type: 'KSampler'
+		});
 		expect(socket.json('progress', id).length).toBeLessThan(200);
 		expect(await statusOf(id)).toBe('cancelled');
 		const history = (await (await api(emu).get(`/api/history/${id}`)).json()) as Record<string, { status: { status_str: string } }>;
@@ -215,7 +238,11 @@ describe('end-of-run variants', () => {
 });
 
 describe('execution errors, every exception_type of the spec', () => {
-	const failure = async (prompt: ApiPrompt, extra: Record<string, unknown> = {}, before?: (id: string, socket: RecordingSocket) => Promise<void>) => {
+	const failure = async (
+		prompt: ApiPrompt,
+		extra: Record<string, unknown> = {},
+		before?: (id: string, socket: RecordingSocket) => Promise<void>
+	) => {
 		const socket = await RecordingSocket.open(emu);
 		const res = await api(emu).submit(prompt, extra);
 		expect(res.status).toBe(200);
@@ -228,7 +255,13 @@ describe('execution errors, every exception_type of the spec', () => {
 	};
 
 	it('OOMError for a latent too large for the GPU', async () => {
-		expect(await failure(small({ '5': { width: 8192, height: 8192, batch_size: 1 } }))).toMatchObject({ exception_type: 'OOMError', node_id: '3', node_type: 'KSampler', traceback: expect.any(Array), executed: expect.arrayContaining(['4', '5']) });
+		expect(await failure(small({ '5': { width: 8192, height: 8192, batch_size: 1 } }))).toMatchObject({
+			exception_type: 'OOMError',
+			node_id: '3',
+			node_type: 'KSampler',
+			traceback: expect.any(Array),
+			executed: expect.arrayContaining(['4', '5'])
+		});
 	});
 
 	it('ModelDownloadError in models-unavailable', async () => {
@@ -237,7 +270,10 @@ describe('execution errors, every exception_type of the spec', () => {
 	});
 
 	it('ImageDownloadError for an image URL that cannot be downloaded', async () => {
-		const prompt: ApiPrompt = { '1': { class_type: 'LoadImage', inputs: { image: 'https://images.example.invalid/cat.png' } }, '2': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: 'x' } } };
+		const prompt: ApiPrompt = {
+			'1': { class_type: 'LoadImage', inputs: { image: 'https://images.example.invalid/cat.png' } },
+			'2': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: 'x' } }
+		};
 		const error = await failure(prompt);
 		expect(error).toMatchObject({ exception_type: 'ImageDownloadError', node_id: '1', node_type: 'LoadImage' });
 		expect(String(error['exception_message'])).not.toContain('cat.png?');
@@ -246,7 +282,10 @@ describe('execution errors, every exception_type of the spec', () => {
 	it('ValidationError for an uploaded file that is not an image', async () => {
 		const up = await api(emu).upload('/api/upload/image', 'notes.png', new TextEncoder().encode('not a picture'));
 		expect(up.status).toBe(200);
-		const prompt: ApiPrompt = { '1': { class_type: 'LoadImage', inputs: { image: 'notes.png' } }, '2': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: 'x' } } };
+		const prompt: ApiPrompt = {
+			'1': { class_type: 'LoadImage', inputs: { image: 'notes.png' } },
+			'2': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: 'x' } }
+		};
 		expect(await failure(prompt)).toMatchObject({ exception_type: 'ValidationError', node_id: '1' });
 	});
 
@@ -266,7 +305,10 @@ describe('execution errors, every exception_type of the spec', () => {
 		await control(emu, '/scenario', { name: 'inactive-subscription' });
 		await socket.untilDone(first);
 		const done = await socket.untilDone(queued);
-		expect(done.find((m) => m.type === 'execution_error')!.data).toMatchObject({ exception_type: 'InactiveSubscriptionError', node_id: null });
+		expect(done.find((m) => m.type === 'execution_error')!.data).toMatchObject({
+			exception_type: 'InactiveSubscriptionError',
+			node_id: null
+		});
 		socket.close();
 	});
 });

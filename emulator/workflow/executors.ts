@@ -88,7 +88,10 @@ const PREVIEW_MAX = 512;
 function guardMemory(width: number, height: number, batch: number): void {
 	if (width * height * batch > PIXEL_BUDGET) {
 		const gib = ((width * height * batch * 4 * 4) / 2 ** 30).toFixed(2);
-		throw new ExecutionFailure('OOMError', `Allocation on device: tried to allocate ${gib} GiB for ${batch}×${width}×${height}; GPU out of memory.`);
+		throw new ExecutionFailure(
+			'OOMError',
+			`Allocation on device: tried to allocate ${gib} GiB for ${batch}×${width}×${height}; GPU out of memory.`
+		);
 	}
 }
 
@@ -134,7 +137,10 @@ function aspectSize(ratio: string): { width: number; height: number } {
 async function partnerCall(ctx: NodeContext, service: string): Promise<void> {
 	if (!ctx.partnerKeyValid) throw new ExecutionFailure('Exception', 'Unauthorized: Please login first to use this node.');
 	if (ctx.creditsExhausted) {
-		throw new ExecutionFailure('InsufficientFundsError', `Payment Required: your account has no credits left for ${service}. Add credits and run again.`);
+		throw new ExecutionFailure(
+			'InsufficientFundsError',
+			`Payment Required: your account has no credits left for ${service}. Add credits and run again.`
+		);
 	}
 	for (let second = 0; second < 3; second++) {
 		ctx.text(`Task in progress: ${second}s (${service})`);
@@ -147,8 +153,15 @@ async function partnerCall(ctx: NodeContext, service: string): Promise<void> {
 export const EXECUTORS: Record<string, Executor> = {
 	async CheckpointLoaderSimple(inputs, ctx) {
 		const name = str(inputs['ckpt_name']);
-		if (ctx.modelsUnavailable) throw new ExecutionFailure('ModelDownloadError', `Model ${name} is not available: download failed (503 from model storage).`);
-		return { outputs: [{ kind: 'model', name }, { kind: 'clip', name }, { kind: 'vae', name }] };
+		if (ctx.modelsUnavailable)
+			throw new ExecutionFailure('ModelDownloadError', `Model ${name} is not available: download failed (503 from model storage).`);
+		return {
+			outputs: [
+				{ kind: 'model', name },
+				{ kind: 'clip', name },
+				{ kind: 'vae', name }
+			]
+		};
 	},
 	async CLIPTextEncode(inputs) {
 		return { outputs: [{ kind: 'conditioning', text: str(inputs['text']) }] };
@@ -183,7 +196,10 @@ export const EXECUTORS: Record<string, Executor> = {
 	async LoadImage(inputs, ctx) {
 		const { image, alpha } = await loadPicture(ctx, str(inputs['image']));
 		const mask = alpha ? Buffer.from(alpha.map((a) => 255 - a)) : Buffer.alloc(64 * 64);
-		const maskBatch: MaskBatch = { kind: 'mask', frames: [alpha ? { width: image.width, height: image.height, data: mask } : { width: 64, height: 64, data: mask }] };
+		const maskBatch: MaskBatch = {
+			kind: 'mask',
+			frames: [alpha ? { width: image.width, height: image.height, data: mask } : { width: 64, height: 64, data: mask }]
+		};
 		return { outputs: [{ kind: 'image', frames: [image] } satisfies ImageBatch, maskBatch] };
 	},
 	async LoadImageMask(inputs, ctx) {
@@ -227,7 +243,10 @@ export const EXECUTORS: Record<string, Executor> = {
 			outputs: [
 				await mapFrames(batch, async (f) => {
 					if (!center) return resize(f, width, height, kernel);
-					const { data, info } = await sharp(f.data, rawInput(f)).resize(width, height, { fit: 'cover', position: 'centre', kernel }).raw().toBuffer({ resolveWithObject: true });
+					const { data, info } = await sharp(f.data, rawInput(f))
+						.resize(width, height, { fit: 'cover', position: 'centre', kernel })
+						.raw()
+						.toBuffer({ resolveWithObject: true });
 					return { width: info.width, height: info.height, data };
 				})
 			]
@@ -240,7 +259,10 @@ export const EXECUTORS: Record<string, Executor> = {
 			outputs: [
 				await mapFrames(images(inputs['image']), async (f) => {
 					// sharp's Gaussian takes sigma; a radius wider than 3 sigma changes nothing in ComfyUI either.
-					const { data } = await sharp(f.data, rawInput(f)).blur(Math.max(0.3, Math.min(sigma, radius))).raw().toBuffer({ resolveWithObject: true });
+					const { data } = await sharp(f.data, rawInput(f))
+						.blur(Math.max(0.3, Math.min(sigma, radius)))
+						.raw()
+						.toBuffer({ resolveWithObject: true });
 					return { width: f.width, height: f.height, data };
 				})
 			]
@@ -255,7 +277,10 @@ export const EXECUTORS: Record<string, Executor> = {
 					const y = Math.min(num(inputs['y']), f.height - 1);
 					const width = Math.min(num(inputs['width']), f.width - x);
 					const height = Math.min(num(inputs['height']), f.height - y);
-					const { data, info } = await sharp(f.data, rawInput(f)).extract({ left: x, top: y, width, height }).raw().toBuffer({ resolveWithObject: true });
+					const { data, info } = await sharp(f.data, rawInput(f))
+						.extract({ left: x, top: y, width, height })
+						.raw()
+						.toBuffer({ resolveWithObject: true });
 					return { width: info.width, height: info.height, data };
 				})
 			]

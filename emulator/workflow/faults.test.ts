@@ -6,7 +6,8 @@ import textToImage from '../../src/lib/examples/text-to-image.json';
 import type { ApiPrompt } from '../../src/lib/wire/workflow-api';
 import { RecordingSocket, api, control, variant, startEmulator } from './test-support';
 
-const small = (changes: Record<string, Record<string, unknown>> = {}) => variant(textToImage as ApiPrompt, { '5': { width: 64, height: 64 }, ...changes });
+const small = (changes: Record<string, Record<string, unknown>> = {}) =>
+	variant(textToImage as ApiPrompt, { '5': { width: 64, height: 64 }, ...changes });
 
 let emu: Emulator;
 beforeAll(async () => {
@@ -133,7 +134,19 @@ describe('faults on demand', () => {
 
 describe('nothing is lost on bad input', () => {
 	it('answers every malformed request with a 4xx and a message, and stays up', async () => {
-		const garbage = ['', '{', '[]', 'null', '"x"', '{"prompt": 5}', '{"prompt": {"1": null}}', '{"prompt": {"1": {"class_type": 7}}}', '{"prompt": {"1": {"class_type": "SaveImage", "inputs": {"images": [1, 2, 3]}}}}', '{"prompt": {}, "extra_data": 3}', '{"prompt": {"1": {"class_type": "SaveImage", "inputs": {"images": ["1", 0], "filename_prefix": "x"}}}}'];
+		const garbage = [
+			'',
+			'{',
+			'[]',
+			'null',
+			'"x"',
+			'{"prompt": 5}',
+			'{"prompt": {"1": null}}',
+			'{"prompt": {"1": {"class_type": 7}}}',
+			'{"prompt": {"1": {"class_type": "SaveImage", "inputs": {"images": [1, 2, 3]}}}}',
+			'{"prompt": {}, "extra_data": 3}',
+			'{"prompt": {"1": {"class_type": "SaveImage", "inputs": {"images": ["1", 0], "filename_prefix": "x"}}}}'
+		];
 		for (const body of garbage) {
 			const res = await api(emu).post('/api/prompt', body);
 			expect([400, 500], body).toContain(res.status);
@@ -163,11 +176,15 @@ describe('the API key is never logged', () => {
 		const spies = [
 			vi.spyOn(process.stdout, 'write').mockImplementation(capture),
 			vi.spyOn(process.stderr, 'write').mockImplementation(capture),
-			...(['log', 'info', 'warn', 'error', 'debug'] as const).map((m) => vi.spyOn(console, m).mockImplementation((...args: unknown[]) => void written.push(args.map(String).join(' '))))
+			...(['log', 'info', 'warn', 'error', 'debug'] as const).map((m) =>
+				vi.spyOn(console, m).mockImplementation((...args: unknown[]) => void written.push(args.map(String).join(' ')))
+			)
 		];
 		try {
 			const socket = await RecordingSocket.open(emu);
-			const id = (await api(emu).submit(partnerNodes as ApiPrompt, { extra_data: { api_key_service_org: emu.apiKey } })).body['prompt_id'] as string;
+			const id = (await api(emu).submit(partnerNodes as ApiPrompt, { extra_data: { api_key_service_org: emu.apiKey } })).body[
+				'prompt_id'
+			] as string;
 			await socket.untilDone(id);
 			socket.close();
 			await api(emu).post('/api/prompt', '{bad');

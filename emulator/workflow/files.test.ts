@@ -44,23 +44,42 @@ describe('uploads', () => {
 		expect(await json.json()).toMatchObject({ code: 'bad_request', message: expect.stringContaining('multipart') });
 		const form = new FormData();
 		form.append('other', 'x');
-		const noFile = await fetch(`${emu.urls.workflow}/api/upload/image`, { method: 'POST', headers: { 'X-API-Key': emu.apiKey }, body: form });
+		const noFile = await fetch(`${emu.urls.workflow}/api/upload/image`, {
+			method: 'POST',
+			headers: { 'X-API-Key': emu.apiKey },
+			body: form
+		});
 		expect(noFile.status).toBe(400);
 		expect((await api(emu).upload('/api/upload/image', 'a.png', photo, { type: 'elsewhere' })).status).toBe(400);
-		const broken = await fetch(`${emu.urls.workflow}/api/upload/image`, { method: 'POST', headers: { 'X-API-Key': emu.apiKey, 'Content-Type': 'multipart/form-data; boundary=zzz' }, body: '--zzz\r\nContent-Disposition: form-data; name="image"; filename="a.png"\r\n\r\nabc' });
+		const broken = await fetch(`${emu.urls.workflow}/api/upload/image`, {
+			method: 'POST',
+			headers: { 'X-API-Key': emu.apiKey, 'Content-Type': 'multipart/form-data; boundary=zzz' },
+			body: '--zzz\r\nContent-Disposition: form-data; name="image"; filename="a.png"\r\n\r\nabc'
+		});
 		expect(broken.status).toBe(400);
 	});
 
 	it('puts a mask into the original image as its alpha (upload/mask with original_ref)', async () => {
 		await api(emu).upload('/api/upload/image', 'example.png', photo);
-		const mask = await sharp({ create: { width: 320, height: 240, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0.5 } } }).png().toBuffer();
-		const res = await api(emu).upload('/api/upload/mask', 'clipspace-mask.png', new Uint8Array(mask), { original_ref: JSON.stringify({ filename: 'example.png', subfolder: '', type: 'input' }), type: 'input' });
+		const mask = await sharp({ create: { width: 320, height: 240, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0.5 } } })
+			.png()
+			.toBuffer();
+		const res = await api(emu).upload('/api/upload/mask', 'clipspace-mask.png', new Uint8Array(mask), {
+			original_ref: JSON.stringify({ filename: 'example.png', subfolder: '', type: 'input' }),
+			type: 'input'
+		});
 		expect(res.status).toBe(200);
 		expect(await res.json()).toEqual({ name: 'clipspace-mask.png', subfolder: '', type: 'input' });
 		expect((await api(emu).upload('/api/upload/mask', 'm.png', new Uint8Array(mask), { original_ref: '{bad' })).status).toBe(400);
-		expect((await api(emu).upload('/api/upload/mask', 'm.png', new Uint8Array(mask), { original_ref: '{"filename":"missing.png"}' })).status).toBe(400);
+		expect(
+			(await api(emu).upload('/api/upload/mask', 'm.png', new Uint8Array(mask), { original_ref: '{"filename":"missing.png"}' })).status
+		).toBe(400);
 		const socket = await RecordingSocket.open(emu);
-		const prompt: ApiPrompt = { '1': { class_type: 'LoadImageMask', inputs: { image: 'clipspace-mask.png', channel: 'alpha' } }, '2': { class_type: 'LoadImage', inputs: { image: 'clipspace-mask.png' } }, '3': { class_type: 'PreviewImage', inputs: { images: ['2', 0] } } };
+		const prompt: ApiPrompt = {
+			'1': { class_type: 'LoadImageMask', inputs: { image: 'clipspace-mask.png', channel: 'alpha' } },
+			'2': { class_type: 'LoadImage', inputs: { image: 'clipspace-mask.png' } },
+			'3': { class_type: 'PreviewImage', inputs: { images: ['2', 0] } }
+		};
 		const id = (await api(emu).submit(prompt)).body['prompt_id'] as string;
 		const done = await socket.untilDone(id);
 		expect(done.map((m) => m.type)).toContain('execution_success');
@@ -76,9 +95,13 @@ describe('the image edit and animation examples', () => {
 		const id = (await api(emu).submit(imageEdit as ApiPrompt)).body['prompt_id'] as string;
 		const done = await socket.untilDone(id);
 		socket.close();
-		const saved = done.find((m) => m.type === 'executed' && m.data['node'] === '6')!.data['output'] as { images: Array<{ filename: string }> };
+		const saved = done.find((m) => m.type === 'executed' && m.data['node'] === '6')!.data['output'] as {
+			images: Array<{ filename: string }>;
+		};
 		const res = await fetch((await api(emu).get(`/api/view?filename=${saved.images[0]!.filename}&type=output`)).headers.get('location')!);
-		const { data, info } = await sharp(new Uint8Array(await res.arrayBuffer())).raw().toBuffer({ resolveWithObject: true });
+		const { data, info } = await sharp(new Uint8Array(await res.arrayBuffer()))
+			.raw()
+			.toBuffer({ resolveWithObject: true });
 		// Scaled to 512 wide (384 high), cropped to 384×384, inverted: 255-200, 255-40, 255-90.
 		expect([info.width, info.height]).toEqual([384, 384]);
 		expect([data[0], data[1], data[2]]).toEqual([55, 215, 165]);
@@ -86,20 +109,31 @@ describe('the image edit and animation examples', () => {
 
 	it('loads an earlier output through ComfyUI\'s "name [output]" annotation', async () => {
 		const socket = await RecordingSocket.open(emu);
-		const make: ApiPrompt = { '1': { class_type: 'EmptyImage', inputs: { width: 40, height: 30, batch_size: 1, color: 0x336699 } }, '2': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: 'base' } } };
+		const make: ApiPrompt = {
+			'1': { class_type: 'EmptyImage', inputs: { width: 40, height: 30, batch_size: 1, color: 0x336699 } },
+			'2': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: 'base' } }
+		};
 		await socket.untilDone((await api(emu).submit(make)).body['prompt_id'] as string);
-		const edit: ApiPrompt = { '1': { class_type: 'LoadImage', inputs: { image: 'base_00001_.png [output]' } }, '2': { class_type: 'ImageInvert', inputs: { image: ['1', 0] } }, '3': { class_type: 'SaveImage', inputs: { images: ['2', 0], filename_prefix: 'inverted' } } };
+		const edit: ApiPrompt = {
+			'1': { class_type: 'LoadImage', inputs: { image: 'base_00001_.png [output]' } },
+			'2': { class_type: 'ImageInvert', inputs: { image: ['1', 0] } },
+			'3': { class_type: 'SaveImage', inputs: { images: ['2', 0], filename_prefix: 'inverted' } }
+		};
 		const done = await socket.untilDone((await api(emu).submit(edit)).body['prompt_id'] as string);
 		socket.close();
 		expect(done.find((m) => m.type === 'executed')!.data['output']).toMatchObject({ images: [{ filename: 'inverted_00001_.png' }] });
 		const res = await fetch((await api(emu).get('/api/view?filename=inverted_00001_.png')).headers.get('location')!);
-		const { data } = await sharp(new Uint8Array(await res.arrayBuffer())).raw().toBuffer({ resolveWithObject: true });
+		const { data } = await sharp(new Uint8Array(await res.arrayBuffer()))
+			.raw()
+			.toBuffer({ resolveWithObject: true });
 		expect([data[0], data[1], data[2]]).toEqual([255 - 0x33, 255 - 0x66, 255 - 0x99]);
 	});
 
 	it('saves a batch as an animated WebP reported under video', async () => {
 		const socket = await RecordingSocket.open(emu);
-		const id = (await api(emu).submit(variant(textToAnimation as ApiPrompt, { '4': { width: 64, height: 64, batch_size: 4 } }))).body['prompt_id'] as string;
+		const id = (await api(emu).submit(variant(textToAnimation as ApiPrompt, { '4': { width: 64, height: 64, batch_size: 4 } }))).body[
+			'prompt_id'
+		] as string;
 		const done = await socket.untilDone(id);
 		socket.close();
 		const output = done.find((m) => m.type === 'executed')!.data['output'] as { video: Array<{ filename: string }>; animated: boolean[] };
@@ -112,7 +146,11 @@ describe('the image edit and animation examples', () => {
 
 describe('from-hash assets', () => {
 	const fromHash = (body: unknown, headers: Record<string, string> = { 'X-API-Key': emu.apiKey }) =>
-		fetch(`${emu.urls.workflow}/api/assets/from-hash`, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+		fetch(`${emu.urls.workflow}/api/assets/from-hash`, {
+			method: 'POST',
+			headers: { ...headers, 'Content-Type': 'application/json' },
+			body: JSON.stringify(body)
+		});
 
 	it('creates (201) then returns (200) a reference, and LoadImage accepts its name', async () => {
 		await api(emu).upload('/api/upload/image', 'upload.png', photo);
@@ -120,9 +158,19 @@ describe('from-hash assets', () => {
 		const created = await fromHash({ hash, tags: ['input'], name: 'my-photo.png', user_metadata: { from: 'test' } });
 		expect(created.status).toBe(201);
 		const asset = (await created.json()) as AssetCreated;
-		expect(asset).toMatchObject({ name: 'my-photo.png', asset_hash: hash, size: photo.length, mime_type: 'image/png', tags: ['input'], created_new: true, user_metadata: { from: 'test' } });
+		expect(asset).toMatchObject({
+			name: 'my-photo.png',
+			asset_hash: hash,
+			size: photo.length,
+			mime_type: 'image/png',
+			tags: ['input'],
+			created_new: true,
+			user_metadata: { from: 'test' }
+		});
 		expect(asset.id).toMatch(/^[0-9a-f-]{36}$/);
-		const combo = (await (await api(emu).get('/api/object_info/LoadImage')).json()) as { LoadImage: { input: { required: { image: [string[]] } } } };
+		const combo = (await (await api(emu).get('/api/object_info/LoadImage')).json()) as {
+			LoadImage: { input: { required: { image: [string[]] } } };
+		};
 		expect(combo.LoadImage.input.required.image[0]).toEqual(['my-photo.png', 'upload.png']);
 		const again = await fromHash({ hash, tags: ['input'], name: 'my-photo.png' });
 		expect(again.status).toBe(200);
@@ -139,7 +187,9 @@ describe('from-hash assets', () => {
 		await control(emu, '/scenario', { name: 'asset-names-rejected' });
 		const rejected = await api(emu).submit(prompt);
 		expect(rejected.status).toBe(400);
-		expect(rejected.body['node_errors']).toMatchObject({ '1': { errors: [{ type: 'custom_validation_failed', details: 'image - Invalid image file: my-photo.png' }] } });
+		expect(rejected.body['node_errors']).toMatchObject({
+			'1': { errors: [{ type: 'custom_validation_failed', details: 'image - Invalid image file: my-photo.png' }] }
+		});
 	});
 
 	it('accepts sha256 hashes too, and answers 400, 404 and 401 as specified', async () => {
@@ -159,7 +209,11 @@ describe('from-hash assets', () => {
 		const unauth = await fromHash({ hash: sha, tags: ['input'] }, {});
 		expect(unauth.status).toBe(401);
 		expect(await unauth.json()).toMatchObject({ code: 'unauthorized', message: expect.any(String) });
-		const notJson = await fetch(`${emu.urls.workflow}/api/assets/from-hash`, { method: 'POST', headers: { 'X-API-Key': emu.apiKey, 'Content-Type': 'application/json' }, body: '{' });
+		const notJson = await fetch(`${emu.urls.workflow}/api/assets/from-hash`, {
+			method: 'POST',
+			headers: { 'X-API-Key': emu.apiKey, 'Content-Type': 'application/json' },
+			body: '{'
+		});
 		expect(notJson.status).toBe(400);
 	});
 
@@ -192,7 +246,10 @@ describe('/api/view and the storage origin', () => {
 		expect(preflight.status).toBe(204);
 		const leaky = await fetch(location, { headers: { Authorization: `Bearer ${emu.apiKey}` } });
 		expect(leaky.status).toBe(403);
-		const leakyPreflight = await fetch(location, { method: 'OPTIONS', headers: { Origin: 'http://app.test', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'x-api-key' } });
+		const leakyPreflight = await fetch(location, {
+			method: 'OPTIONS',
+			headers: { Origin: 'http://app.test', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'x-api-key' }
+		});
 		expect(leakyPreflight.status).toBe(403);
 		const inUrl = await fetch(`${location}&k=${emu.apiKey}`);
 		expect(inUrl.status).toBe(403);

@@ -42,7 +42,8 @@ export class FileIndex {
 	inputImages(withAssets: boolean): string[] {
 		const names = new Set([...this.files.values()].filter((f) => f.type === 'input' && f.mime.startsWith('image/')).map((f) => f.filename));
 		if (withAssets) {
-			for (const asset of this.assets.values()) if (asset.tags?.includes('input') && asset.mime_type?.startsWith('image/')) names.add(asset.name);
+			for (const asset of this.assets.values())
+				if (asset.tags?.includes('input') && asset.mime_type?.startsWith('image/')) names.add(asset.name);
 		}
 		return [...names].sort();
 	}
@@ -79,7 +80,16 @@ export class FileIndex {
 	}
 
 	/** Finds or creates the reference for (hash, name): `created` says which. */
-	assetReference(input: { hash: string; blake3: string; name: string; size: number; mime: string; tags: string[]; userMetadata: Record<string, unknown> | undefined; now: string }): { asset: Asset; created: boolean } {
+	assetReference(input: {
+		hash: string;
+		blake3: string;
+		name: string;
+		size: number;
+		mime: string;
+		tags: string[];
+		userMetadata: Record<string, unknown> | undefined;
+		now: string;
+	}): { asset: Asset; created: boolean } {
 		const key = `${input.blake3}\u0000${input.name}`;
 		const existing = this.assets.get(key);
 		if (existing) return { asset: existing, created: false };

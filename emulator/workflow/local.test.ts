@@ -7,7 +7,8 @@ import textToAnimation from '../../src/lib/examples/text-to-animation.json';
 import type { ApiPrompt } from '../../src/lib/wire/workflow-api';
 import { RecordingSocket, api, control, variant, startEmulator } from './test-support';
 
-const small = (changes: Record<string, Record<string, unknown>> = {}) => variant(textToImage as ApiPrompt, { '5': { width: 64, height: 64 }, ...changes });
+const small = (changes: Record<string, Record<string, unknown>> = {}) =>
+	variant(textToImage as ApiPrompt, { '5': { width: 64, height: 64 }, ...changes });
 
 let emu: Emulator;
 let local: ReturnType<typeof api>;
@@ -28,22 +29,34 @@ describe('comfyui-local scenario', () => {
 	it('needs no key, and has no job status or from-hash routes (bare 404 without CORS)', async () => {
 		expect((await noKey('/object_info')).status).toBe(200);
 		const socket = await RecordingSocket.open(emu, { token: null, clientId: 'me' });
-		const id = (await (await noKey('/prompt', { method: 'POST', body: JSON.stringify({ prompt: small({ '3': { steps: 1 } }), client_id: 'me' }) })).json()) as { prompt_id: string };
+		const id = (await (
+			await noKey('/prompt', { method: 'POST', body: JSON.stringify({ prompt: small({ '3': { steps: 1 } }), client_id: 'me' }) })
+		).json()) as { prompt_id: string };
 		await socket.untilDone(id.prompt_id);
 		socket.close();
-		for (const [path, method] of [[`/api/job/${id.prompt_id}/status`, 'GET'], ['/api/assets/from-hash', 'POST'], ['/api/no/such/route', 'GET']] as const) {
+		for (const [path, method] of [
+			[`/api/job/${id.prompt_id}/status`, 'GET'],
+			['/api/assets/from-hash', 'POST'],
+			['/api/no/such/route', 'GET']
+		] as const) {
 			const res = await noKey(path, { method, headers: { Origin: 'http://app.test' } });
 			expect(res.status, path).toBe(404);
 			expect(res.headers.get('access-control-allow-origin'), path).toBeNull();
 		}
-		const history = (await (await noKey(`/history/${id.prompt_id}`)).json()) as Record<string, { status: { status_str: string; completed: boolean } }>;
+		const history = (await (await noKey(`/history/${id.prompt_id}`)).json()) as Record<
+			string,
+			{ status: { status_str: string; completed: boolean } }
+		>;
 		expect(history[id.prompt_id]!.status).toMatchObject({ status_str: 'success', completed: true });
 	});
 
 	it('sends execution events only to the submitting clientId; status and TEXT frames to everyone', async () => {
 		const mine = await RecordingSocket.open(emu, { token: null, clientId: 'me' });
 		const other = await RecordingSocket.open(emu, { token: null, clientId: 'other' });
-		const res = await noKey('/api/prompt', { method: 'POST', body: JSON.stringify({ prompt: partnerNodes, client_id: 'me', extra_data: { api_key_comfy_org: 'local-login' } }) });
+		const res = await noKey('/api/prompt', {
+			method: 'POST',
+			body: JSON.stringify({ prompt: partnerNodes, client_id: 'me', extra_data: { api_key_comfy_org: 'local-login' } })
+		});
 		const id = ((await res.json()) as { prompt_id: string }).prompt_id;
 		await mine.untilDone(id);
 		await other.until(() => other.binary().length >= 8);
@@ -58,7 +71,11 @@ describe('comfyui-local scenario', () => {
 	it('tells the submitting client which node runs when it reconnects, without a prompt_id, as ComfyUI does', async () => {
 		await control(emu, '/workflow/timing', { stepMs: 10 });
 		const first = await RecordingSocket.open(emu, { token: null, clientId: 'me' });
-		const id = ((await (await noKey('/prompt', { method: 'POST', body: JSON.stringify({ prompt: small({ '3': { steps: 40 } }), client_id: 'me' }) })).json()) as { prompt_id: string }).prompt_id;
+		const id = (
+			(await (
+				await noKey('/prompt', { method: 'POST', body: JSON.stringify({ prompt: small({ '3': { steps: 40 } }), client_id: 'me' }) })
+			).json()) as { prompt_id: string }
+		).prompt_id;
 		await first.until(() => first.json('progress', id).length > 0);
 		first.close();
 		const stranger = await RecordingSocket.open(emu, { token: null, clientId: 'stranger' });
@@ -77,7 +94,11 @@ describe('comfyui-local scenario', () => {
 	it('sends to the newest socket of a clientId only, as ComfyUI keys sockets by sid', async () => {
 		const old = await RecordingSocket.open(emu, { token: null, clientId: 'me' });
 		const fresh = await RecordingSocket.open(emu, { token: null, clientId: 'me' });
-		const id = ((await (await noKey('/prompt', { method: 'POST', body: JSON.stringify({ prompt: small({ '3': { steps: 2 } }), client_id: 'me' }) })).json()) as { prompt_id: string }).prompt_id;
+		const id = (
+			(await (
+				await noKey('/prompt', { method: 'POST', body: JSON.stringify({ prompt: small({ '3': { steps: 2 } }), client_id: 'me' }) })
+			).json()) as { prompt_id: string }
+		).prompt_id;
 		await fresh.untilDone(id);
 		expect(old.json(undefined, id)).toEqual([]);
 		old.close();
@@ -98,7 +119,14 @@ describe('comfyui-local scenario', () => {
 		await control(emu, '/workflow/timing', { stepMs: 20 });
 		const socket = await RecordingSocket.open(emu, { token: null, clientId: 'me' });
 		const submit = async (seed: number) =>
-			((await (await noKey('/prompt', { method: 'POST', body: JSON.stringify({ prompt: small({ '3': { steps: 200, seed } }), client_id: 'me' }) })).json()) as { prompt_id: string }).prompt_id;
+			(
+				(await (
+					await noKey('/prompt', {
+						method: 'POST',
+						body: JSON.stringify({ prompt: small({ '3': { steps: 200, seed } }), client_id: 'me' })
+					})
+				).json()) as { prompt_id: string }
+			).prompt_id;
 		const a = await submit(1);
 		const b = await submit(2);
 		await socket.until(() => socket.json('progress', a).length >= 1);
@@ -109,7 +137,10 @@ describe('comfyui-local scenario', () => {
 		await noKey('/interrupt', { method: 'POST' });
 		const done = await socket.untilDone(a);
 		expect(done.map((m) => m.type)).toContain('execution_interrupted');
-		const history = (await (await noKey('/history')).json()) as Record<string, { status: { status_str: string; messages: Array<[string]> } }>;
+		const history = (await (await noKey('/history')).json()) as Record<
+			string,
+			{ status: { status_str: string; messages: Array<[string]> } }
+		>;
 		expect(Object.keys(history)).toEqual([a]);
 		expect(history[a]!.status.status_str).toBe('error');
 		expect(history[a]!.status.messages.map((m) => m[0])).toContain('execution_interrupted');
@@ -117,10 +148,19 @@ describe('comfyui-local scenario', () => {
 	});
 
 	it('renames an upload whose name is taken by other bytes, keeps it for the same bytes, and serves /view directly', async () => {
-		const red = new Uint8Array(await sharp({ create: { width: 8, height: 8, channels: 3, background: '#f00' } }).png().toBuffer());
-		const blue = new Uint8Array(await sharp({ create: { width: 8, height: 8, channels: 3, background: '#00f' } }).png().toBuffer());
+		const red = new Uint8Array(
+			await sharp({ create: { width: 8, height: 8, channels: 3, background: '#f00' } })
+				.png()
+				.toBuffer()
+		);
+		const blue = new Uint8Array(
+			await sharp({ create: { width: 8, height: 8, channels: 3, background: '#00f' } })
+				.png()
+				.toBuffer()
+		);
 		const names: string[] = [];
-		for (const bytes of [red, red, blue, blue]) names.push(((await (await local.upload('/upload/image', 'photo.png', bytes)).json()) as { name: string }).name);
+		for (const bytes of [red, red, blue, blue])
+			names.push(((await (await local.upload('/upload/image', 'photo.png', bytes)).json()) as { name: string }).name);
 		expect(names).toEqual(['photo.png', 'photo.png', 'photo (1).png', 'photo (1).png']);
 		const view = await noKey('/view?filename=photo%20(1).png&type=input&subfolder=');
 		expect(view.status).toBe(200);
@@ -133,9 +173,16 @@ describe('comfyui-local scenario', () => {
 	it('reports animated output as images with animated: [true], as ComfyUI does', async () => {
 		const socket = await RecordingSocket.open(emu, { token: null, clientId: 'me' });
 		const prompt = variant(textToAnimation as ApiPrompt, { '4': { width: 32, height: 32, batch_size: 2 }, '5': { steps: 1 } });
-		const id = ((await (await noKey('/prompt', { method: 'POST', body: JSON.stringify({ prompt, client_id: 'me' }) })).json()) as { prompt_id: string }).prompt_id;
+		const id = (
+			(await (await noKey('/prompt', { method: 'POST', body: JSON.stringify({ prompt, client_id: 'me' }) })).json()) as {
+				prompt_id: string;
+			}
+		).prompt_id;
 		const done = await socket.untilDone(id);
-		expect(done.find((m) => m.type === 'executed')!.data['output']).toEqual({ images: [{ filename: 'animation_00001_.webp', subfolder: '', type: 'output' }], animated: [true] });
+		expect(done.find((m) => m.type === 'executed')!.data['output']).toEqual({
+			images: [{ filename: 'animation_00001_.webp', subfolder: '', type: 'output' }],
+			animated: [true]
+		});
 		socket.close();
 	});
 });

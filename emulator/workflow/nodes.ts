@@ -75,7 +75,11 @@ export function nodeDefinitions(images: string[]): Record<string, NodeDefinition
 			'Load Checkpoint',
 			'loaders',
 			{ ckpt_name: [CHECKPOINTS, { tooltip: 'The name of the checkpoint (model) to load.' }] },
-			[['MODEL', 'MODEL'], ['CLIP', 'CLIP'], ['VAE', 'VAE']]
+			[
+				['MODEL', 'MODEL'],
+				['CLIP', 'CLIP'],
+				['VAE', 'VAE']
+			]
 		),
 		CLIPTextEncode: node(
 			'CLIPTextEncode',
@@ -117,13 +121,10 @@ export function nodeDefinitions(images: string[]): Record<string, NodeDefinition
 			[['LATENT', 'LATENT']]
 		),
 		VAEDecode: node('VAEDecode', 'VAE Decode', 'latent', { samples: ['LATENT', {}], vae: ['VAE', {}] }, [['IMAGE', 'IMAGE']]),
-		LoadImage: node(
-			'LoadImage',
-			'Load Image',
-			'image',
-			{ image: [images, { image_upload: true }] },
-			[['IMAGE', 'IMAGE'], ['MASK', 'MASK']]
-		),
+		LoadImage: node('LoadImage', 'Load Image', 'image', { image: [images, { image_upload: true }] }, [
+			['IMAGE', 'IMAGE'],
+			['MASK', 'MASK']
+		]),
 		LoadImageMask: node(
 			'LoadImageMask',
 			'Load Image (as Mask)',

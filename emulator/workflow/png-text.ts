@@ -25,7 +25,9 @@ function chunk(type: string, body: Buffer): Buffer {
 export function addTextChunks(png: Buffer, entries: Array<[string, string]>): Buffer {
 	if (!png.subarray(0, 8).equals(SIGNATURE)) throw new Error('not a PNG');
 	const ihdrEnd = 8 + 8 + png.readUInt32BE(8) + 4;
-	const chunks = entries.map(([key, text]) => chunk('tEXt', Buffer.concat([Buffer.from(key, 'latin1'), Buffer.from([0]), Buffer.from(text, 'latin1')])));
+	const chunks = entries.map(([key, text]) =>
+		chunk('tEXt', Buffer.concat([Buffer.from(key, 'latin1'), Buffer.from([0]), Buffer.from(text, 'latin1')]))
+	);
 	return Buffer.concat([png.subarray(0, ihdrEnd), ...chunks, png.subarray(ihdrEnd)]);
 }
 

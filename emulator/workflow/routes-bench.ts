@@ -54,7 +54,7 @@ async function previewJpegs(size: number): Promise<Buffer[]> {
 /** Inserts `padding` bytes of JPEG comment segments (at most 65533 payload bytes each) after SOI. */
 function withComment(jpeg: Buffer, padding: number): Uint8Array {
 	const segments: Buffer[] = [];
-	for (let left = padding; left > 0; ) {
+	for (let left = padding; left > 0;) {
 		const payload = left - 4 <= 65_533 ? left - 4 : 60_000; // never leaves a remainder too short for a segment
 		const segment = Buffer.alloc(4 + payload, 0x20);
 		segment.writeUInt16BE(0xfffe, 0);
@@ -88,7 +88,13 @@ export function installWorkflowBenchRoutes(app: FastifyInstance, hub: SocketHub)
 		if (!args) return reply;
 		const jpegs = await previewJpegs(512);
 		const longest = Math.max(...jpegs.map((j) => j.length));
-		const metadata = { node_id: args.nodeId, display_node_id: args.nodeId, real_node_id: args.nodeId, prompt_id: args.promptId, parent_node_id: null };
+		const metadata = {
+			node_id: args.nodeId,
+			display_node_id: args.nodeId,
+			real_node_id: args.nodeId,
+			prompt_id: args.promptId,
+			parent_node_id: null
+		};
 		const result = await paced(args.count, args.perSecond, (first, n) => {
 			for (let i = first; i < first + n; i++) {
 				const jpeg = jpegs[i % PICTURES]!;
@@ -105,7 +111,10 @@ export function installWorkflowBenchRoutes(app: FastifyInstance, hub: SocketHub)
 		if (!args) return reply;
 		return paced(args.count, args.perSecond, (first, n) => {
 			for (let i = first; i < first + n; i++) {
-				hub.sendJson({ to: 'all' }, { type: 'progress', data: { value: i + 1, max: args.count, prompt_id: args.promptId, node: args.nodeId } });
+				hub.sendJson(
+					{ to: 'all' },
+					{ type: 'progress', data: { value: i + 1, max: args.count, prompt_id: args.promptId, node: args.nodeId } }
+				);
 			}
 		});
 	});

@@ -9,7 +9,13 @@ import type { WorkflowEngine } from './engine';
 import type { SocketHub } from './socket-hub';
 import { badRequest, isObject, parseJson } from './http-util';
 
-export function installWorkflowControlRoutes(app: FastifyInstance, state: EmulatorState, engine: WorkflowEngine, hub: SocketHub, down: { until: number }): void {
+export function installWorkflowControlRoutes(
+	app: FastifyInstance,
+	state: EmulatorState,
+	engine: WorkflowEngine,
+	hub: SocketHub,
+	down: { until: number }
+): void {
 	const p = `${CONTROL_PREFIX}/workflow`;
 	const body = (raw: unknown): Record<string, unknown> | undefined => {
 		const parsed = parseJson(raw);
@@ -29,7 +35,8 @@ export function installWorkflowControlRoutes(app: FastifyInstance, state: Emulat
 	app.post<{ Body: unknown }>(`${p}/timing`, async (request, reply) => {
 		const b = body(request.body);
 		const stepMs = b?.['stepMs'];
-		if (typeof stepMs !== 'number' || !Number.isFinite(stepMs) || stepMs < 0 || stepMs > 60_000) return badRequest(reply, 'stepMs must be a number of milliseconds from 0 to 60000.');
+		if (typeof stepMs !== 'number' || !Number.isFinite(stepMs) || stepMs < 0 || stepMs > 60_000)
+			return badRequest(reply, 'stepMs must be a number of milliseconds from 0 to 60000.');
 		engine.stepMs = stepMs;
 		return { stepMs };
 	});
@@ -44,7 +51,8 @@ export function installWorkflowControlRoutes(app: FastifyInstance, state: Emulat
 	/** Drops every socket and answers 502 / refuses sockets for `downSeconds`; jobs, files and history survive. */
 	app.post<{ Body: unknown }>(`${p}/restart`, async (request, reply) => {
 		const seconds = body(request.body)?.['downSeconds'] ?? 1;
-		if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0 || seconds > 600) return badRequest(reply, 'downSeconds must be a number from 0 to 600.');
+		if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0 || seconds > 600)
+			return badRequest(reply, 'downSeconds must be a number from 0 to 600.');
 		down.until = state.now() + seconds * 1000;
 		state.faults.refuseSocketsUntil = Math.max(state.faults.refuseSocketsUntil, down.until);
 		return { dropped: hub.dropAll(), downUntil: new Date(down.until).toISOString() };

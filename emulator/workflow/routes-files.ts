@@ -38,7 +38,8 @@ interface UploadParts {
 type ReadResult = { ok: true; parts: UploadParts } | { ok: false; message: string; status?: number };
 
 async function readParts(request: FastifyRequest): Promise<ReadResult> {
-	if (!request.isMultipart()) return { ok: false, message: 'Send multipart/form-data with the file in the "image" part (do not set a JSON content type).' };
+	if (!request.isMultipart())
+		return { ok: false, message: 'Send multipart/form-data with the file in the "image" part (do not set a JSON content type).' };
 	const parts: UploadParts = { fields: {} };
 	try {
 		for await (const part of request.parts()) {
@@ -57,7 +58,14 @@ async function readParts(request: FastifyRequest): Promise<ReadResult> {
 }
 
 export function installFileRoutes(app: FastifyInstance, state: EmulatorState, engine: WorkflowEngine, storage: StorageService): void {
-	const store = async (type: FileType, filename: string, subfolder: string, bytes: Buffer, mime: string, overwrite: boolean): Promise<UploadResponse> => {
+	const store = async (
+		type: FileType,
+		filename: string,
+		subfolder: string,
+		bytes: Buffer,
+		mime: string,
+		overwrite: boolean
+	): Promise<UploadResponse> => {
 		const blob = await storage.blobs.put(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), mime);
 		const local = engine.rules.local;
 		const name = local && overwrite ? filename : engine.files.uploadName(type, filename, blob.hash, local);
@@ -77,41 +85,73 @@ export function installFileRoutes(app: FastifyInstance, state: EmulatorState, en
 	for (const path of both('/upload/image')) {
 		app.post(path, async (request, reply) => {
 			const read = await readParts(request);
-			if (!read.ok) return read.status ? reply.code(read.status).send({ code: 'payload_too_large', message: read.message }) : badRequest(reply, read.message);
+			if (!read.ok)
+				return read.status
+					? reply.code(read.status).send({ code: 'payload_too_large', message: read.message })
+					: badRequest(reply, read.message);
 			const checked = common(read.parts);
 			if (!checked.ok) return badRequest(reply, checked.message);
 			const file = read.parts.file!;
-			return store(checked.type, checked.filename, read.parts.fields['subfolder'] ?? '', file.bytes, mimeOf(checked.filename, file.mimetype), read.parts.fields['overwrite'] === 'true');
+			return store(
+				checked.type,
+				checked.filename,
+				read.parts.fields['subfolder'] ?? '',
+				file.bytes,
+				mimeOf(checked.filename, file.mimetype),
+				read.parts.fields['overwrite'] === 'true'
+			);
 		});
 	}
 
 	for (const path of both('/upload/mask')) {
 		app.post(path, async (request, reply) => {
 			const read = await readParts(request);
-			if (!read.ok) return read.status ? reply.code(read.status).send({ code: 'payload_too_large', message: read.message }) : badRequest(reply, read.message);
+			if (!read.ok)
+				return read.status
+					? reply.code(read.status).send({ code: 'payload_too_large', message: read.message })
+					: badRequest(reply, read.message);
 			const checked = common(read.parts);
 			if (!checked.ok) return badRequest(reply, checked.message);
 			const rawRef = read.parts.fields['original_ref'];
 			const ref = parseJson(rawRef);
 			if (rawRef === undefined || !ref.ok || !isObject(ref.value) || typeof ref.value['filename'] !== 'string') {
-				return badRequest(reply, '"original_ref" must be a JSON file reference such as {"filename":"photo.png","subfolder":"","type":"input"}.');
+				return badRequest(
+					reply,
+					'"original_ref" must be a JSON file reference such as {"filename":"photo.png","subfolder":"","type":"input"}.'
+				);
 			}
 			const refType = ref.value['type'] ?? 'input';
 			if (!isFileType(refType)) return badRequest(reply, `original_ref.type must be input, temp or output, not "${String(refType)}".`);
 			const original = engine.files.get(refType, ref.value['filename']);
 			const originalBlob = original ? storage.blobs.get(original.hash) : undefined;
-			if (!originalBlob) return badRequest(reply, `original_ref names ${ref.value['filename']}, which is not stored: upload the image first.`);
+			if (!originalBlob)
+				return badRequest(reply, `original_ref names ${ref.value['filename']}, which is not stored: upload the image first.`);
 			let composed: Buffer;
 			try {
 				// ComfyUI puts the mask's alpha into the original image and saves that as the new file.
 				const base = sharp(originalBlob.bytes).removeAlpha();
 				const { width, height } = await base.metadata();
-				const alpha = await sharp(read.parts.file!.bytes).ensureAlpha().extractChannel(3).resize(width, height, { fit: 'fill' }).raw().toBuffer();
-				composed = await base.joinChannel(alpha, { raw: { width: width!, height: height!, channels: 1 } }).png().toBuffer();
+				const alpha = await sharp(read.parts.file!.bytes)
+					.ensureAlpha()
+					.extractChannel(3)
+					.resize(width, height, { fit: 'fill' })
+					.raw()
+					.toBuffer();
+				composed = await base
+					.joinChannel(alpha, { raw: { width: width!, height: height!, channels: 1 } })
+					.png()
+					.toBuffer();
 			} catch {
 				return badRequest(reply, 'The mask or the original is not an image this service can read.');
 			}
-			return store(checked.type, checked.filename, read.parts.fields['subfolder'] ?? '', composed, 'image/png', read.parts.fields['overwrite'] === 'true');
+			return store(
+				checked.type,
+				checked.filename,
+				read.parts.fields['subfolder'] ?? '',
+				composed,
+				'image/png',
+				read.parts.fields['overwrite'] === 'true'
+			);
 		});
 	}
 
@@ -119,7 +159,8 @@ export function installFileRoutes(app: FastifyInstance, state: EmulatorState, en
 		app.post<{ Body: unknown }>(path, async (request, reply) => {
 			if (engine.rules.local) return bareNotFound(reply);
 			const parsed = parseJson(request.body);
-			if (!parsed.ok || !isObject(parsed.value)) return badRequest(reply, 'The body must be a JSON object: {"hash": "blake3:<64 hex>", "tags": ["input"]}.', 'invalid_body');
+			if (!parsed.ok || !isObject(parsed.value))
+				return badRequest(reply, 'The body must be a JSON object: {"hash": "blake3:<64 hex>", "tags": ["input"]}.', 'invalid_body');
 			const body = parsed.value;
 			const hash = body['hash'];
 			if (typeof hash !== 'string' || !ASSET_HASH_PATTERN.test(hash)) {
@@ -130,9 +171,11 @@ export function installFileRoutes(app: FastifyInstance, state: EmulatorState, en
 				return badRequest(reply, '"tags" must be an array of at least one non-empty string, e.g. ["input"].', 'invalid_tags');
 			}
 			for (const key of ['name', 'mime_type'] as const) {
-				if (body[key] !== undefined && (typeof body[key] !== 'string' || body[key] === '')) return badRequest(reply, `"${key}" must be a non-empty string.`, 'invalid_body');
+				if (body[key] !== undefined && (typeof body[key] !== 'string' || body[key] === ''))
+					return badRequest(reply, `"${key}" must be a non-empty string.`, 'invalid_body');
 			}
-			if (body['user_metadata'] !== undefined && !isObject(body['user_metadata'])) return badRequest(reply, '"user_metadata" must be an object.', 'invalid_body');
+			if (body['user_metadata'] !== undefined && !isObject(body['user_metadata']))
+				return badRequest(reply, '"user_metadata" must be an object.', 'invalid_body');
 			const blob = storage.blobs.find(hash);
 			if (!blob) return reply.code(404).send({ code: 'not_found', message: `No stored content has the hash ${hash}: upload it first.` });
 			const now = new Date(state.now()).toISOString();
@@ -155,7 +198,8 @@ export function installFileRoutes(app: FastifyInstance, state: EmulatorState, en
 		app.get<{ Querystring: Record<string, string | undefined> }>(path, async (request, reply) => {
 			const q = request.query;
 			// ComfyUI answers a /view without filename with a bare 404.
-			if (!q['filename']) return engine.rules.local ? reply.code(404).send() : badRequest(reply, 'The "filename" query parameter is required.');
+			if (!q['filename'])
+				return engine.rules.local ? reply.code(404).send() : badRequest(reply, 'The "filename" query parameter is required.');
 			const type = q['type'] || 'output';
 			if (!isFileType(type)) return badRequest(reply, `"type" must be output, temp or input, not "${type}".`);
 			const file = engine.files.get(type, q['filename']);
@@ -166,13 +210,22 @@ export function installFileRoutes(app: FastifyInstance, state: EmulatorState, en
 				const preview = await thumbnail(blob.bytes, q['preview']);
 				if (preview) {
 					const stored = await storage.blobs.put(preview.bytes, preview.mime);
-					served = { hash: stored.hash, bytes: stored.bytes, mime: preview.mime, filename: file.filename.replace(/\.[^.]+$/, '') + '.' + preview.mime.split('/')[1] };
+					served = {
+						hash: stored.hash,
+						bytes: stored.bytes,
+						mime: preview.mime,
+						filename: file.filename.replace(/\.[^.]+$/, '') + '.' + preview.mime.split('/')[1]
+					};
 				}
 			}
 			if (engine.rules.local) {
 				return sendBytes(reply, served.bytes, served.mime, served.filename);
 			}
-			return reply.code(302).header('Location', storage.signedUrl(served.hash, served.filename, VIEW_URL_LIFETIME_SECONDS)).header('Cache-Control', 'no-store').send();
+			return reply
+				.code(302)
+				.header('Location', storage.signedUrl(served.hash, served.filename, VIEW_URL_LIFETIME_SECONDS))
+				.header('Cache-Control', 'no-store')
+				.send();
 		});
 	}
 }

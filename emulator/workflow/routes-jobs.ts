@@ -9,11 +9,18 @@ export function installJobRoutes(app: FastifyInstance, state: EmulatorState, eng
 	for (const path of both('/prompt')) {
 		app.post<{ Body: unknown }>(path, async (request, reply) => {
 			const rules = engine.rules;
-			if (rules.noCredits) return reply.code(402).send({ code: 'insufficient_credits', message: 'Your account has no credits left: add credits to run workflows.' });
-			if (rules.inactiveSubscription) return reply.code(429).send({ code: 'subscription_inactive', message: 'Your subscription is not active: renew it to run workflows.' });
+			if (rules.noCredits)
+				return reply
+					.code(402)
+					.send({ code: 'insufficient_credits', message: 'Your account has no credits left: add credits to run workflows.' });
+			if (rules.inactiveSubscription)
+				return reply
+					.code(429)
+					.send({ code: 'subscription_inactive', message: 'Your subscription is not active: renew it to run workflows.' });
 			const parsed = parseJson(request.body);
 			// aiohttp's request.json() raising inside ComfyUI's handler: a plain-text 500.
-			if (!parsed.ok) return reply.code(500).type('text/plain; charset=utf-8').send('500 Internal Server Error\n\nServer got itself in trouble');
+			if (!parsed.ok)
+				return reply.code(500).type('text/plain; charset=utf-8').send('500 Internal Server Error\n\nServer got itself in trouble');
 			const body = parsed.value;
 			if (!isObject(body) || !('prompt' in body)) {
 				const error = { type: 'no_prompt', message: 'No prompt provided', details: 'No prompt provided', extra_info: {} };
@@ -89,7 +96,8 @@ export function installJobRoutes(app: FastifyInstance, state: EmulatorState, eng
 		});
 		app.post<{ Body: unknown }>(path, async (request, reply) => {
 			const parsed = parseJson(request.body);
-			if (!parsed.ok || !isObject(parsed.value ?? {})) return badRequest(reply, 'The body must be a JSON object such as {"clear": true} or {"delete": [...]}.');
+			if (!parsed.ok || !isObject(parsed.value ?? {}))
+				return badRequest(reply, 'The body must be a JSON object such as {"clear": true} or {"delete": [...]}.');
 			const body = (parsed.value ?? {}) as Record<string, unknown>;
 			const ids = Array.isArray(body['delete']) ? body['delete'].filter((i): i is string => typeof i === 'string') : [];
 			for (const id of body['clear'] === true ? [...engine.book.jobs.keys()] : ids) {

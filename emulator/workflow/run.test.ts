@@ -41,7 +41,11 @@ describe('auth and CORS', () => {
 	});
 
 	it('puts CORS headers and exposed headers on errors', async () => {
-		const res = await fetch(`${emu.urls.workflow}/api/prompt`, { method: 'POST', headers: { Origin: 'http://app.test', 'X-API-Key': emu.apiKey, 'Content-Type': 'application/json' }, body: '{}' });
+		const res = await fetch(`${emu.urls.workflow}/api/prompt`, {
+			method: 'POST',
+			headers: { Origin: 'http://app.test', 'X-API-Key': emu.apiKey, 'Content-Type': 'application/json' },
+			body: '{}'
+		});
 		expect(res.status).toBe(400);
 		expect(res.headers.get('access-control-allow-origin')).toBe('http://app.test');
 		expect(res.headers.get('access-control-expose-headers')).toContain('Retry-After');
@@ -51,11 +55,36 @@ describe('auth and CORS', () => {
 describe('object_info', () => {
 	it('describes every node in ComfyUI format, with partner nodes marked api_node', async () => {
 		const nodes = (await (await api(emu).get('/api/object_info')).json()) as Record<string, Record<string, unknown>>;
-		for (const name of ['LoadImage', 'LoadImageMask', 'SaveImage', 'PreviewImage', 'ImageInvert', 'ImageScale', 'ImageBlur', 'ImageCrop', 'EmptyImage', 'CheckpointLoaderSimple', 'CLIPTextEncode', 'EmptyLatentImage', 'KSampler', 'VAEDecode', 'SaveAnimatedWEBP', 'SaveAudio']) {
-			expect(nodes[name], name).toMatchObject({ output: expect.any(Array), output_name: expect.any(Array), output_node: expect.any(Boolean), category: expect.any(String), display_name: expect.any(String) });
+		for (const name of [
+			'LoadImage',
+			'LoadImageMask',
+			'SaveImage',
+			'PreviewImage',
+			'ImageInvert',
+			'ImageScale',
+			'ImageBlur',
+			'ImageCrop',
+			'EmptyImage',
+			'CheckpointLoaderSimple',
+			'CLIPTextEncode',
+			'EmptyLatentImage',
+			'KSampler',
+			'VAEDecode',
+			'SaveAnimatedWEBP',
+			'SaveAudio'
+		]) {
+			expect(nodes[name], name).toMatchObject({
+				output: expect.any(Array),
+				output_name: expect.any(Array),
+				output_node: expect.any(Boolean),
+				category: expect.any(String),
+				display_name: expect.any(String)
+			});
 		}
 		expect(nodes['LoadImage']).toMatchObject({ input: { required: { image: [[], { image_upload: true }] } } });
-		expect(nodes['ImageScale']).toMatchObject({ input: { required: { width: ['INT', { min: 0, max: 16384 }], upscale_method: [expect.arrayContaining(['lanczos']), {}] } } });
+		expect(nodes['ImageScale']).toMatchObject({
+			input: { required: { width: ['INT', { min: 0, max: 16384 }], upscale_method: [expect.arrayContaining(['lanczos']), {}] } }
+		});
 		expect(nodes['StabilityStableImageUltraNode']).toMatchObject({ api_node: true });
 		expect(nodes['KSampler']!['api_node']).toBeUndefined();
 		// The route answers without the /api prefix too, as ComfyUI does.
@@ -75,14 +104,22 @@ describe('POST /api/prompt validation', () => {
 	it('says no_prompt when the prompt is missing', async () => {
 		const res = await api(emu).post('/api/prompt', { number: 3 });
 		expect(res.status).toBe(400);
-		expect(await res.json()).toEqual({ error: { type: 'no_prompt', message: 'No prompt provided', details: 'No prompt provided', extra_info: {} }, node_errors: {} });
+		expect(await res.json()).toEqual({
+			error: { type: 'no_prompt', message: 'No prompt provided', details: 'No prompt provided', extra_info: {} },
+			node_errors: {}
+		});
 	});
 
 	it('refuses unknown node types and prompts without outputs', async () => {
 		const unknown = await api(emu).submit({ '1': { class_type: 'NoSuchNode', inputs: {} } });
 		expect(unknown.status).toBe(400);
-		expect(unknown.body['error']).toMatchObject({ type: 'invalid_prompt', message: 'Cannot execute because node NoSuchNode does not exist.' });
-		const noOutputs = await api(emu).submit({ '1': { class_type: 'EmptyImage', inputs: { width: 8, height: 8, batch_size: 1, color: 0 } } });
+		expect(unknown.body['error']).toMatchObject({
+			type: 'invalid_prompt',
+			message: 'Cannot execute because node NoSuchNode does not exist.'
+		});
+		const noOutputs = await api(emu).submit({
+			'1': { class_type: 'EmptyImage', inputs: { width: 8, height: 8, batch_size: 1, color: 0 } }
+		});
 		expect(noOutputs.body['error']).toMatchObject({ type: 'prompt_no_outputs' });
 	});
 
@@ -93,9 +130,16 @@ describe('POST /api/prompt validation', () => {
 		const res = await api(emu).submit(bad);
 		expect(res.status).toBe(400);
 		expect(res.body['error']).toMatchObject({ type: 'prompt_outputs_failed_validation', message: 'Prompt outputs failed validation' });
-		const errors = res.body['node_errors'] as Record<string, { errors: Array<{ type: string; extra_info: { input_name?: string } }>; dependent_outputs: string[]; class_type: string }>;
+		const errors = res.body['node_errors'] as Record<
+			string,
+			{ errors: Array<{ type: string; extra_info: { input_name?: string } }>; dependent_outputs: string[]; class_type: string }
+		>;
 		const types = (id: string) => errors[id]?.errors.map((e) => `${e.type}:${e.extra_info.input_name}`);
-		expect(errors['8']).toMatchObject({ class_type: 'VAEDecode', dependent_outputs: ['9'], errors: [{ type: 'exception_during_inner_validation', details: "'99'" }] });
+		expect(errors['8']).toMatchObject({
+			class_type: 'VAEDecode',
+			dependent_outputs: ['9'],
+			errors: [{ type: 'exception_during_inner_validation', details: "'99'" }]
+		});
 		// VAEDecode's dangling link stops validation before its other inputs are reached, as in ComfyUI.
 		void types;
 		const badLink = variant(t2i, { '3': { steps: 0, sampler_name: 'nope', cfg: 'high' }, '5': { width: 99999 } });
@@ -103,12 +147,23 @@ describe('POST /api/prompt validation', () => {
 		const res2 = await api(emu).submit(badLink);
 		const errors2 = res2.body['node_errors'] as typeof errors;
 		expect(errors2['3']!.errors.map((e) => e.type).sort()).toEqual(['invalid_input_type', 'value_not_in_list', 'value_smaller_than_min']);
-		expect(errors2['5']!.errors).toMatchObject([{ type: 'value_bigger_than_max', message: 'Value 99999 bigger than max of 16384', details: 'width', extra_info: { input_name: 'width' } }]);
+		expect(errors2['5']!.errors).toMatchObject([
+			{
+				type: 'value_bigger_than_max',
+				message: 'Value 99999 bigger than max of 16384',
+				details: 'width',
+				extra_info: { input_name: 'width' }
+			}
+		]);
 		expect(errors2['6']!.errors).toMatchObject([{ type: 'required_input_missing', message: 'Required input is missing', details: 'text' }]);
 	});
 
 	it('names a dependency cycle instead of looping', async () => {
-		const res = await api(emu).submit({ '1': { class_type: 'ImageInvert', inputs: { image: ['2', 0] } }, '2': { class_type: 'ImageInvert', inputs: { image: ['1', 0] } }, '3': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: 'x' } } });
+		const res = await api(emu).submit({
+			'1': { class_type: 'ImageInvert', inputs: { image: ['2', 0] } },
+			'2': { class_type: 'ImageInvert', inputs: { image: ['1', 0] } },
+			'3': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: 'x' } }
+		});
 		expect(res.status).toBe(400);
 		expect(res.body['node_errors']).toMatchObject({ '2': { errors: [{ type: 'dependency_cycle' }] } });
 	});
@@ -116,14 +171,25 @@ describe('POST /api/prompt validation', () => {
 	it('reports a link to the wrong output type', async () => {
 		const res = await api(emu).submit(variant(t2i, { '8': { samples: ['4', 0] } }));
 		const errors = res.body['node_errors'] as Record<string, { errors: Array<{ type: string; details: string }> }>;
-		expect(errors['8']!.errors[0]).toMatchObject({ type: 'return_type_mismatch', details: 'samples, received_type(MODEL) mismatch input_type(LATENT)' });
+		expect(errors['8']!.errors[0]).toMatchObject({
+			type: 'return_type_mismatch',
+			details: 'samples, received_type(MODEL) mismatch input_type(LATENT)'
+		});
 	});
 
 	it('runs the outputs that validate and reports the others in node_errors, as ComfyUI does', async () => {
-		const prompt = { ...variant(t2i), '20': { class_type: 'SaveImage', inputs: { images: ['21', 0], filename_prefix: 'x' } }, '21': { class_type: 'ImageInvert', inputs: {} } };
+		const prompt = {
+			...variant(t2i),
+			'20': { class_type: 'SaveImage', inputs: { images: ['21', 0], filename_prefix: 'x' } },
+			'21': { class_type: 'ImageInvert', inputs: {} }
+		};
 		const res = await api(emu).submit(prompt);
 		expect(res.status).toBe(200);
-		expect(res.body).toMatchObject({ prompt_id: expect.any(String), number: expect.any(Number), node_errors: { '21': { errors: [{ type: 'required_input_missing' }] } } });
+		expect(res.body).toMatchObject({
+			prompt_id: expect.any(String),
+			number: expect.any(Number),
+			node_errors: { '21': { errors: [{ type: 'required_input_missing' }] } }
+		});
 	});
 });
 
@@ -131,7 +197,12 @@ describe('running the text-to-image chain', () => {
 	it('streams the event table, saves a PNG with the workflow, and records status and history', async () => {
 		const socket = await RecordingSocket.open(emu);
 		const workflow = { nodes: [], links: [], version: 0.4 };
-		const submitted = await api(emu).submit(t2i, { client_id: 'someone-else', number: 5, front: true, extra_data: { extra_pnginfo: { workflow } } });
+		const submitted = await api(emu).submit(t2i, {
+			client_id: 'someone-else',
+			number: 5,
+			front: true,
+			extra_data: { extra_pnginfo: { workflow } }
+		});
 		expect(submitted.status).toBe(200);
 		// number and front are ignored: the service numbers jobs itself.
 		expect(submitted.body['number']).toBe(0);
@@ -151,10 +222,16 @@ describe('running the text-to-image chain', () => {
 		expect(types.slice(-2)).toEqual(['execution_success', 'executing']);
 		expect(socket.json('status').length).toBeGreaterThan(1);
 		const executed = messages.find((m) => m.type === 'executed')!;
-		expect(executed.data).toMatchObject({ node: '9', output: { images: [{ filename: 'ComfyUI_00001_.png', subfolder: '', type: 'output' }] } });
+		expect(executed.data).toMatchObject({
+			node: '9',
+			output: { images: [{ filename: 'ComfyUI_00001_.png', subfolder: '', type: 'output' }] }
+		});
 
 		expect(await (await api(emu).get(`/api/job/${id}/status`)).json()).toEqual({ status: 'completed' });
-		const history = (await (await api(emu).get(`/api/history/${id}`)).json()) as Record<string, { status: { status_str: string; completed: boolean; messages: Array<[string]> }; outputs: Record<string, unknown>; prompt: unknown[] }>;
+		const history = (await (await api(emu).get(`/api/history/${id}`)).json()) as Record<
+			string,
+			{ status: { status_str: string; completed: boolean; messages: Array<[string]> }; outputs: Record<string, unknown>; prompt: unknown[] }
+		>;
 		expect(history[id]!.status).toMatchObject({ status_str: 'success', completed: true });
 		expect(history[id]!.status.messages.map((m) => m[0])).toEqual(['execution_start', 'execution_cached', 'execution_success']);
 		expect(history[id]!.outputs['9']).toEqual(executed.data['output']);
@@ -178,7 +255,9 @@ describe('running the text-to-image chain', () => {
 			const done = await socket.untilDone(body['prompt_id'] as string);
 			const file = (done.find((m) => m.type === 'executed')!.data['output'] as { images: Array<{ filename: string }> }).images[0]!.filename;
 			const res = await fetch((await api(emu).get(`/api/view?filename=${file}&type=output`)).headers.get('location')!);
-			const { data } = await sharp(new Uint8Array(await res.arrayBuffer())).raw().toBuffer({ resolveWithObject: true });
+			const { data } = await sharp(new Uint8Array(await res.arrayBuffer()))
+				.raw()
+				.toBuffer({ resolveWithObject: true });
 			hashes.push(data.toString('base64'));
 		}
 		socket.close();
@@ -189,7 +268,9 @@ describe('running the text-to-image chain', () => {
 		const socket = await RecordingSocket.open(emu);
 		const ids: string[] = [];
 		for (const seed of [1, 2, 3]) {
-			const id = (await api(emu).submit(variant(t2i, { '3': { seed, steps: 1 }, '5': { width: 16, height: 16 } }))).body['prompt_id'] as string;
+			const id = (await api(emu).submit(variant(t2i, { '3': { seed, steps: 1 }, '5': { width: 16, height: 16 } }))).body[
+				'prompt_id'
+			] as string;
 			await socket.untilDone(id);
 			ids.push(id);
 		}

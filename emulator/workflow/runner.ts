@@ -69,7 +69,8 @@ function signatures(job: Job, order: string[], env: RunEnvironment): Map<string,
 		const inputs: Record<string, unknown> = {};
 		for (const [name, value] of Object.entries(node.inputs)) {
 			if (isLink(value)) inputs[name] = ['link', out.get(value[0]), value[1]];
-			else if (name === 'image' && (node.class_type === 'LoadImage' || node.class_type === 'LoadImageMask')) inputs[name] = [value, env.inputHash(String(value))];
+			else if (name === 'image' && (node.class_type === 'LoadImage' || node.class_type === 'LoadImageMask'))
+				inputs[name] = [value, env.inputHash(String(value))];
 			else inputs[name] = value;
 		}
 		out.set(id, JSON.stringify([node.class_type, inputs]));
@@ -166,7 +167,8 @@ export async function runJob(job: Job, env: RunEnvironment): Promise<void> {
 			const executor = EXECUTORS[node.class_type];
 			if (!executor) throw new ExecutionFailure('ValidationError', `Node ${node.class_type} cannot run here.`);
 			const result = await executor(inputs, ctx);
-			const ui = result.ui && env.local && result.ui.video ? { images: result.ui.video, animated: result.ui.animated ?? [true] } : result.ui;
+			const ui =
+				result.ui && env.local && result.ui.video ? { images: result.ui.video, animated: result.ui.animated ?? [true] } : result.ui;
 			values.set(id, result.outputs);
 			env.cache.set(key, { outputs: result.outputs, ui });
 			executed.push(id);
@@ -184,7 +186,8 @@ export async function runJob(job: Job, env: RunEnvironment): Promise<void> {
 			end('execution_interrupted', { prompt_id: job.id, node_id: nodeId, node_type: nodeType, executed, timestamp: now() });
 			return;
 		}
-		const failure = error instanceof ExecutionFailure ? error : new ExecutionFailure('Exception', error instanceof Error ? error.message : String(error));
+		const failure =
+			error instanceof ExecutionFailure ? error : new ExecutionFailure('Exception', error instanceof Error ? error.message : String(error));
 		if (current) setNode(current, 'error');
 		job.state = 'failed';
 		end('execution_error', {

@@ -63,7 +63,9 @@ export function createWorkflowService(state: EmulatorState, storage: StorageServ
 	app.setErrorHandler((error: { statusCode?: number; message?: string }, _request, reply) => {
 		const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
 		const message = status === 500 ? 'Internal server error.' : (error.message ?? 'Bad request.');
-		void reply.code(status).send({ code: status === 413 ? 'payload_too_large' : status === 500 ? 'internal_error' : 'bad_request', message });
+		void reply
+			.code(status)
+			.send({ code: status === 413 ? 'payload_too_large' : status === 500 ? 'internal_error' : 'bad_request', message });
 	});
 
 	app.setNotFoundHandler((request, reply) => {

@@ -18,7 +18,8 @@ export interface JsonMessage {
 	data: Record<string, unknown>;
 }
 
-export type Received = { kind: 'json'; message: JsonMessage; at: number } | { kind: 'binary'; frame: Frame | undefined; raw: Uint8Array; at: number };
+export type Received =
+	{ kind: 'json'; message: JsonMessage; at: number } | { kind: 'binary'; frame: Frame | undefined; raw: Uint8Array; at: number };
 
 /** A socket that records everything it receives, with waits that resolve on a condition. */
 export class RecordingSocket {
@@ -33,7 +34,11 @@ export class RecordingSocket {
 				const decoded = decodeFrame(bytes);
 				this.received.push({ kind: 'binary', frame: decoded.ok ? decoded.frame : undefined, raw: bytes, at: performance.now() });
 			} else {
-				this.received.push({ kind: 'json', message: JSON.parse(Buffer.from(bytes).toString('utf8')) as JsonMessage, at: performance.now() });
+				this.received.push({
+					kind: 'json',
+					message: JSON.parse(Buffer.from(bytes).toString('utf8')) as JsonMessage,
+					at: performance.now()
+				});
 			}
 			for (const w of this.waiters.splice(0)) w();
 		});
@@ -43,7 +48,10 @@ export class RecordingSocket {
 		});
 	}
 
-	static async open(emu: Emulator, options: { clientId?: string; token?: string | null; previewMetadata?: boolean } = {}): Promise<RecordingSocket> {
+	static async open(
+		emu: Emulator,
+		options: { clientId?: string; token?: string | null; previewMetadata?: boolean } = {}
+	): Promise<RecordingSocket> {
 		const params = new URLSearchParams({ clientId: options.clientId ?? 'test-client' });
 		if (options.token !== null) params.set('token', options.token ?? emu.apiKey);
 		const ws = new WebSocket(`${emu.urls.workflow.replace('http', 'ws')}/ws?${params}`);
@@ -73,7 +81,17 @@ export class RecordingSocket {
 	/** Waits until `condition` holds, or fails after `timeoutMs`. */
 	until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
 		return new Promise((resolve, reject) => {
-			const timer = setTimeout(() => reject(new Error(`condition not met in ${timeoutMs} ms; got ${this.json().map((m) => m.type).join(',')}`)), timeoutMs);
+			const timer = setTimeout(
+				() =>
+					reject(
+						new Error(
+							`condition not met in ${timeoutMs} ms; got ${this.json()
+								.map((m) => m.type)
+								.join(',')}`
+						)
+					),
+				timeoutMs
+			);
 			const check = () => {
 				if (condition()) {
 					clearTimeout(timer);
@@ -89,7 +107,10 @@ export class RecordingSocket {
 		const terminal = ['execution_success', 'execution_error', 'execution_interrupted'];
 		await this.until(() => {
 			const mine = this.json(undefined, promptId);
-			return mine.some((m) => terminal.includes(m.type)) && mine.some((m) => m.type === 'executing' && (m.data['node'] === null || m.data['node'] === ''));
+			return (
+				mine.some((m) => terminal.includes(m.type)) &&
+				mine.some((m) => m.type === 'executing' && (m.data['node'] === null || m.data['node'] === ''))
+			);
 		}, timeoutMs);
 		return this.json(undefined, promptId);
 	}
@@ -105,7 +126,11 @@ export function api(emu: Emulator, headers: Record<string, string> = {}) {
 	return {
 		get: (path: string) => fetch(`${base}${path}`, { headers: auth, redirect: 'manual' }),
 		post: (path: string, body: unknown) =>
-			fetch(`${base}${path}`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) }),
+			fetch(`${base}${path}`, {
+				method: 'POST',
+				headers: { ...auth, 'Content-Type': 'application/json' },
+				body: typeof body === 'string' ? body : JSON.stringify(body)
+			}),
 		submit: async (prompt: ApiPrompt, extra: Record<string, unknown> = {}) => {
 			const res = await fetch(`${base}/api/prompt`, {
 				method: 'POST',
@@ -124,7 +149,11 @@ export function api(emu: Emulator, headers: Record<string, string> = {}) {
 }
 
 export async function control(emu: Emulator, path: string, body: unknown = {}): Promise<unknown> {
-	const res = await fetch(`${emu.urls.workflow}/__emulator${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+	const res = await fetch(`${emu.urls.workflow}/__emulator${path}`, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json' },
+		body: JSON.stringify(body)
+	});
 	if (!res.ok) throw new Error(`control ${path}: ${res.status} ${await res.text()}`);
 	return res.json();
 }

@@ -5,7 +5,10 @@ import type { ApiPrompt } from '../../src/lib/wire/workflow-api';
 
 const defs = nodeDefinitions(['a.png']);
 const save = (from: string): ApiPrompt[string] => ({ class_type: 'SaveImage', inputs: { images: [from, 0], filename_prefix: 'x' } });
-const empty = (inputs: Record<string, unknown>): ApiPrompt => ({ '1': { class_type: 'EmptyImage', inputs: { width: 8, height: 8, batch_size: 1, color: 0, ...inputs } }, '2': save('1') });
+const empty = (inputs: Record<string, unknown>): ApiPrompt => ({
+	'1': { class_type: 'EmptyImage', inputs: { width: 8, height: 8, batch_size: 1, color: 0, ...inputs } },
+	'2': save('1')
+});
 
 describe('validatePrompt coerces literals the way Python does in ComfyUI', () => {
 	it.each([
@@ -20,11 +23,16 @@ describe('validatePrompt coerces literals the way Python does in ComfyUI', () =>
 	it.each([[{ width: 'wide' }], [{ width: null }], [{ width: {} }], [{ width: '1.5' }]])('INT %j is invalid_input_type', (inputs) => {
 		const result = validatePrompt(empty(inputs), defs);
 		expect(result.ok).toBe(false);
-		if (!result.ok) expect(result.nodeErrors['1']!.errors[0]).toMatchObject({ type: 'invalid_input_type', extra_info: { input_name: 'width' } });
+		if (!result.ok)
+			expect(result.nodeErrors['1']!.errors[0]).toMatchObject({ type: 'invalid_input_type', extra_info: { input_name: 'width' } });
 	});
 
 	it('accepts FLOAT from a numeric string and refuses an empty one', () => {
-		const prompt = (sigma: unknown): ApiPrompt => ({ ...empty({}), '3': { class_type: 'ImageBlur', inputs: { image: ['1', 0], blur_radius: 1, sigma } }, '4': save('3') });
+		const prompt = (sigma: unknown): ApiPrompt => ({
+			...empty({}),
+			'3': { class_type: 'ImageBlur', inputs: { image: ['1', 0], blur_radius: 1, sigma } },
+			'4': save('3')
+		});
 		const ok = validatePrompt(prompt('2.5'), defs);
 		expect(ok.ok && ok.prompt['3']!.inputs['sigma']).toBe(2.5);
 		const bad = validatePrompt(prompt(''), defs);
@@ -40,7 +48,10 @@ describe('validatePrompt coerces literals the way Python does in ComfyUI', () =>
 
 	it('refuses a prompt that is not an object, and a node without class_type', () => {
 		expect(validatePrompt([], defs)).toMatchObject({ ok: false, error: { type: 'invalid_prompt' } });
-		expect(validatePrompt({ '1': { inputs: {} } }, defs)).toMatchObject({ ok: false, error: { type: 'invalid_prompt', details: "Node ID '#1'" } });
+		expect(validatePrompt({ '1': { inputs: {} } }, defs)).toMatchObject({
+			ok: false,
+			error: { type: 'invalid_prompt', details: "Node ID '#1'" }
+		});
 	});
 
 	it('reports a bad link shape as bad_linked_input', () => {
@@ -49,16 +60,30 @@ describe('validatePrompt coerces literals the way Python does in ComfyUI', () =>
 	});
 
 	it('takes combos in both forms: a list of choices and COMBO with options', () => {
-		const prompt: ApiPrompt = { '1': { class_type: 'LoadImageMask', inputs: { image: 'a.png', channel: 'purple' } }, '2': { class_type: 'ImageScale', inputs: { image: ['3', 0], upscale_method: 'bilinear', width: 8, height: 8, crop: 'sideways' } }, '3': { class_type: 'EmptyImage', inputs: { width: 8, height: 8, batch_size: 1, color: 0 } }, '4': save('2') };
+		const prompt: ApiPrompt = {
+			'1': { class_type: 'LoadImageMask', inputs: { image: 'a.png', channel: 'purple' } },
+			'2': { class_type: 'ImageScale', inputs: { image: ['3', 0], upscale_method: 'bilinear', width: 8, height: 8, crop: 'sideways' } },
+			'3': { class_type: 'EmptyImage', inputs: { width: 8, height: 8, batch_size: 1, color: 0 } },
+			'4': save('2')
+		};
 		const result = validatePrompt(prompt, defs);
 		expect(result.ok).toBe(false);
-		if (!result.ok) expect(result.nodeErrors['2']!.errors[0]).toMatchObject({ type: 'value_not_in_list', details: `crop: 'sideways' not in ["disabled","center"]` });
+		if (!result.ok)
+			expect(result.nodeErrors['2']!.errors[0]).toMatchObject({
+				type: 'value_not_in_list',
+				details: `crop: 'sideways' not in ["disabled","center"]`
+			});
 	});
 });
 
 describe('executionOrder', () => {
 	it('puts every node after the nodes it links from, once', () => {
-		const prompt: ApiPrompt = { '9': save('5'), '5': { class_type: 'ImageInvert', inputs: { image: ['1', 0] } }, '1': { class_type: 'EmptyImage', inputs: {} }, '7': save('1') };
+		const prompt: ApiPrompt = {
+			'9': save('5'),
+			'5': { class_type: 'ImageInvert', inputs: { image: ['1', 0] } },
+			'1': { class_type: 'EmptyImage', inputs: {} },
+			'7': save('1')
+		};
 		expect(executionOrder(prompt, ['9', '7'])).toEqual(['1', '5', '9', '7']);
 	});
 });

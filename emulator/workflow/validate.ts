@@ -84,7 +84,11 @@ export function validatePrompt(
 		}
 		const inputs = (node as { inputs?: unknown }).inputs;
 		const copy = typeof inputs === 'object' && inputs !== null && !Array.isArray(inputs) ? { ...(inputs as Record<string, unknown>) } : {};
-		prompt[id] = { class_type: classType, inputs: copy, ...((node as { _meta?: { title?: string } })._meta ? { _meta: (node as { _meta: { title?: string } })._meta } : {}) };
+		prompt[id] = {
+			class_type: classType,
+			inputs: copy,
+			...((node as { _meta?: { title?: string } })._meta ? { _meta: (node as { _meta: { title?: string } })._meta } : {})
+		};
 		if (definition.output_node) outputs.push(id);
 	}
 	if (outputs.length === 0) return topError('prompt_no_outputs', 'Prompt has no outputs', '');
@@ -95,7 +99,17 @@ export function validatePrompt(
 	const check = (id: string): NodeCheck => {
 		if (visiting.has(id)) {
 			// ComfyUI recurses until Python's RecursionError; we name the cycle instead.
-			const cycle: NodeCheck = { valid: false, errors: [{ type: 'dependency_cycle', message: 'Dependency cycle detected', details: `Node ID '#${id}' depends on its own output`, extra_info: {} }] };
+			const cycle: NodeCheck = {
+				valid: false,
+				errors: [
+					{
+						type: 'dependency_cycle',
+						message: 'Dependency cycle detected',
+						details: `Node ID '#${id}' depends on its own output`,
+						extra_info: {}
+					}
+				]
+			};
 			return cycle;
 		}
 		const done = validated.get(id);
@@ -115,14 +129,25 @@ export function validatePrompt(
 		for (const [name, spec, required] of specs) {
 			const value = node.inputs[name];
 			if (value === undefined) {
-				if (required) errors.push({ type: 'required_input_missing', message: 'Required input is missing', details: name, extra_info: { input_name: name } });
+				if (required)
+					errors.push({
+						type: 'required_input_missing',
+						message: 'Required input is missing',
+						details: name,
+						extra_info: { input_name: name }
+					});
 				continue;
 			}
 			const info = { input_name: name, input_config: spec };
 			const typeName = Array.isArray(spec[0]) ? 'COMBO' : spec[0];
 			if (isLink(value)) {
 				if (value.length !== 2) {
-					errors.push({ type: 'bad_linked_input', message: 'Bad linked input, must be a length-2 list of [node_id, slot_index]', details: name, extra_info: { ...info, received_value: value } });
+					errors.push({
+						type: 'bad_linked_input',
+						message: 'Bad linked input, must be a length-2 list of [node_id, slot_index]',
+						details: name,
+						extra_info: { ...info, received_value: value }
+					});
 					continue;
 				}
 				const [from, slot] = value as [unknown, unknown];
@@ -130,17 +155,32 @@ export function validatePrompt(
 				const sourceDef = source ? definitions[source.class_type] : undefined;
 				if (!source || !sourceDef) {
 					// ComfyUI raises KeyError here and reports it on this node.
-					const inner = { type: 'exception_during_inner_validation', message: 'Exception when validating inner node', details: `'${String(from)}'`, extra_info: { ...info, exception_type: 'KeyError', exception_message: `'${String(from)}'`, linked_node: value } };
+					const inner = {
+						type: 'exception_during_inner_validation',
+						message: 'Exception when validating inner node',
+						details: `'${String(from)}'`,
+						extra_info: { ...info, exception_type: 'KeyError', exception_message: `'${String(from)}'`, linked_node: value }
+					};
 					return finish(id, pending, [...errors, inner]);
 				}
 				const received = typeof slot === 'number' && Number.isInteger(slot) ? sourceDef.output[slot] : undefined;
 				if (received === undefined) {
-					const inner = { type: 'exception_during_inner_validation', message: 'Exception when validating inner node', details: 'tuple index out of range', extra_info: { ...info, exception_type: 'IndexError', exception_message: 'tuple index out of range', linked_node: value } };
+					const inner = {
+						type: 'exception_during_inner_validation',
+						message: 'Exception when validating inner node',
+						details: 'tuple index out of range',
+						extra_info: { ...info, exception_type: 'IndexError', exception_message: 'tuple index out of range', linked_node: value }
+					};
 					return finish(id, pending, [...errors, inner]);
 				}
 				const expected = typeName;
 				if (received !== expected && received !== '*' && expected !== '*' && !(expected === 'COMBO' && received === 'COMBO')) {
-					errors.push({ type: 'return_type_mismatch', message: 'Return type mismatch between linked nodes', details: `${name}, received_type(${received}) mismatch input_type(${expected})`, extra_info: { ...info, received_type: received, linked_node: value } });
+					errors.push({
+						type: 'return_type_mismatch',
+						message: 'Return type mismatch between linked nodes',
+						details: `${name}, received_type(${received}) mismatch input_type(${expected})`,
+						extra_info: { ...info, received_type: received, linked_node: value }
+					});
 					continue;
 				}
 				node.inputs[name] = [String(from), slot];
@@ -154,32 +194,62 @@ export function validatePrompt(
 			if (custom) {
 				const verdict = custom(name, value);
 				if (verdict === true) continue;
-				errors.push({ type: 'custom_validation_failed', message: 'Custom validation failed for node', details: `${name} - ${verdict}`, extra_info: { input_name: name } });
+				errors.push({
+					type: 'custom_validation_failed',
+					message: 'Custom validation failed for node',
+					details: `${name} - ${verdict}`,
+					extra_info: { input_name: name }
+				});
 				continue;
 			}
 			if (!LINK_IS_PRIMITIVE.has(typeName)) {
-				errors.push({ type: 'invalid_input_type', message: `Failed to convert an input value to a ${typeName} value`, details: `${name}, ${JSON.stringify(value)}, a ${typeName} input takes a link [node_id, slot]`, extra_info: { ...info, received_value: value } });
+				errors.push({
+					type: 'invalid_input_type',
+					message: `Failed to convert an input value to a ${typeName} value`,
+					details: `${name}, ${JSON.stringify(value)}, a ${typeName} input takes a link [node_id, slot]`,
+					extra_info: { ...info, received_value: value }
+				});
 				continue;
 			}
 			const coerced = coerce(typeName, value);
 			if (!coerced.ok) {
-				errors.push({ type: 'invalid_input_type', message: `Failed to convert an input value to a ${typeName} value`, details: `${name}, ${JSON.stringify(value)}, ${coerced.reason}`, extra_info: { ...info, received_value: value, exception_message: coerced.reason } });
+				errors.push({
+					type: 'invalid_input_type',
+					message: `Failed to convert an input value to a ${typeName} value`,
+					details: `${name}, ${JSON.stringify(value)}, ${coerced.reason}`,
+					extra_info: { ...info, received_value: value, exception_message: coerced.reason }
+				});
 				continue;
 			}
 			const v = coerced.value;
 			node.inputs[name] = v;
 			const options = spec[1] ?? {};
 			if (typeof v === 'number' && typeof options['min'] === 'number' && v < options['min']) {
-				errors.push({ type: 'value_smaller_than_min', message: `Value ${v} smaller than min of ${options['min']}`, details: name, extra_info: { ...info, received_value: v } });
+				errors.push({
+					type: 'value_smaller_than_min',
+					message: `Value ${v} smaller than min of ${options['min']}`,
+					details: name,
+					extra_info: { ...info, received_value: v }
+				});
 				continue;
 			}
 			if (typeof v === 'number' && typeof options['max'] === 'number' && v > options['max']) {
-				errors.push({ type: 'value_bigger_than_max', message: `Value ${v} bigger than max of ${options['max']}`, details: name, extra_info: { ...info, received_value: v } });
+				errors.push({
+					type: 'value_bigger_than_max',
+					message: `Value ${v} bigger than max of ${options['max']}`,
+					details: name,
+					extra_info: { ...info, received_value: v }
+				});
 				continue;
 			}
 			const choices = comboOptions(spec);
 			if (choices && !choices.includes(String(v))) {
-				errors.push({ type: 'value_not_in_list', message: 'Value not in list', details: `${name}: '${String(v)}' not in ${choices.length > 20 ? `(list of length ${choices.length})` : JSON.stringify(choices)}`, extra_info: { ...info, received_value: v } });
+				errors.push({
+					type: 'value_not_in_list',
+					message: 'Value not in list',
+					details: `${name}: '${String(v)}' not in ${choices.length > 20 ? `(list of length ${choices.length})` : JSON.stringify(choices)}`,
+					extra_info: { ...info, received_value: v }
+				});
 				continue;
 			}
 		}
@@ -216,7 +286,12 @@ export function validatePrompt(
 			.join('\n');
 		return {
 			ok: false,
-			error: { type: 'prompt_outputs_failed_validation', message: 'Prompt outputs failed validation', details: details || failedDetails.join('\n'), extra_info: {} },
+			error: {
+				type: 'prompt_outputs_failed_validation',
+				message: 'Prompt outputs failed validation',
+				details: details || failedDetails.join('\n'),
+				extra_info: {}
+			},
 			nodeErrors
 		};
 	}

@@ -112,7 +112,12 @@ async function falImages(ctx: RouterContext, model: CatalogModel, input: Input, 
 	};
 	if (model.extraAsset) {
 		const draft = await renderImage(seed, Math.round(width / 4), Math.round(height / 4), 'webp');
-		result['draft'] = { url: await place(ctx, model, draft, 'image/webp', `${model.model}-${seed}-draft.webp`), width: Math.round(width / 4), height: Math.round(height / 4), content_type: 'image/webp' };
+		result['draft'] = {
+			url: await place(ctx, model, draft, 'image/webp', `${model.model}-${seed}-draft.webp`),
+			width: Math.round(width / 4),
+			height: Math.round(height / 4),
+			content_type: 'image/webp'
+		};
 	}
 	return json(result);
 }
@@ -122,7 +127,12 @@ async function falVideo(ctx: RouterContext, model: CatalogModel, input: Input, s
 	const frames = input['duration'] === '10' ? 20 : 10;
 	const clip = await renderClip(seed, width, height, frames);
 	const result: Input = {
-		video: { url: await place(ctx, model, clip, 'image/webp', `${model.model}-${seed}.webp`), content_type: 'image/webp', file_name: `${model.model}-${seed}.webp`, file_size: clip.length }
+		video: {
+			url: await place(ctx, model, clip, 'image/webp', `${model.model}-${seed}.webp`),
+			content_type: 'image/webp',
+			file_name: `${model.model}-${seed}.webp`,
+			file_size: clip.length
+		}
 	};
 	if (model.extraAsset) {
 		const still = await renderImage(seed, width, height, 'png');
@@ -142,14 +152,17 @@ async function veoVideo(ctx: RouterContext, model: CatalogModel, input: Input, s
 		const gcsUri = ctx.storage.signedUrl(blob.hash, `${model.model}-${seed}.webp`, GCS_URI_LIFETIME_SECONDS);
 		return json({ response: { videos: [{ gcsUri, mimeType: 'image/webp' }], raiMediaFilteredCount: 0 } });
 	}
-	return json({ response: { videos: [{ bytesBase64Encoded: clip.toString('base64'), mimeType: 'image/webp' }], raiMediaFilteredCount: 0 } });
+	return json({
+		response: { videos: [{ bytesBase64Encoded: clip.toString('base64'), mimeType: 'image/webp' }], raiMediaFilteredCount: 0 }
+	});
 }
 
 async function imagen(model: CatalogModel, input: Input, seed: number): Promise<NativeOutput> {
 	const [width, height] = ratioSize(input['aspectRatio'] ?? '1:1', 256);
 	const count = typeof input['sampleCount'] === 'number' ? (input['sampleCount'] as number) : 1;
 	const predictions = [];
-	for (let i = 0; i < count; i++) predictions.push({ bytesBase64Encoded: (await renderImage(seed + i, width, height, 'png')).toString('base64'), mimeType: 'image/png' });
+	for (let i = 0; i < count; i++)
+		predictions.push({ bytesBase64Encoded: (await renderImage(seed + i, width, height, 'png')).toString('base64'), mimeType: 'image/png' });
 	return json({ predictions, modelVersion: model.model });
 }
 
@@ -174,7 +187,11 @@ function completion(input: Input): NativeOutput {
 	const words = prompt.split(/\s+/).filter(Boolean);
 	const usage = { input_tokens: words.length + 3, output_tokens: Math.min(64, words.length * 2 + 5) };
 	if (format === 'json_object' || format === 'json_schema') {
-		const parsed = { answer: `You asked about: ${words.slice(0, 8).join(' ')}`, items: words.slice(0, 3), confident: words.length % 2 === 0 };
+		const parsed = {
+			answer: `You asked about: ${words.slice(0, 8).join(' ')}`,
+			items: words.slice(0, 3),
+			confident: words.length % 2 === 0
+		};
 		return json({ output: JSON.stringify(parsed), json: parsed, usage });
 	}
 	return json({ output: `Here is a considered reply to "${prompt.slice(0, 200)}".`, usage });

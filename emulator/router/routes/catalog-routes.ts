@@ -18,9 +18,11 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
 
 export function installCatalogRoutes(app: FastifyInstance, ctx: RouterContext): void {
 	app.get<{ Querystring: { cursor?: string; limit?: string } }>('/v2/models', async (request, reply) => {
-		if (unavailable(ctx)) return sendRouterError(reply, 503, 'service_unavailable', 'The catalog is temporarily unavailable.', { 'Retry-After': 5 });
+		if (unavailable(ctx))
+			return sendRouterError(reply, 503, 'service_unavailable', 'The catalog is temporarily unavailable.', { 'Retry-After': 5 });
 		const query = request.query;
-		if (Array.isArray(query.cursor) || Array.isArray(query.limit)) return sendRouterError(reply, 400, 'invalid_input', 'cursor and limit may be given once.');
+		if (Array.isArray(query.cursor) || Array.isArray(query.limit))
+			return sendRouterError(reply, 400, 'invalid_input', 'cursor and limit may be given once.');
 		const limit = clampLimit(query.limit);
 		if (limit === undefined) return sendRouterError(reply, 400, 'invalid_input', `limit must be an integer, got "${query.limit}".`);
 		const build = ctx.router.catalog;
@@ -29,7 +31,12 @@ export function installCatalogRoutes(app: FastifyInstance, ctx: RouterContext): 
 		if (query.cursor !== undefined) {
 			const decoded = build.cursors.decode(query.cursor);
 			if (!decoded || decoded.position < 0 || decoded.position > build.models.length) {
-				return sendRouterError(reply, 400, 'invalid_input', 'The cursor is malformed, expired or from an older catalog; start the walk again.');
+				return sendRouterError(
+					reply,
+					400,
+					'invalid_input',
+					'The cursor is malformed, expired or from an older catalog; start the walk again.'
+				);
 			}
 			({ position, page } = decoded);
 		}
@@ -43,7 +50,8 @@ export function installCatalogRoutes(app: FastifyInstance, ctx: RouterContext): 
 	});
 
 	app.get<{ Params: ModelParams }>('/v2/models/:provider/:model', async (request, reply) => {
-		if (unavailable(ctx)) return sendRouterError(reply, 503, 'service_unavailable', 'The catalog is temporarily unavailable.', { 'Retry-After': 5 });
+		if (unavailable(ctx))
+			return sendRouterError(reply, 503, 'service_unavailable', 'The catalog is temporarily unavailable.', { 'Retry-After': 5 });
 		const model = resolveModel(ctx, request.params, reply);
 		if (!model) return reply;
 		const detail: RouterModelDetail = {
@@ -54,7 +62,8 @@ export function installCatalogRoutes(app: FastifyInstance, ctx: RouterContext): 
 	});
 
 	app.get<{ Params: ModelParams }>('/v2/models/:provider/:model/openapi.json', async (request, reply) => {
-		if (unavailable(ctx)) return sendRouterError(reply, 503, 'service_unavailable', 'The catalog is temporarily unavailable.', { 'Retry-After': 5 });
+		if (unavailable(ctx))
+			return sendRouterError(reply, 503, 'service_unavailable', 'The catalog is temporarily unavailable.', { 'Retry-After': 5 });
 		const model = resolveModel(ctx, request.params, reply);
 		if (!model) return reply;
 		if (ctx.router.faults.schemaInternalError) return sendRouterError(reply, 500, 'internal_error', 'The schema store failed.');

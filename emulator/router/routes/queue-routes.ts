@@ -3,7 +3,12 @@
  * `request_id` is the submission's `X-Service-Request-Id`.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ROUTER_QUEUE_REQUEST_ID_PATTERN, type RouterQueueCancelResponse, type RouterQueueStatusResponse, type RouterQueueSubmitResponse } from '../../../src/lib/wire/router-api';
+import {
+	ROUTER_QUEUE_REQUEST_ID_PATTERN,
+	type RouterQueueCancelResponse,
+	type RouterQueueStatusResponse,
+	type RouterQueueSubmitResponse
+} from '../../../src/lib/wire/router-api';
 import { originOf, principalOf, resolveModel, type ModelParams, type RouterContext } from '../context';
 import { ERROR_STATUS, RETRY_AFTER_SECONDS, errorHeaders, sendRouterError } from '../errors';
 import { counterKey, fingerprint } from '../idempotency';
@@ -34,9 +39,15 @@ export function installQueueRoutes(app: FastifyInstance, ctx: RouterContext): Re
 	const queue = new RequestQueue(ctx);
 
 	/** Resolves the model and the caller's request, answering 404/410 itself. */
-	function lookup(request: FastifyRequest<{ Params: RequestParams }>, reply: FastifyReply, malformedStatus: 400 | 404): QueuedRequest | undefined {
+	function lookup(
+		request: FastifyRequest<{ Params: RequestParams }>,
+		reply: FastifyReply,
+		malformedStatus: 400 | 404
+	): QueuedRequest | undefined {
 		if (ctx.router.faults.runsUnavailable) {
-			sendRouterError(reply, 503, 'service_unavailable', 'The queue is temporarily unavailable.', { 'Retry-After': RETRY_AFTER_SECONDS.service_unavailable ?? 5 });
+			sendRouterError(reply, 503, 'service_unavailable', 'The queue is temporarily unavailable.', {
+				'Retry-After': RETRY_AFTER_SECONDS.service_unavailable ?? 5
+			});
 			return undefined;
 		}
 		const model = resolveModel(ctx, request.params, reply);
@@ -49,13 +60,15 @@ export function installQueueRoutes(app: FastifyInstance, ctx: RouterContext): Re
 		}
 		const found = queue.find(id, principalOf(request).scope, model.id);
 		if (found.kind === 'live') return found.request;
-		if (found.kind === 'expired') sendRouterError(reply, 410, 'request_not_found', 'The request is past its retention; its result is gone.');
+		if (found.kind === 'expired')
+			sendRouterError(reply, 410, 'request_not_found', 'The request is past its retention; its result is gone.');
 		else sendRouterError(reply, 404, 'request_not_found', 'No request of yours under this model has that id.');
 		return undefined;
 	}
 
 	app.post<{ Params: ModelParams }>('/v2/models/:provider/:model/requests', async (request, reply) => {
-		if (ctx.router.faults.runsUnavailable) return sendRouterError(reply, 503, 'service_unavailable', 'The queue is temporarily unavailable.', { 'Retry-After': 5 });
+		if (ctx.router.faults.runsUnavailable)
+			return sendRouterError(reply, 503, 'service_unavailable', 'The queue is temporarily unavailable.', { 'Retry-After': 5 });
 		const model = resolveModel(ctx, request.params, reply);
 		if (!model) return reply;
 		const key = readIdempotencyKey(request, reply);
@@ -66,7 +79,10 @@ export function installQueueRoutes(app: FastifyInstance, ctx: RouterContext): Re
 		const print = fingerprint('POST', request.url, body);
 		if (key !== null) {
 			const record = ctx.router.idempotency.lookup(principal.scope, key, ctx.state.now());
-			if (record) return answerFromRecord(reply, record, print, ctx.state.now(), (stored) => reply.code(stored.status).type(stored.contentType).send(stored.body));
+			if (record)
+				return answerFromRecord(reply, record, print, ctx.state.now(), (stored) =>
+					reply.code(stored.status).type(stored.contentType).send(stored.body)
+				);
 		}
 		if (refuseByServiceState(ctx, reply)) return reply;
 		if (refuseInvalidInput(ctx, model, body, reply)) return reply;
@@ -86,7 +102,14 @@ export function installQueueRoutes(app: FastifyInstance, ctx: RouterContext): Re
 		const answer: RouterQueueSubmitResponse = { request_id: id, status: queued.status, ...urls(originOf(request), queued) };
 		if (queued.status === QUEUE_STATUS.queued) answer.queue_position = queue.position(queued);
 		if (key !== null) {
-			const stored: StoredResponse = { status: 201, contentType: 'application/json; charset=utf-8', headers: {}, body: Buffer.from(JSON.stringify(answer)), charged: false, transient: false };
+			const stored: StoredResponse = {
+				status: 201,
+				contentType: 'application/json; charset=utf-8',
+				headers: {},
+				body: Buffer.from(JSON.stringify(answer)),
+				charged: false,
+				transient: false
+			};
 			const record = ctx.router.idempotency.create(principal.scope, key, print, ctx.state.now(), Date.now());
 			record.state = { kind: 'done', response: stored };
 		}
@@ -110,8 +133,16 @@ export function installQueueRoutes(app: FastifyInstance, ctx: RouterContext): Re
 		const response = found.response;
 		// A terminal request holding a recorded charge and a stored result returns the result (late cancel).
 		if (response && response.status === 200) return sendRun(ctx, reply, found.scope, found.model, response, false);
-		if (found.errorType === 'cancelled') return sendRouterError(reply, ERROR_STATUS.cancelled, 'cancelled', 'The request was cancelled before it produced a result.');
-		if (found.errorType === 'queue_timeout') return sendRouterError(reply, ERROR_STATUS.queue_timeout, 'queue_timeout', 'The request waited past its queue timeout without admission.', errorHeaders('queue_timeout'));
+		if (found.errorType === 'cancelled')
+			return sendRouterError(reply, ERROR_STATUS.cancelled, 'cancelled', 'The request was cancelled before it produced a result.');
+		if (found.errorType === 'queue_timeout')
+			return sendRouterError(
+				reply,
+				ERROR_STATUS.queue_timeout,
+				'queue_timeout',
+				'The request waited past its queue timeout without admission.',
+				errorHeaders('queue_timeout')
+			);
 		if (response) {
 			for (const [k, v] of Object.entries(response.headers)) reply.header(k, v);
 			return reply.code(response.status).type(response.contentType).send(response.body);

@@ -12,7 +12,14 @@ import { answerFromRecord, readBody, readIdempotencyKey, refuseByServiceState, r
 import type { CatalogModel } from '../catalog';
 
 /** Writes a stored run answer. Spend headers and nosniff go on every success; credits only on a fresh one. */
-export function sendRun(ctx: RouterContext, reply: FastifyReply, scope: string, model: CatalogModel, stored: StoredResponse, fresh: boolean): FastifyReply {
+export function sendRun(
+	ctx: RouterContext,
+	reply: FastifyReply,
+	scope: string,
+	model: CatalogModel,
+	stored: StoredResponse,
+	fresh: boolean
+): FastifyReply {
 	for (const [k, v] of Object.entries(stored.headers)) reply.header(k, v);
 	if (stored.status === 200) {
 		reply.header('X-Content-Type-Options', 'nosniff');
@@ -27,7 +34,8 @@ export function sendRun(ctx: RouterContext, reply: FastifyReply, scope: string, 
 export function settleRecord(ctx: RouterContext, record: IdempotencyRecord | undefined, stored: StoredResponse): void {
 	if (!record || record.state.kind === 'consumed') return;
 	if (stored.transient) ctx.router.idempotency.release(record);
-	else if (stored.body.length > ctx.router.settings.replayLimitBytes) record.state = { kind: 'consumed', reason: 'the response was too large to keep' };
+	else if (stored.body.length > ctx.router.settings.replayLimitBytes)
+		record.state = { kind: 'consumed', reason: 'the response was too large to keep' };
 	else record.state = { kind: 'done', response: stored };
 }
 
@@ -53,7 +61,10 @@ export function installRunRoutes(app: FastifyInstance, ctx: RouterContext): void
 		// Dispatch: from here on the call is the provider's, whatever happens to the connection.
 		const release = ctx.router.spend.commit(principal.scope, model.priceCents);
 		const counter = key !== null ? counterKey(principal.scope, key) : `request:${String(reply.getHeader('X-Service-Request-Id'))}`;
-		const record = key !== null ? ctx.router.idempotency.create(principal.scope, key, print, ctx.state.now(), Date.now() + providerDurationMs(ctx, model)) : undefined;
+		const record =
+			key !== null
+				? ctx.router.idempotency.create(principal.scope, key, print, ctx.state.now(), Date.now() + providerDurationMs(ctx, model))
+				: undefined;
 		countDispatch(ctx, counter);
 		const run = runProvider(ctx, model, body as Record<string, unknown>, counter)
 			.catch(() => errorResponse(500, 'internal_error', 'The router failed while reading the provider result.'))
@@ -66,7 +77,8 @@ export function installRunRoutes(app: FastifyInstance, ctx: RouterContext): void
 		const drop = ctx.router.faults.dropAfterDispatch;
 		if (drop !== 'none') {
 			ctx.router.faults.dropAfterDispatch = 'none';
-			if (drop === 'consumed' && record) record.state = { kind: 'consumed', reason: 'the connection dropped after dispatch and no provider handle was kept' };
+			if (drop === 'consumed' && record)
+				record.state = { kind: 'consumed', reason: 'the connection dropped after dispatch and no provider handle was kept' };
 			reply.hijack();
 			request.raw.socket.destroy();
 			return reply;
@@ -77,9 +89,15 @@ export function installRunRoutes(app: FastifyInstance, ctx: RouterContext): void
 		const held = await Promise.race([run, deadline]);
 		clearTimeout(timer);
 		if (held === 'deadline') {
-			return sendRouterError(reply, 504, 'deadline_exceeded', 'The router stopped waiting at its own bound; the run continues. Retry with the same Idempotency-Key.', {
-				'Retry-After': RETRY_AFTER_SECONDS.deadline_exceeded ?? 5
-			});
+			return sendRouterError(
+				reply,
+				504,
+				'deadline_exceeded',
+				'The router stopped waiting at its own bound; the run continues. Retry with the same Idempotency-Key.',
+				{
+					'Retry-After': RETRY_AFTER_SECONDS.deadline_exceeded ?? 5
+				}
+			);
 		}
 		return sendRun(ctx, reply, principal.scope, model, held, true);
 	});

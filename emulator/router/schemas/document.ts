@@ -6,7 +6,16 @@ import { createHash } from 'node:crypto';
 import type { CatalogModel } from '../catalog';
 import { renderDialect, type JsonSchema } from './dialect';
 import type { SchemaParts } from './parts';
-import { falImageToImage, falInpainting, falLora, falTextToImage, imagenTextToImage, stabilityInpainting, stabilityTextToImage, stabilityUpscale } from './image';
+import {
+	falImageToImage,
+	falInpainting,
+	falLora,
+	falTextToImage,
+	imagenTextToImage,
+	stabilityInpainting,
+	stabilityTextToImage,
+	stabilityUpscale
+} from './image';
 import { falVideo, textToSpeech, veoVideo } from './media';
 import { llm, unauthored } from './text';
 

@@ -249,7 +249,10 @@ export function imagenTextToImage(): SchemaParts {
 				properties: {
 					predictions: {
 						type: 'array',
-						items: { type: 'object', properties: { bytesBase64Encoded: { type: 'string', contentEncoding: 'base64' }, mimeType: { type: 'string' } } }
+						items: {
+							type: 'object',
+							properties: { bytesBase64Encoded: { type: 'string', contentEncoding: 'base64' }, mimeType: { type: 'string' } }
+						}
 					}
 				}
 			}

@@ -55,7 +55,10 @@ export function veoVideo(): SchemaParts {
 			InlineImage: {
 				type: 'object',
 				required: ['bytesBase64Encoded', 'mimeType'],
-				properties: { bytesBase64Encoded: { type: 'string', contentEncoding: 'base64' }, mimeType: { type: 'string', enum: ['image/png', 'image/jpeg'] } },
+				properties: {
+					bytesBase64Encoded: { type: 'string', contentEncoding: 'base64' },
+					mimeType: { type: 'string', enum: ['image/png', 'image/jpeg'] }
+				},
 				additionalProperties: false
 			},
 			StorageImage: {
@@ -90,7 +93,11 @@ export function veoVideo(): SchemaParts {
 								type: 'array',
 								items: {
 									type: 'object',
-									properties: { bytesBase64Encoded: { type: 'string' }, gcsUri: { type: 'string', format: 'uri' }, mimeType: { type: 'string' } }
+									properties: {
+										bytesBase64Encoded: { type: 'string' },
+										gcsUri: { type: 'string', format: 'uri' },
+										mimeType: { type: 'string' }
+									}
 								}
 							}
 						}
