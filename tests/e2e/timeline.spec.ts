@@ -53,3 +53,35 @@ test('the timeline filters runs and acts on many at once: cancel, run again, del
 	await page.reload();
 	await expect(page.getByRole('heading', { name: 'No runs yet' })).toBeVisible();
 });
+
+test('a model request shows in the timeline with its picture, and can be deleted from history', async ({ page, openApp, emulator }) => {
+	await fetch(`${emulator.urls.router}/__emulator/router/settings`, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json' },
+		body: JSON.stringify({ providerMs: 100 })
+	});
+	await openApp('/models/lumen/flux-1');
+	const form = page.getByRole('form', { name: 'Input of lumen/flux-1' });
+	await expect(form).toBeVisible({ timeout: 15_000 });
+	await form.getByRole('textbox', { name: 'Prompt', exact: true }).fill('a kite over the sea');
+	await form.getByRole('button', { name: 'Run now' }).click();
+	await expect(page.getByRole('region', { name: 'Runs of this model' }).getByRole('article').first().getByRole('status')).toHaveText(
+		'Succeeded',
+		{
+			timeout: 20_000
+		}
+	);
+
+	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Runs' }).click();
+	const runs = page.getByRole('list', { name: 'Runs' });
+	const row = runs.getByRole('listitem').filter({ hasText: 'lumen/flux-1' });
+	await expect(row).toHaveCount(1);
+	await expect(row.locator('img')).toHaveJSProperty('complete', true);
+	expect(await row.locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+
+	await row.getByRole('checkbox').check();
+	await page.getByRole('button', { name: 'Delete 1 from history' }).click();
+	await expect(page.getByRole('status').filter({ hasText: 'Deleted 1 run from history.' })).toBeVisible();
+	await page.reload();
+	await expect(page.getByRole('heading', { name: 'No runs yet' })).toBeVisible();
+});

@@ -14,6 +14,7 @@ const entry = (over: Partial<TimelineEntry>): TimelineEntry => ({
 	seed: null,
 	credits: null,
 	thumbnail: null,
+	modelThumb: null,
 	elsewhere: false,
 	href: '/runs/x',
 	promptId: null,

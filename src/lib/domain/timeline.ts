@@ -24,6 +24,8 @@ export interface TimelineEntry {
 	credits: number | null;
 	/** Index of the first image output, for a thumbnail (workflow runs). */
 	thumbnail: number | null;
+	/** The saved bytes of the first image of a model result, for a thumbnail (model runs). */
+	modelThumb: { key: string; mime: string } | null;
 	elsewhere: boolean;
 	/** The run's page. */
 	href: string;
@@ -47,6 +49,7 @@ export function workflowEntry(run: WorkflowRun): TimelineEntry {
 		seed: Object.values(run.seeds)[0] ?? null,
 		credits: null,
 		thumbnail: image >= 0 ? image : null,
+		modelThumb: null,
 		elsewhere: run.elsewhere === true,
 		href: `/runs/${run.id}`,
 		promptId: run.promptId
@@ -54,6 +57,7 @@ export function workflowEntry(run: WorkflowRun): TimelineEntry {
 }
 
 export function modelEntry(run: ModelRun): TimelineEntry {
+	const image = run.result?.assets.find((a) => a.kind === 'image' && a.bytesKey);
 	return {
 		id: run.id,
 		kind: 'model',
@@ -66,6 +70,7 @@ export function modelEntry(run: ModelRun): TimelineEntry {
 		seed: Object.values(run.seeds ?? {})[0] ?? null,
 		credits: run.creditsUsed ?? null,
 		thumbnail: null,
+		modelThumb: image?.bytesKey ? { key: image.bytesKey, mime: image.mime ?? 'image/png' } : null,
 		elsewhere: false,
 		href: `/models/runs/${run.id}`,
 		promptId: null

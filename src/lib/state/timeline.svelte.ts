@@ -67,6 +67,14 @@ export class TimelineStore {
 		this.entries.set(entry.id, entry);
 	}
 
+	/** Durations of recent successful runs of one workflow or model, newest first (for wait estimates). */
+	recentDurations(kind: TimelineEntry['kind'], subject: string): number[] {
+		return [...this.entries.values()]
+			.filter((e) => e.kind === kind && e.subject === subject && e.status === 'succeeded' && e.durationMs !== null)
+			.sort((a, b) => b.createdAt - a.createdAt)
+			.map((e) => e.durationMs!);
+	}
+
 	toggle(id: string): void {
 		if (this.selected.has(id)) this.selected.delete(id);
 		else this.selected.add(id);
@@ -94,14 +102,17 @@ export class TimelineStore {
 		this.selected.clear();
 	}
 
-	/** Deletes the selected workflow runs from this device's history (the service keeps its own). */
+	/** Deletes the selected finished runs from this device's history (the services keep their own records). */
 	async deleteSelected(): Promise<void> {
 		// Counted before deleting: the selection shrinks as the deletions arrive.
 		const chosen = [...this.selection];
-		const workflows = chosen.filter((e) => e.kind === 'workflow' && !isOpen(e));
-		const kept = chosen.length - workflows.length;
-		for (const e of workflows) await workerApi().deleteRun({ id: e.id });
-		this.notice = `Deleted ${workflows.length} run${workflows.length === 1 ? '' : 's'} from history${kept ? `; ${kept} kept (still running, or model requests, which are kept with their charges)` : ''}.`;
+		const finished = chosen.filter((e) => !isOpen(e));
+		const kept = chosen.length - finished.length;
+		for (const e of finished) {
+			if (e.kind === 'workflow') await workerApi().deleteRun({ id: e.id });
+			else await workerApi().deleteModelRun({ id: e.id });
+		}
+		this.notice = `Deleted ${finished.length} run${finished.length === 1 ? '' : 's'} from history${kept ? `; ${kept} still running ${kept === 1 ? 'was' : 'were'} kept` : ''}.`;
 		this.selected.clear();
 	}
 

@@ -33,6 +33,8 @@ export interface ModelApi {
 	cancelModelRun(input: { id: string }): Promise<Result<ModelRun>>;
 	modelRuns(input: { profileId?: string }): Promise<ModelRun[]>;
 	modelRun(input: { id: string }): Promise<ModelRun | null>;
+	/** Deletes a finished model run from this device's history (the service keeps its own records and charges). */
+	deleteModelRun(input: { id: string }): Promise<Result<void>>;
 	/** Saved bytes of a result or asset, by the key in its record. */
 	modelBytes(input: { key: string }): Promise<Uint8Array | null>;
 	lastModelInputs(input: { profileId: string; modelId: string }): Promise<Json | null>;

@@ -1,5 +1,6 @@
 /** The model feature of the worker: catalog, schemas and runs, behind one `api()`. */
-import { ok } from '../../domain/errors';
+import { appError, fail, ok } from '../../domain/errors';
+import { isModelTerminal } from '../../domain/model-run';
 import type { RouterModelListEntry } from '../../wire/router-api';
 import type { WorkerContext } from '../context';
 import type { ModelApi } from './api';
@@ -71,6 +72,14 @@ export class ModelService {
 			cancelModelRun: (i) => this.runs.cancel(i),
 			modelRuns: (i) => this.runs.repo.list(i.profileId),
 			modelRun: async (i) => (await this.runs.repo.get(i.id)) ?? null,
+			deleteModelRun: async ({ id }) => {
+				const run = await this.runs.repo.get(id);
+				if (!run) return ok(undefined);
+				if (!isModelTerminal(run.status))
+					return fail(appError('invalid-input', 'A run that has not finished cannot be deleted; cancel it or stop waiting first.'));
+				await this.runs.repo.remove(id, BYTES_KEY);
+				return ok(undefined);
+			},
 			modelBytes: async ({ key }) => (key.startsWith(BYTES_KEY) ? ((await this.ctx.kv.get<Uint8Array>(key)) ?? null) : null),
 			lastModelInputs: async (i) => (await this.runs.repo.lastInputs(i.profileId, i.modelId)) ?? null,
 			rememberModelInputs: (i) => this.runs.repo.saveInputs(i.profileId, i.modelId, i.body),

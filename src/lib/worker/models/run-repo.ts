@@ -27,6 +27,14 @@ export class RunRepo {
 		return run;
 	}
 
+	/** Forgets a finished run and its saved result bytes; tells the pages. */
+	async remove(id: string, bytesPrefix: string): Promise<void> {
+		this.cache.delete(id);
+		await this.ctx.kv.delete(RUN_KEY + id);
+		for (const key of await this.ctx.kv.keys(`${bytesPrefix}${id}:`)) await this.ctx.kv.delete(key);
+		this.ctx.emit({ type: 'run-deleted', id });
+	}
+
 	async get(id: string): Promise<ModelRun | undefined> {
 		return this.cache.get(id) ?? parseRun(await this.ctx.kv.get(RUN_KEY + id));
 	}

@@ -25,7 +25,7 @@ function isModelRun(value: unknown): value is ModelRun {
 }
 
 /** Fields whose change is worth a write; progress ticks are not. */
-const signature = (e: TimelineEntry) => `${e.status}|${e.title}|${e.thumbnail}|${e.durationMs}|${e.credits}|${e.seed}`;
+const signature = (e: TimelineEntry) => `${e.status}|${e.title}|${e.thumbnail}|${e.modelThumb?.key}|${e.durationMs}|${e.credits}|${e.seed}`;
 
 export interface TimelineApi {
 	/** Newest first; with `limit`, only the newest entries, read without scanning the rest. */
