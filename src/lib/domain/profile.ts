@@ -3,7 +3,7 @@
  * local ComfyUI has none), and an API key that is stored apart from the profile and never
  * returned to the page (the page only learns whether one is saved).
  */
-import { appError, fail, ok, type Result } from './errors';
+import { fail, ok, type Result } from './errors';
 
 export type PresetId = 'demo' | 'local-comfyui' | 'cloud';
 
@@ -143,8 +143,4 @@ export function isLoopbackOrPrivateHost(hostname: string): boolean {
 	if (!m) return h.startsWith('fc') || h.startsWith('fd') || h.startsWith('fe80');
 	const [a, b] = [Number(m[1]), Number(m[2])];
 	return a === 127 || a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254);
-}
-
-export function profileError(message: string) {
-	return appError('invalid-profile', message);
 }

@@ -24,8 +24,6 @@ export class WorkflowRunsStore {
 	loaded = $state(false);
 	private started = false;
 
-	list = $derived([...this.runs.values()].sort((a, b) => b.createdAt - a.createdAt));
-
 	/** Follows run events and previews without reading the whole history (the Runs list reads the timeline index). */
 	listen(): void {
 		if (this.started) return;
@@ -42,13 +40,6 @@ export class WorkflowRunsStore {
 		this.listen();
 		const run = await workerApi().getRun({ id });
 		if (run && !this.runs.has(id)) this.runs.set(id, run);
-		this.loaded = true;
-	}
-
-	/** Reads every stored run: only for pages that need them all. */
-	async load(): Promise<void> {
-		this.listen();
-		for (const run of await workerApi().listRuns({})) this.runs.set(run.id, run);
 		this.loaded = true;
 	}
 

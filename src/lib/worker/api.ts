@@ -58,5 +58,3 @@ export interface CoreApi {
 	wake(input: { reason: 'visible' | 'online' | 'pageshow' | 'focus' }): void;
 	clearAllData(input: Record<string, never>): Promise<void>;
 }
-
-export type { AppError };

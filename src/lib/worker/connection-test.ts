@@ -3,7 +3,7 @@
  * the catalog) and reports per check what answered and what did not, with status and request id.
  */
 import type { ConnectionReport, ProbeCheck } from '../domain/connection-report';
-import { describeError, type AppError } from '../domain/errors';
+import type { AppError } from '../domain/errors';
 import { readJson } from '../domain/http-response';
 import { scrubToken, workflowSocketUrl, type Profile } from '../domain/profile';
 import { isObject, arr } from '../wire/json';
@@ -96,8 +96,4 @@ export async function testConnection(profile: Profile, apiKey: string | undefine
 	}
 
 	return { profileId: profile.id, at: Date.now(), workflow, router };
-}
-
-export function reportLine(check: ProbeCheck): string {
-	return check.error ? describeError(check.error) : check.summary;
 }
