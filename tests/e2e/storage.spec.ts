@@ -22,3 +22,29 @@ test('Settings shows the storage used and frees the oldest cached outputs', asyn
 		await expect(storage.getByRole('status')).toContainText(/The browser (will keep|declined)/);
 	}
 });
+
+test('freeing space removes a model result’s saved bytes too; the run stays and shows its image from its link', async ({
+	page,
+	openApp
+}) => {
+	await openApp('/models/lumen/flux-1');
+	const form = page.getByRole('form', { name: 'Input of lumen/flux-1' });
+	await form.getByRole('textbox', { name: 'Prompt', exact: true }).fill('A harbour at night');
+	await form.getByRole('button', { name: 'Run now' }).click();
+	const run = page.getByRole('region', { name: 'Runs of this model' }).getByRole('article').first();
+	await expect(run.getByRole('status')).toHaveText('Succeeded', { timeout: 20_000 });
+	await expect(run).toContainText('bytes saved on this device');
+
+	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+	const storage = page.getByRole('region', { name: 'Storage' });
+	await expect(storage).toContainText(/Cached outputs: 2 \(/);
+	await storage.getByRole('button', { name: 'Free space: remove the oldest cached outputs' }).click();
+	await expect(storage.getByRole('status')).toContainText(/Removed [12] cached output/);
+
+	await openApp('/models/lumen/flux-1');
+	const after = page.getByRole('region', { name: 'Runs of this model' }).getByRole('article').first();
+	await expect(after.getByRole('status')).toHaveText('Succeeded');
+	await expect(after).toContainText('no longer saved on this device');
+	const image = after.getByRole('img', { name: /image 1 of Synchronous run/ });
+	await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+});

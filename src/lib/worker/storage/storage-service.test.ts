@@ -18,6 +18,32 @@ describe('making room on the device', () => {
 		expect((await api.storageStatus({})).outputs).toEqual({ count: 1, bytes: 100 });
 	});
 
+	it('counts and frees model result bytes with the workflow outputs, sized from their run records', async () => {
+		const kv = new MemoryStore();
+		await kv.set('run:wf', { createdAt: 5 });
+		await kv.set('output:wf:0', new Blob([new Uint8Array(100)]));
+		const body = 'models:bytes:m1:body';
+		await kv.set('modelrun:m1', {
+			createdAt: 2,
+			result: {
+				bytesKey: body,
+				size: 40,
+				assets: [
+					{ bytesKey: body, size: 40 },
+					{ bytesKey: 'models:bytes:m1:0', size: 300 }
+				]
+			}
+		});
+		await kv.set(body, new Uint8Array(40));
+		await kv.set('models:bytes:m1:0', new Uint8Array(300));
+		const api = new StorageService({ kv } as unknown as WorkerContext).api();
+		expect((await api.storageStatus({})).outputs).toEqual({ count: 3, bytes: 440 });
+		expect(await api.freeOutputSpace({ bytes: 320 })).toEqual({ freed: 340, removed: 2 });
+		expect(await kv.keys('models:bytes:')).toEqual([]);
+		expect(await kv.get('modelrun:m1')).toBeTruthy();
+		expect(await kv.keys('output:')).toEqual(['output:wf:0']);
+	});
+
 	it('knows a full disk when it sees one', () => {
 		expect(isQuotaError(new DOMException('full', 'QuotaExceededError'))).toBe(true);
 		expect(isQuotaError(new DOMException('gone', 'NotFoundError'))).toBe(false);

@@ -1,8 +1,13 @@
 /**
  * What the app keeps on this device and how to make room: the browser's estimate of usage and
- * quota, the bytes of cached workflow outputs, and removing the oldest of them first.
+ * quota, the saved bytes of run outputs (workflow outputs and model results alike), and removing
+ * those of the oldest runs first. Run records themselves are never removed here: a run whose bytes
+ * are gone still shows what it was, and says its bytes are no longer on this device.
  */
+import type { ModelRun } from '../../domain/model-run';
 import type { WorkerContext } from '../context';
+import { BYTES_KEY } from '../models/result-store';
+import { RUN_KEY as MODEL_RUN_KEY } from '../models/run-repo';
 
 export interface StorageStatus {
 	usage: number | null;
@@ -12,11 +17,18 @@ export interface StorageStatus {
 
 export interface StorageApi {
 	storageStatus(input: Record<string, never>): Promise<StorageStatus>;
-	/** Removes cached outputs, oldest runs first, until `bytes` are freed; returns what was freed. */
+	/** Removes saved output bytes, oldest runs first, until `bytes` are freed; returns what was freed. */
 	freeOutputSpace(input: { bytes: number }): Promise<{ freed: number; removed: number }>;
 }
 
 const OUTPUT = 'output:';
+const WORKFLOW_RUN = 'run:';
+
+interface SavedOutput {
+	key: string;
+	size: number;
+	createdAt: number;
+}
 
 export class StorageService {
 	constructor(private readonly ctx: WorkerContext) {}
@@ -28,14 +40,35 @@ export class StorageService {
 		};
 	}
 
-	private async outputs(): Promise<Array<{ key: string; size: number; createdAt: number }>> {
-		const rows = await this.ctx.kv.entries<Blob>(OUTPUT);
+	private async outputs(): Promise<SavedOutput[]> {
+		return [...(await this.workflowOutputs()), ...(await this.modelResults())];
+	}
+
+	/** Workflow outputs are Blobs, which IndexedDB hands back without reading their bytes. */
+	private async workflowOutputs(): Promise<SavedOutput[]> {
 		const created = new Map<string, number>();
-		for (const [key, run] of await this.ctx.kv.entries<{ createdAt?: number }>('run:')) created.set(key.slice(4), run.createdAt ?? 0);
-		return rows.map(([key, blob]) => ({
+		for (const [key, run] of await this.ctx.kv.entries<{ createdAt?: number }>(WORKFLOW_RUN))
+			created.set(key.slice(WORKFLOW_RUN.length), run.createdAt ?? 0);
+		return (await this.ctx.kv.entries<unknown>(OUTPUT)).map(([key, blob]) => ({
 			key,
 			size: blob instanceof Blob ? blob.size : 0,
-			createdAt: created.get(key.split(':')[1] ?? '') ?? 0
+			createdAt: created.get(key.slice(OUTPUT.length).split(':')[0] ?? '') ?? 0
+		}));
+	}
+
+	/** Model result bytes are sized from their run records, so counting them reads no bytes. */
+	private async modelResults(): Promise<SavedOutput[]> {
+		const known = new Map<string, { size: number; createdAt: number }>();
+		for (const [, run] of await this.ctx.kv.entries<Partial<ModelRun>>(MODEL_RUN_KEY)) {
+			const createdAt = run.createdAt ?? 0;
+			const result = run.result;
+			if (result?.bytesKey) known.set(result.bytesKey, { size: result.size ?? 0, createdAt });
+			for (const asset of result?.assets ?? []) if (asset.bytesKey) known.set(asset.bytesKey, { size: asset.size ?? 0, createdAt });
+		}
+		return (await this.ctx.kv.keys(BYTES_KEY)).map((key) => ({
+			key,
+			size: known.get(key)?.size ?? 0,
+			createdAt: known.get(key)?.createdAt ?? 0
 		}));
 	}
 
