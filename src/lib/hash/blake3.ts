@@ -147,7 +147,10 @@ export async function createBlake3(): Promise<Blake3> {
 	return new Blake3(await createKernel());
 }
 
+let validated: boolean | undefined;
+
 /** Whether this engine runs WebAssembly SIMD, which the kernel needs. */
 export function simdSupported(): boolean {
-	return WebAssembly.validate(decodeBase64(BLAKE3_KERNEL_BASE64));
+	validated ??= WebAssembly.validate(decodeBase64(BLAKE3_KERNEL_BASE64));
+	return validated;
 }
