@@ -3102,7 +3102,8 @@ local.set $ptr
 local.get $block
 i32.const 1
 i32.add
-local.tee $block
+local.set $block
+local.get $block
 i32.const 16
 i32.lt_u
 br_if $blocks
@@ -3211,14 +3212,6 @@ v128.store offset=80
 local.get $out
 local.get $r3
 v128.store offset=112
-local.get $in
-i32.const 4096
-i32.add
-local.set $in
-local.get $out
-i32.const 128
-i32.add
-local.set $out
 local.get $counterLo
 i32.const 4
 i32.add
@@ -3228,9 +3221,17 @@ i32.lt_u
 local.get $counterHi
 i32.add
 local.set $counterHi
+local.get $in
+i32.const 4096
+i32.add
+local.set $in
+local.get $out
+i32.const 128
+i32.add
+local.set $out
 local.get $n
-i32.const 4
-i32.sub
+i32.const -4
+i32.add
 local.set $n
 br $groups
 )
@@ -6400,8 +6401,8 @@ i32.const 128
 i32.add
 local.set $out
 local.get $n
-i32.const 4
-i32.sub
+i32.const -4
+i32.add
 local.set $n
 br $groups
 )

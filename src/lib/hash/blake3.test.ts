@@ -1,35 +1,14 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
+import { b3sumRunner, pseudoRandomBytes as bytes } from './b3sum.fixture';
 import { compileKernel, KERNEL_MODULE_PATH, KERNEL_WAT_PATH } from '../../../scripts/generate-blake3-kernel';
 import { BLOCK_LEN, CHUNK_END, CHUNK_LEN, CHUNK_START, IV, blockWords, compress } from './blake3-compress';
 import { createBlake3, createKernel } from './blake3';
 import { KERNEL_LAYOUT } from './kernel-wat';
 
 const MiB = 1024 * 1024;
-const dir = mkdtempSync(join(tmpdir(), 'runboard-blake3-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** Deterministic bytes that are not all alike, so a misplaced byte changes the digest. */
-function bytes(size: number, seed: number): Uint8Array {
-	const out = new Uint8Array(size);
-	let x = seed >>> 0 || 1;
-	for (let i = 0; i < size; i++) {
-		x ^= x << 13;
-		x ^= x >>> 17;
-		x ^= x << 5;
-		out[i] = x & 0xff;
-	}
-	return out;
-}
-
-function b3sum(data: Uint8Array): string {
-	const path = join(dir, `in-${data.length}.bin`);
-	writeFileSync(path, data);
-	return execFileSync('b3sum', ['--no-names', path], { encoding: 'utf8' }).trim();
-}
+const { b3sum, cleanup } = b3sumRunner();
+afterAll(cleanup);
 
 async function hashInSlices(data: Uint8Array, slice: number): Promise<string> {
 	const hasher = await createBlake3();

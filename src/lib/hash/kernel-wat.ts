@@ -75,41 +75,31 @@ function loadMessage(stride: number): string[] {
 	return out;
 }
 
+/** Lanes of the transpose's two steps: pair up rows 0/1 and 2/3, then the pairs' halves. */
+const [PAIR_LOW, PAIR_HIGH, HALF_LOW, HALF_HIGH] = [
+	[0, 4, 1, 5],
+	[2, 6, 3, 7],
+	[0, 1, 4, 5],
+	[2, 3, 6, 7]
+] as const;
+
 /** A 4x4 transpose of 32-bit words from `${rows}0..3` into the four named locals. */
-function transpose(rows: string, ...to: string[]): string[] {
+function transpose(rows: string, to0: string, to1: string, to2: string, to3: string): string[] {
+	const step = (a: string, b: string, lanes: readonly number[], into: string) => [
+		`local.get ${a}`,
+		`local.get ${b}`,
+		shuffle32(lanes),
+		`local.set ${into}`
+	];
 	return [
-		`local.get ${rows}0`,
-		`local.get ${rows}1`,
-		shuffle32([0, 4, 1, 5]),
-		'local.set $t0',
-		`local.get ${rows}0`,
-		`local.get ${rows}1`,
-		shuffle32([2, 6, 3, 7]),
-		'local.set $t1',
-		`local.get ${rows}2`,
-		`local.get ${rows}3`,
-		shuffle32([0, 4, 1, 5]),
-		'local.set $t2',
-		`local.get ${rows}2`,
-		`local.get ${rows}3`,
-		shuffle32([2, 6, 3, 7]),
-		'local.set $t3',
-		'local.get $t0',
-		'local.get $t2',
-		shuffle32([0, 1, 4, 5]),
-		`local.set ${to[0]}`,
-		'local.get $t0',
-		'local.get $t2',
-		shuffle32([2, 3, 6, 7]),
-		`local.set ${to[1]}`,
-		'local.get $t1',
-		'local.get $t3',
-		shuffle32([0, 1, 4, 5]),
-		`local.set ${to[2]}`,
-		'local.get $t1',
-		'local.get $t3',
-		shuffle32([2, 3, 6, 7]),
-		`local.set ${to[3]}`
+		...step(`${rows}0`, `${rows}1`, PAIR_LOW, '$t0'),
+		...step(`${rows}0`, `${rows}1`, PAIR_HIGH, '$t1'),
+		...step(`${rows}2`, `${rows}3`, PAIR_LOW, '$t2'),
+		...step(`${rows}2`, `${rows}3`, PAIR_HIGH, '$t3'),
+		...step('$t0', '$t2', HALF_LOW, to0),
+		...step('$t0', '$t2', HALF_HIGH, to1),
+		...step('$t1', '$t3', HALF_LOW, to2),
+		...step('$t1', '$t3', HALF_HIGH, to3)
 	];
 }
 
@@ -163,6 +153,24 @@ function storeLanes(): string[] {
 	return out;
 }
 
+const addTo = (local: string, amount: number) => [`local.get ${local}`, `i32.const ${amount}`, 'i32.add', `local.set ${local}`];
+
+/** Runs `group` for each four lanes while `$n` > 0, moving `$in` by `inStride` and `$out` by four chaining values. */
+function forEachFour(inStride: number, group: string[]): string[] {
+	return [
+		'(block $done',
+		'(loop $groups',
+		...['local.get $n', 'i32.const 0', 'i32.le_s', 'br_if $done'],
+		...group,
+		...addTo('$in', inStride),
+		...addTo('$out', 128),
+		...addTo('$n', -4),
+		'br $groups',
+		')',
+		')'
+	];
+}
+
 function hashChunks(): string[] {
 	const blockLoop = [
 		'(loop $blocks',
@@ -173,15 +181,8 @@ function hashChunks(): string[] {
 			[splat(BLOCK_LEN)],
 			// CHUNK_START on block 0, CHUNK_END on block 15.
 			[
-				'local.get $block',
-				'i32.eqz',
-				`i32.const ${CHUNK_START}`,
-				'i32.mul',
-				'local.get $block',
-				`i32.const ${CHUNK_LEN / BLOCK_LEN - 1}`,
-				'i32.eq',
-				`i32.const ${CHUNK_END}`,
-				'i32.mul',
+				...['local.get $block', 'i32.eqz', `i32.const ${CHUNK_START}`, 'i32.mul'],
+				...['local.get $block', `i32.const ${CHUNK_LEN / BLOCK_LEN - 1}`, 'i32.eq', `i32.const ${CHUNK_END}`, 'i32.mul'],
 				'i32.or',
 				'i32x4.splat'
 			]
@@ -189,113 +190,47 @@ function hashChunks(): string[] {
 		...loadMessage(CHUNK_LEN),
 		...rounds(),
 		...finishCompression(),
-		'local.get $ptr',
-		`i32.const ${BLOCK_LEN}`,
-		'i32.add',
-		'local.set $ptr',
-		'local.get $block',
-		'i32.const 1',
-		'i32.add',
-		'local.tee $block',
-		`i32.const ${CHUNK_LEN / BLOCK_LEN}`,
-		'i32.lt_u',
-		'br_if $blocks',
+		...addTo('$ptr', BLOCK_LEN),
+		...addTo('$block', 1),
+		...['local.get $block', `i32.const ${CHUNK_LEN / BLOCK_LEN}`, 'i32.lt_u', 'br_if $blocks'],
 		')'
+	];
+	const group = [
+		// Lane j hashes chunk counter + j; a lane whose low word wrapped carries into the high word.
+		...['local.get $counterLo', 'i32x4.splat', 'v128.const i32x4 0 1 2 3', 'i32x4.add', 'local.tee $lo'],
+		...['local.get $counterLo', 'i32x4.splat', 'i32x4.lt_u', 'local.set $carry'],
+		...['local.get $counterHi', 'i32x4.splat', 'local.get $carry', 'i32x4.sub', 'local.set $hi'],
+		...range(8).flatMap((i) => [splat(IV[i]!), `local.set $h${i}`]),
+		...['local.get $in', 'local.set $ptr', 'i32.const 0', 'local.set $block'],
+		...blockLoop,
+		...storeLanes(),
+		...['local.get $counterLo', 'i32.const 4', 'i32.add', 'local.tee $counterLo'],
+		...['i32.const 4', 'i32.lt_u', 'local.get $counterHi', 'i32.add', 'local.set $counterHi']
 	];
 	return [
 		'(func (export "hashChunks") (param $in i32) (param $n i32) (param $counterLo i32) (param $counterHi i32) (param $out i32)',
 		locals(),
 		'(local $ptr i32) (local $block i32) (local $carry v128)',
-		'(block $done',
-		'(loop $groups',
-		'local.get $n',
-		'i32.const 0',
-		'i32.le_s',
-		'br_if $done',
-		// Lane j hashes chunk counter + j; a lane whose low word wrapped carries into the high word.
-		'local.get $counterLo',
-		'i32x4.splat',
-		'v128.const i32x4 0 1 2 3',
-		'i32x4.add',
-		'local.tee $lo',
-		'local.get $counterLo',
-		'i32x4.splat',
-		'i32x4.lt_u',
-		'local.set $carry',
-		'local.get $counterHi',
-		'i32x4.splat',
-		'local.get $carry',
-		'i32x4.sub',
-		'local.set $hi',
-		...range(8).flatMap((i) => [splat(IV[i]!), `local.set $h${i}`]),
-		'local.get $in',
-		'local.set $ptr',
-		'i32.const 0',
-		'local.set $block',
-		...blockLoop,
-		...storeLanes(),
-		'local.get $in',
-		`i32.const ${4 * CHUNK_LEN}`,
-		'i32.add',
-		'local.set $in',
-		'local.get $out',
-		'i32.const 128',
-		'i32.add',
-		'local.set $out',
-		'local.get $counterLo',
-		'i32.const 4',
-		'i32.add',
-		'local.tee $counterLo',
-		'i32.const 4',
-		'i32.lt_u',
-		'local.get $counterHi',
-		'i32.add',
-		'local.set $counterHi',
-		'local.get $n',
-		'i32.const 4',
-		'i32.sub',
-		'local.set $n',
-		'br $groups',
-		')',
-		')',
+		...forEachFour(4 * CHUNK_LEN, group),
 		')'
 	];
 }
 
 function hashParents(): string[] {
-	return [
-		'(func (export "hashParents") (param $in i32) (param $n i32) (param $out i32)',
-		locals(),
-		'(local $ptr i32)',
-		'(block $done',
-		'(loop $groups',
-		'local.get $n',
-		'i32.const 0',
-		'i32.le_s',
-		'br_if $done',
-		'local.get $in',
-		'local.set $ptr',
+	const group = [
+		...['local.get $in', 'local.set $ptr'],
 		...initState((i) => [splat(IV[i]!)], [splat(0)], [splat(0)], [splat(BLOCK_LEN)], [splat(PARENT)]),
 		// Every lane's message is read before any lane's result is written, so `$out` may equal `$in`.
 		...loadMessage(BLOCK_LEN),
 		...rounds(),
 		...finishCompression(),
-		...storeLanes(),
-		'local.get $in',
-		`i32.const ${4 * BLOCK_LEN}`,
-		'i32.add',
-		'local.set $in',
-		'local.get $out',
-		'i32.const 128',
-		'i32.add',
-		'local.set $out',
-		'local.get $n',
-		'i32.const 4',
-		'i32.sub',
-		'local.set $n',
-		'br $groups',
-		')',
-		')',
+		...storeLanes()
+	];
+	return [
+		'(func (export "hashParents") (param $in i32) (param $n i32) (param $out i32)',
+		locals(),
+		'(local $ptr i32)',
+		...forEachFour(4 * BLOCK_LEN, group),
 		')'
 	];
 }
