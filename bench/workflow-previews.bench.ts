@@ -2,7 +2,8 @@
  * The preview pipeline of the built app: the emulator streams 60 type-4 frames/s of 512x512 JPEG
  * for a real run's prompt id for 30 s, and the run page shows them. Figures: frame received by the
  * worker (its socket's message event) to image painted (a requestAnimationFrame after decode), p50
- * and p95, target p95 < 30 ms; the longest main-thread task (Long Tasks API), target < 50 ms.
+ * and p95, target p95 < 30 ms; the longest main-thread task (Long Tasks API) while the stream runs,
+ * target < 50 ms (tasks of booting and opening the page, before the stream, are shown apart).
  * Baseline, same run: a bare page and worker doing only socket, copy, transfer, blob URL, <img>.
  */
 import { cpus, loadavg } from 'node:os';
@@ -30,12 +31,23 @@ interface Figures {
 	superseded: number;
 	latencies: number[];
 	longestTask: number;
+	/** Before the stream: boot, navigation, reconnect. */
+	longestTaskBefore: number;
 	/** What ran in the longest animation frame. */
 	longestFrame: string;
 }
 
-/** Waits (at most 10 s) for the worker to have every frame, then a second for the last paints. */
-async function collect(page: Page, readFrames: () => Promise<Array<[number, number]>>, sent: number): Promise<Figures> {
+/** The page's clock (shared with its workers), to say when the stream began. */
+function pageNow(page: Page): Promise<number> {
+	return page.evaluate(() => performance.timeOrigin + performance.now());
+}
+
+/**
+ * Waits (at most 10 s) for the worker to have every frame, then a second for the last paints. Long
+ * tasks and frames count from `since`, the stream's start: booting and opening the page came before
+ * and are not the preview pipeline (the longest of those is still shown).
+ */
+async function collect(page: Page, readFrames: () => Promise<Array<[number, number]>>, sent: number, since: number): Promise<Figures> {
 	const waited = Date.now();
 	let workerFrames = await readFrames();
 	while (workerFrames.length < sent && Date.now() - waited < 10_000) {
@@ -52,8 +64,9 @@ async function collect(page: Page, readFrames: () => Promise<Array<[number, numb
 		painted: latencies.length,
 		superseded: probe.superseded,
 		latencies,
-		longestTask: Math.max(0, ...probe.longTasks.map((t) => t.ms)),
-		longestFrame: describeLongest(probe.longFrames)
+		longestTask: Math.max(0, ...probe.longTasks.filter((t) => t.at >= since).map((t) => t.ms)),
+		longestTaskBefore: Math.max(0, ...probe.longTasks.filter((t) => t.at < since).map((t) => t.ms)),
+		longestFrame: describeLongest(probe.longFrames.filter((f) => f.at >= since))
 	};
 }
 
@@ -70,7 +83,7 @@ function show(name: string, f: Figures): void {
 		`  ${name}: sent ${f.sent}, received by the worker ${f.received}, painted ${f.painted}, replaced before painting ${f.superseded}`
 	);
 	console.log(
-		`    received -> painted: p50 ${p(50)} ms  p95 ${p(95)} ms  max ${p(100)} ms; longest main-thread task ${f.longestTask ? `${f.longestTask.toFixed(0)} ms` : 'none >= 50 ms'}`
+		`    received -> painted: p50 ${p(50)} ms  p95 ${p(95)} ms  max ${p(100)} ms; longest main-thread task ${f.longestTask ? `${f.longestTask.toFixed(0)} ms` : 'none >= 50 ms'} (before the stream: ${f.longestTaskBefore ? `${f.longestTaskBefore.toFixed(0)} ms` : 'none >= 50 ms'})`
 	);
 	console.log(`    longest animation frame: ${f.longestFrame}`);
 }
@@ -86,11 +99,13 @@ async function bareBaseline(emulatorWs: string, runStream: (seconds: number) => 
 		await page.addInitScript(PAGE_PROBE);
 		await page.goto(server.url);
 		await page.evaluate((url) => (window as unknown as { startBare(u: string): Promise<boolean> }).startBare(url), emulatorWs);
+		const since = await pageNow(page);
 		const answer = await runStream(BARE_SECONDS);
 		return await collect(
 			page,
 			() => page.evaluate(() => (window as unknown as { __benchFrames: Array<[number, number]> }).__benchFrames),
-			answer.sent
+			answer.sent,
+			since
 		);
 	} finally {
 		await browser.close();
@@ -130,11 +145,13 @@ try {
 			}
 			await run.page.waitForTimeout(1500); // feature_flags answered, catch-up polls done
 			console.log(`${FPS} frames/s of 512x512 JPEG previews (type 4) for prompt ${run.promptId}`);
+			const since = await pageNow(run.page);
 			const answer = await stream(APP_SECONDS);
 			const app = await collect(
 				run.page,
 				async () => (await worker.evaluate('globalThis.__benchFrames')) as Array<[number, number]>,
-				answer.sent
+				answer.sent,
+				since
 			);
 			await run.close(); // the baseline's frames must reach only the bare page
 

@@ -13,7 +13,7 @@ export interface PaintRecord {
 export interface PageProbe {
 	longTasks: Array<{ at: number; ms: number }>;
 	/** Long animation frames: what ran in them, to say where a long task came from. */
-	longFrames: Array<{ ms: number; renderMs: number; scripts: string[] }>;
+	longFrames: Array<{ at: number; ms: number; renderMs: number; scripts: string[] }>;
 	painted: PaintRecord[];
 	superseded: number;
 }
@@ -28,7 +28,7 @@ export const PAGE_PROBE = `(() => {
 	new PerformanceObserver((list) => {
 		for (const e of list.getEntries()) {
 			const scripts = e.scripts.map((s) => \`\${s.invoker || s.invokerType} \${s.sourceFunctionName || ''} \${Math.round(s.duration)} ms\`.trim());
-			probe.longFrames.push({ ms: e.duration, renderMs: e.startTime + e.duration - e.renderStart, scripts });
+			probe.longFrames.push({ at: performance.timeOrigin + e.startTime, ms: e.duration, renderMs: e.startTime + e.duration - e.renderStart, scripts });
 		}
 	}).observe({ type: 'long-animation-frame', buffered: true });
 	const sizes = new Map();
