@@ -73,7 +73,7 @@ export class RunboardWorker implements CoreApi {
 			kv: env.kv,
 			profiles: this.repo,
 			appOrigin: env.appOrigin,
-			ready: () => this.init().then(() => undefined),
+			ready: () => this.booted(),
 			clientId: () => this.clientId,
 			connection: (id) => this.connection(id),
 			emit: (event, transfer) => this.emit(event, transfer),
@@ -109,12 +109,12 @@ export class RunboardWorker implements CoreApi {
 	}
 
 	private async connection(id: string): Promise<Result<Connection>> {
-		await this.init();
-		const profile = await this.repo.get(id);
+		await this.booted();
+		const [profile, key] = await Promise.all([this.repo.get(id), this.repo.key(id)]);
 		if (!profile)
 			return fail({ kind: 'invalid-profile', message: 'This profile no longer exists; it may have been deleted.' } satisfies AppError);
 		const guard = { allowedOrigins: profileOrigins(profile), appOrigin: this.env.appOrigin, fetchImpl: this.env.fetchImpl };
-		return ok({ profile, key: await this.repo.key(id), fetch: createGuardedFetch(guard), upload: createGuardedUpload(guard) });
+		return ok({ profile, key, fetch: createGuardedFetch(guard), upload: createGuardedUpload(guard) });
 	}
 
 	private fetchFor(profile: Pick<Profile, 'workflowUrl' | 'routerUrl'>): GuardedFetch {
@@ -128,8 +128,12 @@ export class RunboardWorker implements CoreApi {
 	// ---- lifecycle -------------------------------------------------------------------------
 
 	init(_input: Record<string, never> = {}): Promise<InitState> {
-		this.ready ??= this.boot();
-		return this.ready.then(() => this.snapshot());
+		return this.booted().then(() => this.snapshot());
+	}
+
+	/** Storage, client id and config ready: what every call waits for (without reading a snapshot of the profiles). */
+	private booted(): Promise<void> {
+		return (this.ready ??= this.boot());
 	}
 
 	private async boot(): Promise<void> {
@@ -252,7 +256,7 @@ export class RunboardWorker implements CoreApi {
 	// ---- profiles --------------------------------------------------------------------------
 
 	async saveProfile({ profile: input }: { profile: ProfileInput }): Promise<Result<ProfileView, SaveProfileError>> {
-		await this.init();
+		await this.booted();
 		const valid = validateProfileInput(input);
 		if (!valid.ok) return fail(valid.error);
 		const now = Date.now();
@@ -277,7 +281,7 @@ export class RunboardWorker implements CoreApi {
 	}
 
 	async deleteProfile({ id, keepRuns }: { id: string; keepRuns: boolean }): Promise<{ removedRuns: number }> {
-		await this.init();
+		await this.booted();
 		const removedIds = keepRuns ? [] : await this.repo.removeRunsOf(id);
 		for (const runId of removedIds) this.emit({ type: 'run-deleted', id: runId });
 		await this.repo.remove(id);
@@ -289,20 +293,20 @@ export class RunboardWorker implements CoreApi {
 	}
 
 	async forgetKey({ id }: { id: string }): Promise<void> {
-		await this.init();
+		await this.booted();
 		await this.repo.forgetKey(id);
 		await this.dataChanged();
 	}
 
 	async setActiveProfile({ id }: { id: string }): Promise<void> {
-		await this.init();
+		await this.booted();
 		if (!(await this.repo.get(id))) return;
 		await this.repo.setActive(id);
 		await this.dataChanged();
 	}
 
 	async testConnection({ id }: { id: string }): Promise<Result<ConnectionReport>> {
-		await this.init();
+		await this.booted();
 		const profile = await this.repo.get(id);
 		if (!profile) return fail({ kind: 'invalid-profile', message: 'This profile no longer exists.' } satisfies AppError);
 		const key = await this.repo.key(id);
@@ -318,7 +322,7 @@ export class RunboardWorker implements CoreApi {
 			for (const name of await caches.keys()) if (!name.includes('precache')) await caches.delete(name);
 		}
 		this.ready = undefined;
-		await this.init();
+		await this.booted();
 		await this.dataChanged();
 	}
 
