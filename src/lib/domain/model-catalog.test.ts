@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { filterModels, groupByProvider, parseCatalogPage, policyCharge } from './model-catalog';
+import {
+	applyPageUpdate,
+	filterModels,
+	groupByProvider,
+	keepIdentities,
+	newEntries,
+	parseCatalogPage,
+	policyCharge,
+	type CatalogView
+} from './model-catalog';
 
 describe('catalog rules', () => {
 	it('words the policy charge: only "no" means not charged, anything else may be charged with its raw value', () => {
@@ -29,5 +38,43 @@ describe('catalog rules', () => {
 		expect(groupByProvider(list).map((g) => g.provider)).toEqual(['b', 'a']);
 		expect(filterModels(list, { query: 'b th', provider: null, notChargedOnRefusal: false }).map((x) => x.id)).toEqual(['b/three']);
 		expect(filterModels(list, { query: '', provider: null, notChargedOnRefusal: true })).toHaveLength(2);
+	});
+
+	it('keeps an id seen on an earlier page once', () => {
+		const m = (id: string) => ({ id, provider: 'p', model: id.slice(2), billing: { charges_on_policy_rejection: 'no' } });
+		const seen = new Set<string>();
+		expect(newEntries(seen, [m('p/a'), m('p/b')]).map((x) => x.id)).toEqual(['p/a', 'p/b']);
+		expect(newEntries(seen, [m('p/b'), m('p/c'), m('p/c')]).map((x) => x.id)).toEqual(['p/c']);
+	});
+
+	it('keeps the objects of unchanged entries when a whole list replaces another', () => {
+		const m = (id: string, charges = 'no') => ({
+			id,
+			provider: 'p',
+			model: id.slice(2),
+			billing: { charges_on_policy_rejection: charges }
+		});
+		const before = [m('p/a'), m('p/b')];
+		const after = keepIdentities(before, [m('p/b'), m('p/a', 'yes'), m('p/c')]);
+		expect(after[0]).toBe(before[1]);
+		expect(after[1]).not.toBe(before[0]);
+		expect(after.map((x) => [x.id, x.billing.charges_on_policy_rejection])).toEqual([
+			['p/b', 'no'],
+			['p/a', 'yes'],
+			['p/c', 'no']
+		]);
+	});
+
+	it('appends a page update after the list shown, skips what it already has, and asks for the whole list across a gap', () => {
+		const m = (id: string) => ({ id, provider: 'p', model: id.slice(2), billing: { charges_on_policy_rejection: 'no' } });
+		const view: CatalogView = { profileId: 'x', models: [m('p/a')], savedAt: null, source: 'walk', walk: { kind: 'walking', pages: 1 } };
+		const next = applyPageUpdate(view, { walk: { kind: 'walking', pages: 3 }, added: { from: 0, models: [m('p/a'), m('p/b')] } });
+		expect(next !== 'resync' && next.models.map((x) => x.id)).toEqual(['p/a', 'p/b']);
+		expect(next !== 'resync' && next.models[0]).toBe(view.models[0]);
+		expect(applyPageUpdate(view, { walk: { kind: 'walking', pages: 3 }, added: { from: 2, models: [m('p/c')] } })).toBe('resync');
+		const done: CatalogView = { ...view, walk: { kind: 'done', pages: 4, at: 1, ms: 1 } };
+		expect(applyPageUpdate(done, { walk: { kind: 'walking', pages: 3 }, added: { from: 1, models: [m('p/b')] } })).toBe(done);
+		const statusOnly = applyPageUpdate(view, { walk: { kind: 'walking', pages: 2 } });
+		expect(statusOnly !== 'resync' && [statusOnly.walk, statusOnly.models]).toEqual([{ kind: 'walking', pages: 2 }, view.models]);
 	});
 });

@@ -67,16 +67,54 @@ export interface CatalogView {
 	walk: WalkStatus;
 }
 
-/** Adds a page's entries to the walk's list; an id seen on an earlier page is kept once. */
-export function mergeEntries(list: RouterModelListEntry[], page: RouterModelListEntry[]): RouterModelListEntry[] {
-	const seen = new Set(list.map((m) => m.id));
-	const out = [...list];
+/**
+ * What a walk in progress sends between whole views: its status and, unless a list stays on screen
+ * until the walk completes, the entries new since the last update, to go after the first `from`.
+ */
+export interface CatalogPageUpdate {
+	walk: WalkStatus;
+	added?: { from: number; models: RouterModelListEntry[] };
+}
+
+/**
+ * The view with a page update applied, or `resync` when entries between the list shown and the update
+ * are missing (a message overtaken by another). An update overtaken by the walk's end changes nothing.
+ */
+export function applyPageUpdate(view: CatalogView, update: CatalogPageUpdate): CatalogView | 'resync' {
+	if (view.walk.kind !== 'walking' && view.walk.kind !== 'retrying') return view;
+	const added = update.added;
+	if (!added) return { ...view, walk: update.walk };
+	if (added.from > view.models.length) return 'resync';
+	const fresh = added.models.slice(view.models.length - added.from);
+	return { ...view, walk: update.walk, source: 'walk', models: fresh.length ? view.models.concat(fresh) : view.models };
+}
+
+/** The entries of a page not seen on an earlier one (an id is kept once), recorded in `seen`. */
+export function newEntries(seen: Set<string>, page: RouterModelListEntry[]): RouterModelListEntry[] {
+	const added: RouterModelListEntry[] = [];
 	for (const entry of page) {
 		if (seen.has(entry.id)) continue;
 		seen.add(entry.id);
-		out.push(entry);
+		added.push(entry);
 	}
-	return out;
+	return added;
+}
+
+/**
+ * The list `next` with each entry equal to one in `previous` replaced by that same object, so a keyed
+ * list renders only the entries that are new or changed when a whole list replaces another.
+ */
+export function keepIdentities(previous: RouterModelListEntry[], next: RouterModelListEntry[]): RouterModelListEntry[] {
+	const known = new Map(previous.map((m) => [m.id, m]));
+	return next.map((m) => {
+		const old = known.get(m.id);
+		const same =
+			old !== undefined &&
+			old.provider === m.provider &&
+			old.model === m.model &&
+			old.billing.charges_on_policy_rejection === m.billing.charges_on_policy_rejection;
+		return same ? old : m;
+	});
 }
 
 // ---- billing in words ----------------------------------------------------------------------

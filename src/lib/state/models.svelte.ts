@@ -1,16 +1,26 @@
 /** The model catalog of the active profile, as the worker walks it, with the search and filters of the page. */
 import type { AppError } from '$lib/domain/errors';
-import { filterModels, groupByProvider, type CatalogView } from '$lib/domain/model-catalog';
+import { applyPageUpdate, filterModels, groupByProvider, keepIdentities, type CatalogView } from '$lib/domain/model-catalog';
 import { onWorkerEvent, workerApi } from '$lib/client/worker-bridge.svelte';
+import { perFrame } from '$lib/client/per-frame';
+import type { WorkerEvent } from '$lib/worker/api';
+
+type CatalogPageEvent = Extract<WorkerEvent, { type: 'model-catalog-page' }>;
 
 export class CatalogStore {
-	view = $state<CatalogView | null>(null);
+	// Raw: a view is replaced whole, never edited in place, and its entries keep their identity from
+	// one view to the next, so the keyed list renders only the entries that arrived.
+	view = $state.raw<CatalogView | null>(null);
 	error = $state<AppError | null>(null);
 	query = $state('');
 	provider = $state<string | null>(null);
 	notChargedOnRefusal = $state(false);
 	private profileId: string | null = null;
 	private unsubscribe: (() => void) | undefined;
+	private resyncing = false;
+	/** The profile whose catalog is being asked for right now. */
+	private asking: string | null = null;
+	private readonly pages = perFrame<CatalogPageEvent>((events) => this.applyPages(events));
 
 	models = $derived(this.view?.models ?? []);
 	providers = $derived([...new Set(this.models.map((m) => m.provider))]);
@@ -21,22 +31,61 @@ export class CatalogStore {
 
 	async open(profileId: string, refresh = false): Promise<void> {
 		this.unsubscribe ??= onWorkerEvent((event) => {
-			if (event.type === 'model-catalog' && event.view.profileId === this.profileId) this.view = event.view;
+			if (event.type === 'model-catalog' && event.view.profileId === this.profileId) this.show(event.view);
+			else if (event.type === 'model-catalog-page' && event.profileId === this.profileId) this.pages.push(event);
 		});
-		if (this.profileId !== profileId) this.view = null;
+		if (this.profileId !== profileId) {
+			this.view = null;
+			this.pages.drop();
+		}
+		// Opened again (the press, the route's load, the page itself) while its walk runs: the walk's
+		// events bring everything, there is nothing to ask.
+		const walk = this.profileId === profileId ? this.view?.walk.kind : undefined;
+		if (!refresh && (this.asking === profileId || walk === 'walking' || walk === 'retrying')) return;
 		this.profileId = profileId;
 		performance.mark('runboard:catalog-open');
-		const result = await workerApi().modelCatalog({ profileId, refresh });
+		this.asking = profileId;
+		const result = await workerApi()
+			.modelCatalog({ profileId, refresh })
+			.finally(() => (this.asking = null));
 		if (this.profileId !== profileId) return;
 		if (result.ok) {
 			this.error = null;
 			// An event may already have brought a newer state than this answer.
-			if (!this.view || this.view.walk.kind === 'idle') this.view = result.value;
+			if (!this.view || this.view.walk.kind === 'idle') this.show(result.value);
 		} else this.error = result.error;
 	}
 
 	refresh(): Promise<void> {
 		return this.profileId ? this.open(this.profileId, true) : Promise.resolve();
+	}
+
+	private show(view: CatalogView): void {
+		this.pages.drop();
+		this.view = { ...view, models: keepIdentities(this.view?.models ?? [], view.models) };
+	}
+
+	private applyPages(events: CatalogPageEvent[]): void {
+		let view = this.view;
+		for (const event of events) {
+			if (!view || event.profileId !== view.profileId) continue;
+			const next = applyPageUpdate(view, event);
+			if (next === 'resync') void this.resync();
+			else view = next;
+		}
+		this.view = view;
+	}
+
+	private async resync(): Promise<void> {
+		const profileId = this.profileId;
+		if (this.resyncing || !profileId) return;
+		this.resyncing = true;
+		try {
+			const result = await workerApi().modelCatalog({ profileId });
+			if (result.ok && this.profileId === profileId) this.show(result.value);
+		} finally {
+			this.resyncing = false;
+		}
 	}
 }
 

@@ -1,6 +1,6 @@
 /** The model-runs part of the worker API (issue: model runs in the app). */
 import type { Result } from '../../domain/errors';
-import type { CatalogView } from '../../domain/model-catalog';
+import type { CatalogPageUpdate, CatalogView } from '../../domain/model-catalog';
 import type { ModelRun, SpendFacts } from '../../domain/model-run';
 import type { Json } from '../../wire/json';
 import type { RouterModelListEntry } from '../../wire/router-api';
@@ -44,7 +44,10 @@ export interface ModelApi {
 }
 
 export type ModelEvent =
+	/** The whole view: on open, when a walk starts, retries, ends or fails. */
 	| { type: 'model-catalog'; view: CatalogView }
+	/** A walk in progress between whole views: its status and the entries new since the last update. */
+	| ({ type: 'model-catalog-page'; profileId: string } & CatalogPageUpdate)
 	| { type: 'model-run'; run: ModelRun }
 	| { type: 'model-spend'; profileId: string; spend: SpendFacts }
 	/** A background revalidation found a new document, or could not reach the service (`staleBecause`). */

@@ -1,19 +1,20 @@
 /**
  * The catalog per profile: the saved list (IndexedDB, with its age) answered at once, and a walk in
- * the background that sends each page to the page as it arrives and saves the list when complete.
+ * the background that sends each page's new entries to the page as they arrive (never the whole list
+ * again) and saves the list when complete.
  */
-import { ok, type Result } from '../../domain/errors';
+import { ok, type AppError, type Result } from '../../domain/errors';
 import type { CatalogView, WalkStatus } from '../../domain/model-catalog';
 import { parseCatalogEntry } from '../../domain/model-catalog';
 import { isObject, type Json } from '../../wire/json';
 import type { RouterModelListEntry } from '../../wire/router-api';
 import type { WorkerContext } from '../context';
 import { walkCatalog } from './catalog-walk';
-import { routerClient } from './router-client';
+import { routerClient, type RouterClient } from './router-client';
 
 const CATALOG_KEY = 'models:catalog:';
 const RECORD_VERSION = 1;
-/** Pages after the first reach the page at most this often during a walk. */
+/** Pages after the first reach the page at most this often during a walk (each update costs both threads). */
 const PAGE_EVENT_MS = 100;
 /** A saved list younger than this is shown without a background walk (Refresh walks at once). */
 export const CATALOG_FRESH_MS = 5 * 60 * 1000;
@@ -62,7 +63,10 @@ export class CatalogService {
 	async catalog({ profileId, refresh }: { profileId: string; refresh?: boolean }): Promise<Result<CatalogView>> {
 		await this.ctx.ready();
 		let view = this.views.get(profileId);
+		let client: Promise<Result<RouterClient, AppError>> | undefined;
 		if (!view) {
+			// Read side by side: the walk that usually follows needs the profile and its key first thing.
+			client = routerClient(this.ctx, profileId);
 			const rec = await this.saved(profileId);
 			view = rec
 				? { profileId, models: rec.models, savedAt: rec.savedAt, source: 'cache', walk: { kind: 'idle' } }
@@ -71,7 +75,9 @@ export class CatalogService {
 		}
 		const running = view.walk.kind === 'walking' || view.walk.kind === 'retrying';
 		const stale = view.savedAt === null || this.deps.now() - view.savedAt > CATALOG_FRESH_MS;
-		if (!running && (refresh || (view.walk.kind !== 'done' && stale))) void this.walk(profileId);
+		if (!running && (refresh || (view.walk.kind !== 'done' && stale)))
+			void this.walk(profileId, client ?? routerClient(this.ctx, profileId));
+		else void client?.catch(() => undefined);
 		return ok(this.views.get(profileId) ?? view);
 	}
 
@@ -81,34 +87,41 @@ export class CatalogService {
 		return this.views.get(profileId);
 	}
 
-	private setWalk(profileId: string, walk: WalkStatus, models?: RouterModelListEntry[]): void {
+	private setWalk(profileId: string, walk: WalkStatus): void {
 		const view = this.views.get(profileId);
-		if (!view) return;
-		this.publish({ ...view, walk, ...(models ? { models, source: 'walk' as const } : {}) });
+		if (view) this.publish({ ...view, walk });
 	}
 
-	private walk(profileId: string): Promise<void> {
+	private walk(profileId: string, client: Promise<Result<RouterClient, AppError>>): Promise<void> {
 		const id = ++this.walkSeq;
-		const done = this.runWalk(profileId, id);
+		const done = this.runWalk(profileId, id, client);
 		this.walks.set(profileId, { id, done });
 		return done;
 	}
 
-	private async runWalk(profileId: string, id: number): Promise<void> {
-		const client = await routerClient(this.ctx, profileId);
+	private async runWalk(profileId: string, id: number, clientRead: Promise<Result<RouterClient, AppError>>): Promise<void> {
+		const client = await clientRead;
 		if (!client.ok) return this.setWalk(profileId, { kind: 'failed', pages: 0, error: client.error });
-		const hadCache = this.views.get(profileId)?.source === 'cache';
+		// A list already on screen (saved, or walked earlier) stays until the new one is complete.
+		const keepShown = (this.views.get(profileId)?.models.length ?? 0) > 0;
 		this.setWalk(profileId, { kind: 'walking', pages: 0 });
-		const started = this.deps.now();
+		const startedAt = this.deps.now();
 		let lastSent = 0;
+		let sentCount = 0;
 		const result = await walkCatalog(client.value, {
-			// With a saved list on screen, the new one replaces it only once complete; without, pages show as
-			// they come: the first at once, later ones at most every PAGE_EVENT_MS so rendering keeps up.
-			onPage: (models, pages) => {
+			// Without a list on screen, the entries walked so far go to the page as they come: the first page
+			// at once, later ones together at most every PAGE_EVENT_MS; the last with the completed list.
+			onPage: ({ models, pages, last }) => {
+				const view = this.views.get(profileId);
+				if (!view || this.walks.get(profileId)?.id !== id) return;
+				const walk: WalkStatus = { kind: 'walking', pages };
+				this.views.set(profileId, { ...view, walk, ...(keepShown ? {} : { models, source: 'walk' as const }) });
 				const now = this.deps.now();
-				if (pages > 1 && now - lastSent < PAGE_EVENT_MS) return;
+				if (last || (pages > 1 && now - lastSent < PAGE_EVENT_MS)) return;
 				lastSent = now;
-				this.setWalk(profileId, { kind: 'walking', pages }, hadCache ? undefined : models);
+				const added = keepShown ? {} : { added: { from: sentCount, models: models.slice(sentCount) } };
+				sentCount = models.length;
+				this.ctx.emit({ type: 'model-catalog-page', profileId, walk, ...added });
 			},
 			onRetry: ({ pages, attempt, retryInMs, error }) => this.setWalk(profileId, { kind: 'retrying', pages, attempt, retryInMs, error }),
 			sleep: this.deps.sleep,
@@ -119,7 +132,7 @@ export class CatalogService {
 		if (!result.ok) return this.setWalk(profileId, { kind: 'failed', pages: this.pagesOf(profileId), error: result.error });
 		const at = this.deps.now();
 		const view = this.views.get(profileId);
-		const walk: WalkStatus = { kind: 'done', pages: result.value.pages, at, ms: at - started };
+		const walk: WalkStatus = { kind: 'done', pages: result.value.pages, at, ms: at - startedAt };
 		// Shown first, saved after: the save never delays the list.
 		if (view) this.publish({ ...view, models: result.value.models, savedAt: at, source: 'walk', walk });
 		await this.ctx.kv.set(CATALOG_KEY + profileId, { v: RECORD_VERSION, savedAt: at, models: result.value.models } satisfies CatalogRecord);

@@ -31,7 +31,7 @@ function client(answers: Array<Result<RawResponse>>, seen: string[]): RouterClie
 }
 
 const hooks = (log: string[]) => ({
-	onPage: (models: unknown[], pages: number) => log.push(`page ${pages}: ${models.length}`),
+	onPage: ({ models, pages }: { models: unknown[]; pages: number }) => log.push(`page ${pages}: ${models.length}`),
 	onRetry: (i: { attempt: number; retryInMs: number }) => log.push(`retry ${i.attempt} in ${i.retryInMs}`),
 	sleep: async () => {},
 	random: () => 0

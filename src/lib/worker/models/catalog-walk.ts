@@ -7,7 +7,7 @@
 import { backoffDelay, type BackoffPolicy } from '../../domain/backoff';
 import { appError, fail, ok, type AppError, type Result } from '../../domain/errors';
 import { readJson } from '../../domain/http-response';
-import { mergeEntries, parseCatalogPage } from '../../domain/model-catalog';
+import { newEntries, parseCatalogPage } from '../../domain/model-catalog';
 import { withRouterWords } from '../../domain/model-errors';
 import type { RouterModelListEntry } from '../../wire/router-api';
 import { catalogUrl, type RouterClient } from './router-client';
@@ -18,8 +18,17 @@ export const CATALOG_BACKOFF: BackoffPolicy = { baseMs: 1000, maxMs: 30_000 };
 /** Retries of one page before the walk gives up (about ten minutes with the policy above). */
 export const CATALOG_MAX_RETRIES = 25;
 
+export interface WalkedPage {
+	/** The entries this page added (ids seen on an earlier page are not repeated). */
+	added: RouterModelListEntry[];
+	/** Everything walked so far, this page included. */
+	models: RouterModelListEntry[];
+	pages: number;
+	last: boolean;
+}
+
 export interface WalkHooks {
-	onPage(models: RouterModelListEntry[], pages: number): void;
+	onPage(page: WalkedPage): void;
 	onRetry(info: { pages: number; attempt: number; retryInMs: number; error: AppError }): void;
 	sleep(ms: number): Promise<void>;
 	random(): number;
@@ -42,6 +51,7 @@ export async function walkCatalog(
 	hooks: WalkHooks
 ): Promise<Result<{ models: RouterModelListEntry[]; pages: number }>> {
 	let models: RouterModelListEntry[] = [];
+	const seen = new Set<string>();
 	let cursor: string | undefined;
 	let pages = 0;
 	let attempt = 0;
@@ -67,8 +77,9 @@ export async function walkCatalog(
 					);
 				pages++;
 				attempt = 0;
-				models = mergeEntries(models, page.page.entries);
-				hooks.onPage(models, pages);
+				const added = newEntries(seen, page.page.entries);
+				models = models.concat(added);
+				hooks.onPage({ added, models, pages, last: !page.page.hasMore });
 				if (!page.page.hasMore) return ok({ models, pages });
 				cursor = page.page.nextCursor;
 				continue;

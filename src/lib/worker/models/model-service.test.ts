@@ -63,6 +63,30 @@ describe('model runs against the emulator', () => {
 		expect(second).toMatchObject({ ok: true, value: { source: 'not-modified' } });
 	});
 
+	it('sends a walk as whole views at its ends and, between them, only the entries new since the last update', async () => {
+		const { api, models, events } = setup();
+		await api.modelCatalog({ profileId: 'demo' });
+		const done = (await models.catalog.settled('demo'))!;
+		const shown: string[] = [];
+		for (const event of events) {
+			if (event.type !== 'model-catalog-page') continue;
+			expect(event.added?.from).toBe(shown.length);
+			shown.push(...event.added!.models.map((m) => m.id));
+		}
+		expect(shown.length).toBeGreaterThan(0);
+		expect(done.models.map((m) => m.id).slice(0, shown.length)).toEqual(shown);
+		expect(events.at(-1)).toMatchObject({ type: 'model-catalog', view: { walk: { kind: 'done' } } });
+
+		// A refresh keeps the list on screen until the new one is complete: its page updates carry no entries.
+		events.length = 0;
+		await api.modelCatalog({ profileId: 'demo', refresh: true });
+		await models.catalog.settled('demo');
+		const pages = events.filter((e) => e.type === 'model-catalog-page');
+		expect(pages.every((e) => e.type === 'model-catalog-page' && e.added === undefined)).toBe(true);
+		const views = events.flatMap((e) => (e.type === 'model-catalog' ? [e.view] : []));
+		expect(views.every((v) => v.models.length === done.models.length)).toBe(true);
+	});
+
 	it('saves the key before sending, runs synchronously and keeps the result and asset bytes with their expiry', async () => {
 		const { api, models, kv } = setup();
 		const started = await api.startModelRun({ profileId: 'demo', modelId: 'lumen/flux-1', body: { prompt: 'a lighthouse' }, mode: 'sync' });
