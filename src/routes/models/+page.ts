@@ -1,6 +1,7 @@
 /**
  * Runs on navigation and on hover preloading (`data-sveltekit-preload-data="hover"`): the worker
  * starts the catalog walk while the page is still on its way, so the first models arrive sooner.
+ * A press on Models in the navigation starts it earlier still (see the root layout).
  */
 import { catalog } from '$lib/state/models.svelte';
 import { profiles } from '$lib/state/profiles.svelte';
