@@ -229,3 +229,19 @@ describe('authentication', () => {
 		expect(res.headers.get('x-service-error-type')).toBe('not_enabled');
 	});
 });
+
+describe('a simulated network round trip', () => {
+	it('holds every request, preflights included, for networkMs before answering', async () => {
+		await api.control('/router/settings', { networkMs: 120 });
+		const started = performance.now();
+		const preflight = await fetch(`${emu.urls.router}/v2/models`, {
+			method: 'OPTIONS',
+			headers: { Origin: 'http://app.test', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'x-api-key' }
+		});
+		const afterPreflight = performance.now();
+		const { res } = await page('?limit=5');
+		expect([preflight.status < 300, res.status]).toEqual([true, 200]);
+		expect(afterPreflight - started).toBeGreaterThanOrEqual(115);
+		expect(performance.now() - afterPreflight).toBeGreaterThanOrEqual(115);
+	});
+});

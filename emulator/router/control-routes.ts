@@ -17,6 +17,7 @@ function bad(reply: FastifyReply, message: string): FastifyReply {
 
 const NUMERIC_SETTINGS = [
 	'providerMs',
+	'networkMs',
 	'queueConcurrency',
 	'inFlightLimit',
 	'spendLimitCents',

@@ -14,6 +14,8 @@ import { IdempotencyStore } from './idempotency';
 export interface RouterSettings {
 	/** Simulated provider time of a typical run, in real milliseconds (video takes twice as long). */
 	providerMs: number;
+	/** A simulated network round trip: every request (preflights too, not control routes) waits this long first. */
+	networkMs: number;
 	/** Queued requests running at once per scope; the rest wait with a queue position. */
 	queueConcurrency: number;
 	/** Synchronous calls in flight per scope before 429 concurrency_limit_exceeded. */
@@ -56,6 +58,7 @@ export interface RouterFaults {
 export function defaultSettings(): RouterSettings {
 	return {
 		providerMs: 1500,
+		networkMs: 0,
 		queueConcurrency: 4,
 		inFlightLimit: 16,
 		spendLimitCents: 2000,

@@ -50,6 +50,11 @@ export function createRouter(state: EmulatorState, storage: StorageService, cdn:
 	const router = new RouterState(state);
 	const ctx: RouterContext = { state, router, storage, cdn };
 
+	// A simulated round trip (settings.networkMs), before anything can answer, preflights included.
+	app.addHook('onRequest', async (request) => {
+		const ms = router.settings.networkMs;
+		if (ms > 0 && !request.url.startsWith(CONTROL_PREFIX)) await new Promise((resolve) => setTimeout(resolve, ms));
+	});
 	// Every response carries a request id, set before anything else can answer.
 	app.addHook('onRequest', async (_request, reply) => {
 		reply.header('X-Service-Request-Id', randomUUID());
