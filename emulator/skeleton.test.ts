@@ -61,3 +61,25 @@ describe('emulator skeleton', () => {
 		expect(leaks.leaks[0]?.carried).toContain('x-api-key');
 	});
 });
+
+describe('stopping', () => {
+	it('close() ends connections with requests still in flight at once, as a stopped service does', async () => {
+		const held = await createEmulator({ ports: { workflow: 0, router: 0, storage: 0, cdn: 0 } });
+		await fetch(`${held.urls.router}/__emulator/router/settings`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify({ networkMs: 60_000 })
+		});
+		const inFlight = fetch(`${held.urls.router}/v2/models`, { headers: { 'X-API-Key': held.apiKey } }).then(
+			() => 'answered',
+			() => 'cut off'
+		);
+		await new Promise((resolve) => setTimeout(resolve, 200));
+		const outcome = await Promise.race([
+			held.close().then(() => 'closed'),
+			new Promise((resolve) => setTimeout(() => resolve('still waiting after 5 s'), 5_000))
+		]);
+		expect(outcome).toBe('closed');
+		expect(await inFlight).toBe('cut off');
+	});
+});

@@ -21,7 +21,7 @@ export interface CdnService {
 }
 
 export function createCdnService(state: EmulatorState, blobs: BlobStore): CdnService {
-	const app = Fastify({ logger: false });
+	const app = Fastify({ logger: false, forceCloseConnections: true });
 	const secret = randomBytes(32);
 	const mac = (path: string, expires: string): string => createHmac('sha256', secret).update(`${path}\n${expires}`).digest('base64url');
 	installControlRoutes(app, state);

@@ -33,6 +33,7 @@ export function createRouter(state: EmulatorState, storage: StorageService, cdn:
 	// Model segments reach 128 characters; Fastify's default parameter limit (100) would answer 414.
 	const app = Fastify({
 		logger: false,
+		forceCloseConnections: true,
 		bodyLimit: ROUTER_BODY_LIMIT,
 		routerOptions: { maxParamLength: 512 },
 		// A URL that cannot be decoded never reaches the hooks: answer it as every router error.

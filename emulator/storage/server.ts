@@ -33,7 +33,7 @@ export interface StorageService {
 }
 
 export function createStorageService(state: EmulatorState): StorageService {
-	const app = Fastify({ logger: false });
+	const app = Fastify({ logger: false, forceCloseConnections: true });
 	const blobs = new BlobStore();
 	const signer = new UrlSigner();
 	state.onReset(() => blobs.clear());

@@ -24,7 +24,7 @@ export interface WorkflowService {
 }
 
 export function createWorkflowService(state: EmulatorState, storage: StorageService): WorkflowService {
-	const app = Fastify({ logger: false, bodyLimit: 512 * 1024 * 1024 });
+	const app = Fastify({ logger: false, bodyLimit: 512 * 1024 * 1024, forceCloseConnections: true });
 	let engine: WorkflowEngine | undefined;
 	const hub = new SocketHub(state, () => engine?.book.remaining() ?? 0);
 	engine = new WorkflowEngine(state, storage, hub);
