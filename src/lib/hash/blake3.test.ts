@@ -4,7 +4,7 @@ import { b3sumRunner, pseudoRandomBytes as bytes } from './b3sum.fixture';
 import { compileKernel, KERNEL_MODULE_PATH, KERNEL_WAT_PATH } from '../../../scripts/generate-blake3-kernel';
 import { BLOCK_LEN, CHUNK_END, CHUNK_LEN, CHUNK_START, IV, blockWords, compress } from './blake3-compress';
 import { createBlake3, createKernel } from './blake3';
-import { KERNEL_LAYOUT } from './kernel-wat';
+import { KERNEL_LAYOUT } from './kernel-layout';
 
 const MiB = 1024 * 1024;
 const { b3sum, cleanup } = b3sumRunner();

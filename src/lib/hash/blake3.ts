@@ -7,7 +7,7 @@
  */
 import { BLAKE3_KERNEL_BASE64 } from './blake3-kernel-bytes';
 import { BLOCK_LEN, CHUNK_END, CHUNK_LEN, CHUNK_START, IV, PARENT, ROOT, blockWords, compress, parentBlock } from './blake3-compress';
-import { KERNEL_LAYOUT } from './kernel-wat';
+import { KERNEL_LAYOUT } from './kernel-layout';
 
 export interface Kernel {
 	memory: WebAssembly.Memory;

@@ -5,16 +5,8 @@
  * so the kernel never permutes words at run time. `scripts/generate-blake3-kernel.ts` compiles this
  * text to the module the app embeds.
  */
+import { KERNEL_LAYOUT } from './kernel-layout';
 import { BLOCK_LEN, CHUNK_END, CHUNK_LEN, CHUNK_START, G_LANES, IV, MESSAGE_SCHEDULE, PARENT } from './blake3-compress';
-
-/** Where things sit in the kernel's memory: one batch of input, then room for its chunks' CVs. */
-export const KERNEL_LAYOUT = {
-	/** Input bytes hashed per call: 256 chunks, the subtree the streaming hasher folds at once. */
-	batchBytes: 1024 * 1024,
-	cvOffset: 1024 * 1024,
-	/** 1 MiB of input plus 64 KiB for chaining values (256 of them need 8 KiB). */
-	pages: 17
-} as const;
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 const hex = (n: number) => `0x${n.toString(16).padStart(8, '0')}`;
