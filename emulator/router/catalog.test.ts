@@ -1,19 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Emulator } from '../index';
+import { describe, expect, it } from 'vitest';
 import type { RouterModelDetail, RouterModelListResponse } from '../../src/lib/wire/router-api';
-import { RouterClient, startEmulator } from './test-helpers';
+import { useRouterEmulator } from './test-helpers';
 import { buildCatalog } from './catalog';
 
-let emu: Emulator;
-let api: RouterClient;
-beforeAll(async () => {
-	emu = await startEmulator();
-	api = new RouterClient(emu);
-});
-afterAll(async () => emu.close());
-beforeEach(async () => {
-	await api.control('/reset');
-});
+const api = useRouterEmulator();
 
 async function page(query = ''): Promise<{ res: Response; body: RouterModelListResponse }> {
 	const res = await api.get(`/v2/models${query}`);
@@ -170,13 +160,15 @@ describe('authentication', () => {
 		expect(none.headers.get('x-service-request-id')).toMatch(/^[0-9a-f-]{36}$/);
 		const wrong = await fetch(`${api.base}/v2/models`, { headers: { 'X-API-Key': 'nope' } });
 		expect(wrong.status).toBe(401);
-		const bearer = await fetch(`${api.base}/v2/models`, { headers: { Authorization: `Bearer ${emu.apiKey}` } });
+		const bearer = await fetch(`${api.base}/v2/models`, { headers: { Authorization: `Bearer ${api.emu.apiKey}` } });
 		expect(bearer.status).toBe(200);
 		// X-API-Key wins: a wrong key beside a right Bearer is refused, a right key beside a wrong Bearer passes.
-		expect((await fetch(`${api.base}/v2/models`, { headers: { 'X-API-Key': 'nope', Authorization: `Bearer ${emu.apiKey}` } })).status).toBe(
-			401
+		expect(
+			(await fetch(`${api.base}/v2/models`, { headers: { 'X-API-Key': 'nope', Authorization: `Bearer ${api.emu.apiKey}` } })).status
+		).toBe(401);
+		expect((await fetch(`${api.base}/v2/models`, { headers: { 'X-API-Key': api.emu.apiKey, Authorization: 'Bearer nope' } })).status).toBe(
+			200
 		);
-		expect((await fetch(`${api.base}/v2/models`, { headers: { 'X-API-Key': emu.apiKey, Authorization: 'Bearer nope' } })).status).toBe(200);
 	});
 
 	it('accepts a JWT the emulator issues, and refuses it once expired', async () => {
@@ -207,7 +199,7 @@ describe('authentication', () => {
 			});
 		for (const [scenario, headers, status, type] of [
 			['default', {}, 401, 'unauthorized'],
-			['router-not-enabled', { 'X-API-Key': emu.apiKey }, 403, 'not_enabled']
+			['router-not-enabled', { 'X-API-Key': api.emu.apiKey }, 403, 'not_enabled']
 		] as const) {
 			await api.control('/scenario', { name: scenario });
 			for (const [method, path] of routes) {
@@ -234,7 +226,7 @@ describe('a simulated network round trip', () => {
 	it('holds every request, preflights included, for networkMs before answering', async () => {
 		await api.control('/router/settings', { networkMs: 120 });
 		const started = performance.now();
-		const preflight = await fetch(`${emu.urls.router}/v2/models`, {
+		const preflight = await fetch(`${api.emu.urls.router}/v2/models`, {
 			method: 'OPTIONS',
 			headers: { Origin: 'http://app.test', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'x-api-key' }
 		});

@@ -1,15 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Emulator } from '../index';
+import { describe, expect, it } from 'vitest';
 import { ROUTER_HEADERS } from '../../src/lib/wire/router-api';
-import { RouterClient, startEmulator } from './test-helpers';
+import { useRouterEmulator } from './test-helpers';
 
-let emu: Emulator;
-let api: RouterClient;
-beforeAll(async () => {
-	emu = await startEmulator();
-	api = new RouterClient(emu);
-});
-afterAll(async () => emu.close());
+const api = useRouterEmulator({ resetEachTest: false });
 
 const ORIGIN = 'http://app.test';
 

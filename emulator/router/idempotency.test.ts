@@ -1,20 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Emulator } from '../index';
-import { RouterClient, eventually, startEmulator } from './test-helpers';
+import { describe, expect, it } from 'vitest';
+import { eventually, useRouterEmulator } from './test-helpers';
 import { counterKey } from './idempotency';
 import { triggerFor } from './provider/triggers';
 
-let emu: Emulator;
-let api: RouterClient;
-beforeAll(async () => {
-	emu = await startEmulator();
-	api = new RouterClient(emu);
-});
-afterAll(async () => emu.close());
-beforeEach(async () => {
-	await api.control('/reset');
-	await api.control('/router/settings', { providerMs: 40 });
-});
+const api = useRouterEmulator({ settings: { providerMs: 40 } });
 
 const WS = 'ws:ws_demo';
 const MODEL = '/v2/models/lumen/flux-1';

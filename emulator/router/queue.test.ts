@@ -1,22 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Emulator } from '../index';
+import { describe, expect, it } from 'vitest';
 import type { RouterQueueCancelResponse, RouterQueueStatusResponse, RouterQueueSubmitResponse } from '../../src/lib/wire/router-api';
 import { ROUTER_QUEUE_REQUEST_ID_PATTERN } from '../../src/lib/wire/router-api';
-import { RouterClient, eventually, startEmulator } from './test-helpers';
+import { eventually, useRouterEmulator } from './test-helpers';
 import { counterKey } from './idempotency';
 import { triggerFor } from './provider/triggers';
 
-let emu: Emulator;
-let api: RouterClient;
-beforeAll(async () => {
-	emu = await startEmulator();
-	api = new RouterClient(emu);
-});
-afterAll(async () => emu.close());
-beforeEach(async () => {
-	await api.control('/reset');
-	await api.control('/router/settings', { providerMs: 40 });
-});
+const api = useRouterEmulator({ settings: { providerMs: 40 } });
 
 const WS = 'ws:ws_demo';
 const MODEL = '/v2/models/stratus/sd-3';

@@ -1,23 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import type { Emulator } from '../index';
 import { ROUTER_ERROR_TYPES, type RouterValidationErrorResponse } from '../../src/lib/wire/router-api';
-import { RouterClient, startEmulator } from './test-helpers';
+import { useRouterEmulator } from './test-helpers';
 import { ERROR_STATUS } from './errors';
 import { triggerFor } from './provider/triggers';
 import { counterKey } from './idempotency';
 
-let emu: Emulator;
-let api: RouterClient;
-beforeAll(async () => {
-	emu = await startEmulator();
-	api = new RouterClient(emu);
-});
-afterAll(async () => emu.close());
-beforeEach(async () => {
-	await api.control('/reset');
-	await api.control('/router/settings', { providerMs: 30 });
-});
+const api = useRouterEmulator({ settings: { providerMs: 30 } });
 
 const WS = 'ws:ws_demo';
 type ImageResult = {
@@ -47,7 +36,7 @@ describe('synchronous runs', () => {
 		expect(body.seed).toBe(7);
 		expect(body.images).toHaveLength(2);
 		const url = new URL(body.images[0]!.url);
-		expect(url.origin).toBe(emu.urls.storage);
+		expect(url.origin).toBe(api.emu.urls.storage);
 		expect(url.searchParams.get('X-Goog-Expires')).toBe('86400');
 		expect(url.searchParams.get('X-Goog-Date')).toMatch(/^\d{8}T\d{6}Z$/);
 		const image = await fetch(url);
@@ -55,7 +44,7 @@ describe('synchronous runs', () => {
 		expect(image.headers.get('content-type')).toBe('image/jpeg');
 		const meta = await sharp(Buffer.from(await image.arrayBuffer())).metadata();
 		expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 96, 64]);
-		expect(body.draft?.url).toContain(emu.urls.storage);
+		expect(body.draft?.url).toContain(api.emu.urls.storage);
 		const plain = await api.post('/v2/models/quill/quill-3', { prompt: 'hello' });
 		expect(plain.headers.get('x-service-credits-used')).toBeNull();
 	});
@@ -119,7 +108,7 @@ describe('synchronous runs', () => {
 			video: { url: string };
 			last_frame: { url: string };
 		};
-		expect(new URL(kestrel.video.url).origin).toBe(emu.urls.storage);
+		expect(new URL(kestrel.video.url).origin).toBe(api.emu.urls.storage);
 		expect(new URL(kestrel.last_frame.url).searchParams.get('X-Goog-Expires')).toBe('86400');
 		const clip = await fetch(kestrel.video.url);
 		expect(clip.headers.get('content-type')).toBe('image/webp');
@@ -130,7 +119,7 @@ describe('synchronous runs', () => {
 			await api.post('/v2/models/kestrel/kolor-image', { prompt: 'a kite', image_size: 'square' })
 		).json()) as ImageResult;
 		const url = new URL(res.images[0]!.url);
-		expect(url.origin).toBe(emu.urls.cdn);
+		expect(url.origin).toBe(api.emu.urls.cdn);
 		const expires = Number(url.searchParams.get('Expires'));
 		expect(expires * 1000).toBeGreaterThan(Date.now() + 3500_000);
 		expect(expires * 1000).toBeLessThan(Date.now() + 3700_000);
@@ -144,9 +133,9 @@ describe('synchronous runs', () => {
 		expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
 		const tampered = await fetch(url.toString().replace('Expires=', 'Expires=1'));
 		expect(tampered.status).toBe(403);
-		const withKey = await fetch(url, { headers: { 'X-API-Key': emu.apiKey } });
+		const withKey = await fetch(url, { headers: { 'X-API-Key': api.emu.apiKey } });
 		expect(withKey.status).toBe(403);
-		const leaks = (await (await fetch(`${emu.urls.cdn}/__emulator/leaks`)).json()) as { leaks: Array<{ carried: string[] }> };
+		const leaks = (await (await fetch(`${api.emu.urls.cdn}/__emulator/leaks`)).json()) as { leaks: Array<{ carried: string[] }> };
 		expect(leaks.leaks.at(-1)?.carried).toContain('x-api-key');
 	});
 
@@ -159,7 +148,7 @@ describe('synchronous runs', () => {
 		);
 		expect(res.status).toBe(200);
 		const body = (await res.json()) as ImageResult;
-		expect(new URL(body.images[0]!.url).origin).toBe(emu.urls.cdn);
+		expect(new URL(body.images[0]!.url).origin).toBe(api.emu.urls.cdn);
 		expect((await api.counters()).charges[counterKey(WS, 'copy-fails')]).toBe(1);
 	});
 

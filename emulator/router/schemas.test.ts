@@ -1,15 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Emulator } from '../index';
-import { RouterClient, startEmulator } from './test-helpers';
+import { describe, expect, it } from 'vitest';
+import { useRouterEmulator } from './test-helpers';
 import { buildCatalog } from './catalog';
 
-let emu: Emulator;
-let api: RouterClient;
-beforeAll(async () => {
-	emu = await startEmulator();
-	api = new RouterClient(emu);
-});
-afterAll(async () => emu.close());
+const api = useRouterEmulator({ resetEachTest: false });
 
 type Doc = Record<string, unknown> & { components: { schemas: Record<string, Record<string, unknown>> } };
 

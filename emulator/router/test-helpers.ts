@@ -1,12 +1,34 @@
 /** Helpers for router tests: one emulator per test file, real HTTP, control routes. */
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { createEmulator, type Emulator } from '../index';
 
 export async function startEmulator(): Promise<Emulator> {
 	return createEmulator({ ports: { workflow: 0, router: 0, storage: 0, cdn: 0 } });
 }
 
+/**
+ * One emulator for the calling test file: started before its tests, closed after them, and (unless
+ * told otherwise) reset before each test, then given `settings`. Its `emu` is there once tests run.
+ */
+export function useRouterEmulator({
+	resetEachTest = true,
+	settings
+}: { resetEachTest?: boolean; settings?: Record<string, unknown> } = {}): RouterClient {
+	const api = new RouterClient();
+	beforeAll(async () => {
+		api.emu = await startEmulator();
+	});
+	afterAll(async () => api.emu.close());
+	if (resetEachTest)
+		beforeEach(async () => {
+			await api.control('/reset');
+			if (settings) await api.control('/router/settings', settings);
+		});
+	return api;
+}
+
 export class RouterClient {
-	constructor(readonly emu: Emulator) {}
+	emu!: Emulator;
 
 	get base(): string {
 		return this.emu.urls.router;
