@@ -1,23 +1,15 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import partnerNodes from '../../src/lib/examples/partner-nodes.json';
 import WebSocket from 'ws';
-import type { Emulator } from '../index';
 import textToImage from '../../src/lib/examples/text-to-image.json';
 import type { ApiPrompt } from '../../src/lib/wire/workflow-api';
-import { RecordingSocket, api, control, variant, startEmulator } from './test-support';
+import { RecordingSocket, api, control, variant } from './test-support';
+import { useWorkflowEmulator } from './use-workflow-emulator';
 
 const small = (changes: Record<string, Record<string, unknown>> = {}) =>
 	variant(textToImage as ApiPrompt, { '5': { width: 64, height: 64 }, ...changes });
 
-let emu: Emulator;
-beforeAll(async () => {
-	emu = await startEmulator();
-});
-afterAll(async () => emu.close());
-beforeEach(async () => {
-	await control(emu, '/reset');
-	await control(emu, '/workflow/timing', { stepMs: 2 });
-});
+const bed = useWorkflowEmulator();
 
 const upgradeStatus = (url: string) =>
 	new Promise<number | 'open'>((resolve) => {
@@ -32,18 +24,18 @@ const upgradeStatus = (url: string) =>
 
 describe('WebSocket edges', () => {
 	it('refuses a missing token with 401, and accepts /api/ws too', async () => {
-		const base = emu.urls.workflow.replace('http', 'ws');
+		const base = bed.emu.urls.workflow.replace('http', 'ws');
 		expect(await upgradeStatus(`${base}/ws?clientId=x`)).toBe(401);
-		expect(await upgradeStatus(`${base}/api/ws?clientId=x&token=${emu.apiKey}`)).toBe('open');
-		expect(await upgradeStatus(`${base}/elsewhere?token=${emu.apiKey}`)).toBe(404);
+		expect(await upgradeStatus(`${base}/api/ws?clientId=x&token=${bed.emu.apiKey}`)).toBe('open');
+		expect(await upgradeStatus(`${base}/elsewhere?token=${bed.emu.apiKey}`)).toBe(404);
 	});
 
 	it('ignores malformed client messages and keeps the socket', async () => {
-		const socket = await RecordingSocket.open(emu);
+		const socket = await RecordingSocket.open(bed.emu);
 		socket.ws.send('{not json');
 		socket.ws.send(JSON.stringify({ type: 'feature_flags', data: 'odd' }));
 		socket.ws.send(new Uint8Array([1, 2, 3]));
-		const id = (await api(emu).submit(small({ '3': { steps: 1 } }))).body['prompt_id'] as string;
+		const id = (await api(bed.emu).submit(small({ '3': { steps: 1 } }))).body['prompt_id'] as string;
 		await socket.untilDone(id);
 		expect(socket.closed).toBe(false);
 		socket.close();
@@ -52,24 +44,24 @@ describe('WebSocket edges', () => {
 
 describe('faults on demand', () => {
 	it('drops every socket now; the job keeps running and polling still sees it finish', async () => {
-		await control(emu, '/workflow/timing', { stepMs: 10 });
-		const socket = await RecordingSocket.open(emu);
-		const id = (await api(emu).submit(small({ '3': { steps: 30 } }))).body['prompt_id'] as string;
+		await control(bed.emu, '/workflow/timing', { stepMs: 10 });
+		const socket = await RecordingSocket.open(bed.emu);
+		const id = (await api(bed.emu).submit(small({ '3': { steps: 30 } }))).body['prompt_id'] as string;
 		await socket.until(() => socket.json('progress').length > 0);
-		expect(await control(emu, '/sockets/drop')).toEqual({ dropped: 1 });
+		expect(await control(bed.emu, '/sockets/drop')).toEqual({ dropped: 1 });
 		await socket.until(() => socket.closed);
-		const again = await RecordingSocket.open(emu);
+		const again = await RecordingSocket.open(bed.emu);
 		await again.untilDone(id);
-		expect(((await (await api(emu).get(`/api/job/${id}/status`)).json()) as { status: string }).status).toBe('completed');
+		expect(((await (await api(bed.emu).get(`/api/job/${id}/status`)).json()) as { status: string }).status).toBe('completed');
 		again.close();
 	});
 
 	it('tells a socket that connects mid-run which node the job is at', async () => {
-		await control(emu, '/workflow/timing', { stepMs: 10 });
-		const first = await RecordingSocket.open(emu);
-		const id = (await api(emu).submit(small({ '3': { steps: 40 } }))).body['prompt_id'] as string;
+		await control(bed.emu, '/workflow/timing', { stepMs: 10 });
+		const first = await RecordingSocket.open(bed.emu);
+		const id = (await api(bed.emu).submit(small({ '3': { steps: 40 } }))).body['prompt_id'] as string;
 		await first.until(() => first.json('progress', id).length > 0);
-		const late = await RecordingSocket.open(emu);
+		const late = await RecordingSocket.open(bed.emu);
 		expect(late.json().slice(0, 2)).toEqual([
 			{ type: 'status', data: { status: { exec_info: { queue_remaining: 1 } }, sid: 'test-client' } },
 			{ type: 'executing', data: { node: '3', display_node: '3', prompt_id: id } }
@@ -80,54 +72,54 @@ describe('faults on demand', () => {
 	});
 
 	it('refuses sockets for N seconds', async () => {
-		await control(emu, '/faults', { refuseSocketsForSeconds: 30 });
-		const url = `${emu.urls.workflow.replace('http', 'ws')}/ws?token=${emu.apiKey}`;
+		await control(bed.emu, '/faults', { refuseSocketsForSeconds: 30 });
+		const url = `${bed.emu.urls.workflow.replace('http', 'ws')}/ws?token=${bed.emu.apiKey}`;
 		expect(await upgradeStatus(url)).toBe(503);
-		await control(emu, '/clock/advance', { ms: 31_000 });
+		await control(bed.emu, '/clock/advance', { ms: 31_000 });
 		expect(await upgradeStatus(url)).toBe('open');
 	});
 
 	it('restarts: sockets dropped, 502 and refused sockets while down, then state (files, history) kept', async () => {
-		const socket = await RecordingSocket.open(emu);
-		const id = (await api(emu).submit(small({ '3': { steps: 1 } }))).body['prompt_id'] as string;
+		const socket = await RecordingSocket.open(bed.emu);
+		const id = (await api(bed.emu).submit(small({ '3': { steps: 1 } }))).body['prompt_id'] as string;
 		await socket.untilDone(id);
-		await control(emu, '/workflow/restart', { downSeconds: 5 });
+		await control(bed.emu, '/workflow/restart', { downSeconds: 5 });
 		await socket.until(() => socket.closed);
-		const down = await api(emu).get('/api/queue');
+		const down = await api(bed.emu).get('/api/queue');
 		expect(down.status).toBe(502);
 		expect(down.headers.get('content-type')).toContain('text/html');
-		expect(await upgradeStatus(`${emu.urls.workflow.replace('http', 'ws')}/ws?token=${emu.apiKey}`)).toBe(503);
-		await control(emu, '/clock/advance', { ms: 6000 });
-		expect(Object.keys((await (await api(emu).get(`/api/history/${id}`)).json()) as object)).toEqual([id]);
+		expect(await upgradeStatus(`${bed.emu.urls.workflow.replace('http', 'ws')}/ws?token=${bed.emu.apiKey}`)).toBe(503);
+		await control(bed.emu, '/clock/advance', { ms: 6000 });
+		expect(Object.keys((await (await api(bed.emu).get(`/api/history/${id}`)).json()) as object)).toEqual([id]);
 	});
 
 	it('slows responses, serves HTML proxy pages and truncated JSON', async () => {
-		await control(emu, '/faults', { slowMs: 150 });
+		await control(bed.emu, '/faults', { slowMs: 150 });
 		const started = performance.now();
-		expect((await api(emu).get('/api/queue')).status).toBe(200);
+		expect((await api(bed.emu).get('/api/queue')).status).toBe(200);
 		expect(performance.now() - started).toBeGreaterThanOrEqual(140);
-		await control(emu, '/faults/clear');
-		await control(emu, '/faults', { htmlErrorPage: true });
-		const html = await api(emu).get('/api/object_info');
+		await control(bed.emu, '/faults/clear');
+		await control(bed.emu, '/faults', { htmlErrorPage: true });
+		const html = await api(bed.emu).get('/api/object_info');
 		expect(html.status).toBe(502);
 		expect(await html.text()).toContain('<html>');
-		await control(emu, '/faults/clear');
-		await control(emu, '/faults', { truncatedJson: true });
-		const truncated = await api(emu).get('/api/queue');
+		await control(bed.emu, '/faults/clear');
+		await control(bed.emu, '/faults', { truncatedJson: true });
+		const truncated = await api(bed.emu).get('/api/queue');
 		expect(() => JSON.parse('x' + '')).toThrow();
 		await expect(truncated.clone().json()).rejects.toThrow();
 	});
 
 	it('corrupts binary frames on demand (a short frame, then an unknown type)', async () => {
-		await control(emu, '/workflow/corrupt-frames', { enabled: true });
-		const socket = await RecordingSocket.open(emu, { previewMetadata: true });
-		const id = (await api(emu).submit(small({ '3': { steps: 2 } }))).body['prompt_id'] as string;
+		await control(bed.emu, '/workflow/corrupt-frames', { enabled: true });
+		const socket = await RecordingSocket.open(bed.emu, { previewMetadata: true });
+		const id = (await api(bed.emu).submit(small({ '3': { steps: 2 } }))).body['prompt_id'] as string;
 		await socket.untilDone(id);
 		const frames = socket.binary();
 		expect(frames).toHaveLength(2);
 		expect(frames.every((f) => f.frame === undefined)).toBe(true);
 		expect(new DataView(frames[1]!.raw.buffer, frames[1]!.raw.byteOffset).getUint32(0)).toBe(99);
-		await control(emu, '/workflow/corrupt-frames', { enabled: false });
+		await control(bed.emu, '/workflow/corrupt-frames', { enabled: false });
 		socket.close();
 	});
 });
@@ -148,21 +140,21 @@ describe('nothing is lost on bad input', () => {
 			'{"prompt": {"1": {"class_type": "SaveImage", "inputs": {"images": ["1", 0], "filename_prefix": "x"}}}}'
 		];
 		for (const body of garbage) {
-			const res = await api(emu).post('/api/prompt', body);
+			const res = await api(bed.emu).post('/api/prompt', body);
 			expect([400, 500], body).toContain(res.status);
 			const text = await res.text();
 			expect(text.length, body).toBeGreaterThan(0);
 		}
 		for (const path of ['/api/queue', '/api/interrupt', '/api/history', '/api/assets/from-hash', '/api/upload/image', '/api/upload/mask']) {
 			for (const body of ['{', '[1]', '"s"', '{"delete": {}}']) {
-				const res = await api(emu).post(path, body);
+				const res = await api(bed.emu).post(path, body);
 				expect(res.status, `${path} ${body}`).toBeLessThan(500);
 			}
 		}
-		const huge = await api(emu).get(`/api/view?filename=${'a'.repeat(5000)}`);
+		const huge = await api(bed.emu).get(`/api/view?filename=${'a'.repeat(5000)}`);
 		expect(huge.status).toBe(404);
-		expect((await api(emu).get('/api/history?max_items=-1')).status).toBe(400);
-		expect((await api(emu).get('/api/object_info')).status).toBe(200);
+		expect((await api(bed.emu).get('/api/history?max_items=-1')).status).toBe(400);
+		expect((await api(bed.emu).get('/api/object_info')).status).toBe(200);
 	});
 });
 
@@ -181,19 +173,19 @@ describe('the API key is never logged', () => {
 			)
 		];
 		try {
-			const socket = await RecordingSocket.open(emu);
-			const id = (await api(emu).submit(partnerNodes as ApiPrompt, { extra_data: { api_key_service_org: emu.apiKey } })).body[
+			const socket = await RecordingSocket.open(bed.emu);
+			const id = (await api(bed.emu).submit(partnerNodes as ApiPrompt, { extra_data: { api_key_service_org: bed.emu.apiKey } })).body[
 				'prompt_id'
 			] as string;
 			await socket.untilDone(id);
 			socket.close();
-			await api(emu).post('/api/prompt', '{bad');
-			await fetch(`${emu.urls.workflow}/api/queue`, { headers: { 'X-API-Key': `${emu.apiKey}x` } });
-			await fetch(`${emu.urls.storage}/o/x/y?k=${emu.apiKey}`);
-			await upgradeStatus(`${emu.urls.workflow.replace('http', 'ws')}/ws?token=${emu.apiKey}x`);
+			await api(bed.emu).post('/api/prompt', '{bad');
+			await fetch(`${bed.emu.urls.workflow}/api/queue`, { headers: { 'X-API-Key': `${bed.emu.apiKey}x` } });
+			await fetch(`${bed.emu.urls.storage}/o/x/y?k=${bed.emu.apiKey}`);
+			await upgradeStatus(`${bed.emu.urls.workflow.replace('http', 'ws')}/ws?token=${bed.emu.apiKey}x`);
 		} finally {
 			for (const spy of spies) spy.mockRestore();
 		}
-		expect(written.filter((w) => w.includes(emu.apiKey))).toEqual([]);
+		expect(written.filter((w) => w.includes(bed.emu.apiKey))).toEqual([]);
 	});
 });

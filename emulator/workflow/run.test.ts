@@ -1,49 +1,41 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import type { Emulator } from '../index';
 import textToImage from '../../src/lib/examples/text-to-image.json';
 import type { ApiPrompt } from '../../src/lib/wire/workflow-api';
 import { parseServerEvent } from '../../src/lib/wire/workflow-events';
 import { readTextChunks } from './png-text';
-import { RecordingSocket, api, control, variant, startEmulator } from './test-support';
+import { RecordingSocket, api, control, variant } from './test-support';
+import { useWorkflowEmulator } from './use-workflow-emulator';
 
 const t2i = textToImage as ApiPrompt;
-let emu: Emulator;
-beforeAll(async () => {
-	emu = await startEmulator();
-});
-afterAll(async () => emu.close());
-beforeEach(async () => {
-	await control(emu, '/reset');
-	await control(emu, '/workflow/timing', { stepMs: 2 });
-});
+const bed = useWorkflowEmulator();
 
 describe('auth and CORS', () => {
 	it('accepts X-API-Key and Bearer, refuses Bearer in x-api-key-only, and a wrong key', async () => {
-		const url = `${emu.urls.workflow}/api/queue`;
-		expect((await fetch(url, { headers: { 'X-API-Key': emu.apiKey } })).status).toBe(200);
-		expect((await fetch(url, { headers: { Authorization: `Bearer ${emu.apiKey}` } })).status).toBe(200);
+		const url = `${bed.emu.urls.workflow}/api/queue`;
+		expect((await fetch(url, { headers: { 'X-API-Key': bed.emu.apiKey } })).status).toBe(200);
+		expect((await fetch(url, { headers: { Authorization: `Bearer ${bed.emu.apiKey}` } })).status).toBe(200);
 		expect((await fetch(url, { headers: { 'X-API-Key': 'nope' } })).status).toBe(401);
-		await control(emu, '/scenario', { name: 'x-api-key-only' });
-		const bearer = await fetch(url, { headers: { Authorization: `Bearer ${emu.apiKey}` } });
+		await control(bed.emu, '/scenario', { name: 'x-api-key-only' });
+		const bearer = await fetch(url, { headers: { Authorization: `Bearer ${bed.emu.apiKey}` } });
 		expect(bearer.status).toBe(401);
 		expect(await bearer.json()).toMatchObject({ code: 'unauthorized', message: expect.stringContaining('X-API-Key') });
-		expect((await fetch(url, { headers: { 'X-API-Key': emu.apiKey } })).status).toBe(200);
+		expect((await fetch(url, { headers: { 'X-API-Key': bed.emu.apiKey } })).status).toBe(200);
 	});
 
 	it('answers 402 and 429 for runs of accounts without credits or subscription', async () => {
-		await control(emu, '/scenario', { name: 'no-credits' });
-		expect((await api(emu).submit(t2i)).status).toBe(402);
-		await control(emu, '/scenario', { name: 'inactive-subscription' });
-		const res = await api(emu).submit(t2i);
+		await control(bed.emu, '/scenario', { name: 'no-credits' });
+		expect((await api(bed.emu).submit(t2i)).status).toBe(402);
+		await control(bed.emu, '/scenario', { name: 'inactive-subscription' });
+		const res = await api(bed.emu).submit(t2i);
 		expect(res.status).toBe(429);
 		expect(res.body).toMatchObject({ code: 'subscription_inactive' });
 	});
 
 	it('puts CORS headers and exposed headers on errors', async () => {
-		const res = await fetch(`${emu.urls.workflow}/api/prompt`, {
+		const res = await fetch(`${bed.emu.urls.workflow}/api/prompt`, {
 			method: 'POST',
-			headers: { Origin: 'http://app.test', 'X-API-Key': emu.apiKey, 'Content-Type': 'application/json' },
+			headers: { Origin: 'http://app.test', 'X-API-Key': bed.emu.apiKey, 'Content-Type': 'application/json' },
 			body: '{}'
 		});
 		expect(res.status).toBe(400);
@@ -54,7 +46,7 @@ describe('auth and CORS', () => {
 
 describe('object_info', () => {
 	it('describes every node in ComfyUI format, with partner nodes marked api_node', async () => {
-		const nodes = (await (await api(emu).get('/api/object_info')).json()) as Record<string, Record<string, unknown>>;
+		const nodes = (await (await api(bed.emu).get('/api/object_info')).json()) as Record<string, Record<string, unknown>>;
 		for (const name of [
 			'LoadImage',
 			'LoadImageMask',
@@ -88,21 +80,21 @@ describe('object_info', () => {
 		expect(nodes['StabilityStableImageUltraNode']).toMatchObject({ api_node: true });
 		expect(nodes['KSampler']!['api_node']).toBeUndefined();
 		// The route answers without the /api prefix too, as ComfyUI does.
-		expect((await api(emu).get('/object_info')).status).toBe(200);
-		expect(Object.keys((await (await api(emu).get('/api/object_info/KSampler')).json()) as object)).toEqual(['KSampler']);
-		expect(await (await api(emu).get('/api/object_info/Nope')).json()).toEqual({});
+		expect((await api(bed.emu).get('/object_info')).status).toBe(200);
+		expect(Object.keys((await (await api(bed.emu).get('/api/object_info/KSampler')).json()) as object)).toEqual(['KSampler']);
+		expect(await (await api(bed.emu).get('/api/object_info/Nope')).json()).toEqual({});
 	});
 });
 
 describe('POST /api/prompt validation', () => {
 	it('gives a plain-text 500 for a body that is not JSON, as ComfyUI does', async () => {
-		const res = await api(emu).post('/api/prompt', '{not json');
+		const res = await api(bed.emu).post('/api/prompt', '{not json');
 		expect(res.status).toBe(500);
 		expect(res.headers.get('content-type')).toContain('text/plain');
 	});
 
 	it('says no_prompt when the prompt is missing', async () => {
-		const res = await api(emu).post('/api/prompt', { number: 3 });
+		const res = await api(bed.emu).post('/api/prompt', { number: 3 });
 		expect(res.status).toBe(400);
 		expect(await res.json()).toEqual({
 			error: { type: 'no_prompt', message: 'No prompt provided', details: 'No prompt provided', extra_info: {} },
@@ -111,13 +103,13 @@ describe('POST /api/prompt validation', () => {
 	});
 
 	it('refuses unknown node types and prompts without outputs', async () => {
-		const unknown = await api(emu).submit({ '1': { class_type: 'NoSuchNode', inputs: {} } });
+		const unknown = await api(bed.emu).submit({ '1': { class_type: 'NoSuchNode', inputs: {} } });
 		expect(unknown.status).toBe(400);
 		expect(unknown.body['error']).toMatchObject({
 			type: 'invalid_prompt',
 			message: 'Cannot execute because node NoSuchNode does not exist.'
 		});
-		const noOutputs = await api(emu).submit({
+		const noOutputs = await api(bed.emu).submit({
 			'1': { class_type: 'EmptyImage', inputs: { width: 8, height: 8, batch_size: 1, color: 0 } }
 		});
 		expect(noOutputs.body['error']).toMatchObject({ type: 'prompt_no_outputs' });
@@ -127,7 +119,7 @@ describe('POST /api/prompt validation', () => {
 		const bad = variant(t2i, { '3': { steps: 0, sampler_name: 'nope', cfg: 'high' }, '5': { width: 99999 } });
 		delete bad['6']!.inputs['text'];
 		bad['8']!.inputs['vae'] = ['99', 0];
-		const res = await api(emu).submit(bad);
+		const res = await api(bed.emu).submit(bad);
 		expect(res.status).toBe(400);
 		expect(res.body['error']).toMatchObject({ type: 'prompt_outputs_failed_validation', message: 'Prompt outputs failed validation' });
 		const errors = res.body['node_errors'] as Record<
@@ -144,7 +136,7 @@ describe('POST /api/prompt validation', () => {
 		void types;
 		const badLink = variant(t2i, { '3': { steps: 0, sampler_name: 'nope', cfg: 'high' }, '5': { width: 99999 } });
 		delete badLink['6']!.inputs['text'];
-		const res2 = await api(emu).submit(badLink);
+		const res2 = await api(bed.emu).submit(badLink);
 		const errors2 = res2.body['node_errors'] as typeof errors;
 		expect(errors2['3']!.errors.map((e) => e.type).sort()).toEqual(['invalid_input_type', 'value_not_in_list', 'value_smaller_than_min']);
 		expect(errors2['5']!.errors).toMatchObject([
@@ -159,7 +151,7 @@ describe('POST /api/prompt validation', () => {
 	});
 
 	it('names a dependency cycle instead of looping', async () => {
-		const res = await api(emu).submit({
+		const res = await api(bed.emu).submit({
 			'1': { class_type: 'ImageInvert', inputs: { image: ['2', 0] } },
 			'2': { class_type: 'ImageInvert', inputs: { image: ['1', 0] } },
 			'3': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: 'x' } }
@@ -169,7 +161,7 @@ describe('POST /api/prompt validation', () => {
 	});
 
 	it('reports a link to the wrong output type', async () => {
-		const res = await api(emu).submit(variant(t2i, { '8': { samples: ['4', 0] } }));
+		const res = await api(bed.emu).submit(variant(t2i, { '8': { samples: ['4', 0] } }));
 		const errors = res.body['node_errors'] as Record<string, { errors: Array<{ type: string; details: string }> }>;
 		expect(errors['8']!.errors[0]).toMatchObject({
 			type: 'return_type_mismatch',
@@ -183,7 +175,7 @@ describe('POST /api/prompt validation', () => {
 			'20': { class_type: 'SaveImage', inputs: { images: ['21', 0], filename_prefix: 'x' } },
 			'21': { class_type: 'ImageInvert', inputs: {} }
 		};
-		const res = await api(emu).submit(prompt);
+		const res = await api(bed.emu).submit(prompt);
 		expect(res.status).toBe(200);
 		expect(res.body).toMatchObject({
 			prompt_id: expect.any(String),
@@ -195,9 +187,9 @@ describe('POST /api/prompt validation', () => {
 
 describe('running the text-to-image chain', () => {
 	it('streams the event table, saves a PNG with the workflow, and records status and history', async () => {
-		const socket = await RecordingSocket.open(emu);
+		const socket = await RecordingSocket.open(bed.emu);
 		const workflow = { nodes: [], links: [], version: 0.4 };
-		const submitted = await api(emu).submit(t2i, {
+		const submitted = await api(bed.emu).submit(t2i, {
 			client_id: 'someone-else',
 			number: 5,
 			front: true,
@@ -227,8 +219,8 @@ describe('running the text-to-image chain', () => {
 			output: { images: [{ filename: 'ComfyUI_00001_.png', subfolder: '', type: 'output' }] }
 		});
 
-		expect(await (await api(emu).get(`/api/job/${id}/status`)).json()).toEqual({ status: 'completed' });
-		const history = (await (await api(emu).get(`/api/history/${id}`)).json()) as Record<
+		expect(await (await api(bed.emu).get(`/api/job/${id}/status`)).json()).toEqual({ status: 'completed' });
+		const history = (await (await api(bed.emu).get(`/api/history/${id}`)).json()) as Record<
 			string,
 			{ status: { status_str: string; completed: boolean; messages: Array<[string]> }; outputs: Record<string, unknown>; prompt: unknown[] }
 		>;
@@ -237,7 +229,7 @@ describe('running the text-to-image chain', () => {
 		expect(history[id]!.outputs['9']).toEqual(executed.data['output']);
 		expect(history[id]!.prompt[1]).toBe(id);
 
-		const view = await api(emu).get('/api/view?filename=ComfyUI_00001_.png&type=output&subfolder=');
+		const view = await api(bed.emu).get('/api/view?filename=ComfyUI_00001_.png&type=output&subfolder=');
 		expect(view.status).toBe(302);
 		const png = new Uint8Array(await (await fetch(view.headers.get('location')!)).arrayBuffer());
 		const meta = await sharp(png).metadata();
@@ -248,13 +240,13 @@ describe('running the text-to-image chain', () => {
 	});
 
 	it('gives the same picture for the same prompt and seed, another for another seed', async () => {
-		const socket = await RecordingSocket.open(emu);
+		const socket = await RecordingSocket.open(bed.emu);
 		const hashes: string[] = [];
 		for (const seed of [1, 2]) {
-			const { body } = await api(emu).submit(variant(t2i, { '3': { seed, steps: 2 }, '5': { width: 64, height: 64 } }));
+			const { body } = await api(bed.emu).submit(variant(t2i, { '3': { seed, steps: 2 }, '5': { width: 64, height: 64 } }));
 			const done = await socket.untilDone(body['prompt_id'] as string);
 			const file = (done.find((m) => m.type === 'executed')!.data['output'] as { images: Array<{ filename: string }> }).images[0]!.filename;
-			const res = await fetch((await api(emu).get(`/api/view?filename=${file}&type=output`)).headers.get('location')!);
+			const res = await fetch((await api(bed.emu).get(`/api/view?filename=${file}&type=output`)).headers.get('location')!);
 			const { data } = await sharp(new Uint8Array(await res.arrayBuffer()))
 				.raw()
 				.toBuffer({ resolveWithObject: true });
@@ -265,26 +257,26 @@ describe('running the text-to-image chain', () => {
 	});
 
 	it('lists history with max_items and clears it', async () => {
-		const socket = await RecordingSocket.open(emu);
+		const socket = await RecordingSocket.open(bed.emu);
 		const ids: string[] = [];
 		for (const seed of [1, 2, 3]) {
-			const id = (await api(emu).submit(variant(t2i, { '3': { seed, steps: 1 }, '5': { width: 16, height: 16 } }))).body[
+			const id = (await api(bed.emu).submit(variant(t2i, { '3': { seed, steps: 1 }, '5': { width: 16, height: 16 } }))).body[
 				'prompt_id'
 			] as string;
 			await socket.untilDone(id);
 			ids.push(id);
 		}
 		socket.close();
-		expect(Object.keys((await (await api(emu).get('/api/history')).json()) as object)).toEqual(ids);
-		expect(Object.keys((await (await api(emu).get('/api/history?max_items=2')).json()) as object)).toEqual(ids.slice(1));
-		expect((await api(emu).post('/api/history', { delete: [ids[0]] })).status).toBe(200);
-		expect(Object.keys((await (await api(emu).get('/api/history')).json()) as object)).toEqual(ids.slice(1));
-		expect((await api(emu).post('/api/history', { clear: true })).status).toBe(200);
-		expect(await (await api(emu).get('/api/history')).json()).toEqual({});
+		expect(Object.keys((await (await api(bed.emu).get('/api/history')).json()) as object)).toEqual(ids);
+		expect(Object.keys((await (await api(bed.emu).get('/api/history?max_items=2')).json()) as object)).toEqual(ids.slice(1));
+		expect((await api(bed.emu).post('/api/history', { delete: [ids[0]] })).status).toBe(200);
+		expect(Object.keys((await (await api(bed.emu).get('/api/history')).json()) as object)).toEqual(ids.slice(1));
+		expect((await api(bed.emu).post('/api/history', { clear: true })).status).toBe(200);
+		expect(await (await api(bed.emu).get('/api/history')).json()).toEqual({});
 	});
 
 	it('answers 404 for an unknown job and {} for unknown history', async () => {
-		expect((await api(emu).get('/api/job/nope/status')).status).toBe(404);
-		expect(await (await api(emu).get('/api/history/nope')).json()).toEqual({});
+		expect((await api(bed.emu).get('/api/job/nope/status')).status).toBe(404);
+		expect(await (await api(bed.emu).get('/api/history/nope')).json()).toEqual({});
 	});
 });
