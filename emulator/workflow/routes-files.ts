@@ -82,15 +82,27 @@ export function installFileRoutes(app: FastifyInstance, state: EmulatorState, en
 		return { ok: true, type, filename };
 	};
 
+	/** The multipart body read and checked; on a bad one the answer is sent and this gives nothing. */
+	const readUpload = async (request: FastifyRequest, reply: FastifyReply) => {
+		const read = await readParts(request);
+		if (!read.ok) {
+			if (read.status) void reply.code(read.status).send({ code: 'payload_too_large', message: read.message });
+			else void badRequest(reply, read.message);
+			return undefined;
+		}
+		const checked = common(read.parts);
+		if (!checked.ok) {
+			void badRequest(reply, checked.message);
+			return undefined;
+		}
+		return { read, checked };
+	};
+
 	for (const path of both('/upload/image')) {
 		app.post(path, async (request, reply) => {
-			const read = await readParts(request);
-			if (!read.ok)
-				return read.status
-					? reply.code(read.status).send({ code: 'payload_too_large', message: read.message })
-					: badRequest(reply, read.message);
-			const checked = common(read.parts);
-			if (!checked.ok) return badRequest(reply, checked.message);
+			const upload = await readUpload(request, reply);
+			if (!upload) return reply;
+			const { read, checked } = upload;
 			const file = read.parts.file!;
 			return store(
 				checked.type,
@@ -105,13 +117,9 @@ export function installFileRoutes(app: FastifyInstance, state: EmulatorState, en
 
 	for (const path of both('/upload/mask')) {
 		app.post(path, async (request, reply) => {
-			const read = await readParts(request);
-			if (!read.ok)
-				return read.status
-					? reply.code(read.status).send({ code: 'payload_too_large', message: read.message })
-					: badRequest(reply, read.message);
-			const checked = common(read.parts);
-			if (!checked.ok) return badRequest(reply, checked.message);
+			const upload = await readUpload(request, reply);
+			if (!upload) return reply;
+			const { read, checked } = upload;
 			const rawRef = read.parts.fields['original_ref'];
 			const ref = parseJson(rawRef);
 			if (rawRef === undefined || !ref.ok || !isObject(ref.value) || typeof ref.value['filename'] !== 'string') {
