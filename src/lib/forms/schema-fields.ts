@@ -381,6 +381,11 @@ function collectDefaults(fields: Field[], into: unknown): unknown {
 	return out;
 }
 
+/** The whole body as one JSON field, where no form can be built from the schema. */
+function wholeBodyAsJson(reason: string): Field {
+	return { id: 'body', path: [], label: 'Input (JSON)', required: true, advanced: false, nullable: false, kind: 'json', reason };
+}
+
 /** The whole mapping: a document in, a form out. */
 export function schemaToForm(doc: Schema, title = 'Input'): SchemaForm {
 	const authored = doc[AUTHORED_FLAG] !== false;
@@ -390,36 +395,14 @@ export function schemaToForm(doc: Schema, title = 'Input'): SchemaForm {
 	const group: FieldGroup = { id: 'input', title, fields: [] };
 	if (!body) return { authored, group, inputSchema: null, defaults: {}, problem: 'The document describes no JSON request body.' };
 	if (!authored) {
-		group.fields = [
-			{
-				id: 'body',
-				path: [],
-				label: 'Input (JSON)',
-				required: true,
-				advanced: false,
-				nullable: false,
-				kind: 'json',
-				reason: 'the service publishes no input schema for this model; any JSON object is accepted'
-			}
-		];
+		group.fields = [wholeBodyAsJson('the service publishes no input schema for this model; any JSON object is accepted')];
 		return { authored, group, inputSchema, defaults: {} };
 	}
 	const resolver = new Resolver(doc);
 	const norm = resolver.normalize(body);
 	const root = norm.schema;
 	if (norm.problem || !isSchema(root['properties'])) {
-		group.fields = [
-			{
-				id: 'body',
-				path: [],
-				label: 'Input (JSON)',
-				required: true,
-				advanced: false,
-				nullable: false,
-				kind: 'json',
-				reason: norm.problem ?? 'the input is not an object with properties'
-			}
-		];
+		group.fields = [wholeBodyAsJson(norm.problem ?? 'the input is not an object with properties')];
 		return { authored, group, inputSchema, defaults: {} };
 	}
 	group.fields = mapProperties(root, [], true, {
