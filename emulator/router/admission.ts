@@ -6,10 +6,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ROUTER_LIMITS } from '../../src/lib/wire/router-api';
 import type { CatalogModel } from './catalog';
-import type { RouterContext } from './context';
+import { principalOf, resolveModel, type ModelParams, type RouterContext } from './context';
 import type { Principal } from './auth';
 import type { StoredResponse } from './dispatch';
-import type { IdempotencyRecord } from './idempotency';
+import { fingerprint, type IdempotencyRecord } from './idempotency';
 import { ERROR_STATUS, RETRY_AFTER_SECONDS, sendRouterError } from './errors';
 
 /** Faults and scenarios that refuse a run before anything else. */
@@ -161,4 +161,29 @@ export function refuseOverLimits(ctx: RouterContext, model: CatalogModel, princi
 		return true;
 	}
 	return false;
+}
+
+/** What a run and a queued submission both read first: the model, the key, the body, and who asks. */
+export interface RunRequest {
+	model: CatalogModel;
+	key: string | null;
+	body: unknown;
+	principal: Principal;
+	/** The request's fingerprint, compared with a key's record. */
+	print: string;
+}
+
+/** Reads a run request in the spec's order; a bad part is answered here and this gives nothing. */
+export function readRunRequest(
+	ctx: RouterContext,
+	request: FastifyRequest<{ Params: ModelParams }>,
+	reply: FastifyReply
+): RunRequest | undefined {
+	const model = resolveModel(ctx, request.params, reply);
+	if (!model) return undefined;
+	const key = readIdempotencyKey(request, reply);
+	if (key === undefined) return undefined;
+	const body = readBody(request, reply);
+	if (body === undefined) return undefined;
+	return { model, key, body, principal: principalOf(request), print: fingerprint('POST', request.url, body) };
 }

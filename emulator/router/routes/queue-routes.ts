@@ -11,8 +11,8 @@ import {
 } from '../../../src/lib/wire/router-api';
 import { originOf, principalOf, resolveModel, type ModelParams, type RouterContext } from '../context';
 import { ERROR_STATUS, RETRY_AFTER_SECONDS, errorHeaders, sendRouterError } from '../errors';
-import { counterKey, fingerprint } from '../idempotency';
-import { answerFromRecord, readBody, readIdempotencyKey, refuseByServiceState, refuseInvalidInput } from '../admission';
+import { counterKey } from '../idempotency';
+import { answerFromRecord, readRunRequest, refuseByServiceState, refuseInvalidInput } from '../admission';
 import { QUEUE_STATUS, RequestQueue, type QueuedRequest } from '../queue';
 import { sendRun } from './run-routes';
 import type { StoredResponse } from '../dispatch';
@@ -69,14 +69,9 @@ export function installQueueRoutes(app: FastifyInstance, ctx: RouterContext): Re
 	app.post<{ Params: ModelParams }>('/v2/models/:provider/:model/requests', async (request, reply) => {
 		if (ctx.router.faults.runsUnavailable)
 			return sendRouterError(reply, 503, 'service_unavailable', 'The queue is temporarily unavailable.', { 'Retry-After': 5 });
-		const model = resolveModel(ctx, request.params, reply);
-		if (!model) return reply;
-		const key = readIdempotencyKey(request, reply);
-		if (key === undefined) return reply;
-		const body = readBody(request, reply);
-		if (body === undefined) return reply;
-		const principal = principalOf(request);
-		const print = fingerprint('POST', request.url, body);
+		const asked = readRunRequest(ctx, request, reply);
+		if (!asked) return reply;
+		const { model, key, body, principal, print } = asked;
 		if (key !== null) {
 			const record = ctx.router.idempotency.lookup(principal.scope, key, ctx.state.now());
 			if (record)

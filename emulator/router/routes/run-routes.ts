@@ -4,11 +4,11 @@
  * charged once, and is replayed to a same-key retry.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { principalOf, resolveModel, type ModelParams, type RouterContext } from '../context';
+import type { ModelParams, RouterContext } from '../context';
 import { sendRouterError, RETRY_AFTER_SECONDS } from '../errors';
-import { counterKey, fingerprint, type IdempotencyRecord } from '../idempotency';
+import { counterKey, type IdempotencyRecord } from '../idempotency';
 import { countDispatch, errorResponse, providerDurationMs, runProvider, type StoredResponse } from '../dispatch';
-import { answerFromRecord, readBody, readIdempotencyKey, refuseByServiceState, refuseInvalidInput, refuseOverLimits } from '../admission';
+import { answerFromRecord, readRunRequest, refuseByServiceState, refuseInvalidInput, refuseOverLimits } from '../admission';
 import type { CatalogModel } from '../catalog';
 
 /** Writes a stored run answer. Spend headers and nosniff go on every success; credits only on a fresh one. */
@@ -41,14 +41,9 @@ export function settleRecord(ctx: RouterContext, record: IdempotencyRecord | und
 
 export function installRunRoutes(app: FastifyInstance, ctx: RouterContext): void {
 	app.post<{ Params: ModelParams }>('/v2/models/:provider/:model', async (request, reply) => {
-		const model = resolveModel(ctx, request.params, reply);
-		if (!model) return reply;
-		const key = readIdempotencyKey(request, reply);
-		if (key === undefined) return reply;
-		const body = readBody(request, reply);
-		if (body === undefined) return reply;
-		const principal = principalOf(request);
-		const print = fingerprint('POST', request.url, body);
+		const asked = readRunRequest(ctx, request, reply);
+		if (!asked) return reply;
+		const { model, key, body, principal, print } = asked;
 		const replay = (stored: StoredResponse): FastifyReply => sendRun(ctx, reply, principal.scope, model, stored, false);
 		if (key !== null) {
 			const record = ctx.router.idempotency.lookup(principal.scope, key, ctx.state.now());
