@@ -1,7 +1,7 @@
 /** Model runs as the worker reports them, the committed-spend meter, and saved result bytes as object URLs. */
 import type { AppError, Result } from '$lib/domain/errors';
 import type { ModelRun, SpendFacts } from '$lib/domain/model-run';
-import type { Json } from '$lib/wire/json';
+import type { StartModelRunInput } from '$lib/worker/models/api';
 import { onWorkerEvent, workerApi } from '$lib/client/worker-bridge.svelte';
 import { network } from './network.svelte';
 
@@ -83,13 +83,7 @@ export class ModelRunsStore {
 		return null;
 	}
 
-	async start(input: {
-		profileId: string;
-		modelId: string;
-		body: Json;
-		mode: 'sync' | 'queue';
-		seeds?: Record<string, number>;
-	}): Promise<ModelRun | null> {
+	async start(input: Omit<StartModelRunInput, 'offline'>): Promise<ModelRun | null> {
 		this.subscribe();
 		return this.take(await workerApi().startModelRun({ ...input, offline: !network.online }));
 	}

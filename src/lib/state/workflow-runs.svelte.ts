@@ -5,8 +5,7 @@
 import { SvelteMap } from 'svelte/reactivity';
 import type { WorkflowRun } from '$lib/domain/run-record';
 import type { AppError, Result } from '$lib/domain/errors';
-import type { ApiPrompt } from '$lib/wire/workflow-api';
-import type { SubmitRunError } from '$lib/worker/workflows/api';
+import type { SubmitRunError, SubmitRunInput } from '$lib/worker/workflows/api';
 import { onWorkerEvent, workerApi } from '$lib/client/worker-bridge.svelte';
 
 export interface Preview {
@@ -53,13 +52,7 @@ export class WorkflowRunsStore {
 		if (old) setTimeout(() => URL.revokeObjectURL(old.url), 1000);
 	}
 
-	submit(input: {
-		profileId: string;
-		workflowId: string | null;
-		title: string;
-		prompt: ApiPrompt;
-		seeds: Record<string, number>;
-	}): Promise<Result<WorkflowRun, SubmitRunError>> {
+	submit(input: SubmitRunInput): Promise<Result<WorkflowRun, SubmitRunError>> {
 		return workerApi().submitRun($state.snapshot(input));
 	}
 

@@ -8,6 +8,17 @@ import type { SchemaView } from './schema-service';
 
 export type { SchemaView };
 
+/** A model run to start: its body as sent, synchronous or queued, and the seeds it was given. */
+export interface StartModelRunInput {
+	profileId: string;
+	modelId: string;
+	body: Json;
+	mode: 'sync' | 'queue';
+	seeds?: Record<string, number>;
+	/** The page is offline: the run waits in the outbox and is sent once when back online. */
+	offline?: boolean;
+}
+
 export interface ModelApi {
 	/** The saved catalog at once (with its age); a walk refreshes it in the background, page by page as events. */
 	modelCatalog(input: { profileId: string; refresh?: boolean }): Promise<Result<CatalogView>>;
@@ -16,15 +27,7 @@ export interface ModelApi {
 	/** The model's schema document, revalidated with If-None-Match; the saved copy when offline. */
 	modelSchema(input: { profileId: string; modelId: string; savedFirst?: boolean }): Promise<Result<SchemaView>>;
 	/** Saves the run with a new idempotency key, then sends it (synchronously or to the queue). */
-	startModelRun(input: {
-		profileId: string;
-		modelId: string;
-		body: Json;
-		mode: 'sync' | 'queue';
-		seeds?: Record<string, number>;
-		/** The page is offline: the run waits in the outbox and is sent once when back online. */
-		offline?: boolean;
-	}): Promise<Result<ModelRun>>;
+	startModelRun(input: StartModelRunInput): Promise<Result<ModelRun>>;
 	/** Sends a run again under its same key; never a new key. */
 	retryModelRun(input: { id: string }): Promise<Result<ModelRun>>;
 	/** Stops waiting for a synchronous run (the provider may still finish and charge). */

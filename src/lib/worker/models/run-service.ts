@@ -25,7 +25,8 @@ import {
 	type QueueHandle,
 	OUTBOX_PHASE
 } from '../../domain/model-run';
-import { arr, isObject, num, str, type Json } from '../../wire/json';
+import { arr, isObject, num, str } from '../../wire/json';
+import type { StartModelRunInput } from './api';
 import type { WorkerContext } from '../context';
 import type { RouterModelListEntry } from '../../wire/router-api';
 import type { ModelDeps } from './model-service';
@@ -75,15 +76,7 @@ export class RunService {
 
 	// ---- API ---------------------------------------------------------------------------------
 
-	async start(input: {
-		profileId: string;
-		modelId: string;
-		body: Json;
-		mode: 'sync' | 'queue';
-		seeds?: Record<string, number>;
-		/** The page believes it is offline: keep the run in the outbox instead of sending it now. */
-		offline?: boolean;
-	}): Promise<Result<ModelRun>> {
+	async start(input: StartModelRunInput): Promise<Result<ModelRun>> {
 		await this.ctx.ready();
 		if (!isObject(input.body)) return fail(appError('invalid-input', 'The model input must be a JSON object.'));
 		const client = await routerClient(this.ctx, input.profileId);

@@ -33,6 +33,15 @@ export interface QueueView {
 	pending: QueueEntry[];
 }
 
+/** A workflow run to submit: the API-format prompt, and the seeds it was given (shown on the run). */
+export interface SubmitRunInput {
+	profileId: string;
+	workflowId: string | null;
+	title: string;
+	prompt: ApiPrompt;
+	seeds: Record<string, number>;
+}
+
 export interface WorkflowApi {
 	objectInfo(input: { profileId: string; refresh?: boolean }): Promise<Result<ObjectInfoView>>;
 	listWorkflows(input: Record<string, never>): Promise<SavedWorkflow[]>;
@@ -42,13 +51,7 @@ export interface WorkflowApi {
 	deleteWorkflow(input: { id: string }): Promise<void>;
 	importFile(input: { file: File }): Promise<ImportResult>;
 	uploadInput(input: { profileId: string; uploadId: string; file: File; maskFor?: FileRef }): Promise<Result<UploadedInput>>;
-	submitRun(input: {
-		profileId: string;
-		workflowId: string | null;
-		title: string;
-		prompt: ApiPrompt;
-		seeds: Record<string, number>;
-	}): Promise<Result<WorkflowRun, SubmitRunError>>;
+	submitRun(input: SubmitRunInput): Promise<Result<WorkflowRun, SubmitRunError>>;
 	listRuns(input: Record<string, never>): Promise<WorkflowRun[]>;
 	getRun(input: { id: string }): Promise<WorkflowRun | null>;
 	deleteRun(input: { id: string }): Promise<void>;

@@ -10,7 +10,7 @@ import { usesPartnerNodes } from '../../domain/workflow-check';
 import { importFromPngChunks, importWorkflowText, nodeTitle, type ImportResult } from '../../domain/workflow-import';
 import type { ApiPrompt, FileRef, NodeErrors } from '../../wire/workflow-api';
 import type { Connection, WorkerContext } from '../context';
-import type { ObjectInfoView, QueueView, SavedWorkflow, SubmitRunError, WorkflowApi } from './api';
+import type { ObjectInfoView, QueueView, SavedWorkflow, SubmitRunError, SubmitRunInput, WorkflowApi } from './api';
 import { sendInput, type UploadedInput } from './input-uploader';
 import { LibraryRepo } from './library-repo';
 import { RunTracker } from './run-tracker';
@@ -155,13 +155,7 @@ export class WorkflowService {
 		return result;
 	}
 
-	private async submitRun(input: {
-		profileId: string;
-		workflowId: string | null;
-		title: string;
-		prompt: ApiPrompt;
-		seeds: Record<string, number>;
-	}): Promise<Result<WorkflowRun, SubmitRunError>> {
+	private async submitRun(input: SubmitRunInput): Promise<Result<WorkflowRun, SubmitRunError>> {
 		const c = await this.client(input.profileId);
 		if (!c.ok) return fail({ kind: 'error', error: c.error, runId: null });
 		const { client, connection } = c.value;
