@@ -8,7 +8,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { EmulatorState } from '../state';
 import type { BlobStore } from '../storage/blobs';
-import { credentialsCarried } from '../storage/server';
+import { recordLeak } from '../storage/server';
 import { CONTROL_PREFIX, installControlRoutes } from '../control';
 
 export const CDN_KEY_PAIR_ID = 'K2EMULATORCDN';
@@ -28,15 +28,7 @@ export function createCdnService(state: EmulatorState, blobs: BlobStore): CdnSer
 
 	app.addHook('onRequest', async (request, reply) => {
 		if (request.url.startsWith(CONTROL_PREFIX)) return;
-		const carried = credentialsCarried(request, state.apiKey);
-		if (carried.length === 0) return;
-		state.leaks.push({
-			at: new Date(state.now()).toISOString(),
-			method: request.method,
-			url: request.url.replaceAll(state.apiKey, '<api-key>'),
-			carried,
-			origin: request.headers.origin ?? null
-		});
+		if (recordLeak(state, request).length === 0) return;
 		return reply.code(403).type('text/plain').send('credentials are not accepted by the CDN');
 	});
 

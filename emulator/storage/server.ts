@@ -11,7 +11,7 @@ import { UrlSigner } from './signing';
 
 const CREDENTIAL_HEADERS = ['x-api-key', 'authorization', 'cookie'];
 
-export function credentialsCarried(request: FastifyRequest, apiKey: string): string[] {
+function credentialsCarried(request: FastifyRequest, apiKey: string): string[] {
 	const carried = CREDENTIAL_HEADERS.filter((h) => request.headers[h] !== undefined);
 	const requested = String(request.headers['access-control-request-headers'] ?? '').toLowerCase();
 	for (const h of CREDENTIAL_HEADERS) if (requested.split(/\s*,\s*/).includes(h)) carried.push(`preflight:${h}`);
@@ -19,6 +19,23 @@ export function credentialsCarried(request: FastifyRequest, apiKey: string): str
 	for (const [name, value] of Object.entries(request.headers)) {
 		if (typeof value === 'string' && value.includes(apiKey) && !carried.includes(name)) carried.push(`api-key-in:${name}`);
 	}
+	return carried;
+}
+
+/**
+ * Records a request that carries any credential in the leak log (which tests read) and says which
+ * it carried; an empty list means the request is clean.
+ */
+export function recordLeak(state: EmulatorState, request: FastifyRequest): string[] {
+	const carried = credentialsCarried(request, state.apiKey);
+	if (carried.length > 0)
+		state.leaks.push({
+			at: new Date(state.now()).toISOString(),
+			method: request.method,
+			url: request.url.replaceAll(state.apiKey, '<api-key>'),
+			carried,
+			origin: request.headers.origin ?? null
+		});
 	return carried;
 }
 
@@ -42,17 +59,8 @@ export function createStorageService(state: EmulatorState): StorageService {
 	app.addHook('onRequest', async (request, reply) => {
 		if (request.url.startsWith(CONTROL_PREFIX)) return;
 		reply.header('Access-Control-Allow-Origin', '*');
-		const carried = credentialsCarried(request, state.apiKey);
-		if (carried.length > 0) {
-			state.leaks.push({
-				at: new Date(state.now()).toISOString(),
-				method: request.method,
-				url: request.url.replaceAll(state.apiKey, '<api-key>'),
-				carried,
-				origin: request.headers.origin ?? null
-			});
+		if (recordLeak(state, request).length > 0)
 			return reply.code(403).type('text/plain').send('credentials are not accepted by the storage host');
-		}
 		if (request.method === 'OPTIONS') {
 			reply.header('Access-Control-Allow-Methods', 'GET, HEAD, OPTIONS');
 			const requested = request.headers['access-control-request-headers'];

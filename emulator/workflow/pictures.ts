@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
+import { prng } from '../prng';
 
 export type Kernel = 'nearest' | 'linear' | 'cubic' | 'mitchell' | 'lanczos2' | 'lanczos3';
 
@@ -38,18 +39,6 @@ export function solidImage(width: number, height: number, rgb: number): RawImage
 		data[i + 2] = b;
 	}
 	return { width, height, data };
-}
-
-/** A small deterministic PRNG (mulberry32) seeded from a digest of the inputs. */
-function prng(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
 }
 
 export function digestSeed(...parts: Array<string | number>): number {

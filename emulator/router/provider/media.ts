@@ -4,6 +4,7 @@
  * give the same bytes and benchmarks repeat inputs.
  */
 import sharp from 'sharp';
+import { prng } from '../../prng';
 
 export type ImageFormat = 'png' | 'jpeg' | 'webp';
 
@@ -23,21 +24,9 @@ function cached(key: string, make: () => Promise<Buffer>): Promise<Buffer> {
 	return hit;
 }
 
-/** A small deterministic PRNG (mulberry32). */
-export function rng(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
-
 /** RGB pixels: a diagonal gradient between two seeded colours with a seeded disc, shifted per frame. */
 function pixels(seed: number, width: number, height: number, frame = 0): Buffer {
-	const r = rng(seed);
+	const r = prng(seed);
 	const c1 = [r() * 255, r() * 255, r() * 255];
 	const c2 = [r() * 255, r() * 255, r() * 255];
 	const cx = (r() * 0.6 + 0.2) * width + frame * width * 0.04;
