@@ -104,11 +104,11 @@ export class CatalogService {
 		if (!client.ok) return this.setWalk(profileId, { kind: 'failed', pages: 0, error: client.error });
 		// A list already on screen (saved, or walked earlier) stays until the new one is complete.
 		const keepShown = (this.views.get(profileId)?.models.length ?? 0) > 0;
-		this.setWalk(profileId, { kind: 'walking', pages: 0 });
 		const startedAt = this.deps.now();
 		let lastSent = 0;
 		let sentCount = 0;
-		const result = await walkCatalog(client.value, {
+		// The first request is on its way before the page hears that a walk started.
+		const walking = walkCatalog(client.value, {
 			// Without a list on screen, the entries walked so far go to the page as they come: the first page
 			// at once, later ones together at most every PAGE_EVENT_MS; the last with the completed list.
 			onPage: ({ models, pages, last }) => {
@@ -128,6 +128,8 @@ export class CatalogService {
 			random: this.deps.random,
 			cancelled: () => this.walks.get(profileId)?.id !== id
 		});
+		this.setWalk(profileId, { kind: 'walking', pages: 0 });
+		const result = await walking;
 		if (this.walks.get(profileId)?.id !== id) return;
 		if (!result.ok) return this.setWalk(profileId, { kind: 'failed', pages: this.pagesOf(profileId), error: result.error });
 		const at = this.deps.now();

@@ -95,6 +95,25 @@ describe('the catalog walk', () => {
 		expect(seen).toHaveLength(2);
 	});
 
+	it('asks for the next page before handing this one on, so merging the entries overlaps the round trip', async () => {
+		const log: string[] = [];
+		const answers = [
+			res(200, { data: [entry('a/1')], has_more: true, next_cursor: 'c1', limit: 20 }),
+			res(200, { data: [entry('a/2')], has_more: true, next_cursor: 'c2', limit: 20 }),
+			res(200, { data: [entry('a/3')], has_more: false, limit: 20 })
+		];
+		const answering = client(answers, []);
+		const logged: RouterClient = {
+			...answering,
+			fetch: (req) => {
+				log.push(`ask ${new URL(req.url).searchParams.get('cursor') ?? 'first'}`);
+				return answering.fetch(req);
+			}
+		};
+		await walkCatalog(logged, hooks(log));
+		expect(log).toEqual(['ask first', 'ask c1', 'page 1: 1', 'ask c2', 'page 2: 2', 'page 3: 3']);
+	});
+
 	it('refuses a page that says has_more without a cursor', async () => {
 		const result = await walkCatalog(client([res(200, { data: [], has_more: true, limit: 20 })], []), hooks([]));
 		expect(result).toMatchObject({ ok: false, error: { kind: 'bad-response' } });

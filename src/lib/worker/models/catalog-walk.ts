@@ -6,7 +6,7 @@
  */
 import { backoffDelay, type BackoffPolicy } from '../../domain/backoff';
 import { appError, fail, ok, type AppError, type Result } from '../../domain/errors';
-import { readJson } from '../../domain/http-response';
+import { readJson, type RawResponse } from '../../domain/http-response';
 import { newEntries, parseCatalogPage } from '../../domain/model-catalog';
 import { withRouterWords } from '../../domain/model-errors';
 import type { RouterModelListEntry } from '../../wire/router-api';
@@ -50,14 +50,19 @@ export async function walkCatalog(
 	client: RouterClient,
 	hooks: WalkHooks
 ): Promise<Result<{ models: RouterModelListEntry[]; pages: number }>> {
+	const request = (cursor: string | undefined) =>
+		client.fetch({ url: catalogUrl(client.base, cursor, CATALOG_PAGE_SIZE), credential: client.credential });
 	let models: RouterModelListEntry[] = [];
 	const seen = new Set<string>();
 	let cursor: string | undefined;
+	// The request for the next page, sent as soon as its cursor was read (see below).
+	let next: Promise<Result<RawResponse>> | undefined;
 	let pages = 0;
 	let attempt = 0;
 	for (;;) {
 		if (hooks.cancelled?.()) return fail(appError('timeout', 'The catalog walk was stopped.'));
-		const res = await client.fetch({ url: catalogUrl(client.base, cursor, CATALOG_PAGE_SIZE), credential: client.credential });
+		const res = await (next ?? request(cursor));
+		next = undefined;
 		let error: AppError | undefined;
 		let retryHint: number | undefined;
 		if (!res.ok) error = res.error;
@@ -77,11 +82,16 @@ export async function walkCatalog(
 					);
 				pages++;
 				attempt = 0;
+				// Each page waits on the one before it (the cursor), so the next request goes out before
+				// this page's entries are merged and handed on: that work overlaps the round trip.
+				if (page.page.hasMore) {
+					cursor = page.page.nextCursor;
+					if (!hooks.cancelled?.()) next = request(cursor);
+				}
 				const added = newEntries(seen, page.page.entries);
 				models = models.concat(added);
 				hooks.onPage({ added, models, pages, last: !page.page.hasMore });
 				if (!page.page.hasMore) return ok({ models, pages });
-				cursor = page.page.nextCursor;
 				continue;
 			}
 		}
