@@ -13,6 +13,8 @@ const staticDir = fileURLToPath(new URL('../static/', import.meta.url));
 const SVG_SIZE = 512;
 
 const OUTPUTS = [
+	// The tab icon: Chromium fetches and decodes it again after every in-app navigation, so it is small.
+	{ source: 'icons/icon.svg', size: 32, dest: 'icons/favicon-32.png' },
 	{ source: 'icons/icon.svg', size: 192, dest: 'icons/icon-192.png' },
 	{ source: 'icons/icon.svg', size: 512, dest: 'icons/icon-512.png' },
 	{ source: 'icons/icon-maskable.svg', size: 192, dest: 'icons/maskable-192.png' },
