@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from '@playwright/test';
 import { createEmulator, type Emulator } from '../emulator/index';
-import { serveApp, type ServedApp } from '../scripts/serve-app';
+import { demoConfig, serveApp, type ServedApp } from '../scripts/serve-app';
 import { CHROMIUM_ARGS, chromiumExecutable } from '../tests/browser';
 
 export interface BenchApp {
@@ -17,9 +17,7 @@ export async function startBenchApp(): Promise<BenchApp> {
 	const emulator = await createEmulator({ ports: { workflow: 0, router: 0, storage: 0, cdn: 0 } });
 	const app = await serveApp({
 		root: 'build',
-		config: {
-			demo: { name: 'Demo (local emulator)', workflowUrl: emulator.urls.workflow, routerUrl: emulator.urls.router, apiKey: emulator.apiKey }
-		}
+		config: demoConfig(emulator)
 	});
 	const executablePath = chromiumExecutable();
 	const browser = await chromium.launch({ ...(executablePath ? { executablePath } : {}), args: CHROMIUM_ARGS });

@@ -7,7 +7,7 @@ import { newWorkflowRun, type WorkflowRun } from '../src/lib/domain/run-record';
 import { workflowEntry } from '../src/lib/domain/timeline';
 import textToImage from '../src/lib/examples/text-to-image.json';
 import type { ApiPrompt } from '../src/lib/wire/workflow-api';
-import { serveApp } from '../scripts/serve-app';
+import { demoConfig, serveApp } from '../scripts/serve-app';
 import { timelineKey } from '../src/lib/worker/timeline/timeline-service';
 import { control, launchChromium, startEmulator } from './support/app-run';
 import { seedAppStore } from './support/app-store';
@@ -40,13 +40,7 @@ const PARALLEL_STATUS = (base: string, key: string, promptIds: string[]) => `(as
 })()`;
 
 const emulator = await startEmulator();
-const demo = {
-	name: 'Demo (local emulator)',
-	workflowUrl: emulator.urls.workflow,
-	routerUrl: emulator.urls.router,
-	apiKey: emulator.apiKey
-};
-const app = await serveApp({ root: 'build', config: { demo } });
+const app = await serveApp({ root: 'build', config: demoConfig(emulator) });
 const browser = await launchChromium();
 try {
 	// Jobs that stay put: one runs (a minute a step), the rest wait behind it.

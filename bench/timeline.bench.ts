@@ -8,7 +8,7 @@ import { newWorkflowRun, type WorkflowRun } from '../src/lib/domain/run-record';
 import { workflowEntry } from '../src/lib/domain/timeline';
 import textToImage from '../src/lib/examples/text-to-image.json';
 import type { ApiPrompt } from '../src/lib/wire/workflow-api';
-import { serveApp } from '../scripts/serve-app';
+import { demoConfig, serveApp } from '../scripts/serve-app';
 import { timelineKey } from '../src/lib/worker/timeline/timeline-service';
 import { launchChromium, startEmulator } from './support/app-run';
 import { seedAppStore } from './support/app-store';
@@ -78,9 +78,7 @@ async function scrollFrames(page: Page): Promise<number[]> {
 const emulator = await startEmulator();
 const app = await serveApp({
 	root: 'build',
-	config: {
-		demo: { name: 'Demo (local emulator)', workflowUrl: emulator.urls.workflow, routerUrl: emulator.urls.router, apiKey: emulator.apiKey }
-	}
+	config: demoConfig(emulator)
 });
 const browser = await launchChromium();
 try {

@@ -26,6 +26,13 @@ export interface ServeAppOptions {
 	config?: RuntimeConfig;
 }
 
+/** The runtime config whose demo profile points at an emulator (as `npm start`, the tests and the benchmarks run it). */
+export function demoConfig(emulator: { urls: { workflow: string; router: string }; apiKey: string }): RuntimeConfig {
+	return {
+		demo: { name: 'Demo (local emulator)', workflowUrl: emulator.urls.workflow, routerUrl: emulator.urls.router, apiKey: emulator.apiKey }
+	};
+}
+
 export interface ServedApp {
 	/** The origin, without a trailing slash, e.g. `http://127.0.0.1:8710`. */
 	url: string;

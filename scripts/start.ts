@@ -8,8 +8,8 @@ import { rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { createEmulator, type Emulator } from '../emulator/index';
 import { readCliOptions } from '../emulator/cli-options';
-import { RUNTIME_CONFIG_PATH, type RuntimeConfig } from '../src/lib/domain/runtime-config';
-import { serveApp, type ServedApp } from './serve-app';
+import { RUNTIME_CONFIG_PATH } from '../src/lib/domain/runtime-config';
+import { demoConfig, serveApp, type ServedApp } from './serve-app';
 
 const DEFAULT_APP_PORT = 8710;
 const buildDir = fileURLToPath(new URL('../build/', import.meta.url));
@@ -60,9 +60,7 @@ try {
 	);
 }
 
-const config: RuntimeConfig = {
-	demo: { name: 'Demo (local emulator)', workflowUrl: emulator.urls.workflow, routerUrl: emulator.urls.router, apiKey: emulator.apiKey }
-};
+const config = demoConfig(emulator);
 let app: ServedApp;
 try {
 	await writeFile(configFile, JSON.stringify(config, null, '\t') + '\n');

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { createEmulator, DEFAULT_PORTS, type Emulator } from '../../emulator/index';
-import { serveApp, type ServedApp } from '../../scripts/serve-app';
+import { demoConfig, serveApp, type ServedApp } from '../../scripts/serve-app';
 import { CHROMIUM_ARGS, chromiumExecutable } from '../../tests/browser';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -48,9 +48,7 @@ export async function openRunningRun(emulator: Emulator, browser: Browser, initS
 	if (!existsSync(join(buildDir, 'index.html'))) throw new Error('build/index.html is missing: run `npm run build` first.');
 	const app: ServedApp = await serveApp({
 		root: buildDir,
-		config: {
-			demo: { name: 'Demo (local emulator)', workflowUrl: emulator.urls.workflow, routerUrl: emulator.urls.router, apiKey: emulator.apiKey }
-		}
+		config: demoConfig(emulator)
 	});
 	// No service worker: every load comes from the server, and nothing outlives the context.
 	const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 1000 } });

@@ -4,7 +4,7 @@
  */
 import { test as base, expect, type Page } from '@playwright/test';
 import { createEmulator, DEFAULT_PORTS, type Emulator } from '../../emulator/index';
-import { serveApp, type ServedApp } from '../../scripts/serve-app';
+import { demoConfig, serveApp, type ServedApp } from '../../scripts/serve-app';
 import type { FaultSet, ScenarioName } from '../../emulator/scenarios';
 
 export interface Control {
@@ -46,14 +46,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 		async ({ emulator }, use) => {
 			const app = await serveApp({
 				root: 'build',
-				config: {
-					demo: {
-						name: 'Demo (local emulator)',
-						workflowUrl: emulator.urls.workflow,
-						routerUrl: emulator.urls.router,
-						apiKey: emulator.apiKey
-					}
-				}
+				config: demoConfig(emulator)
 			});
 			await use(app);
 			await app.close();
@@ -100,6 +93,13 @@ export async function openExample(page: Page, title: string): Promise<void> {
 }
 
 /** Posts to a workflow-service control route of the emulator. */
+/** Opens an example workflow, runs it once and opens the page of that run. */
+export async function runExample(page: Page, title: string): Promise<void> {
+	await openExample(page, title);
+	await page.getByRole('button', { name: 'Run', exact: true }).click();
+	await page.getByRole('link', { name: `Open run ${title}` }).click();
+}
+
 export async function workflowControl(emulator: Emulator, route: string, body: unknown): Promise<void> {
 	await post(`${emulator.urls.workflow}/__emulator/workflow/${route}`, body);
 }

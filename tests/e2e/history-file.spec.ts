@@ -1,12 +1,10 @@
 import { readFile } from 'node:fs/promises';
-import { test, expect, openExample, workflowControl } from './fixtures';
+import { test, expect, workflowControl, runExample } from './fixtures';
 
 test('history exports with its outputs and imports on another device', async ({ page, browser, app, openApp, emulator }) => {
 	await workflowControl(emulator, 'timing', { stepMs: 5 });
 	await openApp('/');
-	await openExample(page, 'Text to image');
-	await page.getByRole('button', { name: 'Run', exact: true }).click();
-	await page.getByRole('link', { name: 'Open run Text to image' }).click();
+	await runExample(page, 'Text to image');
 	await expect(page.getByRole('img', { name: /Output ComfyUI_\d+_\.png/ })).toBeVisible({ timeout: 20_000 });
 
 	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { test, expect, openExample, workflowControl } from './fixtures';
+import { test, expect, openExample, workflowControl, runExample } from './fixtures';
 
 /** Makes the page report itself hidden, as a backgrounded tab or a locked phone would. */
 async function hide(page: Page): Promise<void> {
@@ -33,9 +33,7 @@ test('no notification for a run that finishes while the page is in view', async 
 	await workflowControl(emulator, 'timing', { stepMs: 5 });
 	await openApp('/settings');
 	await page.getByRole('checkbox', { name: /Notify me when a run finishes/ }).check();
-	await openExample(page, 'Text to image');
-	await page.getByRole('button', { name: 'Run', exact: true }).click();
-	await page.getByRole('link', { name: 'Open run Text to image' }).click();
+	await runExample(page, 'Text to image');
 	await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 20_000 });
 	expect(await notificationTitles(page)).toEqual([]);
 });

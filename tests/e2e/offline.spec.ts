@@ -1,20 +1,14 @@
 import { test as base, expect } from '@playwright/test';
 import { createEmulator, DEFAULT_PORTS } from '../../emulator/index';
-import { serveApp } from '../../scripts/serve-app';
-import { openExample } from './fixtures';
+import { demoConfig, serveApp } from '../../scripts/serve-app';
+import { runExample } from './fixtures';
 
 // This test stops its emulator, so it owns one instead of sharing the worker's.
 base(
 	'offline, with the service stopped, history, outputs, saved workflows and a schema seen once still open @phone',
 	async ({ page, context }) => {
 		const emulator = await createEmulator({ ports: Object.fromEntries(Object.keys(DEFAULT_PORTS).map((k) => [k, 0])) });
-		const demo = {
-			name: 'Demo (local emulator)',
-			workflowUrl: emulator.urls.workflow,
-			routerUrl: emulator.urls.router,
-			apiKey: emulator.apiKey
-		};
-		const app = await serveApp({ root: 'build', config: { demo } });
+		const app = await serveApp({ root: 'build', config: demoConfig(emulator) });
 		let stopped = false;
 		try {
 			await fetch(`${emulator.urls.workflow}/__emulator/workflow/timing`, {
@@ -24,9 +18,7 @@ base(
 			});
 			await page.goto(`${app.url}/`);
 			await expect.poll(() => page.evaluate(() => navigator.serviceWorker.ready.then(() => true))).toBe(true);
-			await openExample(page, 'Text to image');
-			await page.getByRole('button', { name: 'Run', exact: true }).click();
-			await page.getByRole('link', { name: 'Open run Text to image' }).click();
+			await runExample(page, 'Text to image');
 			await expect(page.getByRole('img', { name: /Output ComfyUI_\d+_\.png/ })).toBeVisible({ timeout: 20_000 });
 			const runUrl = page.url();
 			await page.goto(`${app.url}/models/lumen/flux-1`);

@@ -1,11 +1,9 @@
-import { test, expect, openExample, workflowControl } from './fixtures';
+import { test, expect, openExample, workflowControl, runExample } from './fixtures';
 
 test('a queued run shows how many jobs are ahead and about how long it will take', async ({ page, openApp, emulator }) => {
 	await workflowControl(emulator, 'timing', { stepMs: 100 });
 	await openApp('/');
-	await openExample(page, 'Text to image');
-	await page.getByRole('button', { name: 'Run', exact: true }).click();
-	await page.getByRole('link', { name: 'Open run Text to image' }).click();
+	await runExample(page, 'Text to image');
 	await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 20_000 });
 	await workflowControl(emulator, 'timing', { stepMs: 400 });
 

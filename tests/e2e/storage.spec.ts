@@ -1,11 +1,9 @@
-import { test, expect, openExample, workflowControl } from './fixtures';
+import { test, expect, workflowControl, runExample } from './fixtures';
 
 test('Settings shows the storage used and frees the oldest cached outputs', async ({ page, openApp, emulator }) => {
 	await workflowControl(emulator, 'timing', { stepMs: 5 });
 	await openApp('/');
-	await openExample(page, 'Text to image');
-	await page.getByRole('button', { name: 'Run', exact: true }).click();
-	await page.getByRole('link', { name: 'Open run Text to image' }).click();
+	await runExample(page, 'Text to image');
 	await expect(page.getByRole('img', { name: /Output ComfyUI_\d+_\.png/ })).toBeVisible({ timeout: 20_000 });
 
 	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();

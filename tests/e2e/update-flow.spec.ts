@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test as base, expect } from '@playwright/test';
 import { createEmulator, DEFAULT_PORTS } from '../../emulator/index';
-import { serveApp } from '../../scripts/serve-app';
+import { demoConfig, serveApp } from '../../scripts/serve-app';
 import { openExample } from './fixtures';
 
 // This test publishes a new version of the app, so it serves its own copy of the build.
@@ -13,9 +13,7 @@ base('"update and reload" installs a new version without losing a form being fil
 	const emulator = await createEmulator({ ports: Object.fromEntries(Object.keys(DEFAULT_PORTS).map((k) => [k, 0])) });
 	const app = await serveApp({
 		root,
-		config: {
-			demo: { name: 'Demo (local emulator)', workflowUrl: emulator.urls.workflow, routerUrl: emulator.urls.router, apiKey: emulator.apiKey }
-		}
+		config: demoConfig(emulator)
 	});
 	try {
 		await page.goto(`${app.url}/`);

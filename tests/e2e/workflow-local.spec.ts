@@ -1,4 +1,4 @@
-import { test, expect, openExample, workflowControl } from './fixtures';
+import { test, expect, workflowControl, runExample } from './fixtures';
 
 test('the core flow works unchanged against a stock local ComfyUI', async ({ page, openApp, emulator, control }) => {
 	await control.scenario('comfyui-local');
@@ -12,9 +12,7 @@ test('the core flow works unchanged against a stock local ComfyUI', async ({ pag
 	await page.getByRole('button', { name: 'Use Local ComfyUI' }).click();
 	await expect(page.getByRole('link', { name: /Connection: Local ComfyUI, Live/ })).toBeVisible();
 
-	await openExample(page, 'Text to image');
-	await page.getByRole('button', { name: 'Run', exact: true }).click();
-	await page.getByRole('link', { name: 'Open run Text to image' }).click();
+	await runExample(page, 'Text to image');
 	await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 20_000 });
 	await expect(page.getByRole('img', { name: /Output ComfyUI_\d+_\.png/ })).toBeVisible();
 });

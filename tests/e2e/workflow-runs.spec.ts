@@ -1,4 +1,4 @@
-import { test, expect, openExample, workflowControl } from './fixtures';
+import { test, expect, openExample, workflowControl, runExample } from './fixtures';
 
 test('import the classic text-to-image workflow, edit prompt and seed, run it, watch previews and get the image', async ({
 	page,
@@ -37,9 +37,7 @@ test('import the classic text-to-image workflow, edit prompt and seed, run it, w
 test('a run started before a reload finishes and shows its image after it @phone', async ({ page, openApp, emulator }) => {
 	await workflowControl(emulator, 'timing', { stepMs: 300 });
 	await openApp('/');
-	await openExample(page, 'Text to image');
-	await page.getByRole('button', { name: 'Run', exact: true }).click();
-	await page.getByRole('link', { name: 'Open run Text to image' }).click();
+	await runExample(page, 'Text to image');
 	await expect(page.getByText(/Running KSampler/)).toBeVisible();
 	await page.reload();
 	await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 20_000 });
@@ -49,9 +47,7 @@ test('a run started before a reload finishes and shows its image after it @phone
 test('dropping every socket mid-run still ends with the final image', async ({ page, openApp, emulator }) => {
 	await workflowControl(emulator, 'timing', { stepMs: 300 });
 	await openApp('/');
-	await openExample(page, 'Text to image');
-	await page.getByRole('button', { name: 'Run', exact: true }).click();
-	await page.getByRole('link', { name: 'Open run Text to image' }).click();
+	await runExample(page, 'Text to image');
 	await expect(page.getByText(/Running KSampler: step/)).toBeVisible();
 	const res = await fetch(`${emulator.urls.workflow}/__emulator/sockets/drop`, { method: 'POST' });
 	expect(((await res.json()) as { dropped: number }).dropped).toBeGreaterThan(0);
