@@ -1,4 +1,5 @@
 import { test, expect, hasHorizontalScroll } from './fixtures';
+import { latestModelRun } from './models-helpers';
 
 test('the form widgets work on a 390 px phone: variant switch, list of objects (add, reorder, remove), advanced fold, examples, copy as curl without the key', async ({
 	page,
@@ -48,12 +49,7 @@ test('the form widgets work on a 390 px phone: variant switch, list of objects (
 
 	// The last inputs come back on the next visit once a run was started.
 	await form.getByRole('button', { name: 'Run now' }).click();
-	await expect(page.getByRole('region', { name: 'Runs of this model' }).getByRole('article').first().getByRole('status')).toHaveText(
-		'Succeeded',
-		{
-			timeout: 20_000
-		}
-	);
+	await expect(latestModelRun(page).getByRole('status')).toHaveText('Succeeded', { timeout: 20_000 });
 	expect(await hasHorizontalScroll(page)).toBe(false);
 	await page.reload();
 	await expect(form.getByRole('textbox', { name: 'Prompt', exact: true })).toHaveValue(/lighthouse/, { timeout: 15_000 });
@@ -64,12 +60,7 @@ test('an output of an earlier run is offered as the image input of another model
 	const t2i = page.getByRole('form', { name: 'Input of lumen/flux-1' });
 	await t2i.getByRole('textbox', { name: 'Prompt', exact: true }).fill('a red boat');
 	await t2i.getByRole('button', { name: 'Run now' }).click();
-	await expect(page.getByRole('region', { name: 'Runs of this model' }).getByRole('article').first().getByRole('status')).toHaveText(
-		'Succeeded',
-		{
-			timeout: 20_000
-		}
-	);
+	await expect(latestModelRun(page).getByRole('status')).toHaveText('Succeeded', { timeout: 20_000 });
 	await page.getByRole('link', { name: '← All models' }).click();
 	await page.getByRole('link', { name: /^flux-1-redux$/ }).click();
 	const i2i = page.getByRole('form', { name: 'Input of lumen/flux-1-redux' });
@@ -78,12 +69,7 @@ test('an output of an earlier run is offered as the image input of another model
 	await earlier.selectOption({ label: 'image from lumen/flux-1: a red boat (images.0.url)' });
 	await expect(i2i.getByRole('textbox', { name: 'Image url' })).toHaveValue(/^http.*X-Goog-Signature=/);
 	await i2i.getByRole('button', { name: 'Run now' }).click();
-	await expect(page.getByRole('region', { name: 'Runs of this model' }).getByRole('article').first().getByRole('status')).toHaveText(
-		'Succeeded',
-		{
-			timeout: 20_000
-		}
-	);
+	await expect(latestModelRun(page).getByRole('status')).toHaveText('Succeeded', { timeout: 20_000 });
 });
 
 /** A 1×1 PNG. */
@@ -98,6 +84,6 @@ test('a picked file is sent inline as a data URI, with a preview', async ({ page
 	await expect(form.getByText(`File attached inline (${PNG.length} bytes)`)).toBeVisible();
 	await expect(form.getByRole('img', { name: 'Preview of Image url' })).toBeVisible();
 	await form.getByRole('button', { name: 'Run now' }).click();
-	const run = page.getByRole('region', { name: 'Runs of this model' }).getByRole('article').first();
+	const run = latestModelRun(page);
 	await expect(run.getByRole('status')).toHaveText('Succeeded', { timeout: 20_000 });
 });

@@ -1,4 +1,5 @@
 /** Helpers for the model-runs end-to-end tests: the router's own control routes and a bare catalog walk. */
+import type { Page } from '@playwright/test';
 import type { Emulator } from '../../emulator/index';
 
 export async function routerControl(emulator: Emulator, path: string, body: unknown): Promise<unknown> {
@@ -39,4 +40,9 @@ export async function counters(
 	emulator: Emulator
 ): Promise<{ requests: Record<string, number>; dispatches: Record<string, number>; charges: Record<string, number> }> {
 	return (await (await fetch(`${emulator.urls.router}/__emulator/counters`)).json()) as never;
+}
+
+/** The newest run on a model's page (the list of "Runs of this model" puts it first). */
+export function latestModelRun(page: Page) {
+	return page.getByRole('region', { name: 'Runs of this model' }).getByRole('article').first();
 }

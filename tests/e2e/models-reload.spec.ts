@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
-import { counters, routerControl } from './models-helpers';
+import { counters, latestModelRun, routerControl } from './models-helpers';
 
 async function openModel(page: Page, openApp: (path?: string) => Promise<void>, id: string) {
 	await openApp(`/models/${id}`);
@@ -77,12 +77,7 @@ test('a model run appears in the Runs timeline beside workflow jobs and opens it
 	const form = await openModel(page, openApp, 'quill/quill-mini');
 	await form.getByRole('textbox', { name: 'Prompt', exact: true }).fill('list three colours');
 	await form.getByRole('button', { name: 'Run now' }).click();
-	await expect(page.getByRole('region', { name: 'Runs of this model' }).getByRole('article').first().getByRole('status')).toHaveText(
-		'Succeeded',
-		{
-			timeout: 20_000
-		}
-	);
+	await expect(latestModelRun(page).getByRole('status')).toHaveText('Succeeded', { timeout: 20_000 });
 	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Runs' }).click();
 	const entry = page.getByRole('link', { name: /Run quill\/quill-mini: list three colours, succeeded/ });
 	await expect(entry).toBeVisible({ timeout: 15_000 });

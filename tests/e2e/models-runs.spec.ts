@@ -1,15 +1,11 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
-import { counters, routerControl } from './models-helpers';
+import { counters, latestModelRun, routerControl } from './models-helpers';
 
 async function openModel(page: Page, openApp: (path?: string) => Promise<void>, id: string) {
 	await openApp(`/models/${id}`);
 	await expect(page.getByRole('form', { name: `Input of ${id}` })).toBeVisible({ timeout: 15_000 });
 	return page.getByRole('form', { name: `Input of ${id}` });
-}
-
-function latestRun(page: Page) {
-	return page.getByRole('region', { name: 'Runs of this model' }).getByRole('article').first();
 }
 
 async function dispatchesOfRun(emulator: Parameters<typeof counters>[0], keyPrefix: string): Promise<number> {
@@ -21,7 +17,7 @@ async function dispatchesOfRun(emulator: Parameters<typeof counters>[0], keyPref
 
 async function keyPrefixOf(page: Page): Promise<string> {
 	const text =
-		(await latestRun(page)
+		(await latestModelRun(page)
 			.getByText(/key [0-9a-f]{8}…/)
 			.textContent()) ?? '';
 	return /key ([0-9a-f]{8})…/.exec(text)![1]!;
@@ -35,7 +31,7 @@ test('runs a text-to-image model synchronously and shows the image, its expiry, 
 	const form = await openModel(page, openApp, 'lumen/flux-1');
 	await form.getByRole('textbox', { name: 'Prompt', exact: true }).fill('A lighthouse at dusk');
 	await form.getByRole('button', { name: 'Run now' }).click();
-	const run = latestRun(page);
+	const run = latestModelRun(page);
 	await expect(run.getByRole('status')).toHaveText('Succeeded', { timeout: 20_000 });
 	const image = run.getByRole('img', { name: /image 1 of Synchronous run/ });
 	await expect(image).toBeVisible();
@@ -56,7 +52,7 @@ test('a connection dropped after dispatch is retried under the same key and repl
 	const form = await openModel(page, openApp, 'lumen/flux-1');
 	await form.getByRole('textbox', { name: 'Prompt', exact: true }).fill('dropped after dispatch');
 	await form.getByRole('button', { name: 'Run now' }).click();
-	const run = latestRun(page);
+	const run = latestModelRun(page);
 	await expect(run.getByRole('status')).toHaveText('Succeeded', { timeout: 30_000 });
 	await expect(run).toContainText("Replayed from the key's record (Idempotent-Replayed)");
 	expect(await dispatchesOfRun(emulator, await keyPrefixOf(page))).toBe(1);
@@ -67,7 +63,7 @@ test('a dropped call whose key was consumed is "outcome unknown", never sent und
 	const form = await openModel(page, openApp, 'lumen/flux-1');
 	await form.getByRole('textbox', { name: 'Prompt', exact: true }).fill('consumed key');
 	await form.getByRole('button', { name: 'Run now' }).click();
-	const run = latestRun(page);
+	const run = latestModelRun(page);
 	await expect(run.getByRole('status')).toHaveText('Outcome unknown, may have been charged', { timeout: 30_000 });
 	await expect(run).toContainText('HTTP 409');
 	expect(await dispatchesOfRun(emulator, await keyPrefixOf(page))).toBe(1);
@@ -78,7 +74,7 @@ test('a dropped call whose key was consumed is "outcome unknown", never sent und
 	await run.getByRole('button', { name: 'Run again…' }).click();
 	await expect(run).toContainText('you may be charged twice');
 	await run.getByRole('button', { name: 'Run again with a new key' }).click();
-	const again = page.getByRole('region', { name: 'Runs of this model' }).getByRole('article').first();
+	const again = latestModelRun(page);
 	await expect(again.getByRole('status')).toHaveText('Succeeded', { timeout: 20_000 });
 	expect(Object.values((await counters(emulator)).dispatches).reduce((a, b) => a + b, 0)).toBe(2);
 });
@@ -93,7 +89,7 @@ test('browser validation and a service 422 put their messages at the field', asy
 	const open = await openModel(page, openApp, 'openforge/community-sdxl');
 	await open.getByRole('textbox', { name: 'Input (JSON)' }).fill('{"steps": 4}');
 	await open.getByRole('button', { name: 'Run now' }).click();
-	await expect(latestRun(page).getByRole('status')).toHaveText('Failed', { timeout: 20_000 });
+	await expect(latestModelRun(page).getByRole('status')).toHaveText('Failed', { timeout: 20_000 });
 	await expect(open.locator('[data-field="body"]').getByRole('alert')).toContainText('field required (at prompt)');
 });
 
@@ -102,10 +98,10 @@ test('a queued video model shows its position; another is cancelled; the first i
 	const form = await openModel(page, openApp, 'tidal/wave-1-t2v');
 	await form.getByRole('textbox', { name: 'Prompt', exact: true }).fill('first in line');
 	await form.getByRole('button', { name: 'Add to queue' }).click();
-	await expect(latestRun(page)).toContainText('Queue position 0');
+	await expect(latestModelRun(page)).toContainText('Queue position 0');
 	await form.getByRole('textbox', { name: 'Prompt', exact: true }).fill('second in line');
 	await form.getByRole('button', { name: 'Add to queue' }).click();
-	const second = latestRun(page);
+	const second = latestModelRun(page);
 	await expect(second).toContainText('second in line');
 	await expect(second).toContainText('Queue position 1');
 	await second.getByRole('button', { name: 'Cancel request' }).click();
@@ -128,7 +124,7 @@ test('a 503, an unknown error type and an HTML error page are each explained wit
 	await routerControl(emulator, 'faults', { runsUnavailable: true });
 	await prompt.fill('first');
 	await form.getByRole('button', { name: 'Run now' }).click();
-	let run = latestRun(page);
+	let run = latestModelRun(page);
 	await expect(run.getByRole('status')).toHaveText('Failed', { timeout: 20_000 });
 	await expect(run.getByRole('alert')).toContainText('temporarily unavailable');
 	await expect(run.getByRole('alert')).toContainText(/HTTP 503 · type service_unavailable · request id [0-9a-f-]{36}/);
@@ -137,7 +133,7 @@ test('a 503, an unknown error type and an HTML error page are each explained wit
 	await routerControl(emulator, 'faults', { unknownErrorType: 'quantum_flux', unknownErrorStatus: 500 });
 	await prompt.fill('second');
 	await form.getByRole('button', { name: 'Run now' }).click();
-	run = latestRun(page);
+	run = latestModelRun(page);
 	await expect(run).toContainText('second');
 	await expect(run.getByRole('status')).toHaveText('Failed', { timeout: 20_000 });
 	await expect(run.getByRole('alert')).toContainText('"quantum_flux"');
@@ -146,7 +142,7 @@ test('a 503, an unknown error type and an HTML error page are each explained wit
 	await routerControl(emulator, 'faults', { unknownErrorType: null, runsUnavailable: true, errorBody: 'html' });
 	await prompt.fill('third');
 	await form.getByRole('button', { name: 'Run now' }).click();
-	run = latestRun(page);
+	run = latestModelRun(page);
 	await expect(run).toContainText('third');
 	await expect(run.getByRole('status')).toHaveText('Failed', { timeout: 20_000 });
 	await expect(run.getByRole('alert')).toContainText(/HTTP 503/);
@@ -176,7 +172,7 @@ test('each error type gets words a person can act on: credits, rate limit with t
 	const prompt = form.getByRole('textbox', { name: 'Prompt', exact: true });
 	await prompt.fill('an nsfw request');
 	await form.getByRole('button', { name: 'Run now' }).click();
-	let run = latestRun(page);
+	let run = latestModelRun(page);
 	await expect(run.getByRole('status')).toHaveText('Failed', { timeout: 20_000 });
 	await expect(run.getByRole('alert')).toContainText('refused this input on content-policy grounds');
 	await expect(run.getByRole('alert')).toContainText('may be charged (the service says "per_attempt_review")');
@@ -184,7 +180,7 @@ test('each error type gets words a person can act on: credits, rate limit with t
 	await routerControl(emulator, 'faults', { rateLimited: true });
 	await prompt.fill('rate limited');
 	await form.getByRole('button', { name: 'Run now' }).click();
-	run = latestRun(page);
+	run = latestModelRun(page);
 	await expect(run).toContainText('rate limited');
 	await expect(run.getByRole('alert')).toContainText('wait 10 s');
 	await routerControl(emulator, 'faults/clear', {});
@@ -192,7 +188,7 @@ test('each error type gets words a person can act on: credits, rate limit with t
 	await control.scenario('no-credits');
 	await prompt.fill('no credits');
 	await form.getByRole('button', { name: 'Run now' }).click();
-	run = latestRun(page);
+	run = latestModelRun(page);
 	await expect(run).toContainText('no credits');
 	await expect(run.getByRole('alert')).toContainText('no credits left. Add credits');
 
@@ -210,7 +206,7 @@ test('an image on a provider CDN without CORS headers is still shown, with its e
 	const form = await openModel(page, openApp, 'kestrel/kolor-image');
 	await form.getByRole('textbox', { name: 'Prompt', exact: true }).fill('a kite over the dunes');
 	await form.getByRole('button', { name: 'Run now' }).click();
-	const run = latestRun(page);
+	const run = latestModelRun(page);
 	await expect(run.getByRole('status')).toHaveText('Succeeded', { timeout: 20_000 });
 	const image = run.getByRole('img', { name: /image 1 of Synchronous run/ });
 	await expect(image).toBeVisible();
@@ -229,7 +225,7 @@ test('a 504 deadline with Retry-After is retried automatically under the same ke
 	const form = await openModel(page, openApp, 'lumen/flux-1');
 	await form.getByRole('textbox', { name: 'Prompt', exact: true }).fill('past the hold');
 	await form.getByRole('button', { name: 'Run now' }).click();
-	const run = latestRun(page);
+	const run = latestModelRun(page);
 	await expect(run).toContainText('Retrying under the same key', { timeout: 15_000 });
 	await expect(run.getByRole('status')).toHaveText('Succeeded', { timeout: 30_000 });
 	await expect(run).toContainText('Idempotent-Replayed');

@@ -1,12 +1,11 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
-import { counters, routerControl } from './models-helpers';
+import { counters, latestModelRun, routerControl } from './models-helpers';
 
 const totalDispatches = async (emulator: Parameters<typeof counters>[0]) =>
 	Object.values((await counters(emulator)).dispatches).reduce((a, b) => a + b, 0);
 
 const form = (page: Page) => page.getByRole('form', { name: 'Input of lumen/flux-1' });
-const latestRun = (page: Page) => page.getByRole('region', { name: 'Runs of this model' }).getByRole('article').first();
 
 test('a model request composed offline waits in the outbox and is sent exactly once when back online, by one of two tabs @phone', async ({
 	page,
@@ -25,12 +24,12 @@ test('a model request composed offline waits in the outbox and is sent exactly o
 	await expect(page.getByRole('status').filter({ hasText: 'Offline: showing what was saved on this device' })).toBeVisible();
 	await form(page).getByRole('textbox', { name: 'Prompt', exact: true }).fill('A paper boat, composed offline');
 	await form(page).getByRole('button', { name: 'Run when back online' }).click();
-	await expect(latestRun(page)).toContainText('In the outbox');
+	await expect(latestModelRun(page)).toContainText('In the outbox');
 	expect(await totalDispatches(emulator)).toBe(0);
 
 	await context.setOffline(false);
-	await expect(latestRun(page).getByRole('status')).toHaveText('Succeeded', { timeout: 20_000 });
-	await expect(latestRun(second).getByRole('status')).toHaveText('Succeeded', { timeout: 20_000 });
+	await expect(latestModelRun(page).getByRole('status')).toHaveText('Succeeded', { timeout: 20_000 });
+	await expect(latestModelRun(second).getByRole('status')).toHaveText('Succeeded', { timeout: 20_000 });
 	// Both tabs heard "online"; the leader alone sent it, once, under its key.
 	await expect.poll(() => totalDispatches(emulator)).toBe(1);
 	const charges = Object.values((await counters(emulator)).charges).reduce((a, b) => a + b, 0);

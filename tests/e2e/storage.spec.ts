@@ -1,4 +1,5 @@
 import { test, expect, workflowControl, runExample } from './fixtures';
+import { latestModelRun } from './models-helpers';
 
 test('Settings shows the storage used and frees the oldest cached outputs', async ({ page, openApp, emulator }) => {
 	await workflowControl(emulator, 'timing', { stepMs: 5 });
@@ -29,7 +30,7 @@ test('freeing space removes a model result’s saved bytes too; the run stays an
 	const form = page.getByRole('form', { name: 'Input of lumen/flux-1' });
 	await form.getByRole('textbox', { name: 'Prompt', exact: true }).fill('A harbour at night');
 	await form.getByRole('button', { name: 'Run now' }).click();
-	const run = page.getByRole('region', { name: 'Runs of this model' }).getByRole('article').first();
+	const run = latestModelRun(page);
 	await expect(run.getByRole('status')).toHaveText('Succeeded', { timeout: 20_000 });
 	await expect(run).toContainText('bytes saved on this device');
 
@@ -40,7 +41,7 @@ test('freeing space removes a model result’s saved bytes too; the run stays an
 	await expect(storage.getByRole('status')).toContainText(/Removed [12] cached output/);
 
 	await openApp('/models/lumen/flux-1');
-	const after = page.getByRole('region', { name: 'Runs of this model' }).getByRole('article').first();
+	const after = latestModelRun(page);
 	await expect(after.getByRole('status')).toHaveText('Succeeded');
 	await expect(after).toContainText('no longer saved on this device');
 	const image = after.getByRole('img', { name: /image 1 of Synchronous run/ });

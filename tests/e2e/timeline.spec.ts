@@ -1,4 +1,5 @@
 import { test, expect, openExample, workflowControl } from './fixtures';
+import { latestModelRun } from './models-helpers';
 
 test('the timeline filters runs and acts on many at once: cancel, run again, delete', async ({ page, openApp, emulator }) => {
 	await workflowControl(emulator, 'timing', { stepMs: 5 });
@@ -65,12 +66,7 @@ test('a model request shows in the timeline with its picture, and can be deleted
 	await expect(form).toBeVisible({ timeout: 15_000 });
 	await form.getByRole('textbox', { name: 'Prompt', exact: true }).fill('a kite over the sea');
 	await form.getByRole('button', { name: 'Run now' }).click();
-	await expect(page.getByRole('region', { name: 'Runs of this model' }).getByRole('article').first().getByRole('status')).toHaveText(
-		'Succeeded',
-		{
-			timeout: 20_000
-		}
-	);
+	await expect(latestModelRun(page).getByRole('status')).toHaveText('Succeeded', { timeout: 20_000 });
 
 	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Runs' }).click();
 	const runs = page.getByRole('list', { name: 'Runs' });
