@@ -145,9 +145,9 @@ export class TimelineStore {
 				}
 			}
 		}
+		// No reload: each new run reaches the list through its own run event.
 		this.notice = `Started ${started} run${started === 1 ? '' : 's'} again.`;
 		this.selected.clear();
-		await this.load();
 	}
 }
 
