@@ -7,14 +7,22 @@
 import { modelEntry, workflowEntry, type TimelineEntry } from '../../domain/timeline';
 import type { ModelRun } from '../../domain/model-run';
 import type { WorkerContext } from '../context';
-import { migrateRun } from '../workflows/runs-repo';
+import { RUN_KEY as MODEL_RUN } from '../models/run-repo';
+import { migrateRun, RUN as WORKFLOW_RUN } from '../workflows/runs-repo';
 
 export const TIMELINE_KEY = 'tl:';
 const SOURCES = [
-	{ prefix: 'run:', entry: (value: unknown) => (migrateRun(value) ? workflowEntry(migrateRun(value)!) : undefined) },
-	{ prefix: 'modelrun:', entry: (value: unknown) => (isModelRun(value) ? modelEntry(value) : undefined) }
+	{
+		prefix: WORKFLOW_RUN,
+		entry: (value: unknown) => {
+			const run = migrateRun(value);
+			return run ? workflowEntry(run) : undefined;
+		}
+	},
+	{ prefix: MODEL_RUN, entry: (value: unknown) => (isModelRun(value) ? modelEntry(value) : undefined) }
 ] as const;
 
+/** Looser than the run repo's parse on purpose: a run of another record version is still listed. */
 function isModelRun(value: unknown): value is ModelRun {
 	return (
 		typeof value === 'object' &&

@@ -2,7 +2,7 @@
 import { isTerminal, RUN_SCHEMA_VERSION, type WorkflowRun } from '../../domain/run-record';
 import type { KeyValueStore } from '../kv-store';
 
-const RUN = 'run:';
+export const RUN = 'run:';
 const OUTPUT = 'output:';
 /** Ids of runs not finished yet, so resuming reads a handful of records, not the whole history. */
 const OPEN = 'open:';
