@@ -9,6 +9,7 @@ export type ErrorKind =
 	| 'local-network' // a public page reaching a loopback/private server was blocked by the browser
 	| 'mixed-content' // an https page calling an http service
 	| 'timeout'
+	| 'cancelled' // stopped on purpose: the user pressed Cancel, or the page that asked went away
 	| 'unauthorized' // 401
 	| 'forbidden' // 403
 	| 'not-enabled' // router: service not switched on for the caller

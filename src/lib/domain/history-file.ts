@@ -3,14 +3,13 @@
  * keys are never in it. Parsed here, once, before anything is written back.
  */
 import { isObject, type Json } from '../wire/json';
+import { HISTORY_BYTES_PREFIXES, HISTORY_RECORD_PREFIXES } from './storage-keys';
 
 export const HISTORY_FORMAT = 'runboard-history';
 export const HISTORY_VERSION = 1;
 
-/** Which stored records belong to the history. */
-export const RECORD_PREFIXES = ['run:', 'modelrun:'] as const;
-/** Which stored byte records belong to it (cached workflow outputs, model results). */
-export const BYTES_PREFIXES = ['output:', 'models:bytes:'] as const;
+export const RECORD_PREFIXES = HISTORY_RECORD_PREFIXES;
+export const BYTES_PREFIXES = HISTORY_BYTES_PREFIXES;
 
 export interface HistoryFile {
 	format: typeof HISTORY_FORMAT;

@@ -3,7 +3,7 @@
  * problems found before sending and errors the service returned, and running it N times.
  */
 import { SvelteMap } from 'svelte/reactivity';
-import type { AppError } from '$lib/domain/errors';
+import type { AppError, Result } from '$lib/domain/errors';
 import type { NodeDefinitions } from '$lib/domain/object-info';
 import type { WorkflowRun } from '$lib/domain/run-record';
 import { checkWorkflow, usesPartnerNodes, type WorkflowProblem } from '$lib/domain/workflow-check';
@@ -11,8 +11,8 @@ import { valueAt, withValueAt, type Field, type SeedField, type SeedMode } from 
 import { applyValues, workflowFieldGroups, workflowValues } from '$lib/forms/object-info-fields';
 import { nextSeed } from '$lib/forms/seeds';
 import type { ApiPrompt } from '$lib/wire/workflow-api';
-import type { SavedWorkflow, UploadPhase } from '$lib/worker/workflows/api';
-import { onWorkerEvent, workerApi } from '$lib/client/worker-bridge.svelte';
+import type { SavedWorkflow, UploadedInput, UploadPhase } from '$lib/worker/workflows/api';
+import { cancellable, onWorkerEvent, workerApi } from '$lib/client/worker-bridge.svelte';
 import { workflowRuns } from './workflow-runs.svelte';
 import { draftSaver } from './drafts';
 
@@ -33,6 +33,8 @@ export class WorkflowEditor {
 	lastRuns = $state<WorkflowRun[]>([]);
 	readonly uploads = new SvelteMap<string, { phase: UploadPhase; loaded: number; total: number }>();
 	readonly previews = new SvelteMap<string, string>();
+	/** Fields whose upload is under way: progress that arrives after one ends or is cancelled is ignored. */
+	private readonly uploading = new Set<string>();
 	/** Edits are kept as they are made: reloading (an update, a crash) loses nothing. */
 	private readonly draft = draftSaver(async () => {
 		if (this.workflow)
@@ -45,7 +47,7 @@ export class WorkflowEditor {
 
 	constructor(private readonly profileId: () => string | null) {
 		onWorkerEvent((event) => {
-			if (event.type === 'upload-progress')
+			if (event.type === 'upload-progress' && this.uploading.has(event.uploadId))
 				this.uploads.set(event.uploadId, { phase: event.phase, loaded: event.loaded, total: event.total });
 		});
 	}
@@ -108,17 +110,23 @@ export class WorkflowEditor {
 		return this.seedModes[fieldId] ?? 'randomize';
 	}
 
-	async upload(field: Field, file: File, maskFor?: string): Promise<string | undefined> {
+	/** Hashes and sends a file for a field; `signal` stops both (the Cancel button, or the page going away). */
+	async upload(field: Field, file: File, maskFor?: string, signal?: AbortSignal): Promise<string | undefined> {
 		const profileId = this.profileId();
 		if (!profileId) return undefined;
 		const previewUrl = URL.createObjectURL(file);
-		const result = await workerApi().uploadInput({
-			profileId,
-			uploadId: field.id,
-			file,
-			...(maskFor ? { maskFor: { filename: maskFor, subfolder: '', type: 'input' as const } } : {})
-		});
+		this.uploading.add(field.id);
+		const result = await cancellable<Result<UploadedInput>>(signal, (operationId) =>
+			workerApi().uploadInput({
+				profileId,
+				uploadId: field.id,
+				file,
+				...(maskFor ? { maskFor: { filename: maskFor, subfolder: '', type: 'input' as const } } : {}),
+				...(operationId ? { operationId } : {})
+			})
+		).finally(() => this.uploading.delete(field.id));
 		if (!result.ok) {
+			this.uploads.delete(field.id);
 			URL.revokeObjectURL(previewUrl);
 			this.fieldErrors[field.id] = result.error.message;
 			return undefined;

@@ -9,9 +9,9 @@ import type { SocketState } from '../domain/socket-state';
 import type { ServerEvent } from '../wire/workflow-events';
 import type { ModelApi, ModelEvent } from './models/api';
 import type { WorkflowApi, WorkflowEvent } from './workflows/api';
-import type { StorageApi } from './storage/storage-service';
-import type { HistoryApi } from './history/history-service';
-import type { TimelineApi } from './timeline/timeline-service';
+import type { StorageApi } from './storage/api';
+import type { HistoryApi } from './history/api';
+import type { TimelineApi } from './timeline/api';
 
 export interface DemoPreset {
 	name: string;
@@ -57,4 +57,6 @@ export interface CoreApi {
 	/** The page saw it may have been asleep (visible again, online, pageshow): reconnect now. */
 	wake(input: { reason: 'visible' | 'online' | 'pageshow' | 'focus' }): void;
 	clearAllData(input: Record<string, never>): Promise<void>;
+	/** Stops a long operation the page started with this id (a hash, an upload); see `client/cancellable`. */
+	cancelOperation(input: { id: string }): void;
 }

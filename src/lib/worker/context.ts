@@ -9,7 +9,8 @@ import type { GuardedFetch } from './guarded-fetch';
 import type { GuardedUpload } from './guarded-upload';
 import type { KeyValueStore } from './kv-store';
 import type { ProfileRepo } from './profile-repo';
-import type { SocketMessage } from './runboard-worker';
+import type { SocketMessage } from './socket-message';
+import type { Operations } from './operations';
 import type { TabTopic } from './tab-channel';
 
 export interface Connection {
@@ -23,6 +24,8 @@ export interface WorkerContext {
 	readonly kv: KeyValueStore;
 	readonly profiles: ProfileRepo;
 	readonly appOrigin: string;
+	/** Long work the page can stop by id (`cancelOperation`). */
+	readonly operations: Operations;
 	/** Resolves once storage, the client id and the runtime config are ready. */
 	ready(): Promise<void>;
 	/** The stable client id of this installation (sent as the socket `clientId`). */

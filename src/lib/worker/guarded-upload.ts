@@ -14,6 +14,8 @@ export interface UploadRequest {
 	credential: Credential;
 	onProgress?: (loaded: number, total: number) => void;
 	timeoutMs?: number;
+	/** Aborts the upload (the user pressed Cancel, or the page went). */
+	signal?: AbortSignal;
 }
 
 export function createGuardedUpload(options: GuardOptions) {
@@ -24,8 +26,13 @@ export function createGuardedUpload(options: GuardOptions) {
 				error: appError('origin-refused', "Refused to upload to an address outside this profile's services.")
 			});
 		}
+		if (request.signal?.aborted) return Promise.resolve({ ok: false, error: cancelled() });
 		return new Promise((resolve) => {
 			const xhr = new XMLHttpRequest();
+			const onAbort = () => xhr.abort();
+			request.signal?.addEventListener('abort', onAbort, { once: true });
+			xhr.onloadend = () => request.signal?.removeEventListener('abort', onAbort);
+			xhr.onabort = () => resolve({ ok: false, error: cancelled() });
 			xhr.open('POST', request.url);
 			xhr.withCredentials = false;
 			xhr.timeout = request.timeoutMs ?? 30 * 60_000;
@@ -50,6 +57,10 @@ export function createGuardedUpload(options: GuardOptions) {
 			xhr.send(request.form);
 		});
 	};
+}
+
+function cancelled() {
+	return appError('cancelled', 'Cancelled: the upload was stopped before it finished.');
 }
 
 export type GuardedUpload = ReturnType<typeof createGuardedUpload>;

@@ -5,9 +5,7 @@
 import type { KeyValueStore } from './kv-store';
 import type { Profile, ProfileView } from '../domain/profile';
 
-const PROFILE = 'profile:';
-const KEY = 'apikey:';
-const ACTIVE = 'setting:activeProfile';
+import { ACTIVE_PROFILE_KEY as ACTIVE, API_KEY_KEY as KEY, PROFILE_KEY as PROFILE } from '../domain/storage-keys';
 
 export class ProfileRepo {
 	constructor(private readonly kv: KeyValueStore) {}
@@ -54,28 +52,5 @@ export class ProfileRepo {
 
 	setActive(id: string): Promise<void> {
 		return this.kv.set(ACTIVE, id);
-	}
-
-	/**
-	 * Deletes every run of a profile with what belongs to it (used when a profile is deleted without
-	 * keeping its runs): workflow runs with their cached outputs and indexes, model requests with their
-	 * saved result bytes. Returns the ids removed.
-	 */
-	async removeRunsOf(profileId: string): Promise<string[]> {
-		const removed: string[] = [];
-		for (const [key, run] of await this.kv.entries<{ profileId?: string; promptId?: string | null }>('run:')) {
-			if (run.profileId !== profileId) continue;
-			const id = key.slice('run:'.length);
-			const related = [...(await this.kv.keys(`output:${id}:`)), `open:${id}`, ...(run.promptId ? [`prompt:${run.promptId}`] : [])];
-			for (const k of [key, ...related]) await this.kv.delete(k);
-			removed.push(id);
-		}
-		for (const [key, run] of await this.kv.entries<{ profileId?: string }>('modelrun:')) {
-			if (run.profileId !== profileId) continue;
-			const id = key.slice('modelrun:'.length);
-			for (const k of [key, ...(await this.kv.keys(`models:bytes:${id}:`))]) await this.kv.delete(k);
-			removed.push(id);
-		}
-		return removed;
 	}
 }

@@ -20,20 +20,21 @@ import { decodeFrame } from '../wire/frames';
 import type { ConnectionReport } from '../domain/connection-report';
 import type { CoreApi, InitState, SaveProfileError, WorkerEvent } from './api';
 import type { Connection, WorkerContext } from './context';
-import type { Frame } from '../wire/frames';
-import type { ServerEvent } from '../wire/workflow-events';
+import type { SocketMessage } from './socket-message';
 import { testConnection } from './connection-test';
 import { createGuardedFetch, type GuardedFetch } from './guarded-fetch';
 import { createGuardedUpload } from './guarded-upload';
 import type { KeyValueStore } from './kv-store';
 import { LiveSocket, type AuthCheck } from './live-socket';
+import { Operations } from './operations';
 import { ProfileRepo } from './profile-repo';
+import { CLIENT_ID_KEY as CLIENT_ID, DEMO_DELETED_KEY as DEMO_DELETED } from '../domain/storage-keys';
+import { RunsRepo } from './workflows/runs-repo';
+import { removeModelRunsOf } from './models/run-repo';
 import type { TabMessage, TabTopic } from './tab-channel';
 import * as Comlink from 'comlink';
 
 const DEMO_ID = 'demo';
-const CLIENT_ID = 'setting:clientId';
-const DEMO_DELETED = 'setting:demoDeleted';
 
 export interface WorkerEnv {
 	kv: KeyValueStore;
@@ -45,11 +46,9 @@ export interface WorkerEnv {
 	randomId?: () => string;
 }
 
-/** What the leader's live socket heard, decoded, for the features that follow runs. */
-export type SocketMessage = { kind: 'event'; profileId: string; event: ServerEvent } | { kind: 'frame'; profileId: string; frame: Frame };
-
 export class RunboardWorker implements CoreApi {
 	private readonly repo: ProfileRepo;
+	private readonly operations = new Operations();
 	private readonly listeners = new Set<(event: WorkerEvent) => void>();
 	private readonly socketListeners = new Set<(message: SocketMessage) => void>();
 	private readonly topicListeners = new Map<TabTopic, Array<() => void>>();
@@ -72,6 +71,7 @@ export class RunboardWorker implements CoreApi {
 		this.context = {
 			kv: env.kv,
 			profiles: this.repo,
+			operations: this.operations,
 			appOrigin: env.appOrigin,
 			ready: () => this.booted(),
 			clientId: () => this.clientId,
@@ -104,7 +104,8 @@ export class RunboardWorker implements CoreApi {
 			setActiveProfile: (i) => this.setActiveProfile(i),
 			testConnection: (i) => this.testConnection(i),
 			wake: (i) => this.wake(i),
-			clearAllData: (i) => this.clearAllData(i)
+			clearAllData: (i) => this.clearAllData(i),
+			cancelOperation: (i) => this.cancelOperation(i)
 		};
 	}
 
@@ -282,7 +283,10 @@ export class RunboardWorker implements CoreApi {
 
 	async deleteProfile({ id, keepRuns }: { id: string; keepRuns: boolean }): Promise<{ removedRuns: number }> {
 		await this.booted();
-		const removedIds = keepRuns ? [] : await this.repo.removeRunsOf(id);
+		// Each repository removes what belongs to the profile: workflow runs and model runs, with their bytes.
+		const removedIds = keepRuns
+			? []
+			: [...(await new RunsRepo(this.env.kv).removeProfile(id)), ...(await removeModelRunsOf(this.env.kv, id))];
 		for (const runId of removedIds) this.emit({ type: 'run-deleted', id: runId });
 		await this.repo.remove(id);
 		if (id === DEMO_ID) await this.env.kv.set(DEMO_DELETED, true);
@@ -324,6 +328,10 @@ export class RunboardWorker implements CoreApi {
 		this.ready = undefined;
 		await this.booted();
 		await this.dataChanged();
+	}
+
+	cancelOperation({ id }: { id: string }): void {
+		this.operations.cancel(id);
 	}
 
 	// ---- live socket (leader only) ---------------------------------------------------------

@@ -10,15 +10,9 @@ import {
 	type HistoryFile
 } from '../../domain/history-file';
 import type { Json } from '../../wire/json';
+import { WORKFLOW_OUTPUT_KEY } from '../../domain/storage-keys';
 import type { WorkerContext } from '../context';
-
-export interface HistoryApi {
-	exportHistory(input: { withBytes: boolean }): Promise<Blob>;
-	/** Adds the runs of a history file; runs already here are kept as they are. */
-	importHistory(input: {
-		file: File;
-	}): Promise<{ ok: true; runs: number; bytes: number; skipped: number } | { ok: false; message: string }>;
-}
+import type { HistoryApi } from './api';
 
 export class HistoryService {
 	constructor(private readonly ctx: WorkerContext) {}
@@ -70,7 +64,7 @@ export class HistoryService {
 			const data = fromBase64(item.base64);
 			if (!data) continue;
 			// Workflow outputs are stored as Blobs, model results as Uint8Arrays: keep each as its reader expects.
-			await this.ctx.kv.set(item.key, item.key.startsWith('output:') ? new Blob([data], { type: item.type }) : data);
+			await this.ctx.kv.set(item.key, item.key.startsWith(WORKFLOW_OUTPUT_KEY) ? new Blob([data], { type: item.type }) : data);
 			bytes++;
 		}
 		this.ctx.notifyTabs('runs-changed');

@@ -1,12 +1,19 @@
 /** The model-runs part of the worker API (issue: model runs in the app). */
-import type { Result } from '../../domain/errors';
+import type { AppError, Result } from '../../domain/errors';
 import type { CatalogPageUpdate, CatalogView } from '../../domain/model-catalog';
 import type { ModelRun, SpendFacts } from '../../domain/model-run';
-import type { Json } from '../../wire/json';
+import type { Json, JsonObject } from '../../wire/json';
 import type { RouterModelListEntry } from '../../wire/router-api';
-import type { SchemaView } from './schema-service';
-
-export type { SchemaView };
+export interface SchemaView {
+	modelId: string;
+	document: JsonObject;
+	etag: string | null;
+	savedAt: number;
+	/** `fresh`: a new document; `not-modified`: 304, the saved one is current; `saved`: the service could not be asked. */
+	source: 'fresh' | 'not-modified' | 'saved';
+	/** Why the saved copy is shown instead of a current one. */
+	staleBecause?: AppError;
+}
 
 /** A model run to start: its body as sent, synchronous or queued, and the seeds it was given. */
 export interface StartModelRunInput {

@@ -11,8 +11,9 @@ import type { RouterModelListEntry } from '../../wire/router-api';
 import type { WorkerContext } from '../context';
 import { walkCatalog } from './catalog-walk';
 import { routerClient, type RouterClient } from './router-client';
+import { MODEL_CATALOG_KEY } from '../../domain/storage-keys';
 
-const CATALOG_KEY = 'models:catalog:';
+const CATALOG_KEY = MODEL_CATALOG_KEY;
 const RECORD_VERSION = 1;
 /** Pages after the first reach the page at most this often during a walk (each update costs both threads). */
 const PAGE_EVENT_MS = 100;

@@ -5,15 +5,10 @@ import type { RouterModelListEntry } from '../../wire/router-api';
 import type { WorkerContext } from '../context';
 import type { ModelApi } from './api';
 import { CatalogService } from './catalog-service';
+import type { ModelDeps } from './deps';
 import { BYTES_KEY, type AssetFetch } from './result-store';
 import { RunService } from './run-service';
 import { SchemaService } from './schema-service';
-
-export interface ModelDeps {
-	now(): number;
-	sleep(ms: number): Promise<void>;
-	random(): number;
-}
 
 export const REAL_DEPS: ModelDeps & { newId(): string } = {
 	now: () => Date.now(),
@@ -21,6 +16,8 @@ export const REAL_DEPS: ModelDeps & { newId(): string } = {
 	random: () => Math.random(),
 	newId: () => crypto.randomUUID()
 };
+
+export type { ModelDeps };
 
 export class ModelService {
 	readonly catalog: CatalogService;

@@ -7,8 +7,9 @@ import { decodeBase64, findMedia, kindOfMime, mediaKindOfType, urlExpiry } from 
 import type { ModelResult, StoredAsset } from '../../domain/model-run';
 import { tryParseJson } from '../../wire/json';
 import type { KeyValueStore } from '../kv-store';
+import { MODEL_BYTES_KEY } from '../../domain/storage-keys';
 
-export const BYTES_KEY = 'models:bytes:';
+export const BYTES_KEY = MODEL_BYTES_KEY;
 const MAX_ASSETS = 16;
 
 export type AssetFetch = (url: string) => Promise<Uint8Array | { notSaved: string }>;

@@ -3,9 +3,22 @@ import { MODEL_RUN_VERSION, type ModelRun, type SpendFacts } from '../../domain/
 import type { Json } from '../../wire/json';
 import type { WorkerContext } from '../context';
 
-export const RUN_KEY = 'modelrun:';
-const INPUTS_KEY = 'models:inputs:';
-const SPEND_KEY = 'models:spend:';
+import { MODEL_BYTES_KEY, MODEL_INPUTS_KEY as INPUTS_KEY, MODEL_RUN_KEY, MODEL_SPEND_KEY as SPEND_KEY } from '../../domain/storage-keys';
+import type { KeyValueStore } from '../kv-store';
+
+export const RUN_KEY = MODEL_RUN_KEY;
+
+/** Removes every model run of a profile with its saved result bytes; returns the ids removed. */
+export async function removeModelRunsOf(kv: KeyValueStore, profileId: string): Promise<string[]> {
+	const removed: string[] = [];
+	for (const [key, run] of await kv.entries<{ profileId?: string }>(RUN_KEY)) {
+		if (run.profileId !== profileId) continue;
+		const id = key.slice(RUN_KEY.length);
+		for (const k of [key, ...(await kv.keys(`${MODEL_BYTES_KEY}${id}:`))]) await kv.delete(k);
+		removed.push(id);
+	}
+	return removed;
+}
 
 function parseRun(value: unknown): ModelRun | undefined {
 	if (typeof value !== 'object' || value === null) return undefined;

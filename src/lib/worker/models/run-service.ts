@@ -29,7 +29,7 @@ import { arr, isObject, num, str } from '../../wire/json';
 import type { StartModelRunInput } from './api';
 import type { WorkerContext } from '../context';
 import type { RouterModelListEntry } from '../../wire/router-api';
-import type { ModelDeps } from './model-service';
+import type { ModelDeps } from './deps';
 import { fetchAsset, storeResult, type AssetFetch } from './result-store';
 import { modelUrl, routerClient, type BytesResponse, type RouterClient } from './router-client';
 import { RunRepo } from './run-repo';

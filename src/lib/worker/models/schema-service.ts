@@ -9,9 +9,11 @@ import { withRouterWords } from '../../domain/model-errors';
 import { isObject, type Json, type JsonObject } from '../../wire/json';
 import type { RouterModelListEntry } from '../../wire/router-api';
 import type { WorkerContext } from '../context';
+import { MODEL_SCHEMA_KEY } from '../../domain/storage-keys';
+import type { SchemaView } from './api';
 import { modelUrl, routerClient } from './router-client';
 
-const SCHEMA_KEY = 'models:schema:';
+const SCHEMA_KEY = MODEL_SCHEMA_KEY;
 const RECORD_VERSION = 1;
 
 interface SchemaRecord {
@@ -19,17 +21,6 @@ interface SchemaRecord {
 	etag: string | null;
 	savedAt: number;
 	document: JsonObject;
-}
-
-export interface SchemaView {
-	modelId: string;
-	document: JsonObject;
-	etag: string | null;
-	savedAt: number;
-	/** `fresh`: a new document; `not-modified`: 304, the saved one is current; `saved`: the service could not be asked. */
-	source: 'fresh' | 'not-modified' | 'saved';
-	/** Why the saved copy is shown instead of a current one. */
-	staleBecause?: AppError;
 }
 
 function parseRecord(value: unknown): SchemaRecord | undefined {

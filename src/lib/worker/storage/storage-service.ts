@@ -6,23 +6,15 @@
  */
 import type { ModelRun } from '../../domain/model-run';
 import type { WorkerContext } from '../context';
-import { BYTES_KEY } from '../models/result-store';
-import { RUN_KEY as MODEL_RUN_KEY } from '../models/run-repo';
+import type { StorageApi, StorageStatus } from './api';
+import {
+	MODEL_BYTES_KEY as BYTES_KEY,
+	MODEL_RUN_KEY,
+	WORKFLOW_OUTPUT_KEY as OUTPUT,
+	WORKFLOW_RUN_KEY as WORKFLOW_RUN
+} from '../../domain/storage-keys';
 
-export interface StorageStatus {
-	usage: number | null;
-	quota: number | null;
-	outputs: { count: number; bytes: number };
-}
-
-export interface StorageApi {
-	storageStatus(input: Record<string, never>): Promise<StorageStatus>;
-	/** Removes saved output bytes, oldest runs first, until `bytes` are freed; returns what was freed. */
-	freeOutputSpace(input: { bytes: number }): Promise<{ freed: number; removed: number }>;
-}
-
-const OUTPUT = 'output:';
-const WORKFLOW_RUN = 'run:';
+export type { StorageStatus };
 
 interface SavedOutput {
 	key: string;

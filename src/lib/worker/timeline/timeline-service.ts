@@ -7,10 +7,11 @@
 import { modelEntry, workflowEntry, type TimelineEntry } from '../../domain/timeline';
 import type { ModelRun } from '../../domain/model-run';
 import type { WorkerContext } from '../context';
-import { RUN_KEY as MODEL_RUN } from '../models/run-repo';
-import { migrateRun, RUN as WORKFLOW_RUN } from '../workflows/runs-repo';
+import type { TimelineApi } from './api';
+import { MODEL_RUN_KEY as MODEL_RUN, TIMELINE_KEY, WORKFLOW_RUN_KEY as WORKFLOW_RUN } from '../../domain/storage-keys';
+import { migrateRun } from '../workflows/runs-repo';
 
-export const TIMELINE_KEY = 'tl:';
+export { TIMELINE_KEY };
 const SOURCES = [
 	{
 		prefix: WORKFLOW_RUN,
@@ -34,11 +35,6 @@ function isModelRun(value: unknown): value is ModelRun {
 
 /** Fields whose change is worth a write; progress ticks are not. */
 const signature = (e: TimelineEntry) => `${e.status}|${e.title}|${e.thumbnail}|${e.modelThumb?.key}|${e.durationMs}|${e.credits}|${e.seed}`;
-
-export interface TimelineApi {
-	/** Newest first; with `limit`, only the newest entries, read without scanning the rest. */
-	timeline(input: { limit?: number }): Promise<TimelineEntry[]>;
-}
 
 const KEY_SHAPE = /^tl:(\d{13}):(.+)$/;
 export const timelineKey = (entry: Pick<TimelineEntry, 'id' | 'createdAt'>) =>

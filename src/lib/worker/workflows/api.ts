@@ -4,10 +4,22 @@ import type { NodeDefinitions } from '../../domain/object-info';
 import type { NodeProblems, WorkflowRun } from '../../domain/run-record';
 import type { ImportResult } from '../../domain/workflow-import';
 import type { ApiPrompt, FileRef } from '../../wire/workflow-api';
-import type { UploadedInput, UploadPhase } from './input-uploader';
 import type { SavedWorkflow } from './library-repo';
 
-export type { SavedWorkflow, UploadedInput, UploadPhase };
+export type { SavedWorkflow };
+
+export type UploadPhase = 'hashing' | 'checking' | 'uploading' | 'done';
+export type UploadProgress = (phase: UploadPhase, loaded: number, total: number) => void;
+
+/** A chosen file as the service now has it: the name a workflow input references, and how it got there. */
+export interface UploadedInput {
+	name: string;
+	subfolder: string;
+	type: FileRef['type'];
+	hash: string;
+	via: 'from-hash' | 'upload';
+	uploadedBytes: number;
+}
 
 export interface ObjectInfoView {
 	nodes: NodeDefinitions;
@@ -50,7 +62,17 @@ export interface WorkflowApi {
 	duplicateWorkflow(input: { id: string }): Promise<SavedWorkflow | null>;
 	deleteWorkflow(input: { id: string }): Promise<void>;
 	importFile(input: { file: File }): Promise<ImportResult>;
-	uploadInput(input: { profileId: string; uploadId: string; file: File; maskFor?: FileRef }): Promise<Result<UploadedInput>>;
+	/**
+	 * Hashes and sends a chosen file. With `operationId`, `cancelOperation` stops it (comlink cannot
+	 * pass an AbortSignal): the answer is then a `cancelled` error.
+	 */
+	uploadInput(input: {
+		profileId: string;
+		uploadId: string;
+		file: File;
+		maskFor?: FileRef;
+		operationId?: string;
+	}): Promise<Result<UploadedInput>>;
 	submitRun(input: SubmitRunInput): Promise<Result<WorkflowRun, SubmitRunError>>;
 	listRuns(input: Record<string, never>): Promise<WorkflowRun[]>;
 	getRun(input: { id: string }): Promise<WorkflowRun | null>;

@@ -11,7 +11,7 @@ export interface SavedWorkflow {
 	thumbnail?: Blob;
 }
 
-const WORKFLOW = 'workflow:';
+import { SAVED_WORKFLOW_KEY as WORKFLOW } from '../../domain/storage-keys';
 
 export class LibraryRepo {
 	constructor(private readonly kv: KeyValueStore) {}

@@ -4,7 +4,7 @@ import type { ServerEvent } from '../../wire/workflow-events';
 import type { WorkerEvent } from '../api';
 import type { WorkerContext } from '../context';
 import { MemoryStore } from '../kv-store';
-import type { SocketMessage } from '../runboard-worker';
+import type { SocketMessage } from '../socket-message';
 import { RunTracker } from './run-tracker';
 import { RunsRepo } from './runs-repo';
 

@@ -1,7 +1,8 @@
 /**
- * Follows every open workflow run to its real end. Runs only in the leader tab's worker. The
- * socket moves runs live; polling (job status, else history and queue on a local runtime) is the
- * source of truth, so a run missed while the socket was down or the phone asleep is caught up.
+ * Follows every open workflow run to its real end, on any surface. Runs only in the leader tab's
+ * worker. The socket moves runs live; polling (each surface's `read`: job status, else history and
+ * queue on a local runtime) is the source of truth, so a run missed while the socket was down or
+ * the phone asleep is caught up. Everything read goes through the pure reducer.
  */
 import { isTerminal, newWorkflowRun, type WorkflowRun } from '../../domain/run-record';
 import { nodeTitle } from '../../domain/workflow-import';
@@ -9,9 +10,10 @@ import type { ApiPrompt } from '../../wire/workflow-api';
 import { applyHistory, applyJobState, applyServerEvent, explainFailure } from '../../domain/run-reducer';
 import type { ServerEvent } from '../../wire/workflow-events';
 import type { WorkerContext } from '../context';
-import type { SocketMessage } from '../runboard-worker';
+import type { SocketMessage } from '../socket-message';
 import type { RunsRepo } from './runs-repo';
-import { WorkflowClient } from './workflow-client';
+import { Surfaces } from './surfaces';
+import type { JobReading } from './surfaces/surface';
 
 export const POLL_INTERVAL_MS = 2000;
 /** How often the active profile's queue is read for jobs started elsewhere (the socket may not say). */
@@ -33,8 +35,6 @@ export class RunTracker {
 	private readonly pendingEmit = new Map<string, ReturnType<typeof setTimeout>>();
 	private timer: ReturnType<typeof setInterval> | undefined;
 	private polling = false;
-	/** Profiles whose runtime has no job-status route (a local ComfyUI). */
-	private readonly noJobStatus = new Set<string>();
 	/** Events for prompt ids not known yet: a job can start before its submit answer arrives. */
 	private orphans: Array<{ at: number; profileId: string; event: ServerEvent }> = [];
 	private readonly adopting = new Set<string>();
@@ -48,7 +48,8 @@ export class RunTracker {
 		private readonly ctx: WorkerContext,
 		private readonly runs: RunsRepo,
 		private readonly hooks: TrackerHooks,
-		private readonly now: () => number = Date.now
+		private readonly now: () => number = Date.now,
+		private readonly surfaces: Surfaces = new Surfaces(ctx)
 	) {}
 
 	start(): void {
@@ -72,12 +73,13 @@ export class RunTracker {
 		this.lastQueueWatch = this.now();
 		const profileId = await this.ctx.profiles.activeId();
 		if (!profileId) return;
-		const connection = await this.ctx.connection(profileId);
-		if (!connection.ok) return;
-		const queue = await new WorkflowClient(connection.value).queue();
-		if (!queue.ok) return;
-		for (const item of [...queue.value.queue_running, ...queue.value.queue_pending]) {
-			if (!this.byPrompt(item[1]) && !(await this.runs.byPromptId(item[1]))) await this.adopt(profileId, item[1], item[2]);
+		const surface = await this.surfaces.for(profileId);
+		if (!surface.ok) return;
+		const active = await surface.value.activeJobs();
+		if (!active.ok) return;
+		for (const job of active.value) {
+			if (!this.byPrompt(job.promptId) && !(await this.runs.byPromptId(job.promptId)))
+				await this.adopt(profileId, job.promptId, job.prompt);
 		}
 	}
 
@@ -92,11 +94,11 @@ export class RunTracker {
 			let graph = prompt;
 			if (!graph) {
 				// Only a job the service still lists is worth following; a straggler of a finished one is not.
-				const connection = await this.ctx.connection(profileId);
-				const queue = connection.ok ? await new WorkflowClient(connection.value).queue() : undefined;
-				const item = queue?.ok ? [...queue.value.queue_running, ...queue.value.queue_pending].find((q) => q[1] === promptId) : undefined;
-				if (!item) return;
-				graph = item[2];
+				const surface = await this.surfaces.for(profileId);
+				const active = surface.ok ? await surface.value.activeJobs() : undefined;
+				const job = active?.ok ? active.value.find((j) => j.promptId === promptId) : undefined;
+				if (!job) return;
+				graph = job.prompt;
 			}
 			const outputNode = graph ? Object.keys(graph).find((id) => /^Save|^Preview/.test(graph![id]!.class_type)) : undefined;
 			const run: WorkflowRun = {
@@ -169,8 +171,8 @@ export class RunTracker {
 	}
 
 	private async poll(run: WorkflowRun): Promise<void> {
-		const connection = await this.ctx.connection(run.profileId);
-		if (!connection.ok) {
+		const surface = await this.surfaces.for(run.profileId);
+		if (!surface.ok) {
 			this.update({
 				...run,
 				status: 'failed',
@@ -182,31 +184,34 @@ export class RunTracker {
 			});
 			return;
 		}
-		const client = new WorkflowClient(connection.value);
-		const promptId = run.promptId!;
-		if (!this.noJobStatus.has(run.profileId)) {
-			const state = await client.jobState(promptId);
-			if (!state.ok) return; // offline or a hiccup: the next poll tries again
-			if (state.value === 'not-found') return this.notAccepted(run);
-			if (state.value !== 'unsupported') {
-				const next = applyJobState(this.current(run), state.value, this.now());
-				if (isTerminal(next.status)) return this.finish(next, client);
-				return this.update(next);
+		const reading = await surface.value.read({ promptId: run.promptId! });
+		if (!reading.ok) return; // offline or a hiccup: the next poll tries again
+		this.apply(run, reading.value);
+	}
+
+	/** Folds one read of a job into its run with the reducer. */
+	private apply(run: WorkflowRun, reading: JobReading): void {
+		switch (reading.kind) {
+			case 'not-found':
+				return this.notAccepted(run);
+			case 'status': {
+				const next = applyJobState(this.current(run), reading.state, this.now());
+				if (!isTerminal(next.status)) return this.update(next);
+				// Terminal by job status: the history, when there is one, has the outputs (the source of truth).
+				return this.update(explainFailure(reading.history ? applyHistory(next, reading.history, this.now()) : next), true);
 			}
-			this.noJobStatus.add(run.profileId);
-		}
-		const history = await client.history(promptId);
-		if (!history.ok) return;
-		if (history.value) {
-			const next = applyHistory(this.current(run), history.value, this.now());
-			return isTerminal(next.status) ? this.update(explainFailure(next), true) : this.update(next);
-		}
-		// No history yet: still queued or running, or deleted while pending (it never reaches history).
-		const queue = await client.queue();
-		if (!queue.ok) return;
-		const inQueue = [...queue.value.queue_running, ...queue.value.queue_pending].some((item) => item[1] === promptId);
-		if (!inQueue && this.now() - (run.queuedAt ?? run.createdAt) > 3000) {
-			this.update({ ...this.current(run), status: 'cancelled', finishedAt: this.now() }, true);
+			case 'history': {
+				const next = applyHistory(this.current(run), reading.entry, this.now());
+				return isTerminal(next.status) ? this.update(explainFailure(next), true) : this.update(next);
+			}
+			case 'waiting':
+				return;
+			case 'vanished':
+				// Deleted while pending (it never reaches the history), unless it was only just submitted.
+				if (this.now() - (run.queuedAt ?? run.createdAt) > 3000) {
+					this.update({ ...this.current(run), status: 'cancelled', finishedAt: this.now() }, true);
+				}
+				return;
 		}
 	}
 
@@ -227,12 +232,6 @@ export class RunTracker {
 			},
 			true
 		);
-	}
-
-	/** Terminal by job status: read the history for the outputs (the source of truth) when there is one. */
-	private async finish(run: WorkflowRun, client: WorkflowClient): Promise<void> {
-		const history = await client.history(run.promptId!);
-		this.update(explainFailure(history.ok && history.value ? applyHistory(run, history.value, this.now()) : run), true);
 	}
 
 	private current(run: WorkflowRun): WorkflowRun {

@@ -2,12 +2,12 @@
 import { isTerminal, RUN_SCHEMA_VERSION, type WorkflowRun } from '../../domain/run-record';
 import type { KeyValueStore } from '../kv-store';
 
-export const RUN = 'run:';
-const OUTPUT = 'output:';
-/** Ids of runs not finished yet, so resuming reads a handful of records, not the whole history. */
-const OPEN = 'open:';
-/** Run id by job id, so a job heard on the socket or seen in the queue is found without a scan. */
-const BY_PROMPT = 'prompt:';
+import {
+	OPEN_RUN_KEY as OPEN,
+	RUN_BY_PROMPT_KEY as BY_PROMPT,
+	WORKFLOW_OUTPUT_KEY as OUTPUT,
+	WORKFLOW_RUN_KEY as RUN
+} from '../../domain/storage-keys';
 
 /** Migrations from each older schema version to the next; none yet beyond version 1. */
 const MIGRATIONS: Record<number, (record: Record<string, unknown>) => Record<string, unknown>> = {};
@@ -64,11 +64,27 @@ export class RunsRepo {
 	}
 
 	async remove(id: string): Promise<void> {
-		const run = await this.get(id);
+		await this.removeRecord(id, (await this.get(id))?.promptId);
+	}
+
+	private async removeRecord(id: string, promptId: string | null | undefined): Promise<void> {
 		await this.kv.delete(RUN + id);
 		await this.kv.delete(OPEN + id);
-		if (run?.promptId) await this.kv.delete(BY_PROMPT + run.promptId);
+		if (promptId) await this.kv.delete(BY_PROMPT + promptId);
 		for (const key of await this.kv.keys(`${OUTPUT}${id}:`)) await this.kv.delete(key);
+	}
+
+	/** Removes every run of a profile with its cached outputs and indexes; returns the ids removed. */
+	async removeProfile(profileId: string): Promise<string[]> {
+		const removed: string[] = [];
+		// Raw records, not parsed ones: a record of another version still belongs to its profile.
+		for (const [key, run] of await this.kv.entries<{ profileId?: string; promptId?: string | null }>(RUN)) {
+			if (run.profileId !== profileId) continue;
+			const id = key.slice(RUN.length);
+			await this.removeRecord(id, run.promptId);
+			removed.push(id);
+		}
+		return removed;
 	}
 
 	output(runId: string, index: number): Promise<Blob | undefined> {

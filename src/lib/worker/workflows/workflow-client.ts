@@ -1,9 +1,9 @@
 /**
- * The workflow service over HTTP, for one profile: every call returns a typed value or an error
+ * The routes of the workflow service over HTTP, for one profile (the surfaces use them): every call returns a typed value or an error
  * that says what to do. Works against the cloud service (spec A) and a stock local ComfyUI, which
  * has no job-status route and no from-hash (both answer 404 there).
  */
-import { appError, fail, ok, type AppError, type Result } from '../../domain/errors';
+import { appError, fail, ok, type Result } from '../../domain/errors';
 import { readJson, requestIdOf, responseError, type RawResponse } from '../../domain/http-response';
 import { parseObjectInfo, type NodeDefinitions } from '../../domain/object-info';
 import { isObject, str, type Json } from '../../wire/json';
@@ -18,11 +18,9 @@ import {
 } from '../../wire/workflow-api';
 import type { Connection } from '../context';
 import type { Credential } from '../guarded-fetch';
+import type { HashOffer, SubmitFailure } from './surfaces/surface';
 
-export type SubmitFailure =
-	{ kind: 'rejected'; message: string; nodeErrors: NodeErrors; status: number; requestId?: string } | { kind: 'error'; error: AppError };
-
-export type FromHashOutcome = { kind: 'known'; name: string } | { kind: 'unknown' } | { kind: 'unsupported' };
+export type { SubmitFailure };
 
 export class WorkflowClient {
 	constructor(private readonly connection: Connection) {}
@@ -152,10 +150,11 @@ export class WorkflowClient {
 		return res.value.status < 300 ? ok(undefined) : fail(responseError(res.value, 'workflow'));
 	}
 
-	async fromHash(hash: string, name: string, mime: string): Promise<Result<FromHashOutcome>> {
+	async fromHash(hash: string, name: string, mime: string, signal?: AbortSignal): Promise<Result<HashOffer>> {
 		const res = await this.connection.fetch({
 			url: `${this.base}/api/assets/from-hash`,
 			method: 'POST',
+			...(signal ? { signal } : {}),
 			credential: this.credential(),
 			headers: { 'Content-Type': 'application/json' },
 			body: JSON.stringify({ hash: `blake3:${hash}`, tags: ['input'], name, mime_type: mime })

@@ -1,6 +1,7 @@
 /**
  * The workflow-runs feature of the worker: the node definitions (cached for offline), saved
- * workflows, input uploads, submitting runs, the queue, and output bytes.
+ * workflows, input uploads, submitting runs, the queue, and output bytes. Everything that talks
+ * to a server goes through the profile's surface (`surfaces/`), so it is the same on every surface.
  */
 import { appError, fail, ok, type Result } from '../../domain/errors';
 import type { NodeDefinitions } from '../../domain/object-info';
@@ -9,16 +10,16 @@ import { newWorkflowRun, type NodeProblems, type WorkflowRun } from '../../domai
 import { usesPartnerNodes } from '../../domain/workflow-check';
 import { importFromPngChunks, importWorkflowText, nodeTitle, type ImportResult } from '../../domain/workflow-import';
 import type { ApiPrompt, FileRef, NodeErrors } from '../../wire/workflow-api';
-import type { Connection, WorkerContext } from '../context';
-import type { ObjectInfoView, QueueView, SavedWorkflow, SubmitRunError, SubmitRunInput, WorkflowApi } from './api';
-import { sendInput, type UploadedInput } from './input-uploader';
+import type { WorkerContext } from '../context';
+import type { ObjectInfoView, QueueView, SavedWorkflow, SubmitRunError, SubmitRunInput, UploadedInput, WorkflowApi } from './api';
+import { sendInput } from './input-uploader';
 import { LibraryRepo } from './library-repo';
 import { RunTracker } from './run-tracker';
 import { RunsRepo } from './runs-repo';
-import { WorkflowClient } from './workflow-client';
+import { Surfaces, type WorkflowSurface } from './surfaces';
+import type { ActiveJob } from './surfaces/surface';
 import { isQuotaError, QUOTA_MESSAGE } from '../storage/quota';
-
-const OBJECT_INFO = 'objectinfo:';
+import { OBJECT_INFO_KEY as OBJECT_INFO } from '../../domain/storage-keys';
 
 interface CachedObjectInfo {
 	nodes: NodeDefinitions;
@@ -34,13 +35,15 @@ export class WorkflowService {
 	private readonly runs: RunsRepo;
 	private readonly library: LibraryRepo;
 	private readonly tracker: RunTracker;
+	private readonly surfaces: Surfaces;
 	/** Files sent by hash this session, by the name the workflow references, for a fallback upload. */
 	private readonly sentByHash = new Map<string, { profileId: string; file: File }>();
 
 	constructor(private readonly ctx: WorkerContext) {
 		this.runs = new RunsRepo(ctx.kv);
 		this.library = new LibraryRepo(ctx.kv);
-		this.tracker = new RunTracker(ctx, this.runs, { finished: (run) => void this.cacheOutputs(run) });
+		this.surfaces = new Surfaces(ctx);
+		this.tracker = new RunTracker(ctx, this.runs, { finished: (run) => void this.cacheOutputs(run) }, Date.now, this.surfaces);
 		ctx.onLeader(() => this.tracker.start());
 		ctx.onResync(() => void this.tracker.pollAll());
 	}
@@ -67,9 +70,8 @@ export class WorkflowService {
 		};
 	}
 
-	private async client(profileId: string): Promise<Result<{ client: WorkflowClient; connection: Connection }>> {
-		const connection = await this.ctx.connection(profileId);
-		return connection.ok ? ok({ client: new WorkflowClient(connection.value), connection: connection.value }) : connection;
+	private surface(profileId: string): Promise<Result<WorkflowSurface>> {
+		return this.surfaces.for(profileId);
 	}
 
 	async objectInfo({ profileId, refresh }: { profileId: string; refresh?: boolean }): Promise<Result<ObjectInfoView>> {
@@ -84,9 +86,9 @@ export class WorkflowService {
 	}
 
 	private async refreshObjectInfo(profileId: string): Promise<Result<CachedObjectInfo>> {
-		const c = await this.client(profileId);
-		if (!c.ok) return c;
-		const nodes = await c.value.client.objectInfo();
+		const surface = await this.surface(profileId);
+		if (!surface.ok) return surface;
+		const nodes = await surface.value.objectInfo();
 		if (!nodes.ok) return nodes;
 		const record = { nodes: nodes.value, fetchedAt: Date.now() };
 		await this.ctx.kv.set(OBJECT_INFO + profileId, record);
@@ -135,30 +137,38 @@ export class WorkflowService {
 		profileId,
 		uploadId,
 		file,
-		maskFor
+		maskFor,
+		operationId
 	}: {
 		profileId: string;
 		uploadId: string;
 		file: File;
 		maskFor?: FileRef;
+		operationId?: string;
 	}): Promise<Result<UploadedInput>> {
-		const c = await this.client(profileId);
-		if (!c.ok) return c;
-		const result = await sendInput(
-			c.value.connection,
-			this.ctx.kv,
-			file,
-			maskFor ? { mask: { originalRef: maskFor } } : {},
-			(phase, loaded, total) => this.ctx.emit({ type: 'upload-progress', uploadId, phase, loaded, total })
-		);
-		if (result.ok && result.value.via === 'from-hash') this.sentByHash.set(result.value.name, { profileId, file });
-		return result;
+		// Begun before any await, so a cancel sent right after this call finds it.
+		const operation = this.ctx.operations.begin(operationId);
+		try {
+			const surface = await this.surface(profileId);
+			if (!surface.ok) return surface;
+			const result = await sendInput(
+				surface.value,
+				this.ctx.kv,
+				file,
+				{ ...(maskFor ? { mask: { originalRef: maskFor } } : {}), ...(operation.signal ? { signal: operation.signal } : {}) },
+				(phase, loaded, total) => this.ctx.emit({ type: 'upload-progress', uploadId, phase, loaded, total })
+			);
+			if (result.ok && result.value.via === 'from-hash') this.sentByHash.set(result.value.name, { profileId, file });
+			return result;
+		} finally {
+			operation.end();
+		}
 	}
 
 	private async submitRun(input: SubmitRunInput): Promise<Result<WorkflowRun, SubmitRunError>> {
-		const c = await this.client(input.profileId);
-		if (!c.ok) return fail({ kind: 'error', error: c.error, runId: null });
-		const { client, connection } = c.value;
+		const found = await this.surface(input.profileId);
+		if (!found.ok) return fail({ kind: 'error', error: found.error, runId: null });
+		const surface = found.value;
 		const info = await this.objectInfo({ profileId: input.profileId });
 		const partner = info.ok ? usesPartnerNodes(input.prompt, info.value.nodes) : false;
 		let run: WorkflowRun = {
@@ -167,17 +177,24 @@ export class WorkflowService {
 		};
 		await this.save(run);
 		this.tracker.track(run); // before sending: its first events may beat the answer
-		const extraData: Record<string, unknown> = partner && connection.key ? { api_key_service_org: connection.key } : {};
+		// Our prompt id is stored with the run before sending, so it also serves as the idempotency key.
+		const request = (prompt: ApiPrompt) => ({
+			prompt,
+			promptId: run.promptId!,
+			idempotencyKey: run.promptId!,
+			clientId: this.ctx.clientId(),
+			partner
+		});
 
 		let prompt = input.prompt;
-		let answer = await client.submit(prompt, run.promptId!, this.ctx.clientId(), extraData);
+		let answer = await surface.submit(request(prompt));
 		// The service may not resolve a name created by from-hash: upload those bytes and submit once more.
 		if (!answer.ok && answer.error.kind === 'rejected') {
-			const retried = await this.uploadRejectedInputs(prompt, answer.error.nodeErrors, connection);
+			const retried = await this.uploadRejectedInputs(prompt, answer.error.nodeErrors, surface);
 			if (retried) {
 				prompt = retried;
 				run = { ...run, prompt };
-				answer = await client.submit(prompt, run.promptId!, this.ctx.clientId(), extraData);
+				answer = await surface.submit(request(prompt));
 			}
 		}
 		if (answer.ok) {
@@ -240,15 +257,15 @@ export class WorkflowService {
 	}
 
 	/** Uploads the bytes of inputs sent by hash that the service rejected; returns the corrected workflow, if any. */
-	private async uploadRejectedInputs(prompt: ApiPrompt, nodeErrors: NodeErrors, connection: Connection): Promise<ApiPrompt | undefined> {
+	private async uploadRejectedInputs(prompt: ApiPrompt, nodeErrors: NodeErrors, surface: WorkflowSurface): Promise<ApiPrompt | undefined> {
 		let next: ApiPrompt | undefined;
 		for (const [nodeId, nodeError] of Object.entries(nodeErrors)) {
 			for (const error of nodeError.errors) {
 				const inputName = error.extra_info?.input_name;
 				const value = inputName ? prompt[nodeId]?.inputs[inputName] : undefined;
 				const sent = typeof value === 'string' ? this.sentByHash.get(value) : undefined;
-				if (!inputName || !sent || sent.profileId !== connection.profile.id) continue;
-				const uploaded = await sendInput(connection, this.ctx.kv, sent.file, { forceUpload: true }, () => {});
+				if (!inputName || !sent || sent.profileId !== surface.profileId) continue;
+				const uploaded = await sendInput(surface, this.ctx.kv, sent.file, { forceUpload: true }, () => {});
 				if (!uploaded.ok) return undefined;
 				next ??= structuredClone(prompt);
 				next[nodeId]!.inputs[inputName] = uploaded.value.name;
@@ -270,43 +287,45 @@ export class WorkflowService {
 	}
 
 	private async cancelRuns({ profileId, promptIds }: { profileId: string; promptIds: string[] }): Promise<Result<void>> {
-		const c = await this.client(profileId);
-		if (!c.ok) return c;
-		const result = await c.value.client.deleteFromQueue(promptIds);
+		const surface = await this.surface(profileId);
+		if (!surface.ok) return surface;
+		const result = await surface.value.cancel(promptIds.map((promptId) => ({ promptId })));
 		void this.tracker.pollAll();
 		return result;
 	}
 
 	private async interrupt({ profileId, promptId }: { profileId: string; promptId?: string }): Promise<Result<void>> {
-		const c = await this.client(profileId);
-		if (!c.ok) return c;
-		const result = await c.value.client.interrupt(promptId);
+		const surface = await this.surface(profileId);
+		if (!surface.ok) return surface;
+		const result = await surface.value.interrupt(promptId ? { promptId } : undefined);
 		void this.tracker.pollAll();
 		return result;
 	}
 
 	private async queue({ profileId }: { profileId: string }): Promise<Result<QueueView>> {
-		const c = await this.client(profileId);
-		if (!c.ok) return c;
-		const queue = await c.value.client.queue();
-		if (!queue.ok) return queue;
+		const surface = await this.surface(profileId);
+		if (!surface.ok) return surface;
+		const active = await surface.value.activeJobs();
+		if (!active.ok) return active;
 		const known = new Map<string, WorkflowRun | undefined>();
-		for (const item of [...queue.value.queue_running, ...queue.value.queue_pending])
-			known.set(item[1], await this.runs.byPromptId(item[1]));
-		const entry = (item: (typeof queue.value.queue_running)[number]) => {
-			const run = known.get(item[1]);
-			const prompt = item[2] ?? {};
+		for (const job of active.value) known.set(job.promptId, await this.runs.byPromptId(job.promptId));
+		const entry = (job: ActiveJob) => {
+			const run = known.get(job.promptId);
+			const prompt = job.prompt ?? {};
 			const outputNode = Object.keys(prompt)[0];
 			return {
-				promptId: item[1],
-				position: item[0],
+				promptId: job.promptId,
+				position: job.position,
 				runId: run?.id ?? null,
-				title: run?.title ?? (outputNode ? `${nodeTitle(prompt, outputNode)} …` : item[1])
+				title: run?.title ?? (outputNode ? `${nodeTitle(prompt, outputNode)} …` : job.promptId)
 			};
 		};
 		return ok({
-			running: queue.value.queue_running.map(entry),
-			pending: queue.value.queue_pending.map(entry).sort((a, b) => a.position - b.position)
+			running: active.value.filter((j) => j.running).map(entry),
+			pending: active.value
+				.filter((j) => !j.running)
+				.map(entry)
+				.sort((a, b) => a.position - b.position)
 		});
 	}
 
@@ -316,9 +335,9 @@ export class WorkflowService {
 		const run = await this.runs.get(runId);
 		const item = run?.outputs[index];
 		if (!run || !item) return fail(appError('not-found', 'This output is no longer in the run.'));
-		const c = await this.client(run.profileId);
-		if (!c.ok) return c;
-		const blob = await c.value.client.viewBlob(item.ref);
+		const surface = await this.surface(run.profileId);
+		if (!surface.ok) return surface;
+		const blob = await surface.value.outputBytes(item.ref);
 		if (blob.ok) {
 			try {
 				await this.runs.putOutput(runId, index, blob.value);
@@ -331,9 +350,9 @@ export class WorkflowService {
 	}
 
 	private async inputImage({ profileId, name }: { profileId: string; name: string }): Promise<Result<Blob>> {
-		const c = await this.client(profileId);
-		if (!c.ok) return c;
-		return c.value.client.viewBlob({ filename: name, subfolder: '', type: 'input' });
+		const surface = await this.surface(profileId);
+		if (!surface.ok) return surface;
+		return surface.value.outputBytes({ filename: name, subfolder: '', type: 'input' });
 	}
 
 	/** Fetches a finished run's outputs into the cache, so they show offline and after the signed URL expires. */

@@ -1,0 +1,44 @@
+/**
+ * Every record key prefix of the worker's store (IndexedDB), in one place. Keys are
+ * `<prefix><id>`; the prefixes of runs and their bytes are also part of the history file's
+ * format, which is why this module sits in `domain/` and not in the worker.
+ */
+
+// Profiles and settings
+export const PROFILE_KEY = 'profile:';
+/** API keys, apart from the profile records; read by the worker only. */
+export const API_KEY_KEY = 'apikey:';
+export const ACTIVE_PROFILE_KEY = 'setting:activeProfile';
+export const CLIENT_ID_KEY = 'setting:clientId';
+export const DEMO_DELETED_KEY = 'setting:demoDeleted';
+
+// Workflow runs
+export const WORKFLOW_RUN_KEY = 'run:';
+/** Cached output bytes: `output:<run id>:<index>`. */
+export const WORKFLOW_OUTPUT_KEY = 'output:';
+/** Ids of runs not finished yet, so resuming reads a handful of records, not the whole history. */
+export const OPEN_RUN_KEY = 'open:';
+/** Run id by job id, so a job heard on the socket or seen in the queue is found without a scan. */
+export const RUN_BY_PROMPT_KEY = 'prompt:';
+export const SAVED_WORKFLOW_KEY = 'workflow:';
+/** Node definitions per profile, for offline forms. */
+export const OBJECT_INFO_KEY = 'objectinfo:';
+/** BLAKE3 of a chosen file by its identity (name, size, mtime). */
+export const FILE_HASH_KEY = 'hash:';
+
+// Model runs
+export const MODEL_RUN_KEY = 'modelrun:';
+/** Saved result bytes: `models:bytes:<run id>:<part>`. */
+export const MODEL_BYTES_KEY = 'models:bytes:';
+export const MODEL_INPUTS_KEY = 'models:inputs:';
+export const MODEL_SPEND_KEY = 'models:spend:';
+export const MODEL_SCHEMA_KEY = 'models:schema:';
+export const MODEL_CATALOG_KEY = 'models:catalog:';
+
+// The Runs timeline: `tl:<created at, 13 digits>:<id>`.
+export const TIMELINE_KEY = 'tl:';
+
+/** Which stored records belong to the history file. */
+export const HISTORY_RECORD_PREFIXES = [WORKFLOW_RUN_KEY, MODEL_RUN_KEY] as const;
+/** Which stored byte records belong to it (cached workflow outputs, model results). */
+export const HISTORY_BYTES_PREFIXES = [WORKFLOW_OUTPUT_KEY, MODEL_BYTES_KEY] as const;

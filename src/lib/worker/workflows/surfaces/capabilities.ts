@@ -1,0 +1,48 @@
+/**
+ * Which routes a workflow server has, per profile: the one place that decides which routes a
+ * surface adapter uses. Each surface starts from what its kind is known to have; an answer that
+ * shows a route missing (a 404 without a JSON body, or a CORS failure, which is how a local
+ * ComfyUI's router 404 reaches the browser) turns its flag off, and the book remembers that for
+ * the profile until its address changes. A probe (the connection test, a reconnect after a server
+ * restart) can set every flag at once with `record`.
+ */
+export interface SurfaceCapabilities {
+	/** `GET /api/job/{id}/status` (spec A). A stock local ComfyUI has none: its history is the state. */
+	jobStatus: boolean;
+	/** `GET /api/jobs` and `GET /api/jobs/{id}` (newer ComfyUI servers). */
+	jobList: boolean;
+	/** `POST /api/jobs/{id}/cancel`: interrupts a running job, removes a pending one (newer ComfyUI servers). */
+	jobCancel: boolean;
+	/** `POST /api/assets/from-hash`: content the server holds is referenced without sending its bytes. */
+	fromHash: boolean;
+	/** `GET /api/features` describes the server (newer ComfyUI servers). */
+	features: boolean;
+}
+
+/** What each kind of surface is known to have before anything is learned. */
+export const DEFAULT_CAPABILITIES = {
+	'cloud-v1': { jobStatus: true, jobList: false, jobCancel: false, fromHash: true, features: false },
+	// No job-status route on any ComfyUI (GUIDE §2); from-hash exists on newer servers and is learned off on older ones.
+	'local-comfyui': { jobStatus: false, jobList: false, jobCancel: false, fromHash: true, features: false }
+} as const satisfies Record<string, SurfaceCapabilities>;
+
+export type SurfaceKind = keyof typeof DEFAULT_CAPABILITIES;
+
+/** The capabilities of each profile, remembered for the life of the worker and forgotten when the profile's address changes. */
+export class CapabilityBook {
+	private readonly byProfile = new Map<string, { address: string; capabilities: SurfaceCapabilities }>();
+
+	/** The profile's capabilities: what was learned for this address, else its surface's defaults. */
+	of(profileId: string, address: string, kind: SurfaceKind): SurfaceCapabilities {
+		const known = this.byProfile.get(profileId);
+		if (known && known.address === address) return known.capabilities;
+		const capabilities = { ...DEFAULT_CAPABILITIES[kind] };
+		this.byProfile.set(profileId, { address, capabilities });
+		return capabilities;
+	}
+
+	/** An answer showed what the server has (or lacks): remember it. */
+	learn(profileId: string, address: string, kind: SurfaceKind, found: Partial<SurfaceCapabilities>): void {
+		Object.assign(this.of(profileId, address, kind), found);
+	}
+}
