@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import type { Profile } from '../../../domain/profile';
+import type { Connection } from '../../context';
+import { createGuardedFetch } from '../../guarded-fetch';
+import { CapabilityBook } from './capabilities';
+import { surfaceOf } from '.';
+
+const json = (body: unknown, status = 200) =>
+	new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+const routerNotFound = () => new Response('404: Not Found', { status: 404, headers: { 'Content-Type': 'text/plain' } });
+
+/** A server that answers by route; every request it sees is recorded as `METHOD /path`. */
+function server(routes: Record<string, () => Response>) {
+	const seen: string[] = [];
+	const fetchImpl = async (url: string, init?: RequestInit) => {
+		const route = `${init?.method ?? 'GET'} ${new URL(url).pathname}`;
+		seen.push(route);
+		return (routes[route] ?? routerNotFound)();
+	};
+	return { seen, fetchImpl };
+}
+
+function connection(preset: Profile['preset'], fetchImpl: (url: string, init?: RequestInit) => Promise<Response>): Connection {
+	const profile: Profile = {
+		id: 'p',
+		name: 'P',
+		preset,
+		workflowUrl: 'http://127.0.0.1:8188',
+		routerUrl: null,
+		createdAt: 0,
+		updatedAt: 0
+	};
+	const guard = { allowedOrigins: ['http://127.0.0.1:8188'], appOrigin: 'http://app.test', fetchImpl };
+	return { profile, key: undefined, fetch: createGuardedFetch(guard), upload: () => Promise.reject(new Error('no uploads here')) };
+}
+
+const history = { 'job-1': { prompt: [], outputs: {}, status: { status_str: 'success', completed: true, messages: [] } } };
+
+describe('workflow surfaces', () => {
+	it('a local ComfyUI is read from its history, and never asked for a job-status route', async () => {
+		const { seen, fetchImpl } = server({ 'GET /api/history/job-1': () => json(history) });
+		const surface = surfaceOf(connection('local-comfyui', fetchImpl), new CapabilityBook());
+		expect(surface.kind).toBe('local-comfyui');
+		const reading = await surface.read({ promptId: 'job-1' });
+		expect(reading.ok && reading.value.kind).toBe('history');
+		expect(seen).toEqual(['GET /api/history/job-1']);
+	});
+
+	it('a cloud profile whose server lacks the job-status route learns it once, and is not asked again', async () => {
+		const { seen, fetchImpl } = server({
+			'GET /api/history/job-1': () => json({}),
+			'GET /api/queue': () => json({ queue_running: [], queue_pending: [[0, 'job-1', {}, {}, []]] })
+		});
+		const book = new CapabilityBook();
+		const first = await surfaceOf(connection('cloud', fetchImpl), book).read({ promptId: 'job-1' });
+		expect(first.ok && first.value.kind).toBe('waiting');
+		expect(seen).toEqual(['GET /api/job/job-1/status', 'GET /api/history/job-1', 'GET /api/queue']);
+
+		seen.length = 0;
+		const again = surfaceOf(connection('cloud', fetchImpl), book);
+		expect(again.capabilities.jobStatus).toBe(false);
+		await again.read({ promptId: 'job-1' });
+		expect(seen).toEqual(['GET /api/history/job-1', 'GET /api/queue']);
+	});
+
+	it.each([
+		[
+			'a job the status route knows, still running',
+			() => json({ status: 'in_progress' }),
+			{ kind: 'status', state: 'in_progress', history: null }
+		],
+		['a job the service does not know', () => json({ code: 'not_found', message: 'No such job' }, 404), { kind: 'not-found' }]
+	])('a cloud profile reads %s', async (_, answer, expected) => {
+		const { fetchImpl } = server({ 'GET /api/job/job-1/status': answer });
+		const reading = await surfaceOf(connection('cloud', fetchImpl), new CapabilityBook()).read({ promptId: 'job-1' });
+		expect(reading).toEqual({ ok: true, value: expected });
+	});
+
+	it('a server without from-hash is not offered hashes again', async () => {
+		const { seen, fetchImpl } = server({});
+		const book = new CapabilityBook();
+		const offer = await surfaceOf(connection('local-comfyui', fetchImpl), book).offerHash('ab'.repeat(32), 'x.png', 'image/png');
+		expect(offer).toEqual({ ok: true, value: { kind: 'unsupported' } });
+		await surfaceOf(connection('local-comfyui', fetchImpl), book).offerHash('ab'.repeat(32), 'x.png', 'image/png');
+		expect(seen).toEqual(['POST /api/assets/from-hash']);
+	});
+
+	it('forgets what it learned when the profile moves to another address', () => {
+		const book = new CapabilityBook();
+		book.learn('p', 'http://a.test', 'cloud-v1', { jobStatus: false });
+		expect(book.of('p', 'http://a.test', 'cloud-v1').jobStatus).toBe(false);
+		expect(book.of('p', 'http://b.test', 'cloud-v1').jobStatus).toBe(true);
+	});
+});
