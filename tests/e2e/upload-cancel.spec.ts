@@ -4,6 +4,9 @@ import type { Emulator } from '../../emulator/index';
 import { test, expect, openExample } from './fixtures';
 
 const MiB = 1024 * 1024;
+
+// Writing and choosing a 300 MB file takes a while on a busy machine.
+test.describe.configure({ timeout: 120_000 });
 /** The service answers this late, so the file is still being sent when the user gives up. */
 const SLOW_MS = 3000;
 
@@ -67,7 +70,6 @@ async function storedInputs(emulator: Emulator): Promise<string[]> {
 }
 
 test('an upload under way is stopped by Cancel: its bytes are never stored', async ({ page, openApp, control, emulator }, testInfo) => {
-	test.setTimeout(90_000);
 	// Under the service's upload limit (100 MiB), so only the cancel can keep it from being stored.
 	const path = largeFile(testInfo.outputPath('large.png'), 64);
 	// A runtime without from-hash: the bytes go up at once, after the small file taught the app so.
