@@ -91,7 +91,7 @@ describe('npm run convert', () => {
 		],
 		[
 			'JSON nested 100,000 deep',
-			['--object-info', objectInfo, file('deep.json', '['.repeat(100_000))],
+			['--object-info', objectInfo, file('deep.json', '['.repeat(100_000) + ']'.repeat(100_000))],
 			/^error: The workflow file: The JSON nests deeper than 512 levels/
 		],
 		['neither format', ['--object-info', objectInfo, file('other.json', '{"hello": 1}')], /^error: This is neither a UI-format workflow/]

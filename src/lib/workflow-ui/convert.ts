@@ -84,11 +84,14 @@ export function bypassInput(exec: ExecNode, slot: number, type: string): number 
 
 class Converter {
 	readonly warnings: ConvertMessage[] = [];
+	readonly missingModels: Array<Omit<MissingModel, 'url' | 'directory'>> = [];
 	private readonly overrides = new Map<string, Map<string, Json>>();
 
 	constructor(
 		private readonly nodes: Map<string, ExecNode>,
-		private readonly definitions: NodeDefinitions
+		private readonly definitions: NodeDefinitions,
+		/** The ids that will be sent: a link from any other node is dropped, as the editor drops it. */
+		private readonly emitted: Set<string>
 	) {}
 
 	warn(kind: string, message: string, nodeId?: string): void {
@@ -138,17 +141,22 @@ class Converter {
 	 * chain cannot overflow the stack.
 	 */
 	resolve(start: ExecNode, startSlot: number): Resolved | undefined {
-		const visited = new Set<string>();
+		// Most inputs resolve in a step or two; the loop guard is built only for longer walks.
+		let visited: Set<string> | undefined;
+		let steps = 0;
 		let exec = start;
 		let slot = startSlot;
 		let type: string | undefined;
 		let op: 'in' | 'out' = 'in';
 		for (;;) {
-			const key = `${exec.id}[${op}]${slot}`;
-			if (visited.has(key)) {
-				throw new ConvertFailure('link-cycle', `Links loop back on themselves at node ${exec.id} ("${this.title(exec)}").`);
+			if (++steps > 16) {
+				visited ??= new Set();
+				const key = `${exec.id}[${op}]${slot}`;
+				if (visited.has(key)) {
+					throw new ConvertFailure('link-cycle', `Links loop back on themselves at node ${exec.id} ("${this.title(exec)}").`);
+				}
+				visited.add(key);
 			}
-			visited.add(key);
 			if (op === 'in') {
 				const input = exec.node.inputs[slot];
 				if (!input || input.link === null) return undefined;
@@ -249,35 +257,35 @@ class Converter {
 				inputs[input.name] = Array.isArray(resolved.widget) ? { __value__: resolved.widget } : resolved.widget;
 				return;
 			}
-			inputs[input.name] = [resolved.originId, resolved.originSlot];
+			if (this.emitted.has(resolved.originId)) inputs[input.name] = [resolved.originId, resolved.originSlot];
+			else delete inputs[input.name];
 		});
+		for (const input of definition.inputs) {
+			const value = inputs[input.name];
+			if (input.type.kind === 'COMBO' && typeof value === 'string' && MODEL_FILE.test(value) && !choiceSet(input).has(value)) {
+				this.missingModels.push({ name: value, nodeId: exec.id, title: this.title(exec), input: input.name });
+			}
+		}
 		return { inputs, class_type: exec.node.type, _meta: { title: this.title(exec) } };
 	}
 }
 
-function missingModels(prompt: ApiPrompt, definitions: NodeDefinitions, refs: ModelRef[]): MissingModel[] {
+const choiceSets = new WeakMap<InputDefinition, Set<string | number>>();
+
+function choiceSet(input: InputDefinition): Set<string | number> {
+	let set = choiceSets.get(input);
+	if (!set) choiceSets.set(input, (set = new Set(input.type.kind === 'COMBO' ? input.type.choices : [])));
+	return set;
+}
+
+function withDownloads(missing: Converter['missingModels'], refs: ModelRef[]): MissingModel[] {
+	if (missing.length === 0) return [];
 	const byName = new Map<string, ModelRef>();
 	for (const ref of refs) if (!byName.has(ref.name)) byName.set(ref.name, ref);
-	const missing: MissingModel[] = [];
-	for (const [nodeId, node] of Object.entries(prompt)) {
-		const definition = definitionOf(definitions, node.class_type);
-		if (!definition) continue;
-		for (const input of definition.inputs) {
-			const value = node.inputs[input.name];
-			if (input.type.kind !== 'COMBO' || typeof value !== 'string' || !MODEL_FILE.test(value)) continue;
-			if (input.type.choices.includes(value)) continue;
-			const ref = byName.get(value) ?? byName.get(value.split(/[\\/]/).pop() ?? value);
-			missing.push({
-				name: value,
-				nodeId,
-				title: node._meta?.title ?? node.class_type,
-				input: input.name,
-				...(ref?.url ? { url: ref.url } : {}),
-				...(ref?.directory ? { directory: ref.directory } : {})
-			});
-		}
-	}
-	return missing;
+	return missing.map((m) => {
+		const ref = byName.get(m.name) ?? byName.get(m.name.split(/[\\/]/).pop() ?? m.name);
+		return { ...m, ...(ref?.url ? { url: ref.url } : {}), ...(ref?.directory ? { directory: ref.directory } : {}) };
+	});
 }
 
 export function missingNodeTypesMessage(types: MissingNodeType[]): string {
@@ -301,12 +309,11 @@ export function convertParsedUiWorkflow(workflow: UiWorkflow, definitions: NodeD
 			return { ok: false, errors: [{ kind: error.kind, message: error.message }], warnings: [], missing: noneMissing };
 		throw error;
 	}
-	const converter = new Converter(expansion.nodes, definitions);
 	const emitted: Array<[ExecNode, NodeDefinition]> = [];
 	const missingTypes = new Map<string, MissingNodeType>();
 	const refs: ModelRef[] = [...workflow.models];
 	for (const exec of expansion.nodes.values()) {
-		refs.push(...exec.node.models);
+		if (exec.node.models.length > 0) refs.push(...exec.node.models);
 		if (isVirtual(exec) || exec.mode === MODE_MUTED || exec.mode === MODE_BYPASS) continue;
 		const definition = definitionOf(definitions, exec.node.type);
 		if (definition) {
@@ -331,6 +338,7 @@ export function convertParsedUiWorkflow(workflow: UiWorkflow, definitions: NodeD
 			missing: { nodeTypes, models: [] }
 		};
 	}
+	const converter = new Converter(expansion.nodes, definitions, new Set(emitted.map(([exec]) => exec.id)));
 	const prompt: ApiPrompt = Object.create(null) as ApiPrompt;
 	try {
 		converter.applyPrimitives();
@@ -340,13 +348,12 @@ export function convertParsedUiWorkflow(workflow: UiWorkflow, definitions: NodeD
 			return { ok: false, errors: [{ kind: error.kind, message: error.message }], warnings: converter.warnings, missing: noneMissing };
 		throw error;
 	}
-	// Inputs linked to nodes that are not sent (muted ones) are removed, as the editor does.
-	for (const node of Object.values(prompt)) {
-		for (const [name, value] of Object.entries(node.inputs)) {
-			if (Array.isArray(value) && value.length === 2 && !Object.hasOwn(prompt, String(value[0]))) delete node.inputs[name];
-		}
-	}
-	return { ok: true, prompt, warnings: converter.warnings, missing: { nodeTypes: [], models: missingModels(prompt, definitions, refs) } };
+	return {
+		ok: true,
+		prompt,
+		warnings: converter.warnings,
+		missing: { nodeTypes: [], models: withDownloads(converter.missingModels, refs) }
+	};
 }
 
 /** Converts a UI-format workflow (already parsed JSON) to an API-format prompt. */

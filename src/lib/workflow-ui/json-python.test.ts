@@ -16,7 +16,12 @@ describe('parsePythonJson', () => {
 	it('refuses nesting deeper than the limit with a message, without a stack overflow', () => {
 		const result = parsePythonJson('['.repeat(100_000) + ']'.repeat(100_000));
 		expect(result.ok).toBe(false);
-		if (!result.ok) expect(result.message).toMatch(/nests deeper than 512 levels \(at line 1, column 513\)/);
+		if (!result.ok) expect(result.message).toMatch(/^The JSON nests deeper than 512 levels; no workflow does\.$/);
+	});
+
+	it('refuses a deep nesting hidden in a file with NaN', () => {
+		const result = parsePythonJson('[NaN, ' + '['.repeat(1000) + ']'.repeat(1000) + ']');
+		expect(result).toEqual({ ok: false, message: 'The JSON nests deeper than 512 levels; no workflow does.' });
 	});
 
 	it('says where plain JSON is broken', () => {

@@ -1,8 +1,7 @@
 /**
  * JSON as ComfyUI's server writes it. Python's `json.dumps` emits `NaN`, `Infinity` and `-Infinity`,
- * which `JSON.parse` refuses. One pass over the text (outside strings) rewrites those tokens,
- * measures the nesting depth, then the native parser does the rest, so a large file costs little
- * more than `JSON.parse`. What a browser sends for these values is what `JSON.stringify` makes of
+ * which `JSON.parse` refuses; text the native parser refuses is searched for those tokens outside
+ * strings, they are rewritten, and the native parser tries again. What a browser sends for these values is what `JSON.stringify` makes of
  * them: `null`. So `NaN` becomes `null` here, and `Infinity` stays a number (`1e999`), which
  * `JSON.stringify` also sends as `null`.
  */
@@ -15,10 +14,6 @@ export type PythonJsonResult = { ok: true; value: Json } | { ok: false; message:
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACE = 0x7d;
-const CLOSE_BRACKET = 0x5d;
 const N = 0x4e;
 const I = 0x49;
 const MINUS = 0x2d;
@@ -30,16 +25,15 @@ function lineAndColumn(text: string, position: number): string {
 	return `line ${line}, column ${column}`;
 }
 
-/** Parses JSON that may hold Python's non-finite numbers; never throws. */
-export function parsePythonJson(text: string, maxDepth = MAX_JSON_DEPTH): PythonJsonResult {
-	let depth = 0;
-	let out: string[] | undefined;
+/** Rewrites Python's non-finite tokens outside strings into JSON the native parser accepts. */
+function rewriteNonFinite(text: string): string {
+	const out: string[] = [];
 	let copiedTo = 0;
 	const length = text.length;
 	for (let i = 0; i < length; i++) {
 		const c = text.charCodeAt(i);
 		if (c === QUOTE) {
-			// Skip the string: the next quote not escaped.
+			// Skip the string: up to the next quote not escaped.
 			i++;
 			while (i < length) {
 				const s = text.charCodeAt(i);
@@ -47,38 +41,71 @@ export function parsePythonJson(text: string, maxDepth = MAX_JSON_DEPTH): Python
 				else if (s === QUOTE) break;
 				else i++;
 			}
-		} else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
-			if (++depth > maxDepth) {
-				return { ok: false, message: `The JSON nests deeper than ${maxDepth} levels (at ${lineAndColumn(text, i)}); no workflow does.` };
-			}
-		} else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
-			depth--;
 		} else if (c === N && text.startsWith('NaN', i)) {
-			out ??= [];
 			out.push(text.slice(copiedTo, i), 'null');
 			copiedTo = i + 3;
 			i += 2;
 		} else if (c === I && text.startsWith('Infinity', i)) {
-			out ??= [];
 			out.push(text.slice(copiedTo, i), '1e999');
 			copiedTo = i + 8;
 			i += 7;
 		} else if (c === MINUS && text.startsWith('-Infinity', i)) {
-			out ??= [];
 			out.push(text.slice(copiedTo, i), '-1e999');
 			copiedTo = i + 9;
 			i += 8;
 		}
 	}
-	const source = out ? out.join('') + text.slice(copiedTo) : text;
-	try {
-		return { ok: true, value: JSON.parse(source) as Json };
-	} catch (error) {
-		const message = error instanceof Error ? error.message : String(error);
-		// Positions refer to the rewritten text only when a token was rewritten before them; the
-		// message still names what is wrong.
-		const at = /position (\d+)/.exec(message);
-		const where = at && !out ? ` at ${lineAndColumn(text, Number(at[1]))}` : '';
-		return { ok: false, message: `This is not valid JSON: ${message.replace(/ in JSON at position \d+.*$/, '')}${where}.` };
+	return copiedTo === 0 ? text : out.join('') + text.slice(copiedTo);
+}
+
+/** Whether any array or object nests deeper than `max`, walked without recursion. */
+function nestsDeeper(value: Json, max: number): boolean {
+	const stack: Array<[Json, number]> = [[value, 0]];
+	while (stack.length > 0) {
+		const [v, depth] = stack.pop()!;
+		if (typeof v !== 'object' || v === null) continue;
+		if (depth + 1 > max) return true;
+		if (Array.isArray(v)) {
+			for (let i = 0; i < v.length; i++) {
+				const child = v[i]!;
+				if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+			}
+		} else {
+			for (const key of Object.keys(v)) {
+				const child = v[key]!;
+				if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+			}
+		}
 	}
+	return false;
+}
+
+function syntaxError(text: string, error: unknown): string {
+	const message = error instanceof Error ? error.message : String(error);
+	const at = /position (\d+)/.exec(message);
+	const where = at ? ` at ${lineAndColumn(text, Number(at[1]))}` : '';
+	return `This is not valid JSON: ${message.replace(/ in JSON at position \d+.*$/, '')}${where}.`;
+}
+
+/**
+ * Parses JSON that may hold Python's non-finite numbers; never throws. The native parser goes
+ * first (it does not recurse, so any depth is safe); only text it refuses is searched for the
+ * Python tokens. The depth limit protects what comes after (`JSON.stringify` does recurse).
+ */
+export function parsePythonJson(text: string, maxDepth = MAX_JSON_DEPTH): PythonJsonResult {
+	let value: Json;
+	try {
+		value = JSON.parse(text) as Json;
+	} catch (error) {
+		const rewritten = /NaN|Infinity/.test(text) ? rewriteNonFinite(text) : text;
+		if (rewritten === text) return { ok: false, message: syntaxError(text, error) };
+		try {
+			value = JSON.parse(rewritten) as Json;
+		} catch (again) {
+			// Positions in the rewritten text are close to, not exactly, those of the file.
+			return { ok: false, message: syntaxError(rewritten, again) };
+		}
+	}
+	if (nestsDeeper(value, maxDepth)) return { ok: false, message: `The JSON nests deeper than ${maxDepth} levels; no workflow does.` };
+	return { ok: true, value };
 }

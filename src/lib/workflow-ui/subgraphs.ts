@@ -23,7 +23,7 @@ import {
 import { widgetLayout, widgetValues } from './widgets';
 
 export const MAX_SUBGRAPH_DEPTH = 32;
-export const MAX_EXPANDED_NODES = 100_000;
+export const MAX_EXPANDED_NODES = 50_000;
 
 export interface ExecNode {
 	/** Execution id: the path of instance ids and the node's own id, joined by `:`. */
@@ -34,13 +34,13 @@ export interface ExecNode {
 	/** `parent.id + ':'`, or '' at the root. */
 	prefix: string;
 	/** The subgraph (or group node) instance this node sits in. */
-	parent?: ExecNode;
+	parent: ExecNode | undefined;
 	/** The node's mode, or its instance's when that instance is muted or bypassed. */
 	mode: number;
 	/** Set on subgraph and group node instances: the graph they stand for. */
-	subgraph?: UiSubgraph;
+	subgraph: UiSubgraph | undefined;
 	/** Promoted widget values of a subgraph instance, by input slot. */
-	promoted?: Map<number, Json>;
+	promoted: Map<number, Json> | undefined;
 }
 
 export class ConvertFailure extends Error {
@@ -149,7 +149,7 @@ export function expandWorkflow(workflow: UiWorkflow, definitions: NodeDefinition
 			const id = prefix + node.id;
 			if (nodes.has(id)) throw new ConvertFailure('invalid-workflow', `Two nodes share the id ${id}.`);
 			const inherited = parent && (parent.mode === MODE_MUTED || parent.mode === MODE_BYPASS) ? parent.mode : node.mode;
-			const exec: ExecNode = { id, node, graph, prefix, mode: inherited, ...(parent ? { parent } : {}) };
+			const exec: ExecNode = { id, node, graph, prefix, parent, mode: inherited, subgraph: undefined, promoted: undefined };
 			nodes.set(id, exec);
 			const group = groupName(node.type);
 			const subgraph =

@@ -26,7 +26,7 @@ export interface UiInput {
 	type: string;
 	link: string | null;
 	/** Set when the input stands for a widget (a widget converted to an input, or a promoted one). */
-	widgetName?: string;
+	widgetName: string | undefined;
 }
 
 export interface UiOutput {
@@ -45,13 +45,13 @@ export interface UiNode {
 	id: string;
 	type: string;
 	mode: number;
-	title?: string;
+	title: string | undefined;
 	inputs: UiInput[];
 	outputs: UiOutput[];
 	/** By position, or keyed by widget name as some nodes write them; null when absent. */
 	widgetsValues: Json[] | Map<string, Json> | null;
-	pack?: string;
-	searchName?: string;
+	pack: string | undefined;
+	searchName: string | undefined;
 	models: ModelRef[];
 }
 
@@ -152,8 +152,10 @@ function parseLinks(raw: Json | undefined, where: string): Map<string, UiLink> {
 	return links;
 }
 
+const NO_MODELS: ModelRef[] = [];
+
 function parseModels(raw: Json | undefined): ModelRef[] {
-	if (!Array.isArray(raw)) return [];
+	if (!Array.isArray(raw) || raw.length === 0) return NO_MODELS;
 	const models: ModelRef[] = [];
 	for (const m of raw) {
 		if (!isObject(m) || typeof m['name'] !== 'string') continue;
@@ -181,12 +183,8 @@ export function parseNode(raw: Json, where: string): UiNode {
 		for (const input of raw['inputs']) {
 			if (!isObject(input)) fail(`${where}: node ${id} has an input that is not an object.`);
 			const widget = isObject(input['widget']) ? stringOf(input['widget']['name']) : undefined;
-			inputs.push({
-				name: stringOf(input['name']) ?? '',
-				type: typeOf(input['type']),
-				link: idOf(input['link']),
-				...(widget !== undefined ? { widgetName: widget } : {})
-			});
+			// Every field always present: one object shape keeps the converter's loops fast.
+			inputs.push({ name: stringOf(input['name']) ?? '', type: typeOf(input['type']), link: idOf(input['link']), widgetName: widget });
 		}
 	}
 	const outputs: UiOutput[] = [];
@@ -200,17 +198,16 @@ export function parseNode(raw: Json, where: string): UiNode {
 	const properties = isObject(raw['properties']) ? raw['properties'] : {};
 	const pack = stringOf(properties['cnr_id']) ?? stringOf(properties['aux_id']);
 	const searchName = stringOf(properties['Node name for S&R']);
-	const title = stringOf(raw['title']);
 	return {
 		id,
 		type,
 		mode: typeof raw['mode'] === 'number' ? raw['mode'] : 0,
-		...(title !== undefined ? { title } : {}),
+		title: stringOf(raw['title']),
 		inputs,
 		outputs,
 		widgetsValues: parseWidgetsValues(raw['widgets_values']),
-		...(pack ? { pack } : {}),
-		...(searchName ? { searchName } : {}),
+		pack: pack || undefined,
+		searchName: searchName || undefined,
 		models: parseModels(properties['models'])
 	};
 }

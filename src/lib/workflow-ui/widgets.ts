@@ -34,13 +34,18 @@ function controlValues(input: InputDefinition): number {
 	return 0;
 }
 
+const layouts = new WeakMap<NodeDefinition, WidgetSlot[]>();
+
 export function widgetLayout(definition: NodeDefinition): WidgetSlot[] {
+	const known = layouts.get(definition);
+	if (known) return known;
 	const slots: WidgetSlot[] = [];
 	for (const input of definition.inputs) {
 		if (!hasWidget(input)) continue;
 		const upload = UPLOAD_OPTIONS.some((o) => input.options[o] === true) ? 1 : 0;
 		slots.push({ input, extras: controlValues(input) + upload });
 	}
+	layouts.set(definition, slots);
 	return slots;
 }
 
