@@ -549,6 +549,92 @@ describe('subgraphs and group nodes', () => {
 	});
 });
 
+describe('group nodes with widgets', () => {
+	it('inputs are the inner inputs no inner link feeds; widget values go to the inner widgets in order, controls skipped', () => {
+		const { nodes, links } = edit(
+			txt2imgNodes(),
+			[
+				uiNode(21, 'workflow>Sampler', {
+					inputs: [
+						['model', 'MODEL', 1],
+						['positive', 'CONDITIONING', 4],
+						['negative', 'CONDITIONING', 6]
+					],
+					outputs: [['LATENT', 'LATENT', [7]]],
+					values: [640, 480, 1, 99, 'fixed', 12, 5, 'ddim', 'karras', 0.5]
+				})
+			],
+			[
+				[1, 4, 0, 21, 0, 'MODEL'],
+				[4, 6, 0, 21, 1, 'CONDITIONING'],
+				[6, 7, 0, 21, 2, 'CONDITIONING'],
+				[7, 21, 0, 8, 0, 'LATENT']
+			],
+			[3, 5]
+		);
+		const ksamplerInputs = ['model:MODEL', 'positive:CONDITIONING', 'negative:CONDITIONING', 'latent_image:LATENT'].map((n) => {
+			const [name, type] = n.split(':');
+			return { name, type, link: null };
+		});
+		const groupNodes = {
+			Sampler: {
+				nodes: [
+					{
+						index: 0,
+						type: 'EmptyLatentImage',
+						inputs: [],
+						outputs: [{ name: 'LATENT', type: 'LATENT', links: [] }],
+						widgets_values: [512, 512, 1]
+					},
+					{
+						index: 1,
+						type: 'KSampler',
+						inputs: ksamplerInputs,
+						outputs: [{ name: 'LATENT', type: 'LATENT', links: [] }],
+						widgets_values: [0, 'randomize', 20, 8, 'euler', 'normal', 1]
+					}
+				],
+				links: [[0, 0, 1, 3, 2, 'LATENT']],
+				external: []
+			}
+		};
+		const result = convert(
+			workflow04(
+				nodes,
+				links.filter((l) => l[0] !== 2),
+				{ extra: { groupNodes } }
+			)
+		);
+		const { '3': _sampler, '5': _latent, ...rest } = TXT2IMG_PROMPT;
+		expect(sent(result.prompt)).toEqual({
+			...rest,
+			'21:0': {
+				class_type: 'EmptyLatentImage',
+				inputs: { width: 640, height: 480, batch_size: 1 },
+				_meta: { title: 'Empty Latent Image' }
+			},
+			'21:1': {
+				class_type: 'KSampler',
+				inputs: {
+					seed: 99,
+					steps: 12,
+					cfg: 5,
+					sampler_name: 'ddim',
+					scheduler: 'karras',
+					denoise: 0.5,
+					model: ['4', 0],
+					positive: ['6', 0],
+					negative: ['7', 0],
+					latent_image: ['21:0', 0]
+				},
+				_meta: { title: 'KSampler' }
+			},
+			'8': { ...TXT2IMG_PROMPT['8'], inputs: { samples: ['21:1', 0], vae: ['4', 2] } }
+		});
+		expectValid(result.prompt);
+	});
+});
+
 describe('what the server lacks', () => {
 	it('names every missing node type once, with its nodes and the node pack the file names', () => {
 		const { nodes, links } = edit(txt2imgNodes(), [

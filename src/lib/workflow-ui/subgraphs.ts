@@ -95,17 +95,22 @@ export function groupNodeAsSubgraph(instance: UiNode, def: UiGroupNodeDef, defin
 	const external = new Set(def.external.map(([i, s]) => `${i}:${s}`));
 	const inputs: UiSubgraph['inputs'] = [];
 	const outputs: UiSubgraph['outputs'] = [];
+	const addInput = (index: number, slot: number): void => {
+		const input = nodes[index]!.inputs[slot]!;
+		if (fedInside.has(`${index}:${slot}`)) return;
+		const k = inputs.length;
+		const id = `gi${k}`;
+		links.set(id, { originId: SUBGRAPH_INPUT_ID, originSlot: k, targetId: String(index), targetSlot: slot, type: input.type });
+		input.link = id;
+		inputs.push({ name: input.name, type: input.type, linkIds: [id] });
+	};
+	// The editor's GroupNodeConfig: each inner node's plain inputs in order, then (after all nodes)
+	// the widgets converted to inputs; outputs used only inside are hidden.
+	nodes.forEach((node, index) => node.inputs.forEach((input, slot) => input.widgetName === undefined && addInput(index, slot)));
+	nodes.forEach((node, index) => node.inputs.forEach((input, slot) => input.widgetName !== undefined && addInput(index, slot)));
 	const stored = Array.isArray(instance.widgetsValues) ? instance.widgetsValues : [];
 	let position = 0;
 	nodes.forEach((node, index) => {
-		node.inputs.forEach((input, slot) => {
-			if (input.widgetName !== undefined || fedInside.has(`${index}:${slot}`)) return;
-			const k = inputs.length;
-			const id = `gi${k}`;
-			links.set(id, { originId: SUBGRAPH_INPUT_ID, originSlot: k, targetId: String(index), targetSlot: slot, type: input.type });
-			input.link = id;
-			inputs.push({ name: input.name, type: input.type, linkIds: [id] });
-		});
 		node.outputs.forEach((output, slot) => {
 			const key = `${index}:${slot}`;
 			if (usedInside.has(key) && !external.has(key)) return;
@@ -116,10 +121,10 @@ export function groupNodeAsSubgraph(instance: UiNode, def: UiGroupNodeDef, defin
 		});
 		const definition = Object.hasOwn(definitions, node.type) ? definitions[node.type] : undefined;
 		if (!definition) return;
+		// The group's widgets: every inner widget not converted to an input, in order.
 		const own = widgetValues(definition, node.widgetsValues).values;
 		for (const slot of widgetLayout(definition)) {
-			const linked = node.inputs.some((i) => i.widgetName === slot.input.name && i.link !== null);
-			if (linked) continue;
+			if (node.inputs.some((i) => i.widgetName === slot.input.name)) continue;
 			const value = stored[position];
 			if (value !== undefined) own.set(slot.input.name, value);
 			position += 1 + slot.extras;
