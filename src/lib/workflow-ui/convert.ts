@@ -125,11 +125,11 @@ class Converter {
 				} else if (target.subgraph) {
 					target.promoted ??= new Map();
 					target.promoted.set(link.targetSlot, value);
-				} else {
-					const name = input.widgetName ?? input.name;
+				} else if (input.widgetName !== undefined) {
+					// The editor sets the widget the input stands for; an input without one is skipped.
 					let values = this.overrides.get(target.id);
 					if (!values) this.overrides.set(target.id, (values = new Map()));
-					values.set(name, value);
+					values.set(input.widgetName, value);
 				}
 			}
 		}
