@@ -572,10 +572,12 @@ describe('group nodes with widgets', () => {
 			],
 			[3, 5]
 		);
-		const ksamplerInputs = ['model:MODEL', 'positive:CONDITIONING', 'negative:CONDITIONING', 'latent_image:LATENT'].map((n) => {
-			const [name, type] = n.split(':');
-			return { name, type, link: null };
-		});
+		const ksamplerInputs = [
+			['model', 'MODEL'],
+			['positive', 'CONDITIONING'],
+			['negative', 'CONDITIONING'],
+			['latent_image', 'LATENT']
+		].map(([name, type]) => ({ name: name!, type: type!, link: null }));
 		const groupNodes = {
 			Sampler: {
 				nodes: [
