@@ -56,7 +56,8 @@ export type ParseObjectInfoResult = { ok: true; nodes: NodeDefinitions } | { ok:
 
 export function parseObjectInfo(value: Json): ParseObjectInfoResult {
 	if (!isObject(value)) return { ok: false, message: 'The node definitions (object_info) are not a JSON object.' };
-	const nodes: NodeDefinitions = {};
+	// Keyed by names from the server: a node type called `__proto__` or `constructor` must be a plain entry.
+	const nodes: NodeDefinitions = Object.create(null) as NodeDefinitions;
 	for (const [name, raw] of Object.entries(value)) {
 		if (!isObject(raw)) continue;
 		const input = isObject(raw['input']) ? raw['input'] : {};
