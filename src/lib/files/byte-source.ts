@@ -24,6 +24,8 @@ export function bytesSource(bytes: Uint8Array): ByteSource {
 
 /** Small reads fetch at least this much, so walking many headers in a row costs few slices. */
 const WINDOW = 4096;
+/** ...and this much after a jump over media data, where the next header is usually far away again. */
+const JUMP_WINDOW = 256;
 /** A file this small is fetched whole on the first read. */
 const SMALL_FILE = 64 * 1024;
 

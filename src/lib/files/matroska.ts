@@ -1,8 +1,9 @@
 /**
  * WebM / Matroska (ffmpeg's muxer, which ComfyUI's video savers drive through PyAV): container
  * metadata is written as global `Tags/Tag/SimpleTag` (TagName upper-cased by the muxer, so names are
- * lower-cased here). Top-level elements of the Segment are walked by their headers; clusters of media
- * are skipped, never read. Nesting is followed to `MAX_DEPTH` levels only.
+ * lower-cased here). Top-level elements of the Segment are walked by their headers; at the first
+ * cluster of media the walk ends if tags were found, or jumps to the `Tags` the SeekHead points to, so
+ * a long video costs a few headers. Clusters are never read. Nesting is followed to `MAX_DEPTH` levels only.
  */
 import { latin1, utf8 } from './binary';
 import type { FileReader } from './byte-source';
@@ -13,6 +14,11 @@ import { TextCollector } from './texts';
 const EBML = 0x1a45dfa3;
 const DOC_TYPE = 0x4282;
 const SEGMENT = 0x18538067;
+const SEEK_HEAD = 0x114d9b74;
+const SEEK = 0x4dbb;
+const SEEK_ID = 0x53ab;
+const SEEK_POSITION = 0x53ac;
+const CLUSTER = 0x1f43b675;
 const TAGS = 0x1254c367;
 const TAG = 0x7373;
 const TARGETS = 0x63c0;
@@ -93,21 +99,52 @@ export async function readMatroska(file: FileReader): Promise<{ format: 'webm' |
 	if (segment.id !== SEGMENT) throw new FileProblem('corrupt', 'it has no Matroska segment');
 	const segmentEnd = segment.size === null ? file.size : segment.start + segment.size;
 	if (segmentEnd > file.size) throw new FileProblem('truncated', 'the Matroska segment runs past the end of the file');
+	const tagPositions: number[] = [];
 	let offset = segment.start;
 	for (let index = 0; offset < segmentEnd; index++) {
 		if (index >= MAX_ELEMENTS) throw new FileProblem('too-large', `its segment holds more than ${MAX_ELEMENTS} elements`);
 		const element = await headerAt(file, offset);
-		if (element.size === null) break; // a live-stream cluster: no way to skip it, and tags come first in such files
+		if (element.id === CLUSTER && texts.size > 0) break;
+		if (element.id === CLUSTER) {
+			// Media from here on: go straight to tags the SeekHead lists further on, if any.
+			const next = tagPositions.find((at) => at > offset);
+			if (next !== undefined) {
+				offset = next;
+				tagPositions.splice(tagPositions.indexOf(next), 1);
+				continue;
+			}
+		}
+		if (element.size === null) break; // a live-stream cluster: no way to skip it
 		const end = element.start + element.size;
 		if (end > segmentEnd) throw new FileProblem('truncated', 'a Matroska element runs past the end of the file');
 		if (element.id === TAGS) {
 			if (element.size > MAX_METADATA_BYTES)
 				throw new FileProblem('too-large', `its tags are larger than ${formatMiB(MAX_METADATA_BYTES)}`);
 			readTags(await file.read(element.start, element.size, 'the Matroska tags'), texts);
+		} else if (element.id === SEEK_HEAD && element.size <= 64 * 1024) {
+			const seekHead = await file.read(element.start, element.size, 'the Matroska seek head');
+			for (const at of tagsPositions(seekHead)) if (segment.start + at < segmentEnd) tagPositions.push(segment.start + at);
 		}
 		offset = end;
 	}
 	return { format, texts };
+}
+
+/** Where the SeekHead says `Tags` elements are, relative to the segment's content. */
+function tagsPositions(b: Uint8Array): number[] {
+	const out: number[] = [];
+	for (const seek of childrenOf(b, 0, b.length)) {
+		if (seek.id !== SEEK) continue;
+		let id = 0;
+		let position: number | null = null;
+		for (const e of childrenOf(b, seek.start, seek.start + seek.size)) {
+			const value = () => b.subarray(e.start, e.start + e.size).reduce((n, byte) => n * 256 + byte, 0);
+			if (e.id === SEEK_ID && e.size <= 4) id = value();
+			else if (e.id === SEEK_POSITION && e.size <= 6) position = value();
+		}
+		if (id === TAGS && position !== null) out.push(position);
+	}
+	return out;
 }
 
 function readTags(b: Uint8Array, texts: TextCollector): void {

@@ -8,6 +8,57 @@ import { workflowFromFileTexts } from './workflow-texts';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 
+/** A Matroska element with an 8-byte size field (0x01 marker, then the size in the low 4 bytes). */
+function sized(id: number[], body: Uint8Array, size = body.length): Uint8Array {
+	const out = concat(new Uint8Array(id), new Uint8Array([0x01, 0, 0, 0, 0, 0, 0, 0]), body);
+	const view = new DataView(out.buffer);
+	view.setUint32(id.length + 1, Math.floor(size / 2 ** 32) & 0xffffff);
+	view.setUint32(id.length + 4, size >>> 0);
+	return out;
+}
+
+function u32(n: number): Uint8Array {
+	const out = new Uint8Array(4);
+	new DataView(out.buffer).setUint32(0, n);
+	return out;
+}
+
+const MKV = {
+	ebml: [0x1a, 0x45, 0xdf, 0xa3],
+	docType: [0x42, 0x82],
+	segment: [0x18, 0x53, 0x80, 0x67],
+	seekHead: [0x11, 0x4d, 0x9b, 0x74],
+	seek: [0x4d, 0xbb],
+	seekId: [0x53, 0xab],
+	seekPosition: [0x53, 0xac],
+	tags: [0x12, 0x54, 0xc3, 0x67],
+	tag: [0x73, 0x73],
+	simpleTag: [0x67, 0xc8],
+	tagName: [0x45, 0xa3],
+	tagString: [0x44, 0x87],
+	cluster: [0x1f, 0x43, 0xb6, 0x75]
+};
+
+/** Virtual bytes: real parts at offsets, zeros elsewhere, counting what is asked for. */
+function sparse(size: number, parts: Array<[number, Uint8Array]>): { source: ByteSource; requested: () => number } {
+	let requested = 0;
+	const source: ByteSource = {
+		size,
+		slice: async (start, end) => {
+			requested += end - start;
+			if (end - start > 1 << 20) throw new Error(`read ${end - start} bytes at ${start}: the reader must not read media data`);
+			const out = new Uint8Array(end - start);
+			for (const [at, bytes] of parts) {
+				const from = Math.max(start, at);
+				const to = Math.min(end, at + bytes.length);
+				if (from < to) out.set(bytes.subarray(from - at, to - at), from - start);
+			}
+			return out;
+		}
+	};
+	return { source, requested: () => requested };
+}
+
 describe('files saved by ComfyUI (fixtures made by scripts/make-workflow-fixtures.py)', () => {
 	it.each(FIXTURES)('reads the prompt and the UI workflow from %s', async (name, format) => {
 		const result = await read(fixture(name), name);
@@ -105,6 +156,106 @@ describe('bounded reads', () => {
 	);
 });
 
+describe('bounded reads of long WebM videos', () => {
+	const prompt = JSON.stringify(API_WORKFLOW);
+	const tags = sized(
+		MKV.tags,
+		sized(MKV.tag, concat(sized(MKV.simpleTag, concat(sized(MKV.tagName, enc('PROMPT')), sized(MKV.tagString, enc(prompt))))))
+	);
+	const ebml = sized(MKV.ebml, sized(MKV.docType, enc('webm')));
+	/** 10,000 clusters of 20 KiB (about 200 MB): walking every cluster header would pass the read budget. */
+	const CLUSTERS = 10_000;
+	const STRIDE = 12 + 20 * 1024;
+
+	/** EBML header, then a segment of `before`, the clusters (headers real, media zeros) and `after`. */
+	function longWebm(before: Uint8Array, after: Uint8Array): { source: ByteSource; requested: () => number } {
+		const head = concat(ebml, sized(MKV.segment, before, before.length + CLUSTERS * STRIDE + after.length));
+		const clustersAt = head.length;
+		const afterAt = clustersAt + CLUSTERS * STRIDE;
+		const clusterHeader = sized(MKV.cluster, new Uint8Array(0), STRIDE - 12);
+		let requested = 0;
+		const source: ByteSource = {
+			size: afterAt + after.length,
+			slice: async (start, end) => {
+				requested += end - start;
+				const out = new Uint8Array(end - start);
+				const put = (at: number, bytes: Uint8Array) => {
+					const from = Math.max(start, at);
+					const to = Math.min(end, at + bytes.length);
+					if (from < to) out.set(bytes.subarray(from - at, to - at), from - start);
+				};
+				put(0, head);
+				const first = Math.max(0, Math.floor((start - clustersAt) / STRIDE));
+				for (let i = first; i < CLUSTERS && clustersAt + i * STRIDE < end; i++) put(clustersAt + i * STRIDE, clusterHeader);
+				put(afterAt, after);
+				return out;
+			}
+		};
+		return { source, requested: () => requested };
+	}
+
+	it('stops at the first cluster when the tags come before the media', async () => {
+		const { source, requested } = longWebm(tags, new Uint8Array(0));
+		expect(await read(source, 'long.webm')).toMatchObject({ ok: true, format: 'webm', texts: { prompt } });
+		expect(requested()).toBeLessThan(16 * 1024);
+	});
+
+	it('jumps over the media to tags at the end, as the SeekHead points', async () => {
+		const seekHead = (position: number) =>
+			sized(MKV.seekHead, sized(MKV.seek, concat(sized(MKV.seekId, new Uint8Array(MKV.tags)), sized(MKV.seekPosition, u32(position)))));
+		const before = seekHead(seekHead(0).length + CLUSTERS * STRIDE); // positions count from the segment's content
+		const { source, requested } = longWebm(before, tags);
+		expect(await read(source, 'long.webm')).toMatchObject({ ok: true, texts: { prompt } });
+		expect(requested()).toBeLessThan(16 * 1024);
+	});
+
+	it('without a SeekHead, walks the cluster headers until the read budget says no', async () => {
+		const { source } = longWebm(new Uint8Array(0), tags);
+		expect(await read(source, 'long.webm')).toMatchObject({
+			ok: false,
+			kind: 'too-large',
+			message: /"long\.webm" is too large to read safely/
+		});
+	});
+});
+
+describe('an Opus file whose tags span several Ogg pages', () => {
+	function page(serial: number, sequence: number, packetBytes: Uint8Array, continued: boolean, last: boolean): Uint8Array {
+		const segments = Array.from({ length: Math.floor(packetBytes.length / 255) }, () => 255);
+		if (last) segments.push(packetBytes.length % 255);
+		const header = new Uint8Array(27 + segments.length);
+		header.set(enc('OggS'), 0);
+		header[5] = (continued ? 1 : 0) | (sequence === 0 ? 2 : 0);
+		new DataView(header.buffer).setUint32(14, serial, true);
+		new DataView(header.buffer).setUint32(18, sequence, true);
+		header[26] = segments.length;
+		header.set(segments, 27);
+		return concat(header, packetBytes);
+	}
+
+	it('joins the comment packet across pages', async () => {
+		const workflow = JSON.stringify({ ...(UI_WORKFLOW as object), padding: 'x'.repeat(150_000) });
+		const comment = enc(`workflow=${workflow}`);
+		const tags = concat(
+			enc('OpusTags'),
+			new Uint8Array([4, 0, 0, 0]),
+			enc('test'),
+			new Uint8Array([1, 0, 0, 0]),
+			new Uint8Array(new Uint32Array([comment.length]).buffer),
+			comment
+		);
+		const pages = [page(7, 0, concat(enc('OpusHead'), new Uint8Array(11)), false, true)];
+		const perPage = 255 * 255;
+		for (let at = 0, n = 1; at < tags.length; at += perPage, n++) {
+			const part = tags.subarray(at, at + perPage);
+			pages.push(page(7, n, part, at > 0, at + perPage >= tags.length));
+		}
+		expect(pages.length).toBeGreaterThan(3);
+		const result = await read(concat(...pages), 'long.opus');
+		expect(result).toMatchObject({ ok: true, format: 'opus', texts: { workflow } });
+	});
+});
+
 describe('decompression bombs and damaged compressed text', () => {
 	const bomb = new Uint8Array(deflateSync(Buffer.alloc(64 * 1024 * 1024, 0x20)));
 
@@ -168,13 +319,7 @@ describe('files that are not what they seem', () => {
 	});
 
 	it('refuses Matroska tags nested deeper than the limit, without recursing further', async () => {
-		// An element with an 8-byte size field (0x01 marker, then the size in the low 4 bytes).
-		const sized = (id: number[], body: Uint8Array) => {
-			const out = concat(new Uint8Array(id), new Uint8Array([0x01, 0, 0, 0, 0, 0, 0, 0]), body);
-			new DataView(out.buffer).setUint32(id.length + 4, body.length);
-			return out;
-		};
-		let simple = sized([0x45, 0xa3], enc('X'));
+		let simple = sized(MKV.tagName, enc('X'));
 		for (let i = 0; i < 50; i++) simple = sized([0x67, 0xc8], simple);
 		const tags = sized([0x12, 0x54, 0xc3, 0x67], sized([0x73, 0x73], simple));
 		const file = concat(sized([0x1a, 0x45, 0xdf, 0xa3], sized([0x42, 0x82], enc('webm'))), sized([0x18, 0x53, 0x80, 0x67], tags));
