@@ -64,7 +64,9 @@ export class FileReader {
 		if (w && start >= w.start && start + length <= w.start + w.bytes.length) {
 			return w.bytes.subarray(start - w.start, start - w.start + length);
 		}
-		const want = this.size <= SMALL_FILE ? this.size - start : length < WINDOW ? Math.min(WINDOW, this.size - start) : length;
+		const near = !w || (start >= w.start && start <= w.start + w.bytes.length + WINDOW);
+		const window = near ? WINDOW : JUMP_WINDOW;
+		const want = this.size <= SMALL_FILE ? this.size - start : Math.max(length, Math.min(window, this.size - start));
 		if (this.bytesRead + want > this.budget) {
 			throw new FileProblem('too-large', `its metadata needs more than ${formatMiB(this.budget)} to be read`);
 		}
