@@ -253,6 +253,39 @@ describe('an Opus file whose tags span several Ogg pages', () => {
 	});
 });
 
+describe('other writers of the same containers', () => {
+	it('reads an ID3v2.3 tag with UTF-16 TXXX frames (ffmpeg -id3v2_version 3, other taggers)', async () => {
+		const utf16 = (text: string) => new Uint8Array([0xff, 0xfe, ...new Uint8Array(Uint16Array.from(text, (c) => c.charCodeAt(0)).buffer)]);
+		const body = concat(new Uint8Array([1]), utf16('workflow'), new Uint8Array([0, 0]), utf16('{"nodes":[],"é":1}'));
+		const frame = concat(enc('TXXX'), u32(body.length), new Uint8Array([0, 0]), body);
+		const size = frame.length + 10; // and some padding
+		const header = concat(enc('ID3'), new Uint8Array([3, 0, 0, (size >> 21) & 0x7f, (size >> 14) & 0x7f, (size >> 7) & 0x7f, size & 0x7f]));
+		const mp3 = concat(header, frame, new Uint8Array(10), new Uint8Array([0xff, 0xfb, 0x90, 0x00]));
+		expect(await read(mp3, 'song.mp3')).toMatchObject({ ok: true, format: 'mp3', texts: { workflow: '{"nodes":[],"é":1}' } });
+	});
+
+	it('reads big-endian EXIF with the "Exif\\0\\0" prefix in a still WebP', async () => {
+		const value = enc('prompt:{"1":{}}\0');
+		const tiff = concat(
+			enc('MM'),
+			new Uint8Array([0, 42]),
+			u32(8),
+			new Uint8Array([0, 1]),
+			new Uint8Array([0x01, 0x10, 0, 2]),
+			u32(value.length),
+			u32(26),
+			u32(0),
+			value
+		);
+		const exif = concat(enc('Exif\0\0'), tiff);
+		const pad = exif.length % 2 ? new Uint8Array(1) : new Uint8Array(0);
+		const le32 = (n: number) => new Uint8Array(new Uint32Array([n]).buffer);
+		const chunks = concat(enc('VP8L'), le32(4), new Uint8Array(4), enc('EXIF'), le32(exif.length), exif, pad);
+		const webp = concat(enc('RIFF'), le32(4 + chunks.length), enc('WEBP'), chunks);
+		expect(await read(webp, 'still.webp')).toMatchObject({ ok: true, format: 'webp', texts: { prompt: '{"1":{}}' } });
+	});
+});
+
 describe('decompression bombs and damaged compressed text', () => {
 	const bomb = new Uint8Array(deflateSync(Buffer.alloc(64 * 1024 * 1024, 0x20)));
 
