@@ -71,7 +71,14 @@ export class FileReader {
 			throw new FileProblem('too-large', `its metadata needs more than ${formatMiB(this.budget)} to be read`);
 		}
 		this.bytesRead += want;
-		const bytes = await this.source.slice(start, start + want);
+		let bytes: Uint8Array;
+		try {
+			bytes = await this.source.slice(start, start + want);
+		} catch (error) {
+			// E.g. NotReadableError: the file was moved or changed after it was picked.
+			const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+			throw new FileProblem('corrupt', `the browser could not read it from disk (${reason}); choose the file again`);
+		}
 		if (this.signal.aborted) throw new FileProblem('aborted', 'reading was cancelled');
 		if (bytes.length !== want) throw new FileProblem('truncated', 'the file ended while being read');
 		if (want < 1 << 20) this.window = { start, bytes };

@@ -316,7 +316,7 @@ describe('decompression bombs and damaged compressed text', () => {
 		expect(result).toMatchObject({
 			ok: false,
 			kind: 'corrupt',
-			message: /"broken\.png" is damaged: its compressed "prompt" text cannot be decompressed/
+			message: /"broken\.png" cannot be read: its compressed "prompt" text cannot be decompressed/
 		});
 	});
 
@@ -340,6 +340,18 @@ describe('files that are not what they seem', () => {
 		const result = await read(bytes, name);
 		expect(result).toMatchObject({ ok: false, kind, message });
 		expect(result.ok || result.message.startsWith(`"${name}"`)).toBe(true);
+	});
+
+	it('says when the file itself cannot be read (moved or changed after it was picked)', async () => {
+		const gone: ByteSource = {
+			size: 100,
+			slice: () => Promise.reject(new DOMException('The file could not be read.', 'NotReadableError'))
+		};
+		expect(await read(gone, 'moved.png')).toMatchObject({
+			ok: false,
+			kind: 'corrupt',
+			message: /"moved\.png".*NotReadableError.*choose the file again/
+		});
 	});
 
 	it('stops when the read is cancelled', async () => {

@@ -108,7 +108,7 @@ function fail(file: FileReader, name: string, kind: FileProblemKind, detail: str
 	const quoted = `"${name}"`;
 	const messages: Record<FileProblemKind, string> = {
 		truncated: `${quoted} is cut off: ${detail}. It was probably not completely downloaded or copied; get the file again from where it was saved.`,
-		corrupt: `${quoted} is damaged: ${detail}. Try the original file, or save the workflow again from ComfyUI.`,
+		corrupt: `${quoted} cannot be read: ${detail}. If it is a copy, try the original file, or save the workflow again from ComfyUI.`,
 		'too-large': `${quoted} is too large to read safely: ${detail}. Runboard reads at most ${formatMiB(MAX_FILE_READ_BYTES)} of a file's metadata; export the workflow as JSON from ComfyUI and import that instead.`,
 		'no-workflow': `${quoted} is ${article(detail)} ${detail} but carries no ComfyUI workflow. ComfyUI's save nodes embed it unless the server runs with --disable-metadata; open ${SAVED_BY_COMFYUI} instead.`,
 		unsupported: `${quoted} is not a file a workflow can be read from (${detail}). Open ${SAVED_BY_COMFYUI}.`,
