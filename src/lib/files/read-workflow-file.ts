@@ -65,7 +65,7 @@ export async function readWorkflowFile(input: WorkflowFileInput, signal: AbortSi
 		if (error instanceof FileProblem) return fail(file, name, error.kind, error.detail);
 		// A bug in a reader, not a property of the file: say so rather than blame the file.
 		const reason = error instanceof Error ? error.message : String(error);
-		return fail(file, name, 'corrupt', `it could not be read (${reason})`);
+		return fail(file, name, 'corrupt', `the reader met an unexpected error (${reason})`);
 	}
 }
 
