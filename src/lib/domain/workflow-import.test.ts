@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { deflateSync } from 'node:zlib';
 import { importFromPngChunks, importWorkflowText, UI_FORMAT_MESSAGE } from './workflow-import';
 import { readPngText } from './png-chunks';
+import { crc32 } from '../files/crc32';
 import textToImage from '../examples/text-to-image.json';
 
 function chunk(type: string, data: Uint8Array): Uint8Array {
@@ -10,11 +11,14 @@ function chunk(type: string, data: Uint8Array): Uint8Array {
 	view.setUint32(0, data.length);
 	out.set(new TextEncoder().encode(type), 4);
 	out.set(data, 8);
-	return out; // CRC left zero: readers here do not check it
+	view.setUint32(8 + data.length, crc32(out.subarray(4, 8 + data.length)));
+	return out;
 }
 
+const IHDR = chunk('IHDR', new Uint8Array([0, 0, 0, 1, 0, 0, 0, 1, 8, 0, 0, 0, 0]));
+
 function png(...chunks: Uint8Array[]): Uint8Array {
-	const parts = [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), ...chunks, chunk('IEND', new Uint8Array())];
+	const parts = [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), IHDR, ...chunks, chunk('IEND', new Uint8Array())];
 	const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
 	let at = 0;
 	for (const p of parts) {

@@ -5,11 +5,12 @@
  */
 import { appError, fail, ok, type Result } from '../../domain/errors';
 import type { NodeDefinitions } from '../../domain/object-info';
-import { isPng, readPngText } from '../../domain/png-chunks';
 import { newWorkflowRun, type NodeProblems, type WorkflowRun } from '../../domain/run-record';
 import { usesPartnerNodes } from '../../domain/workflow-check';
 import { importFromPngChunks, importWorkflowText, nodeTitle, type ImportResult } from '../../domain/workflow-import';
 import type { ApiPrompt, FileRef, NodeErrors } from '../../wire/workflow-api';
+import { readWorkflowFile } from '../../files/read-workflow-file';
+import { formatMiB, MAX_FILE_READ_BYTES } from '../../files/limits';
 import type { WorkerContext } from '../context';
 import type { ObjectInfoView, QueueView, SavedWorkflow, SubmitRunError, SubmitRunInput, UploadedInput, WorkflowApi } from './api';
 import { sendInput } from './input-uploader';
@@ -24,11 +25,6 @@ import { OBJECT_INFO_KEY as OBJECT_INFO } from '../../domain/storage-keys';
 interface CachedObjectInfo {
 	nodes: NodeDefinitions;
 	fetchedAt: number;
-}
-
-async function inflate(data: Uint8Array): Promise<Uint8Array> {
-	const stream = new Blob([data as BlobPart]).stream().pipeThrough(new DecompressionStream('deflate'));
-	return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
 export class WorkflowService {
@@ -118,19 +114,21 @@ export class WorkflowService {
 	}
 
 	private async importFile(file: File): Promise<ImportResult> {
-		let bytes: Uint8Array;
+		// Files ComfyUI saved (images, audio, video) are read by their metadata only, within caps.
+		const embedded = await readWorkflowFile({ source: file }, new AbortController().signal);
+		if (embedded.ok) return importFromPngChunks(embedded.texts as Record<string, string>);
+		if (embedded.kind !== 'unsupported') return { ok: false, message: embedded.message };
+		if (file.type.startsWith('image/'))
+			return { ok: false, message: `"${file.name}" is an image but not a PNG: only PNGs saved by ComfyUI carry their workflow.` };
+		if (file.size > MAX_FILE_READ_BYTES)
+			return { ok: false, message: `"${file.name}" is larger than ${formatMiB(MAX_FILE_READ_BYTES)}: it is not a workflow file.` };
+		let text: string;
 		try {
-			bytes = new Uint8Array(await file.arrayBuffer());
+			text = await file.text();
 		} catch {
 			return { ok: false, message: `The file "${file.name}" could not be read.` };
 		}
-		if (isPng(bytes)) {
-			const chunks = await readPngText(bytes, inflate);
-			return chunks.ok ? importFromPngChunks(chunks.chunks) : { ok: false, message: chunks.message };
-		}
-		if (file.type.startsWith('image/'))
-			return { ok: false, message: `"${file.name}" is an image but not a PNG: only PNGs saved by ComfyUI carry their workflow.` };
-		return importWorkflowText(new TextDecoder().decode(bytes));
+		return importWorkflowText(text);
 	}
 
 	private async uploadInput({
