@@ -24,6 +24,7 @@ export interface StreamOptions {
 export class SseStream {
 	closed = false;
 	private frames = 0;
+	private cutting = false;
 	private stalledUntil = 0;
 	private readonly held: string[] = [];
 	private keepalive: NodeJS.Timeout | undefined;
@@ -37,10 +38,14 @@ export class SseStream {
 	}
 
 	send(event: string, data: unknown, emittedAt = performance.now()): void {
-		if (this.closed) return;
+		if (this.closed || this.cutting) return;
 		this.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`, emittedAt);
 		this.frames++;
-		if (this.options.dropAfterFrames > 0 && this.frames >= this.options.dropAfterFrames) this.drop();
+		if (this.options.dropAfterFrames > 0 && this.frames >= this.options.dropAfterFrames) {
+			// Nothing more is written; the cut comes once the frames are on the wire.
+			this.cutting = true;
+			setTimeout(() => this.drop(), 50).unref();
+		}
 	}
 
 	/** No bytes at all for `ms` (fault); what is sent meanwhile is written afterwards. */
@@ -52,7 +57,7 @@ export class SseStream {
 
 	/** Ends the response cleanly (after the terminal status). */
 	end(): void {
-		if (this.closed) return;
+		if (this.closed || this.cutting) return;
 		if (this.held.length > 0) {
 			// A stalled stream ends once its held frames are out.
 			setTimeout(() => this.end(), Math.max(1, this.stalledUntil - Date.now())).unref();
