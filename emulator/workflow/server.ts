@@ -33,7 +33,12 @@ export interface V2Options {
 }
 
 export function createWorkflowService(state: EmulatorState, storage: StorageService, v2Options: V2Options): WorkflowService {
-	const app = Fastify({ logger: false, bodyLimit: 512 * 1024 * 1024, forceCloseConnections: true, maxParamLength: 1024 });
+	const app = Fastify({
+		logger: false,
+		bodyLimit: 512 * 1024 * 1024,
+		forceCloseConnections: true,
+		routerOptions: { maxParamLength: 1024 }
+	});
 	let engine: WorkflowEngine | undefined;
 	const hub = new SocketHub(state, () => engine?.book.remaining() ?? 0);
 	engine = new WorkflowEngine(state, storage, hub);

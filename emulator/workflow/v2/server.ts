@@ -92,7 +92,12 @@ export function installV2ControlRoutes(app: FastifyInstance, core: V2Core): void
 
 /** A surface on an origin of its own: the per-deployment endpoint or the self-hosted proxy. */
 export function createSurfaceApp(state: EmulatorState, core: V2Core, name: 'deployment' | 'self-hosted'): FastifyInstance {
-	const app = Fastify({ logger: false, bodyLimit: 512 * 1024 * 1024, forceCloseConnections: true, maxParamLength: 1024 });
+	const app = Fastify({
+		logger: false,
+		bodyLimit: 512 * 1024 * 1024,
+		forceCloseConnections: true,
+		routerOptions: { maxParamLength: 1024 }
+	});
 	if (name === 'self-hosted') installProxyFrontDoor(app, core);
 	else installCors(app);
 	installFaults(app, state);
