@@ -92,11 +92,8 @@ export function installJobRoutes(app: FastifyInstance, core: V2Core, surface: Su
 		});
 		const status = core.jobs.status(rec);
 		stream.send('status', status === 'queued' ? { status, queue_position: core.jobs.queuePosition(rec) } : { status });
+		// A finished job's stream is its terminal status, then the end (GET /jobs/{id} has the rest).
 		if (isTerminal(status)) {
-			if (!rules.proxyStream) {
-				if (rec.progress) stream.send('progress', rec.progress);
-				if (rec.preview) stream.send('preview', rec.preview);
-			}
 			stream.end();
 			return reply;
 		}
