@@ -385,12 +385,13 @@ describe.each(['managed', 'deployment'] as const)('v2 %s', (mode) => {
 			await stepMs(bed.emu, 20);
 			const { body } = await client().submit<JobBody>(smallJob(100));
 			const read = await client().events(body.urls.events, { timeoutMs: 15_000 });
+			// Counted against the stream's span (arrival gaps bunch up when the reader is busy).
+			const seconds = (read.events.at(-1)!.at - read.events[0]!.at) / 1000;
 			for (const kind of ['progress', 'preview']) {
-				const times = read.events.filter((e) => e.event === kind).map((e) => e.at);
-				for (let i = 2; i < times.length - 1; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThan(400);
+				const n = read.events.filter((e) => e.event === kind).length;
+				expect(n).toBeGreaterThan(0);
+				expect(n).toBeLessThanOrEqual(Math.ceil(seconds * 2) + 2);
 			}
-			// 100 steps of 20 ms: about 2 s, so a handful of each rather than 100.
-			expect(read.events.filter((e) => e.event === 'progress').length).toBeLessThan(12);
 		});
 
 		it('sends output events as outputs commit and log events, ends after the terminal status, with no ids', async () => {
