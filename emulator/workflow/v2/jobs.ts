@@ -191,7 +191,7 @@ export class V2Jobs {
 	private end(rec: JobRecord): void {
 		rec.completedAt = this.hooks.now();
 		rec.canceling = false;
-		// The runner sets the engine state just before the terminal event; announce once it is read.
+		// Deferred until every observer of the terminal event has run (the engine state is already final).
 		queueMicrotask(() => this.announce(rec));
 	}
 
