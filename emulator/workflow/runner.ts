@@ -24,7 +24,7 @@ export interface RunEnvironment {
 	modelsUnavailable(): boolean;
 	emit(route: Route, type: string, data: Record<string, unknown>): void;
 	preview(route: Route, promptId: string, nodeId: string, jpeg: Buffer, stepEndedAt: number): void;
-	text(route: Route, nodeId: string, text: string): void;
+	text(route: Route, nodeId: string, text: string, promptId: string): void;
 	route(job: Job, kind: 'event' | 'progress' | 'interrupted' | 'text'): Route;
 	loadInput(name: string): Promise<LoadedFile>;
 	/** A content hash for a file-name input, so the cache notices new bytes under an old name. */
@@ -160,7 +160,7 @@ export async function runJob(job: Job, env: RunEnvironment): Promise<void> {
 					progressState();
 					if (image) env.preview(route, job.id, id, await image, stepEndedAt);
 				},
-				text: (message) => env.text(env.route(job, 'text'), id, message),
+				text: (message) => env.text(env.route(job, 'text'), id, message, job.id),
 				loadInput: env.loadInput,
 				saveFile: env.saveFile
 			};
