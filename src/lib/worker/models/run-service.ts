@@ -31,7 +31,16 @@ import type { WorkerContext } from '../context';
 import type { RouterModelListEntry } from '../../wire/router-api';
 import type { ModelDeps } from './model-service';
 import { fetchAsset, storeResult, type AssetFetch } from './result-store';
-import { modelUrl, routerClient, type BytesResponse, type RouterClient } from './router-client';
+import { modelUrl, routerClient, type RouterClient } from './router-client';
+import type { GuardedResponse } from '../guarded-fetch';
+
+interface BytesResponse {
+	raw: GuardedResponse;
+	bytes: Uint8Array;
+}
+
+const withBytes = (res: Result<GuardedResponse>): Result<BytesResponse> =>
+	res.ok ? ok({ raw: res.value, bytes: res.value.bytes ?? new Uint8Array(0) }) : res;
 import { RunRepo } from './run-repo';
 import { Slots, SYNC_HELD_OPEN_CAP } from './slots';
 
@@ -363,15 +372,18 @@ export class RunService {
 				});
 				if (!sending) return;
 				run = sending;
-				res = await client.fetchBytes({
-					url: modelUrl(client.base, run.modelId),
-					method: 'POST',
-					headers: { 'Content-Type': 'application/json', 'Idempotency-Key': run.idempotencyKey },
-					body: JSON.stringify(run.body),
-					credential: client.credential,
-					timeoutMs: SYNC_TIMEOUT_MS,
-					signal: abort.signal
-				});
+				res = withBytes(
+					await client.fetch({
+						read: 'bytes',
+						url: modelUrl(client.base, run.modelId),
+						method: 'POST',
+						headers: { 'Content-Type': 'application/json', 'Idempotency-Key': run.idempotencyKey },
+						body: JSON.stringify(run.body),
+						credential: client.credential,
+						timeoutMs: SYNC_TIMEOUT_MS,
+						signal: abort.signal
+					})
+				);
 			} finally {
 				release();
 				this.aborts.delete(run.id);
@@ -588,7 +600,7 @@ export class RunService {
 		let run = start;
 		for (;;) {
 			const queue = run.queue!;
-			const res = await client.fetchBytes({ url: queue.responseUrl, credential: client.credential });
+			const res = withBytes(await client.fetch({ url: queue.responseUrl, credential: client.credential, read: 'bytes' }));
 			if (!res.ok) {
 				const wait = backoffDelay(0, { baseMs: 2000, maxMs: 30_000 }, this.deps.random());
 				run =
