@@ -120,7 +120,7 @@ describe('model runs against the emulator', () => {
 		const run = await models.runs.settled(started.value.id);
 		expect(run).toMatchObject({
 			status: 'unknown',
-			error: { message: expect.stringContaining('Outcome unknown, may have been charged'), status: 409 }
+			error: { kind: 'outcome-unknown', message: expect.stringContaining('Outcome unknown, may have been charged'), status: 409 }
 		});
 		expect(await dispatchesOf(run!.idempotencyKey)).toBe(1);
 	});

@@ -5,7 +5,10 @@
 import { appError, fail, ok, type Result } from '../../domain/errors';
 import { modelPath } from '../../domain/model-catalog';
 import type { WorkerContext } from '../context';
-import type { Credential, GuardedFetch } from '../guarded-fetch';
+import type { Credential, GuardedFetch, GuardedRequest } from '../guarded-fetch';
+import { SYNC_TIMEOUT_MS, type ModelCall } from '../../domain/model-run-reducer';
+import type { ModelRun } from '../../domain/model-run';
+import { ROUTER_REQUEST_HEADERS } from '../../wire/router-api';
 
 export interface RouterClient {
 	profileId: string;
@@ -41,4 +44,15 @@ export function catalogUrl(base: string, cursor: string | undefined, limit: numb
 
 export function modelUrl(base: string, modelId: string, suffix = ''): string {
 	return `${base}/v2/models/${modelPath(modelId)}${suffix}`;
+}
+
+/** The request of each call of a model run; every send carries the run's one idempotency key. */
+export function modelRunRequest(call: ModelCall, run: ModelRun, client: Pick<RouterClient, 'base' | 'credential'>): GuardedRequest {
+	const { credential } = client;
+	if (call === 'status') return { url: run.queue!.statusUrl, credential };
+	if (call === 'collect') return { url: run.queue!.responseUrl, credential, read: 'bytes' };
+	const headers = { 'Content-Type': 'application/json', [ROUTER_REQUEST_HEADERS.idempotencyKey]: run.idempotencyKey };
+	const url = modelUrl(client.base, run.modelId, call === 'submit' ? '/requests' : '');
+	const send = { url, method: 'POST' as const, headers, body: JSON.stringify(run.body), credential };
+	return call === 'sync' ? { ...send, read: 'bytes', timeoutMs: SYNC_TIMEOUT_MS } : send;
 }
