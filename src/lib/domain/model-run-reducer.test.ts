@@ -99,6 +99,7 @@ describe('a synchronous call', () => {
 		const waiting = stepModelRun(at('sync', { status: 'submitting' }), { type: 'slot-busy', size: 4 }, ctx);
 		expect(waiting.drive.run.phase).toBe('Waiting for a free connection: 4 synchronous calls are already held open.');
 		expect(waiting.drive.run.status).toBe('submitting');
+		expect(waiting.effect).toEqual({ type: 'acquire-slot', queued: true });
 		const sending = stepModelRun(waiting.drive, { type: 'slot-acquired' }, ctx);
 		expect(sending.effect).toEqual({ type: 'call', call: 'sync' });
 		expect(sending.drive.run).toMatchObject({ status: 'running', attempts: 1, startedAt: 1000, phase: 'Waiting for the model.' });

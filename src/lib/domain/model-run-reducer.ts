@@ -54,7 +54,12 @@ export type ModelAnswer =
 	| { type: 'stored'; result: ModelResult; warning?: string };
 
 export type ModelEffect =
-	{ type: 'acquire-slot' } | { type: 'call'; call: ModelCall } | { type: 'wait'; ms: number } | { type: 'store-result' } | { type: 'stop' };
+	/** Take a connection; `queued`: the wait for one is already said, take the next free one. */
+	| { type: 'acquire-slot'; queued?: boolean }
+	| { type: 'call'; call: ModelCall }
+	| { type: 'wait'; ms: number }
+	| { type: 'store-result' }
+	| { type: 'stop' };
 
 export interface ModelStep {
 	drive: ModelDrive;
@@ -338,6 +343,12 @@ export function beginDrive(run: ModelRun): ModelDrive {
 	return { run, call: run.mode === 'sync' ? 'sync' : run.queue ? 'status' : 'submit', misses: 0 };
 }
 
+/** A run whose driver stopped on something unforeseen ends failed, saying so. */
+export function crashed(run: ModelRun, error: unknown): ModelRun {
+	const failure = appError('unknown', `The run stopped on an unexpected error: ${String(error)}`);
+	return { ...run, status: 'failed', phase: undefined, error: failure };
+}
+
 /** The next state of a run and the one effect to perform, for one answer. */
 export function stepModelRun(drive: ModelDrive, answer: ModelAnswer, ctx: ModelContext): ModelStep {
 	if (isModelTerminal(drive.run.status)) return stop(drive);
@@ -348,7 +359,7 @@ export function stepModelRun(drive: ModelDrive, answer: ModelAnswer, ctx: ModelC
 		case 'slot-busy':
 			return {
 				drive: patch(drive, { phase: `Waiting for a free connection: ${answer.size} synchronous calls are already held open.` }),
-				effect: { type: 'acquire-slot' }
+				effect: { type: 'acquire-slot', queued: true }
 			};
 		case 'slot-acquired': {
 			const run = drive.run;

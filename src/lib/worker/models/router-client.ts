@@ -6,7 +6,10 @@ import { appError, fail, ok, type Result } from '../../domain/errors';
 import { modelPath } from '../../domain/model-catalog';
 import type { WorkerContext } from '../context';
 import type { Credential, GuardedFetch, GuardedRequest } from '../guarded-fetch';
-import { SYNC_TIMEOUT_MS, type ModelCall } from '../../domain/model-run-reducer';
+import { ownOrigin, SYNC_TIMEOUT_MS, type ModelCall } from '../../domain/model-run-reducer';
+import { responseError } from '../../domain/http-response';
+import { withRouterWords } from '../../domain/model-errors';
+import { decodeQueueCancel } from '../../wire/router-decode';
 import type { ModelRun } from '../../domain/model-run';
 import { ROUTER_REQUEST_HEADERS } from '../../wire/router-api';
 
@@ -55,4 +58,18 @@ export function modelRunRequest(call: ModelCall, run: ModelRun, client: Pick<Rou
 	const url = modelUrl(client.base, run.modelId, call === 'submit' ? '/requests' : '');
 	const send = { url, method: 'POST' as const, headers, body: JSON.stringify(run.body), credential };
 	return call === 'sync' ? { ...send, read: 'bytes', timeoutMs: SYNC_TIMEOUT_MS } : send;
+}
+
+/** Asks the queue to cancel a request: 202 requested, 409 already completed; anything else is an error. */
+export async function cancelQueued(
+	client: RouterClient,
+	cancelUrl: string
+): Promise<Result<{ status: 202 | 409; cancelStatus: string | undefined }>> {
+	const guard = ownOrigin(client.origin, cancelUrl);
+	if (guard) return fail(guard);
+	const res = await client.fetch({ url: cancelUrl, method: 'PUT', credential: client.credential });
+	if (!res.ok) return res;
+	const { status, body } = res.value;
+	if (status !== 202 && status !== 409) return fail(withRouterWords(responseError(res.value, 'router')));
+	return ok({ status, cancelStatus: decodeQueueCancel(body) });
 }

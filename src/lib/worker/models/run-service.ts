@@ -4,20 +4,19 @@
  * The key is created and saved with the model id and body before the first send.
  */
 import { appError, fail, ok, type Result } from '../../domain/errors';
-import { controlType, withRouterWords } from '../../domain/model-errors';
+import { controlType } from '../../domain/model-errors';
 import { isModelTerminal, type ModelRun } from '../../domain/model-run';
 import * as reducer from '../../domain/model-run-reducer';
 import type { ModelAnswer, ModelDrive, ModelEffect } from '../../domain/model-run-reducer';
-import { responseError } from '../../domain/http-response';
 import { isObject } from '../../wire/json';
 import type { RouterModelListEntry } from '../../wire/router-api';
-import { decodeErrorType, decodeQueueCancel } from '../../wire/router-decode';
+import { decodeErrorType } from '../../wire/router-decode';
 import type { WorkerContext } from '../context';
 import type { GuardedResponse } from '../guarded-fetch';
 import type { StartModelRunInput } from './api';
 import type { ModelDeps } from './model-service';
 import { fetchAsset, keepResult, type AssetFetch } from './result-store';
-import { modelRunRequest, routerClient, type RouterClient } from './router-client';
+import { cancelQueued, modelRunRequest, routerClient, type RouterClient } from './router-client';
 import { RunRepo } from './run-repo';
 import { Slots, SYNC_HELD_OPEN_CAP } from './slots';
 
@@ -29,7 +28,6 @@ export interface RunServiceDeps extends ModelDeps {
 /** What the driver holds between steps: a connection slot, and the last reply (its bytes are the result). */
 interface Held {
 	release?: () => void;
-	noted: boolean;
 	reply?: GuardedResponse;
 }
 
@@ -117,16 +115,11 @@ export class RunService {
 			return fail(appError('invalid-input', 'Only a queued request can be cancelled; a synchronous run can only stop being waited for.'));
 		const client = await routerClient(this.ctx, run.profileId);
 		if (!client.ok) return client;
-		const guard = reducer.ownOrigin(client.value.origin, run.queue.cancelUrl);
-		if (guard) return fail(guard);
-		const res = await client.value.fetch({ url: run.queue.cancelUrl, method: 'PUT', credential: client.value.credential });
-		if (!res.ok) return fail(res.error);
-		const { status, body } = res.value;
-		if (status !== 202 && status !== 409) return fail(withRouterWords(responseError(res.value, 'router')));
+		const answered = await cancelQueued(client.value, run.queue.cancelUrl);
+		if (!answered.ok) return answered;
 		const latest = (await this.repo.get(id)) ?? run;
-		return ok(
-			await this.repo.save(reducer.cancelAnswered({ ...latest, queue: latest.queue ?? run.queue }, status, decodeQueueCancel(body)))
-		);
+		const { status, cancelStatus } = answered.value;
+		return ok(await this.repo.save(reducer.cancelAnswered({ ...latest, queue: latest.queue ?? run.queue }, status, cancelStatus)));
 	}
 
 	/** Re-attaches unfinished runs after a reload: queued ones by request id, synchronous ones under their key. */
@@ -150,9 +143,7 @@ export class RunService {
 		const done = this.driveOnce(id)
 			.catch(async (error: unknown) => {
 				const run = await this.repo.get(id);
-				if (!run || isModelTerminal(run.status)) return;
-				const failed = appError('unknown', `The run stopped on an unexpected error: ${String(error)}`);
-				await this.repo.save({ ...run, status: 'failed', phase: undefined, error: failed });
+				if (run && !isModelTerminal(run.status)) await this.repo.save(reducer.crashed(run, error));
 			})
 			.finally(() => this.driving.delete(id));
 		this.driving.set(id, done);
@@ -166,7 +157,7 @@ export class RunService {
 		if (!client.ok) return void (await this.repo.save({ ...first, status: 'failed', error: client.error }));
 		let drive: ModelDrive | undefined;
 		let answer: ModelAnswer = { type: 'begin' };
-		const held: Held = { noted: false };
+		const held: Held = {};
 		try {
 			for (;;) {
 				// What a person did meanwhile (stop waiting, cancel) is read back before each answer is applied.
@@ -174,13 +165,11 @@ export class RunService {
 				if (!latest || isModelTerminal(latest.status)) return;
 				drive = drive ? { ...drive, run: latest } : reducer.beginDrive(latest);
 				const step = reducer.stepModelRun(drive, answer, { now: this.deps.now(), random: this.deps.random(), origin: client.value.origin });
-				const { run } = step.drive;
+				const { run } = (drive = step.drive);
 				if (run.spend && run.spend !== latest.spend) await this.repo.saveSpend(run.profileId, run.spend);
 				if (run !== latest) await this.repo.save(run);
-				drive = step.drive;
 				if (step.effect.type === 'stop') return;
-				answer = await this.perform(step.effect, drive, client.value, held);
-				if (answer.type === 'reply') held.reply = answer.raw;
+				answer = await this.perform(step.effect, run, client.value, held);
 			}
 		} finally {
 			held.release?.();
@@ -189,46 +178,35 @@ export class RunService {
 
 	private async perform(
 		effect: Exclude<ModelEffect, { type: 'stop' }>,
-		drive: ModelDrive,
+		run: ModelRun,
 		client: RouterClient,
 		held: Held
 	): Promise<ModelAnswer> {
 		switch (effect.type) {
 			case 'acquire-slot':
-				// A synchronous call holds one of the few connections until its answer is in; the wait is said once.
-				if (!held.noted && this.slots.busy >= this.slots.size) return ((held.noted = true), { type: 'slot-busy', size: this.slots.size });
-				held.noted = false;
+				// A synchronous call holds one of the few connections until its answer is in.
+				if (!effect.queued && this.slots.busy >= this.slots.size) return { type: 'slot-busy', size: this.slots.size };
 				held.release = await this.slots.acquire();
 				return { type: 'slot-acquired' };
 			case 'call': {
 				const abort = new AbortController();
-				this.aborts.set(drive.run.id, abort);
-				try {
-					return await this.answerOf(
-						drive,
-						await client.fetch({ ...modelRunRequest(effect.call, drive.run, client), signal: abort.signal })
-					);
-				} finally {
-					held.release?.();
-					held.release = undefined;
-					this.aborts.delete(drive.run.id);
-				}
+				this.aborts.set(run.id, abort);
+				const res = await client.fetch({ ...modelRunRequest(effect.call, run, client), signal: abort.signal });
+				this.aborts.delete(run.id);
+				held.release?.();
+				held.release = undefined;
+				if (!res.ok) return { type: 'no-reply', error: res.error };
+				held.reply = res.value;
+				// A content-policy refusal brings the model's charge rule along.
+				if (controlType(decodeErrorType(res.value)) !== 'content_policy_violation') return { type: 'reply', raw: res.value };
+				const charge = (await this.entryOf(run.profileId, run.modelId))?.billing.charges_on_policy_rejection;
+				return { type: 'reply', raw: res.value, ...(charge !== undefined ? { chargeRule: charge } : {}) };
 			}
 			case 'wait':
 				await this.deps.sleep(effect.ms);
 				return { type: 'waited' };
-			case 'store-result': {
-				const stored = await keepResult(this.ctx.kv, drive.run.id, held.reply!, this.deps.getAsset ?? fetchAsset);
-				return { type: 'stored', ...stored };
-			}
+			case 'store-result':
+				return { type: 'stored', ...(await keepResult(this.ctx.kv, run.id, held.reply!, this.deps.getAsset ?? fetchAsset)) };
 		}
-	}
-
-	/** An answer for the reducer; a content-policy refusal brings the model's charge rule along. */
-	private async answerOf(drive: ModelDrive, res: Result<GuardedResponse>): Promise<ModelAnswer> {
-		if (!res.ok) return { type: 'no-reply', error: res.error };
-		if (controlType(decodeErrorType(res.value)) !== 'content_policy_violation') return { type: 'reply', raw: res.value };
-		const entry = await this.entryOf(drive.run.profileId, drive.run.modelId);
-		return { type: 'reply', raw: res.value, ...(entry ? { chargeRule: entry.billing.charges_on_policy_rejection } : {}) };
 	}
 }
