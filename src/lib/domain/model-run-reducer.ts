@@ -11,7 +11,7 @@ import { ROUTER_HEADERS } from '../wire/router-api';
 import { backoffDelay, type BackoffPolicy } from './backoff';
 import { appError, type AppError } from './errors';
 import { requestIdOf, responseError, type RawResponse } from './http-response';
-import { withRouterWords } from './model-errors';
+import { noAnswer, withRouterWords } from './model-errors';
 import {
 	decideSync,
 	isModelTerminal,
@@ -84,11 +84,6 @@ const COLLECT_BACKOFF: BackoffPolicy = { baseMs: 2000, maxMs: 30_000 };
 export const KEY_EXPIRED = 'The idempotency key is past its 24-hour retention, so a retry could start a second billable run.';
 
 const seconds = (ms: number) => Math.ceil(ms / 1000);
-
-/** Whether an error means the call got no answer at all (so the same key may be sent again). */
-export function noAnswer(error: AppError): boolean {
-	return error.kind === 'network' || error.kind === 'cors' || error.kind === 'timeout';
-}
 
 // ---- the run's endings and small moves ---------------------------------------------------------
 
