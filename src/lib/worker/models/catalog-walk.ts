@@ -70,7 +70,7 @@ export async function walkCatalog(
 			const json = readJson(res.value, 'router');
 			if (!json.ok) {
 				error = withRouterWords(json.error);
-				retryHint = retryAfterMs(res.value.header('Retry-After'));
+				retryHint = retryAfterMs(res.value.header(ROUTER_HEADERS.retryAfter));
 			} else {
 				const page = parseCatalogPage(json.value);
 				if (!page.ok)
