@@ -106,6 +106,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
 			// Every server ends its connections at once (forceCloseConnections), as a stopped service
 			// does: waiting for a request in flight once held a test's close() for 40 s.
 			async close() {
+				workflow.engine.close();
 				workflow.hub.close();
 				await Promise.all(apps.map((a) => a.close()));
 			}

@@ -39,6 +39,7 @@ export class WorkflowEngine {
 	readonly cache = new OutputCache();
 	stepMs = DEFAULT_STEP_MS;
 	readonly observers = new Set<EngineObserver>();
+	private readonly halt = new AbortController();
 
 	constructor(
 		private readonly state: EmulatorState,
@@ -134,8 +135,16 @@ export class WorkflowEngine {
 		);
 	}
 
+	/** For the emulator's close: drops waiting jobs and stops running ones now, so no step timer outlives it. */
+	close(): void {
+		for (const job of this.book.pendingJobs()) this.book.dropPending(job.id);
+		for (const job of this.book.runningJobs()) job.stopRequested = true;
+		this.halt.abort();
+	}
+
 	/** Starts what the tier allows; called on submit and whenever a job ends. */
 	pump(): void {
+		if (this.halt.signal.aborted) return;
 		for (const job of this.book.startable(this.rules.concurrency)) {
 			void runJob(job, this.environment())
 				.catch((error: unknown) => {
@@ -261,6 +270,7 @@ export class WorkflowEngine {
 		const rules = this.rules;
 		const ending: RunEnding = rules.ending;
 		return {
+			halt: this.halt.signal,
 			local: rules.local,
 			stepMs: this.stepMs,
 			ending,

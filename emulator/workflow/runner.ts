@@ -31,6 +31,8 @@ export interface RunEnvironment {
 	inputHash(name: string): string;
 	saveFile(type: 'output' | 'temp', prefix: string, extension: string, bytes: Buffer, mime: string): Promise<FileRef>;
 	cache: OutputCache;
+	/** Aborted when the emulator closes: a node waiting out its step time stops at once. */
+	halt: AbortSignal;
 }
 
 export interface CachedNode {
@@ -147,7 +149,12 @@ export async function runJob(job: Job, env: RunEnvironment): Promise<void> {
 				prompt: job.prompt,
 				extraPngInfo: (job.extraData['extra_pnginfo'] as { workflow?: unknown } | undefined)?.workflow,
 				stepMs: env.stepMs,
-				sleep: (ms) => sleep(ms),
+				sleep: async (ms) => {
+					await sleep(ms, undefined, { signal: env.halt }).catch((error: unknown) => {
+						if (env.halt.aborted) throw new Interrupted();
+						throw error;
+					});
+				},
 				checkpoint,
 				progress: async (value, max, preview) => {
 					const stepEndedAt = performance.now();

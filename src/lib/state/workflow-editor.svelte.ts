@@ -13,7 +13,6 @@ import { nextSeed } from '$lib/forms/seeds';
 import type { ApiPrompt } from '$lib/wire/workflow-api';
 import type { SavedWorkflow, UploadedInput, UploadPhase } from '$lib/worker/workflows/api';
 import { cancellable, onWorkerEvent, workerApi } from '$lib/client/worker-bridge.svelte';
-import { workflowRuns } from './workflow-runs.svelte';
 import { draftSaver } from './drafts';
 
 type Values = Record<string, Record<string, unknown>>;
@@ -45,11 +44,22 @@ export class WorkflowEditor {
 	problems = $derived<WorkflowProblem[]>(this.workflow && this.nodes ? checkWorkflow(this.currentPrompt(), this.nodes) : []);
 	partner = $derived(this.workflow && this.nodes ? usesPartnerNodes(this.workflow.prompt, this.nodes) : false);
 
+	private readonly unsubscribe: () => void;
+	private disposed = false;
+
 	constructor(private readonly profileId: () => string | null) {
-		onWorkerEvent((event) => {
+		this.unsubscribe = onWorkerEvent((event) => {
 			if (event.type === 'upload-progress' && this.uploading.has(event.uploadId))
 				this.uploads.set(event.uploadId, { phase: event.phase, loaded: event.loaded, total: event.total });
 		});
+	}
+
+	/** Stops following upload progress and revokes the previews of picked files; for when the page goes. A pending draft is still saved. */
+	dispose(): void {
+		this.disposed = true;
+		this.unsubscribe();
+		for (const url of new Set(this.previews.values())) URL.revokeObjectURL(url);
+		this.previews.clear();
 	}
 
 	/** The run whose inputs filled the form ("run again with these"), if any. */
@@ -131,9 +141,22 @@ export class WorkflowEditor {
 			this.fieldErrors[field.id] = result.error.message;
 			return undefined;
 		}
-		if (!maskFor) this.previews.set(result.value.name, previewUrl);
-		else this.previews.set(result.value.name, this.previews.get(maskFor) ?? previewUrl);
+		// The page went while the file was uploading: nothing shows the preview any more.
+		if (this.disposed) {
+			URL.revokeObjectURL(previewUrl);
+			return undefined;
+		}
+		const shown = maskFor ? (this.previews.get(maskFor) ?? previewUrl) : previewUrl;
+		if (shown !== previewUrl) URL.revokeObjectURL(previewUrl);
+		this.setPreview(result.value.name, shown);
 		return result.value.name;
+	}
+
+	/** Shows `url` for an uploaded name; a URL no name shows any more is revoked. */
+	private setPreview(name: string, url: string): void {
+		const old = this.previews.get(name);
+		this.previews.set(name, url);
+		if (old && old !== url && ![...this.previews.values()].includes(old)) URL.revokeObjectURL(old);
 	}
 
 	/** Checks what the browser can check before sending: bounds and required values. */
@@ -177,7 +200,7 @@ export class WorkflowEditor {
 				}
 				const prompt = this.currentPrompt();
 				this.workflow = await workerApi().saveWorkflow({ id: this.workflow.id, name: this.workflow.name, prompt });
-				const result = await workflowRuns.submit({ profileId, workflowId: this.workflow.id, title: this.workflow.name, prompt, seeds });
+				const result = await workerApi().submitRun({ profileId, workflowId: this.workflow.id, title: this.workflow.name, prompt, seeds });
 				if (!result.ok) {
 					this.showSubmitError(result.error);
 					break;
