@@ -6,7 +6,7 @@ export default defineConfig({
 	worker: { format: 'es' },
 	build: { target: 'es2022', sourcemap: true },
 	test: {
-		include: ['src/**/*.test.ts', 'emulator/**/*.test.ts', 'scripts/**/*.test.ts'],
+		include: ['src/**/*.test.ts', 'emulator/**/*.test.ts', 'scripts/**/*.test.ts', 'tests/fuzz/**/*.test.ts'],
 		environment: 'node',
 		testTimeout: 20_000
 	}
