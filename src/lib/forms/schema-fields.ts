@@ -17,12 +17,16 @@ import {
 	type MediaAccept
 } from './field-model';
 
+import { nestingDepth } from '../wire/json';
+
 type Schema = { [key: string]: unknown };
 
 export const AUTHORED_FLAG = 'x-service-input-schema-authored';
 const MAX_DEPTH = 12;
 const MAX_NORMALIZE_DEPTH = 64;
-const MAX_FIELDS = 2000;
+const MAX_FIELDS = 1000;
+/** Real OpenAPI documents nest a few dozen levels; deeper would overflow cloning the defaults. */
+const MAX_DOCUMENT_DEPTH = 256;
 const TEXTAREA_MIN_LENGTH = 200;
 const SEED_MAX = 2 ** 32 - 1;
 
@@ -408,6 +412,10 @@ export function jsonFallbackForm(form: SchemaForm, note: string): SchemaForm {
 /** The whole mapping: a document in, a form out. */
 export function schemaToForm(doc: Schema, title = 'Input'): SchemaForm {
 	const authored = doc[AUTHORED_FLAG] !== false;
+	if (nestingDepth(doc, MAX_DOCUMENT_DEPTH) > MAX_DOCUMENT_DEPTH) {
+		const problem = `The schema document nests deeper than ${MAX_DOCUMENT_DEPTH} levels.`;
+		return { authored, group: { id: 'input', title, fields: [] }, inputSchema: null, defaults: {}, problem };
+	}
 	const body = requestBodySchema(doc);
 	const components = isSchema(doc['components']) ? doc['components'] : undefined;
 	const inputSchema = body ? { ...body, ...(components ? { components } : {}) } : null;

@@ -20,7 +20,14 @@ export function toJsonSchema(value: unknown): unknown {
 	if (Array.isArray(value)) return value.map(toJsonSchema);
 	if (!isSchema(value)) return value;
 	const out: Schema = {};
-	for (const [k, v] of Object.entries(value)) out[k] = INSTANCE_KEYS.has(k) ? v : toJsonSchema(v);
+	// defineProperty: a property named `__proto__` must stay a property, not become the prototype.
+	for (const [k, v] of Object.entries(value))
+		Object.defineProperty(out, k, {
+			value: INSTANCE_KEYS.has(k) ? v : toJsonSchema(v),
+			writable: true,
+			enumerable: true,
+			configurable: true
+		});
 	if (out['nullable'] === true) {
 		const t = out['type'];
 		if (typeof t === 'string') out['type'] = [t, 'null'];
@@ -67,7 +74,7 @@ function messageOf(unit: OutputUnit): string {
 		case 'required':
 			return 'Required.';
 		case 'type': {
-			const m = /type "([^"]+)"/.exec(e);
+			const m = /Expected "([^"]+)"/.exec(e) ?? /type "([^"]+)"/.exec(e);
 			return m ? `Must be ${m[1] === 'integer' ? 'a whole number' : `a ${m[1]}`}.` : e;
 		}
 		case 'minimum':
@@ -221,6 +228,7 @@ function resolvePointer(root: Schema, ref: string): unknown {
  */
 export function schemaDefect(root: Schema): string | undefined {
 	const stack: Array<{ node: unknown; at: string; depth: number }> = [{ node: root, at: '#', depth: 0 }];
+	const sound = new Set<string>();
 	while (stack.length) {
 		const { node, at, depth } = stack.pop()!;
 		if (typeof node === 'boolean') continue;
@@ -245,7 +253,7 @@ export function schemaDefect(root: Schema): string | undefined {
 			}
 		}
 		if (has('$ref')) {
-			const defect = refDefect(root, node['$ref'], at);
+			const defect = refDefect(root, node['$ref'], at, sound);
 			if (defect) return defect;
 		}
 		for (const key of SCHEMA_MAPS) {
@@ -269,21 +277,29 @@ export function schemaDefect(root: Schema): string | undefined {
 	return undefined;
 }
 
-/** A `$ref` must be a local pointer to a schema, and following references must reach something other than a reference. */
-function refDefect(root: Schema, ref: unknown, at: string): string | undefined {
+/**
+ * A `$ref` must be a local pointer to a schema, and following references must reach something
+ * other than a reference within a few dozen hops. `sound` remembers references already followed
+ * to a schema, so a document of many references is walked once, not once per reference.
+ */
+function refDefect(root: Schema, ref: unknown, at: string, sound: Set<string>): string | undefined {
 	if (typeof ref !== 'string') return `"$ref" at ${at} is not text`;
-	const seen = new Set<string>();
+	const chain: string[] = [];
 	let current = ref;
 	for (;;) {
-		if (seen.has(current)) return `the reference ${ref} at ${at} refers only to itself`;
-		seen.add(current);
+		if (sound.has(current)) break;
+		if (chain.includes(current)) return `the reference ${ref} at ${at} refers only to itself`;
+		if (chain.length > MAX_SCHEMA_DEPTH) return `the reference ${ref} at ${at} leads through more than ${MAX_SCHEMA_DEPTH} references`;
+		chain.push(current);
 		const target = resolvePointer(root, current);
-		if (typeof target === 'boolean') return undefined;
+		if (typeof target === 'boolean') break;
 		if (!isSchema(target)) return `the reference ${current} at ${at} cannot be resolved`;
 		const next = target['$ref'];
-		if (typeof next !== 'string' || Object.keys(target).some((k) => k !== '$ref' && !ANNOTATIONS.has(k))) return undefined;
+		if (typeof next !== 'string' || Object.keys(target).some((k) => k !== '$ref' && !ANNOTATIONS.has(k))) break;
 		current = next;
 	}
+	for (const r of chain) sound.add(r);
+	return undefined;
 }
 
 const ANNOTATIONS = new Set(['title', 'description', 'default', 'examples', 'example', '$comment', 'deprecated', 'readOnly', 'writeOnly']);

@@ -65,7 +65,9 @@ export class WorkflowEditor {
 		if (run) {
 			// Only the nodes this workflow still has take the run's values.
 			const used = workflowValues(run.prompt);
-			for (const nodeId of Object.keys(this.values)) if (used[nodeId]) this.values[nodeId] = used[nodeId]!;
+			// Node ids are the file's words (`constructor`): own lookups, own writes.
+			for (const nodeId of Object.keys(this.values))
+				if (Object.hasOwn(used, nodeId)) this.values = withValueAt(this.values, [nodeId], used[nodeId]) as Values;
 			this.inputsFrom = run;
 		}
 		await this.loadNodes(false);
@@ -105,7 +107,7 @@ export class WorkflowEditor {
 	}
 
 	seedMode(fieldId: string): SeedMode {
-		return this.seedModes[fieldId] ?? 'randomize';
+		return (Object.hasOwn(this.seedModes, fieldId) ? this.seedModes[fieldId] : undefined) ?? 'randomize';
 	}
 
 	async upload(field: Field, file: File, maskFor?: string): Promise<string | undefined> {
@@ -195,7 +197,8 @@ export class WorkflowEditor {
 	private showSubmitError(error: import('$lib/worker/workflows/api').SubmitRunError): void {
 		if (error.kind === 'rejected') {
 			const fieldErrors: Record<string, string> = {};
-			const nodeMessages: Record<string, string[]> = {};
+			// Keyed by node ids from the workflow file: no prototype for `constructor` or `__proto__` to hit.
+			const nodeMessages: Record<string, string[]> = Object.create(null);
 			for (const [nodeId, problems] of Object.entries(error.problems)) {
 				for (const p of problems) {
 					if (p.inputName && this.groups.some((g) => g.fields.some((f) => f.id === `${nodeId}.${p.inputName}`)))
