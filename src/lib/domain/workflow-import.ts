@@ -28,11 +28,28 @@ function jsonError(text: string, error: unknown): string {
 	return `This is not valid JSON: ${message}`;
 }
 
+export const PROTO_KEY_MESSAGE =
+	'The workflow uses "__proto__" as a node id or input name. JavaScript gives that one name a special meaning, so Runboard ' +
+	'cannot keep it safely: rename it in the file and import it again.';
+
+/** Whether `__proto__` is a key anywhere in the value (walked without recursion; depth is checked first). */
+function hasProtoKey(value: Json): boolean {
+	const stack: Json[] = [value];
+	while (stack.length) {
+		const v = stack.pop()!;
+		if (typeof v !== 'object' || v === null) continue;
+		if (!Array.isArray(v) && Object.hasOwn(v, '__proto__')) return true;
+		for (const child of Array.isArray(v) ? v : Object.values(v)) if (typeof child === 'object' && child !== null) stack.push(child);
+	}
+	return false;
+}
+
 /** Checks the shape of a parsed value: an object of nodes, each with `class_type` and `inputs`. */
 export function toApiPrompt(value: Json): ImportResult {
 	if (!isObject(value)) return { ok: false, message: 'A workflow must be a JSON object of nodes keyed by node id.' };
 	if (nestingDepth(value, WORKFLOW_MAX_DEPTH) > WORKFLOW_MAX_DEPTH)
 		return { ok: false, message: `The workflow nests deeper than ${WORKFLOW_MAX_DEPTH} levels: it is not a workflow Runboard can run.` };
+	if (hasProtoKey(value)) return { ok: false, message: PROTO_KEY_MESSAGE };
 	if (Array.isArray(own(value, 'nodes')) && Array.isArray(own(value, 'links'))) return { ok: false, message: UI_FORMAT_MESSAGE };
 	// Some tools wrap the API prompt: {"prompt": {...}} as sent to /api/prompt.
 	const wrapped = own(value, 'prompt');

@@ -72,7 +72,8 @@ describe.each([...PROTO_NAMES])('a name spelled "%s"', (name) => {
 		).toBe(false);
 	});
 
-	it('as a node type, node id and input name builds the workflow form', () => {
+	// The workflow import refuses `__proto__` with a message (see domain/prototype-names.test.ts).
+	it.skipIf(name === '__proto__')('as a node type, node id and input name builds the workflow form', () => {
 		const info = parseObjectInfo(
 			JSON.parse(`{${JSON.stringify(name)}:{"input":{"required":{${JSON.stringify(name)}:["INT",{"min":0,"max":9}]}},"output":[]}}`)
 		);
@@ -85,7 +86,7 @@ describe.each([...PROTO_NAMES])('a name spelled "%s"', (name) => {
 		expect(Object.getOwnPropertyDescriptor(next, name)?.value.inputs[name]).toBe(5);
 	});
 
-	it('as a node type the server lacks gives no group, and does not throw', () => {
+	it.skipIf(name === '__proto__')('as a node type the server lacks gives no group, and does not throw', () => {
 		const info = parseObjectInfo({ Other: { output: [] } });
 		const imported = importWorkflowText(JSON.stringify({ 1: { class_type: name, inputs: {} } }));
 		if (!info.ok || !imported.ok) throw new Error('setup');

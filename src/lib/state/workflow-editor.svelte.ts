@@ -2,6 +2,7 @@
  * One open workflow: its inputs as form values, seeds and their modes, uploads in progress,
  * problems found before sending and errors the service returned, and running it N times.
  */
+import { snapshot } from '$lib/client/snapshot.svelte';
 import { SvelteMap } from 'svelte/reactivity';
 import type { AppError } from '$lib/domain/errors';
 import type { NodeDefinitions } from '$lib/domain/object-info';
@@ -75,7 +76,7 @@ export class WorkflowEditor {
 
 	async saveName(name: string): Promise<SavedWorkflow | null> {
 		if (!this.workflow) return null;
-		return workerApi().saveWorkflow({ id: this.workflow.id, name, prompt: $state.snapshot(this.workflow.prompt) });
+		return workerApi().saveWorkflow({ id: this.workflow.id, name, prompt: snapshot(this.workflow.prompt) });
 	}
 
 	async loadNodes(refresh: boolean): Promise<void> {
@@ -93,7 +94,7 @@ export class WorkflowEditor {
 
 	/** The workflow with the form's values, as a plain object (state proxies cannot cross to the worker). */
 	currentPrompt(): ApiPrompt {
-		return this.workflow ? $state.snapshot(applyValues(this.workflow.prompt, this.values)) : {};
+		return this.workflow ? snapshot(applyValues(this.workflow.prompt, this.values)) : {};
 	}
 
 	valueOf(field: Field): unknown {
