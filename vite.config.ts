@@ -12,7 +12,7 @@ export default defineConfig({
 				extends: true,
 				test: {
 					name: 'unit',
-					include: ['src/**/*.test.ts', 'emulator/**/*.test.ts', 'scripts/**/*.test.ts'],
+					include: ['src/**/*.test.ts', 'emulator/**/*.test.ts', 'scripts/**/*.test.ts', 'tests/fuzz/**/*.test.ts'],
 					exclude: ['src/**/*.svelte.test.ts'],
 					environment: 'node'
 				}

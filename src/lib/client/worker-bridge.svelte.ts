@@ -6,6 +6,7 @@
  * snapshotted here, at the one boundary, so no caller can forget.
  */
 import * as Comlink from 'comlink';
+import { snapshot } from './snapshot.svelte';
 import type { WorkerApi, WorkerEvent } from '$lib/worker/api';
 import { cancellableCall } from './cancellable-call';
 import RunboardWorker from '$lib/worker/index?worker';
@@ -22,7 +23,7 @@ export function workerApi(): Comlink.Remote<WorkerApi> {
 		api = new Proxy(raw, {
 			get(target, method) {
 				const call = Reflect.get(target, method) as (input: unknown) => unknown;
-				return (input: unknown) => call($state.snapshot(input));
+				return (input: unknown) => call(snapshot(input));
 			}
 		});
 	}

@@ -2,6 +2,7 @@
  * One open workflow: its inputs as form values, seeds and their modes, uploads in progress,
  * problems found before sending and errors the service returned, and running it N times.
  */
+import { snapshot } from '$lib/client/snapshot.svelte';
 import { SvelteMap } from 'svelte/reactivity';
 import type { AppError, Result } from '$lib/domain/errors';
 import type { NodeDefinitions } from '$lib/domain/object-info';
@@ -77,7 +78,9 @@ export class WorkflowEditor {
 		if (run) {
 			// Only the nodes this workflow still has take the run's values.
 			const used = workflowValues(run.prompt);
-			for (const nodeId of Object.keys(this.values)) if (used[nodeId]) this.values[nodeId] = used[nodeId]!;
+			// Node ids are the file's words (`constructor`): own lookups, own writes.
+			for (const nodeId of Object.keys(this.values))
+				if (Object.hasOwn(used, nodeId)) this.values = withValueAt(this.values, [nodeId], used[nodeId]) as Values;
 			this.inputsFrom = run;
 		}
 		await this.loadNodes(false);
@@ -85,7 +88,7 @@ export class WorkflowEditor {
 
 	async saveName(name: string): Promise<SavedWorkflow | null> {
 		if (!this.workflow) return null;
-		return workerApi().saveWorkflow({ id: this.workflow.id, name, prompt: $state.snapshot(this.workflow.prompt) });
+		return workerApi().saveWorkflow({ id: this.workflow.id, name, prompt: snapshot(this.workflow.prompt) });
 	}
 
 	async loadNodes(refresh: boolean): Promise<void> {
@@ -103,7 +106,7 @@ export class WorkflowEditor {
 
 	/** The workflow with the form's values, as a plain object (state proxies cannot cross to the worker). */
 	currentPrompt(): ApiPrompt {
-		return this.workflow ? $state.snapshot(applyValues(this.workflow.prompt, this.values)) : {};
+		return this.workflow ? snapshot(applyValues(this.workflow.prompt, this.values)) : {};
 	}
 
 	valueOf(field: Field): unknown {
@@ -117,7 +120,7 @@ export class WorkflowEditor {
 	}
 
 	seedMode(fieldId: string): SeedMode {
-		return this.seedModes[fieldId] ?? 'randomize';
+		return (Object.hasOwn(this.seedModes, fieldId) ? this.seedModes[fieldId] : undefined) ?? 'randomize';
 	}
 
 	/** Hashes and sends a file for a field; `signal` stops both (the Cancel button, or the page going away). */
@@ -226,7 +229,8 @@ export class WorkflowEditor {
 	private showSubmitError(error: import('$lib/worker/workflows/api').SubmitRunError): void {
 		if (error.kind === 'rejected') {
 			const fieldErrors: Record<string, string> = {};
-			const nodeMessages: Record<string, string[]> = {};
+			// Keyed by node ids from the workflow file: no prototype for `constructor` or `__proto__` to hit.
+			const nodeMessages: Record<string, string[]> = Object.create(null);
 			for (const [nodeId, problems] of Object.entries(error.problems)) {
 				for (const p of problems) {
 					if (p.inputName && this.groups.some((g) => g.fields.some((f) => f.id === `${nodeId}.${p.inputName}`)))

@@ -1,4 +1,5 @@
 /** Saved workflows and the examples offered beside them. */
+import { snapshot } from '$lib/client/snapshot.svelte';
 import type { ImportResult } from '$lib/domain/workflow-import';
 import type { ApiPrompt } from '$lib/wire/workflow-api';
 import type { SavedWorkflow } from '$lib/worker/workflows/api';
@@ -14,7 +15,7 @@ export class WorkflowLibraryStore {
 	}
 
 	async save(input: { id?: string; name: string; prompt: ApiPrompt }): Promise<SavedWorkflow> {
-		const saved = await workerApi().saveWorkflow($state.snapshot(input));
+		const saved = await workerApi().saveWorkflow(snapshot(input));
 		await this.load();
 		return saved;
 	}
