@@ -33,3 +33,18 @@ export async function faults(emu: Emulator, set: Record<string, unknown>): Promi
 export async function stepMs(emu: Emulator, ms: number): Promise<void> {
 	await control(emu, '/workflow/timing', { stepMs: ms });
 }
+
+/**
+ * The longest silence on a stream from `since` on (ms): a stall shows as a gap at least its length,
+ * wherever an event already on its way when the stall began happens to land.
+ */
+export function longestGapSince(events: Array<{ at: number }>, since: number): number {
+	let previous = since;
+	let longest = 0;
+	for (const { at } of events) {
+		if (at <= since) continue;
+		longest = Math.max(longest, at - previous);
+		previous = at;
+	}
+	return longest;
+}
