@@ -32,13 +32,21 @@ export function sizeOf(value: unknown, cap = Number.MAX_SAFE_INTEGER): number {
 	return total;
 }
 
-/** A result value `{ok: false}` must say what went wrong: a message, or an error with a kind and a message. */
+/** A result value `{ok: false}` must say what went wrong: a message, or errors (one or a list) with a kind and a message. */
 function untypedFailure(value: unknown): string | undefined {
 	const stack: unknown[] = Array.isArray(value) ? [...value] : [value];
 	for (const v of stack) {
 		if (typeof v !== 'object' || v === null || (v as { ok?: unknown }).ok !== false) continue;
-		const r = v as { message?: unknown; error?: { kind?: unknown; message?: unknown } };
-		const typed = typeof r.message === 'string' || (typeof r.error?.kind === 'string' && typeof r.error.message === 'string');
+		const r = v as { message?: unknown; error?: unknown; errors?: unknown };
+		const typedError = (e: unknown) =>
+			typeof e === 'object' &&
+			e !== null &&
+			typeof (e as { kind?: unknown }).kind === 'string' &&
+			typeof (e as { message?: unknown }).message === 'string';
+		const typed =
+			typeof r.message === 'string' ||
+			typedError(r.error) ||
+			(Array.isArray(r.errors) && r.errors.length > 0 && r.errors.every(typedError));
 		if (!typed) return 'returned {ok: false} without a message or a typed error';
 	}
 	return undefined;

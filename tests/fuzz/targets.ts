@@ -17,6 +17,9 @@ import { parseRuntimeConfig } from '../../src/lib/domain/runtime-config';
 import { applyValues, workflowFieldGroups, workflowValues } from '../../src/lib/forms/object-info-fields';
 import { placeErrors, prepareModelForm } from '../../src/lib/forms/schema-validate';
 import type { Json } from '../../src/lib/wire/json';
+import { convertUiWorkflow } from '../../src/lib/workflow-ui/convert';
+import { parsePythonJson } from '../../src/lib/workflow-ui/json-python';
+import { fixtureDefinitions } from '../../src/lib/workflow-ui/object-info.fixture';
 import { asParsedJson, hostileKey, jsonText, jsonValue, protoName, scalar, stackOverflowText } from './arbitraries';
 
 export interface FuzzTarget {
@@ -422,6 +425,72 @@ const runtimeConfig: FuzzTarget = {
 	parse: (text) => parseRuntimeConfig(text as string)
 };
 
+// ---- UI-format workflows (the converter) -------------------------------------------------------
+
+const UI_NODE_TYPES = ['KSampler', 'CheckpointLoaderSimple', 'CLIPTextEncode', 'SaveImage', 'PrimitiveNode', 'Reroute', 'Note'];
+const uiSlot = fc.record(
+	{
+		name: hostileKey(['seed', 'image', 'model']),
+		type: fc.oneof(fc.constantFrom('IMAGE', 'MODEL', '*', 'INT'), scalar),
+		link: scalar,
+		widget: jsonValue([], 1)
+	},
+	{ requiredKeys: [] }
+);
+const uiNodeJson = fc.record(
+	{
+		id: fc.oneof(fc.integer({ min: -20, max: 12 }), scalar),
+		type: fc.oneof(fc.constantFrom(...UI_NODE_TYPES), protoName, scalar),
+		mode: fc.oneof(fc.constantFrom(0, 2, 4), scalar),
+		inputs: fc.oneof(fc.array(uiSlot, { maxLength: 4 }), scalar),
+		outputs: fc.oneof(
+			fc.array(fc.record({ type: scalar, links: fc.array(fc.integer({ min: 0, max: 12 }), { maxLength: 3 }) }), { maxLength: 3 }),
+			scalar
+		),
+		widgets_values: fc.oneof(fc.array(scalar, { maxLength: 6 }), jsonValue(['seed', 'text'], 2)),
+		title: scalar,
+		properties: jsonValue(['cnr_id', 'Node name for S&R'], 2)
+	},
+	{ requiredKeys: ['id', 'type'] }
+);
+const uiLink = fc.oneof(
+	fc.tuple(
+		fc.integer({ min: 0, max: 12 }),
+		fc.integer({ min: -20, max: 12 }),
+		fc.nat(3),
+		fc.integer({ min: -20, max: 12 }),
+		fc.nat(3),
+		scalar
+	),
+	fc.record(
+		{ id: scalar, origin_id: scalar, origin_slot: scalar, target_id: scalar, target_slot: scalar, type: scalar },
+		{ requiredKeys: [] }
+	)
+);
+const uiGraph = fc.record({ nodes: fc.array(uiNodeJson, { maxLength: 8 }), links: fc.array(uiLink, { maxLength: 10 }) });
+const uiWorkflowJson = fc
+	.tuple(
+		uiGraph,
+		fc.array(
+			fc
+				.tuple(fc.constantFrom('sg-a', 'sg-b', '__proto__'), uiGraph)
+				.map(([id, graph]) => ({ id, ...graph, inputs: [], outputs: [], widgets: [] })),
+			{ maxLength: 2 }
+		),
+		fc.constantFrom(0.4, 1, 'x')
+	)
+	.map(([graph, subgraphs, version]) => ({ ...graph, version, definitions: { subgraphs } }));
+const fixtureNodes = fixtureDefinitions();
+const uiWorkflows: FuzzTarget = {
+	name: 'UI-format workflows',
+	arbitrary: jsonText(uiWorkflowJson),
+	parse: (text) => {
+		const parsed = parsePythonJson(text as string);
+		return parsed.ok ? convertUiWorkflow(parsed.value, fixtureNodes) : parsed;
+	},
+	regressions: ['{"nodes":[{"id":1,"type":"__proto__"}],"links":[]}', stackOverflowText(20_000, '{"nodes":')]
+};
+
 export const FUZZ_TARGETS: FuzzTarget[] = [
 	frames,
 	events,
@@ -431,7 +500,8 @@ export const FUZZ_TARGETS: FuzzTarget[] = [
 	workflowImport,
 	history,
 	profileLinks,
-	runtimeConfig
+	runtimeConfig,
+	uiWorkflows
 ];
 
 export function fuzzTarget(name: string): FuzzTarget {
