@@ -129,7 +129,7 @@ export class WorkflowEngine {
 	/** Starts what the tier allows; called on submit and whenever a job ends. */
 	pump(): void {
 		for (const job of this.book.startable(this.rules.concurrency)) {
-			void runJob(job, this.environment())
+			void runJob(job, this.environment(job))
 				.catch((error: unknown) => {
 					// runJob reports node failures itself; reaching here is an emulator bug, kept visible in history.
 					job.state = 'failed';
@@ -162,6 +162,28 @@ export class WorkflowEngine {
 			if (running) running.stopRequested = true;
 		}
 		this.broadcastStatus();
+	}
+
+	/**
+	 * `POST /api/jobs/{id}/cancel` of a current ComfyUI: interrupts the job if it is the one running,
+	 * dequeues it if pending; true when a cancel was dispatched, false for a finished or unknown id.
+	 */
+	cancelJob(id: string): boolean {
+		if (this.book.pendingJobs().some((j) => j.id === id)) {
+			this.delete([id]);
+			return true;
+		}
+		return this.interrupt(id) > 0;
+	}
+
+	/**
+	 * A local ComfyUI restarting: queue, history and cache live in its memory and are gone; files on
+	 * disk stay. Running jobs stop silently (their process is gone).
+	 */
+	forgetOnRestart(): void {
+		for (const job of this.book.runningJobs()) job.stopRequested = true;
+		this.book.clear();
+		this.cache.clear();
 	}
 
 	clearPending(): void {
@@ -249,9 +271,11 @@ export class WorkflowEngine {
 		return kind === 'event' ? { to: 'nobody' } : { to: 'all' };
 	}
 
-	private environment(): RunEnvironment {
+	private environment(job: Job): RunEnvironment {
 		const rules = this.rules;
 		const ending: RunEnding = rules.ending;
+		// A job forgotten by a restart says nothing more: its server process is gone.
+		const alive = () => this.book.jobs.get(job.id) === job;
 		return {
 			local: rules.local,
 			stepMs: this.stepMs,
@@ -259,16 +283,22 @@ export class WorkflowEngine {
 			creditsExhausted: () => this.rules.noCredits,
 			subscriptionInactive: () => this.rules.inactiveSubscription,
 			modelsUnavailable: () => this.rules.modelsUnavailable,
-			emit: (route, type, data) => this.hub.sendJson(route, { type, data }),
-			preview: (route, promptId, nodeId, jpeg, stepEndedAt) =>
+			emit: (route, type, data) => {
+				if (alive()) this.hub.sendJson(route, { type, data });
+			},
+			preview: (route, promptId, nodeId, jpeg, stepEndedAt) => {
+				if (!alive()) return;
 				this.hub.sendPreview(
 					route,
 					'image/jpeg',
 					jpeg,
 					{ node_id: nodeId, display_node_id: nodeId, real_node_id: nodeId, prompt_id: promptId, parent_node_id: null },
 					stepEndedAt
-				),
-			text: (route, nodeId, text) => this.hub.sendText(route, nodeId, text),
+				);
+			},
+			text: (route, nodeId, text) => {
+				if (alive()) this.hub.sendText(route, nodeId, text);
+			},
 			route: (job, kind) => this.route(job, kind),
 			loadInput: (name) => this.loadInput(name),
 			inputHash: (name) => this.inputHash(name),
