@@ -2,6 +2,7 @@
  * Workflow runs as the page shows them: the records the worker keeps, the latest preview of each
  * run (an object URL, replaced as frames arrive), and object URLs of cached outputs.
  */
+import type { StopOutcome } from '$lib/domain/stop-outcome';
 import { SvelteMap } from 'svelte/reactivity';
 import type { WorkflowRun } from '$lib/domain/run-record';
 import type { AppError, Result } from '$lib/domain/errors';
@@ -63,6 +64,11 @@ export class WorkflowRunsStore {
 
 	cancel(run: WorkflowRun): Promise<Result<void>> {
 		return workerApi().cancelRuns({ profileId: run.profileId, promptIds: run.promptId ? [run.promptId] : [] });
+	}
+
+	/** Cancels the run's job by the best route its server has; the answer says what the server did. */
+	stop(run: WorkflowRun): Promise<Result<StopOutcome>> {
+		return workerApi().stopRun({ runId: run.id });
 	}
 
 	interrupt(run: WorkflowRun): Promise<Result<void>> {

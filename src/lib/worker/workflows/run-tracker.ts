@@ -4,7 +4,7 @@
  * queue on a local runtime) is the source of truth, so a run missed while the socket was down or
  * the phone asleep is caught up. Everything read goes through the pure reducer.
  */
-import { isTerminal, newWorkflowRun, type WorkflowRun } from '../../domain/run-record';
+import { isTerminal, newWorkflowRun, type RunError, type WorkflowRun } from '../../domain/run-record';
 import { nodeTitle } from '../../domain/workflow-import';
 import type { ApiPrompt } from '../../wire/workflow-api';
 import { applyHistory, applyJobState, applyServerEvent, explainFailure } from '../../domain/run-reducer';
@@ -154,6 +154,13 @@ export class RunTracker {
 		return newest;
 	}
 
+	/** The user's cancel removed the waiting job, and the server's queue confirmed it. */
+	confirmCancelled(run: WorkflowRun): void {
+		const current = this.current(run);
+		if (isTerminal(current.status)) return;
+		this.update({ ...current, status: 'cancelled', finishedAt: this.now() }, true);
+	}
+
 	forget(runId: string, promptId?: string | null): void {
 		this.open.delete(runId);
 		if (promptId) this.deleted.add(promptId);
@@ -206,12 +213,14 @@ export class RunTracker {
 			}
 			case 'waiting':
 				return;
-			case 'vanished':
-				// Deleted while pending (it never reaches the history), unless it was only just submitted.
-				if (this.now() - (run.queuedAt ?? run.createdAt) > 3000) {
-					this.update({ ...this.current(run), status: 'cancelled', finishedAt: this.now() }, true);
-				}
-				return;
+			case 'vanished': {
+				// Neither in the history nor the queue: the server restarted (its history lives in memory), or
+				// the job was deleted while it waited. Not a cancel: only a cancel asked for here is one (`cancelled`).
+				const current = this.current(run);
+				if (this.now() - (current.queuedAt ?? current.createdAt) <= 3000) return;
+				const reason = current.status === 'submitting' ? NEVER_ACCEPTED : current.startedAt !== undefined ? RESTARTED : GONE_FROM_QUEUE;
+				return this.update(lost(current, this.now(), reason), true);
+			}
 		}
 	}
 
@@ -219,19 +228,7 @@ export class RunTracker {
 		const current = this.current(run);
 		// A submit may still be in flight (here or in another tab): give it longer than its timeout.
 		if (this.now() - current.createdAt < 35_000) return;
-		this.update(
-			{
-				...current,
-				status: 'failed',
-				finishedAt: this.now(),
-				error: current.error ?? {
-					kind: 'lost',
-					title: 'Not found',
-					message: 'The service has no job with this id: it was not accepted, or it expired.'
-				}
-			},
-			true
-		);
+		this.update(lost(current, this.now(), current.error ?? NEVER_ACCEPTED), true);
 	}
 
 	private current(run: WorkflowRun): WorkflowRun {
@@ -345,4 +342,32 @@ export class RunTracker {
 		if (now || wait <= 0) send();
 		else this.pendingEmit.set(run.id, setTimeout(send, wait));
 	}
+}
+
+const RESTARTED: RunError = {
+	kind: 'lost',
+	title: 'Lost',
+	message: 'The server restarted while this ran, and forgot the job. Its inputs are kept: run it again.'
+};
+const GONE_FROM_QUEUE: RunError = {
+	kind: 'lost',
+	title: 'Lost',
+	message:
+		'The job left the server’s queue without running: the server restarted, or it was removed elsewhere. Its inputs are kept: run it again.'
+};
+const NEVER_ACCEPTED: RunError = {
+	kind: 'lost',
+	title: 'Lost',
+	message: 'The server never accepted this run (it has no job with this id). Its inputs are kept: run it again.'
+};
+
+/** A run the server no longer knows: lost, with the reason; never "cancelled". */
+function lost(run: WorkflowRun, now: number, error: RunError): WorkflowRun {
+	return {
+		...run,
+		status: 'lost',
+		finishedAt: run.finishedAt ?? now,
+		error,
+		progress: { ...run.progress, current: null, step: null, finishing: false }
+	};
 }

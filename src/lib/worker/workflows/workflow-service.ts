@@ -17,7 +17,7 @@ import { LibraryRepo } from './library-repo';
 import { RunTracker } from './run-tracker';
 import { RunsRepo } from './runs-repo';
 import { Surfaces, type WorkflowSurface } from './surfaces';
-import type { ActiveJob } from './surfaces/surface';
+import type { ActiveJob, StopOutcome } from './surfaces/surface';
 import { isQuotaError, QUOTA_MESSAGE } from '../storage/quota';
 import { OBJECT_INFO_KEY as OBJECT_INFO } from '../../domain/storage-keys';
 
@@ -64,6 +64,7 @@ export class WorkflowService {
 			deleteRun: (i) => this.deleteRun(i),
 			cancelRuns: (i) => this.cancelRuns(i),
 			interrupt: (i) => this.interrupt(i),
+			stopRun: (i) => this.stopRun(i),
 			queue: (i) => this.queue(i),
 			output: (i) => this.output(i),
 			inputImage: (i) => this.inputImage(i)
@@ -292,6 +293,18 @@ export class WorkflowService {
 		const result = await surface.value.cancel(promptIds.map((promptId) => ({ promptId })));
 		void this.tracker.pollAll();
 		return result;
+	}
+
+	private async stopRun({ runId }: { runId: string }): Promise<Result<StopOutcome>> {
+		const run = await this.runs.get(runId);
+		if (!run?.promptId) return fail(appError('not-found', 'This run has no job on the server to cancel.'));
+		const surface = await this.surface(run.profileId);
+		if (!surface.ok) return surface;
+		const outcome = await surface.value.stop({ promptId: run.promptId });
+		// A cancel the user asked for and the server confirmed; an interrupted job is read from its history.
+		if (outcome.ok && outcome.value.kind === 'removed') this.tracker.confirmCancelled(run);
+		void this.tracker.pollAll();
+		return outcome;
 	}
 
 	private async interrupt({ profileId, promptId }: { profileId: string; promptId?: string }): Promise<Result<void>> {
