@@ -161,6 +161,9 @@ export class RunTracker {
 		this.update({ ...current, status: 'cancelled', finishedAt: this.now() }, true);
 	}
 
+	/** Profiles whose socket has greeted us once: a later greeting is a reconnect. */
+	private readonly greeted = new Set<string>();
+
 	forget(runId: string, promptId?: string | null): void {
 		this.open.delete(runId);
 		if (promptId) this.deleted.add(promptId);
@@ -271,6 +274,12 @@ export class RunTracker {
 	}
 
 	private onEvent(profileId: string, event: ServerEvent): void {
+		// ComfyUI greets every new socket with a `status` carrying its sid: a reconnect, perhaps to a
+		// restarted (or upgraded) server, so its routes are probed again on next use.
+		if (event.type === 'status' && event.sid !== undefined) {
+			if (this.greeted.has(profileId)) this.surfaces.serverRestarted(profileId);
+			this.greeted.add(profileId);
+		}
 		if (event.type === 'status' || event.type === 'feature_flags' || event.type === 'unknown') return;
 		const promptId = 'promptId' in event ? event.promptId : undefined;
 		let run = this.byPrompt(promptId);
@@ -346,18 +355,18 @@ export class RunTracker {
 
 const RESTARTED: RunError = {
 	kind: 'lost',
-	title: 'Lost',
+	title: 'The server restarted',
 	message: 'The server restarted while this ran, and forgot the job. Its inputs are kept: run it again.'
 };
 const GONE_FROM_QUEUE: RunError = {
 	kind: 'lost',
-	title: 'Lost',
+	title: 'Gone from the queue',
 	message:
 		'The job left the server’s queue without running: the server restarted, or it was removed elsewhere. Its inputs are kept: run it again.'
 };
 const NEVER_ACCEPTED: RunError = {
 	kind: 'lost',
-	title: 'Lost',
+	title: 'Never accepted',
 	message: 'The server never accepted this run (it has no job with this id). Its inputs are kept: run it again.'
 };
 
