@@ -33,6 +33,8 @@ async function inflate(data: Uint8Array): Promise<Uint8Array> {
 
 export class WorkflowService {
 	private readonly runs: RunsRepo;
+	/** Profiles whose cached `object_info` was fetched since this worker started or the socket last reconnected. */
+	private readonly objectInfoFresh = new Set<string>();
 	private readonly library: LibraryRepo;
 	private readonly tracker: RunTracker;
 	private readonly surfaces: Surfaces;
@@ -43,7 +45,17 @@ export class WorkflowService {
 		this.runs = new RunsRepo(ctx.kv);
 		this.library = new LibraryRepo(ctx.kv);
 		this.surfaces = new Surfaces(ctx);
-		this.tracker = new RunTracker(ctx, this.runs, { finished: (run) => void this.cacheOutputs(run) }, Date.now, this.surfaces);
+		this.tracker = new RunTracker(
+			ctx,
+			this.runs,
+			{
+				finished: (run) => void this.cacheOutputs(run),
+				// A restarted server may have new nodes: the cached definitions are revalidated on next use.
+				reconnected: (profileId) => this.objectInfoFresh.delete(profileId)
+			},
+			Date.now,
+			this.surfaces
+		);
 		ctx.onLeader(() => this.tracker.start());
 		ctx.onResync(() => void this.tracker.pollAll());
 	}
@@ -78,7 +90,8 @@ export class WorkflowService {
 	async objectInfo({ profileId, refresh }: { profileId: string; refresh?: boolean }): Promise<Result<ObjectInfoView>> {
 		const cached = await this.ctx.kv.get<CachedObjectInfo>(OBJECT_INFO + profileId);
 		if (cached && !refresh) {
-			void this.refreshObjectInfo(profileId); // keep the cache fresh in the background
+			// Revalidated once per worker and after each reconnect, in the background; not on every page or submit.
+			if (!this.objectInfoFresh.has(profileId)) void this.refreshObjectInfo(profileId);
 			return ok({ ...cached, fromCache: true });
 		}
 		const fresh = await this.refreshObjectInfo(profileId);
@@ -93,6 +106,7 @@ export class WorkflowService {
 		if (!nodes.ok) return nodes;
 		const record = { nodes: nodes.value, fetchedAt: Date.now() };
 		await this.ctx.kv.set(OBJECT_INFO + profileId, record);
+		this.objectInfoFresh.add(profileId);
 		return ok(record);
 	}
 
