@@ -89,11 +89,9 @@ export class WorkflowService {
 
 	async objectInfo({ profileId, refresh }: { profileId: string; refresh?: boolean }): Promise<Result<ObjectInfoView>> {
 		const cached = await this.ctx.kv.get<CachedObjectInfo>(OBJECT_INFO + profileId);
-		if (cached && !refresh) {
-			// Revalidated once per worker and after each reconnect, in the background; not on every page or submit.
-			if (!this.objectInfoFresh.has(profileId)) void this.refreshObjectInfo(profileId);
-			return ok({ ...cached, fromCache: true });
-		}
+		// Served from the cache once revalidated since the worker started or the socket reconnected: not
+		// fetched again on every page or submit. A failed revalidation (a CORS refusal) is told with it.
+		if (cached && !refresh && this.objectInfoFresh.has(profileId)) return ok({ ...cached, fromCache: true });
 		const fresh = await this.refreshObjectInfo(profileId);
 		if (fresh.ok) return ok({ ...fresh.value, fromCache: false });
 		return cached ? ok({ ...cached, fromCache: true, problem: fresh.error }) : fresh;
