@@ -32,9 +32,9 @@ for (const scenario of ['comfyui-local', 'comfyui-local-legacy'] as const) {
 		emulator,
 		control
 	}) => {
-		test.setTimeout(150_000);
+		test.setTimeout(180_000);
 		await control.scenario(scenario);
-		await workflowControl(emulator, 'timing', { stepMs: 150 });
+		await workflowControl(emulator, 'timing', { stepMs: 500 });
 		await openApp('/settings');
 		await addLocalProfile(page, emulator);
 
