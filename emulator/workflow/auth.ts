@@ -5,11 +5,12 @@
 import type { FastifyRequest } from 'fastify';
 import type { EmulatorState } from '../state';
 import { readCredential } from '../http/credentials';
+import { workflowScenario } from './scenario-rules';
 
 export type AuthResult = { ok: true } | { ok: false; message: string };
 
 export function checkWorkflowAuth(request: FastifyRequest, state: EmulatorState): AuthResult {
-	if (state.scenario === 'comfyui-local') return { ok: true };
+	if (workflowScenario(state.scenario).local) return { ok: true };
 	const credential = readCredential(request);
 	if (credential.via === 'none') return { ok: false, message: 'Missing API key: send it in the X-API-Key header.' };
 	if (credential.via === 'bearer' && state.scenario === 'x-api-key-only') {

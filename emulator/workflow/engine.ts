@@ -146,7 +146,7 @@ export class WorkflowEngine {
 	pump(): void {
 		if (this.halt.signal.aborted) return;
 		for (const job of this.book.startable(this.rules.concurrency)) {
-			void runJob(job, this.environment())
+			void runJob(job, this.environment(job))
 				.catch((error: unknown) => {
 					// runJob reports node failures itself; reaching here is an emulator bug, kept visible in history.
 					job.state = 'failed';
@@ -179,6 +179,28 @@ export class WorkflowEngine {
 			if (running) running.stopRequested = true;
 		}
 		this.broadcastStatus();
+	}
+
+	/**
+	 * `POST /api/jobs/{id}/cancel` of a current ComfyUI: interrupts the job if it is the one running,
+	 * dequeues it if pending; true when a cancel was dispatched, false for a finished or unknown id.
+	 */
+	cancelJob(id: string): boolean {
+		if (this.book.pendingJobs().some((j) => j.id === id)) {
+			this.delete([id]);
+			return true;
+		}
+		return this.interrupt(id) > 0;
+	}
+
+	/**
+	 * A local ComfyUI restarting: queue, history and cache live in its memory and are gone; files on
+	 * disk stay. Running jobs stop silently (their process is gone).
+	 */
+	forgetOnRestart(): void {
+		for (const job of this.book.runningJobs()) job.stopRequested = true;
+		this.book.clear();
+		this.cache.clear();
 	}
 
 	clearPending(): void {
@@ -266,9 +288,11 @@ export class WorkflowEngine {
 		return kind === 'event' ? { to: 'nobody' } : { to: 'all' };
 	}
 
-	private environment(): RunEnvironment {
+	private environment(job: Job): RunEnvironment {
 		const rules = this.rules;
 		const ending: RunEnding = rules.ending;
+		// A job forgotten by a restart says nothing more: its server process is gone.
+		const alive = () => this.book.jobs.get(job.id) === job;
 		return {
 			halt: this.halt.signal,
 			local: rules.local,
@@ -278,10 +302,12 @@ export class WorkflowEngine {
 			subscriptionInactive: () => this.rules.inactiveSubscription,
 			modelsUnavailable: () => this.rules.modelsUnavailable,
 			emit: (route, type, data) => {
+				if (!alive()) return;
 				this.hub.sendJson(route, { type, data });
 				for (const o of this.observers) o.event(type, data);
 			},
 			preview: (route, promptId, nodeId, jpeg, stepEndedAt) => {
+				if (!alive()) return;
 				for (const o of this.observers) o.preview(promptId, nodeId, jpeg);
 				this.hub.sendPreview(
 					route,
@@ -292,6 +318,7 @@ export class WorkflowEngine {
 				);
 			},
 			text: (route, nodeId, text, promptId) => {
+				if (!alive()) return;
 				for (const o of this.observers) o.text(promptId, nodeId, text);
 				this.hub.sendText(route, nodeId, text);
 			},

@@ -163,6 +163,14 @@ export const EXECUTORS: Record<string, Executor> = {
 			]
 		};
 	},
+	async PreviewAny(inputs) {
+		const source = inputs['source'];
+		const text =
+			typeof source === 'string'
+				? source
+				: JSON.stringify(source, (_k, v: unknown) => (v instanceof Uint8Array ? `<${v.length} bytes>` : v));
+		return { outputs: [], ui: { text: [text ?? 'None'] } };
+	},
 	async CLIPTextEncode(inputs) {
 		return { outputs: [{ kind: 'conditioning', text: str(inputs['text']) }] };
 	},

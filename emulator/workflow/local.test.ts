@@ -26,7 +26,7 @@ beforeEach(async () => {
 const noKey = (path: string, init: RequestInit = {}) => fetch(`${emu.urls.workflow}${path}`, { ...init, redirect: 'manual' });
 
 describe('comfyui-local scenario', () => {
-	it('needs no key, and has no job status or from-hash routes (bare 404 without CORS)', async () => {
+	it('needs no key, and has no job-status route (bare 404 without CORS)', async () => {
 		expect((await noKey('/object_info')).status).toBe(200);
 		const socket = await RecordingSocket.open(emu, { token: null, clientId: 'me' });
 		const id = (await (
@@ -36,7 +36,6 @@ describe('comfyui-local scenario', () => {
 		socket.close();
 		for (const [path, method] of [
 			[`/api/job/${id.prompt_id}/status`, 'GET'],
-			['/api/assets/from-hash', 'POST'],
 			['/api/no/such/route', 'GET']
 		] as const) {
 			const res = await noKey(path, { method, headers: { Origin: 'http://app.test' } });

@@ -144,6 +144,8 @@ export function nodeDefinitions(images: string[]): Record<string, NodeDefinition
 			output_node: true,
 			description: 'Saves the input images to a temporary folder.'
 		}),
+		// ComfyUI's comfy_extras/nodes_preview_any.py: any value shown as text (`text` in executed and history).
+		PreviewAny: node('PreviewAny', 'Preview Any', 'utils', { source: ['*', {}] }, [], { output_node: true }),
 		ImageInvert: node('ImageInvert', 'Invert Image', 'image', { image: image() }, [['IMAGE', 'IMAGE']]),
 		ImageScale: node(
 			'ImageScale',

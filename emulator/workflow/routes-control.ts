@@ -48,12 +48,16 @@ export function installWorkflowControlRoutes(
 		return { corruptFrames: enabled };
 	});
 
-	/** Drops every socket and answers 502 / refuses sockets for `downSeconds`; jobs, files and history survive. */
+	/**
+	 * Drops every socket and answers 502 / refuses sockets for `downSeconds`. The cloud keeps jobs and
+	 * history; a local ComfyUI loses its queue and history (memory only), and keeps its files.
+	 */
 	app.post<{ Body: unknown }>(`${p}/restart`, async (request, reply) => {
 		const seconds = body(request.body)?.['downSeconds'] ?? 1;
 		if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0 || seconds > 600)
 			return badRequest(reply, 'downSeconds must be a number from 0 to 600.');
 		down.until = state.now() + seconds * 1000;
+		if (engine.rules.local) engine.forgetOnRestart();
 		state.faults.refuseSocketsUntil = Math.max(state.faults.refuseSocketsUntil, down.until);
 		return { dropped: hub.dropAll(), downUntil: new Date(down.until).toISOString() };
 	});

@@ -10,6 +10,12 @@ import { isFileType, type FileType } from './files';
 import { both, bareNotFound, badRequest, isObject, parseJson } from './http-util';
 import { MAX_UPLOAD_BYTES } from './socket-hub';
 
+/** A current ComfyUI started without `--enable-assets` (the default): its asset routes answer 503, as JSON. */
+function assetsDisabled(reply: FastifyReply): FastifyReply {
+	const message = 'Assets system is disabled. Start the server with --enable-assets to use this feature.';
+	return reply.code(503).send({ error: { code: 'SERVICE_DISABLED', message, details: {} } });
+}
+
 /** How long a signed /view URL stays valid (the spec leaves it open). */
 export const VIEW_URL_LIFETIME_SECONDS = 3600;
 
@@ -165,6 +171,7 @@ export function installFileRoutes(app: FastifyInstance, state: EmulatorState, en
 
 	for (const path of both('/assets/from-hash')) {
 		app.post<{ Body: unknown }>(path, async (request, reply) => {
+			if (engine.rules.currentComfy) return assetsDisabled(reply);
 			if (engine.rules.local) return bareNotFound(reply);
 			const parsed = parseJson(request.body);
 			if (!parsed.ok || !isObject(parsed.value))

@@ -5,6 +5,8 @@ import type { HistoryResponse, SubmitRequest } from '../../src/lib/wire/workflow
 import type { WorkflowEngine } from './engine';
 import { both, bareNotFound, badRequest, isObject, parseJson } from './http-util';
 
+const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 export function installJobRoutes(app: FastifyInstance, state: EmulatorState, engine: WorkflowEngine): void {
 	for (const path of both('/prompt')) {
 		app.post<{ Body: unknown }>(path, async (request, reply) => {
@@ -28,6 +30,17 @@ export function installJobRoutes(app: FastifyInstance, state: EmulatorState, eng
 			}
 			if (body['extra_data'] !== undefined && !isObject(body['extra_data'])) {
 				const error = { type: 'invalid_extra_data', message: 'extra_data must be an object', details: '', extra_info: {} };
+				return reply.code(400).send({ error, node_errors: {} });
+			}
+			// ComfyUI stores a client's prompt_id verbatim, so it takes only the canonical lowercase UUID form.
+			const promptId = body['prompt_id'];
+			if (rules.local && promptId !== undefined && promptId !== null && (typeof promptId !== 'string' || !CANONICAL_UUID.test(promptId))) {
+				const error = {
+					type: 'invalid_prompt_id',
+					message: 'prompt_id must be a valid UUID',
+					details: 'prompt_id must be a UUID string in canonical lowercase hyphenated form; omit it to let the server generate one',
+					extra_info: {}
+				};
 				return reply.code(400).send({ error, node_errors: {} });
 			}
 			const outcome = engine.submit(body as unknown as SubmitRequest);

@@ -4,6 +4,8 @@ import type { RunEnding } from './runner';
 
 export interface WorkflowRules {
 	local: boolean;
+	/** A current local ComfyUI: `/api/jobs`, job cancel, `/api/features`, from-hash answering 503 (0.3.64 has none). */
+	currentComfy: boolean;
 	/** Jobs of the account that run at once (the tier); the local runtime runs one. */
 	concurrency: number;
 	ending: RunEnding;
@@ -21,7 +23,8 @@ const ENDINGS: Partial<Record<ScenarioName, RunEnding>> = {
 
 export function workflowScenario(name: ScenarioName): WorkflowRules {
 	return {
-		local: name === 'comfyui-local',
+		local: name === 'comfyui-local' || name === 'comfyui-local-legacy',
+		currentComfy: name === 'comfyui-local',
 		concurrency: name === 'two-concurrent-jobs' ? 2 : 1,
 		ending: ENDINGS[name] ?? 'terminal-then-null',
 		rejectAssetNames: name === 'asset-names-rejected',

@@ -10,6 +10,7 @@ import { checkWorkflowAuth } from './auth';
 import { SocketHub } from './socket-hub';
 import { WorkflowEngine } from './engine';
 import { installJobRoutes } from './routes-jobs';
+import { installComfyJobRoutes } from './routes-comfy-jobs';
 import { installFileRoutes } from './routes-files';
 import { installWorkflowControlRoutes } from './routes-control';
 import { installWorkflowBenchRoutes } from './routes-bench';
@@ -100,6 +101,7 @@ export function createWorkflowService(state: EmulatorState, storage: StorageServ
 		});
 	}
 	installJobRoutes(app, state, engine);
+	installComfyJobRoutes(app, engine);
 	installFileRoutes(app, state, engine, storage);
 	installV2(app, v2, 'managed');
 

@@ -8,6 +8,7 @@ import type { Duplex } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { EmulatorState } from '../state';
+import { workflowScenario } from './scenario-rules';
 import { encodeFrame, type ImageMime, type PreviewMetadata } from '../../src/lib/wire/frames';
 
 /** Who receives a message: every socket of the account, or the sockets of one clientId. */
@@ -57,7 +58,7 @@ export class SocketHub {
 		if (url.pathname !== '/ws' && url.pathname !== '/api/ws') return this.refuse(socket, 404, 'Not Found');
 		this.state.count('GET /ws');
 		if (this.state.now() < this.state.faults.refuseSocketsUntil) return this.refuse(socket, 503, 'Service Unavailable');
-		if (this.state.scenario !== 'comfyui-local' && url.searchParams.get('token') !== this.state.apiKey) {
+		if (!workflowScenario(this.state.scenario).local && url.searchParams.get('token') !== this.state.apiKey) {
 			return this.refuse(socket, 401, 'Unauthorized');
 		}
 		const clientId = url.searchParams.get('clientId') || `session-${++this.sessionCounter}`;

@@ -202,6 +202,8 @@ export function validatePrompt(
 				});
 				continue;
 			}
+			// An any-typed input (`*`, e.g. PreviewAny) takes a widget value as it is, as ComfyUI does.
+			if (typeName === '*') continue;
 			if (!LINK_IS_PRIMITIVE.has(typeName)) {
 				errors.push({
 					type: 'invalid_input_type',

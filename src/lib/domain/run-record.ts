@@ -6,10 +6,24 @@ import type { ApiPrompt, FileRef } from '../wire/workflow-api';
 
 export const RUN_SCHEMA_VERSION = 1;
 
-export type RunStatus = 'submitting' | 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+/**
+ * `cancelled`: a cancel the user asked for and the server confirmed. `interrupted`: the server
+ * stopped the job between nodes (`execution_interrupted`), keeping what had finished. `lost`: the
+ * server no longer knows the job (it restarted, or never accepted the submit); `error` says which.
+ */
+export type RunStatus = 'submitting' | 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled' | 'interrupted' | 'lost';
 
-export const TERMINAL: ReadonlySet<RunStatus> = new Set(['succeeded', 'failed', 'cancelled']);
-const ORDER: Record<RunStatus, number> = { submitting: 0, queued: 1, running: 2, succeeded: 3, failed: 3, cancelled: 3 };
+export const TERMINAL: ReadonlySet<RunStatus> = new Set(['succeeded', 'failed', 'cancelled', 'interrupted', 'lost']);
+const ORDER: Record<RunStatus, number> = {
+	submitting: 0,
+	queued: 1,
+	running: 2,
+	succeeded: 3,
+	failed: 3,
+	cancelled: 3,
+	interrupted: 3,
+	lost: 3
+};
 
 export function isTerminal(status: RunStatus): boolean {
 	return TERMINAL.has(status);
@@ -76,6 +90,10 @@ export interface WorkflowRun {
 	outputs: RunOutput[];
 	notifications: string[];
 	progressText?: { nodeId: string; text: string };
+	/** Text outputs (ComfyUI's `text` in `executed` and history), by node, in the order they came. */
+	texts?: Array<{ nodeId: string; text: string }>;
+	/** Where the server stopped an `interrupted` run. */
+	interruptedAt?: { nodeId: string | null; nodeType: string | null };
 	error?: RunError;
 	nodeProblems?: NodeProblems;
 	/** Started by another device or client and followed here (its inputs are what the queue showed). */

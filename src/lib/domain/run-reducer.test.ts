@@ -145,7 +145,44 @@ describe('a workflow run, event by event', () => {
 			{ ...entry, outputs: {}, status: { status_str: 'error', completed: false, messages: [['execution_interrupted', {}]] } },
 			5
 		);
-		expect(interrupted.status).toBe('cancelled');
+		expect(interrupted.status).toBe('interrupted');
+	});
+
+	it('tells an interrupted run from a cancelled one: where it stopped, with the outputs and texts of the nodes that finished', () => {
+		const entry: HistoryEntry = {
+			prompt: [0, 'p1', {}, {}, ['9', '20']],
+			outputs: { '20': { text: ['a red fox'] }, '9': { images: [{ filename: 'a.png', subfolder: '', type: 'output' }] } },
+			status: {
+				status_str: 'error',
+				completed: false,
+				messages: [['execution_interrupted', { prompt_id: 'p1', node_id: '3', node_type: 'KSampler', executed: ['4', '20'] }]]
+			},
+			meta: {}
+		};
+		const run = applyHistory(fresh(), entry, 5);
+		expect(run).toMatchObject({
+			status: 'interrupted',
+			interruptedAt: { nodeId: '3', nodeType: 'KSampler' },
+			texts: [{ nodeId: '20', text: 'a red fox' }]
+		});
+		expect(run.outputs).toHaveLength(1);
+		const live = applyServerEvent(
+			play(fresh(), [ev.start]),
+			{ type: 'execution_interrupted', promptId: 'p1', nodeId: '3', nodeType: 'KSampler' },
+			6
+		);
+		expect(live).toMatchObject({ status: 'interrupted', interruptedAt: { nodeId: '3', nodeType: 'KSampler' } });
+	});
+
+	it('keeps a text output from executed once, however often it is told', () => {
+		const executed = {
+			type: 'executed' as const,
+			promptId: 'p1',
+			node: '20',
+			output: { images: [], video: [], audio: [], other: { text: ['hello'] } }
+		};
+		const run = play(fresh(), [ev.start, executed, executed]);
+		expect(run.texts).toEqual([{ nodeId: '20', text: 'hello' }]);
 	});
 });
 

@@ -32,6 +32,20 @@ function outputsOf(nodeId: string, output: Pick<NodeOutput, 'images' | 'video' |
 	];
 }
 
+/** ComfyUI's text outputs (`{"text": ["..."]}`, e.g. PreviewAny): strings only, each kept once per node. */
+function addTexts(run: WorkflowRun, nodeId: string, value: unknown): WorkflowRun {
+	if (!Array.isArray(value)) return run;
+	const texts = value.filter((t): t is string => typeof t === 'string');
+	const known = run.texts ?? [];
+	const fresh = texts.filter((text) => !known.some((k) => k.nodeId === nodeId && k.text === text));
+	return fresh.length === 0 ? run : { ...run, texts: [...known, ...fresh.map((text) => ({ nodeId, text }))] };
+}
+
+function interrupted(run: WorkflowRun, nodeId: string | null, nodeType: string | null, now: number): WorkflowRun {
+	const next = withStatus(run, 'interrupted', now);
+	return next === run ? run : { ...next, interruptedAt: { nodeId, nodeType } };
+}
+
 function addOutputs(run: WorkflowRun, outputs: RunOutput[]): WorkflowRun {
 	const key = (o: RunOutput) => `${o.ref.type}/${o.ref.subfolder}/${o.ref.filename}`;
 	const seen = new Set(run.outputs.map(key));
@@ -73,7 +87,7 @@ export function applyServerEvent(run: WorkflowRun, event: ServerEvent, now: numb
 			return { ...withStatus(run, 'running', now), progress: { ...run.progress, step: { node, value: event.value, max: event.max } } };
 		}
 		case 'executed':
-			return addDone(addOutputs(run, outputsOf(event.node, event.output)), [event.node]);
+			return addDone(addTexts(addOutputs(run, outputsOf(event.node, event.output)), event.node, event.output.other['text']), [event.node]);
 		case 'execution_success':
 			return withStatus(run, 'succeeded', now);
 		case 'execution_error': {
@@ -89,7 +103,7 @@ export function applyServerEvent(run: WorkflowRun, event: ServerEvent, now: numb
 			return { ...withStatus(run, 'failed', now), error, progress: { ...run.progress, current: null, step: null, finishing: false } };
 		}
 		case 'execution_interrupted':
-			return withStatus(run, 'cancelled', now);
+			return interrupted(run, event.nodeId ?? run.progress.current, event.nodeType ?? null, now);
 		case 'notification':
 			return event.value ? { ...run, notifications: [...run.notifications, event.value].slice(-20) } : run;
 		default:
@@ -121,13 +135,17 @@ function uiOutputs(nodeId: string, output: NodeUiOutput): RunOutput[] {
 /** Applies a history entry (the local runtime's only record of a job, and the outputs' source of truth). */
 export function applyHistory(run: WorkflowRun, entry: HistoryEntry, now: number): WorkflowRun {
 	let next = run;
-	for (const [nodeId, output] of Object.entries(entry.outputs)) next = addOutputs(next, uiOutputs(nodeId, output));
+	for (const [nodeId, output] of Object.entries(entry.outputs))
+		next = addTexts(addOutputs(next, uiOutputs(nodeId, output)), nodeId, output.text);
 	if (!entry.status.completed && entry.status.status_str !== 'error') return next;
 	if (entry.status.status_str === 'success') return addDone(withStatus(next, 'succeeded', now), Object.keys(entry.outputs));
 	if (entry.status.status_str === 'cancelled') return withStatus(next, 'cancelled', now);
 	const failure = entry.status.messages.find(([type]) => type === 'execution_error');
-	const interrupted = entry.status.messages.some(([type]) => type === 'execution_interrupted');
-	if (interrupted) return withStatus(next, 'cancelled', now);
+	const stop = entry.status.messages.find(([type]) => type === 'execution_interrupted')?.[1];
+	if (stop) {
+		const at = (key: string) => (typeof stop[key] === 'string' ? (stop[key] as string) : null);
+		return interrupted(next, at('node_id'), at('node_type'), now);
+	}
 	if (next.error?.exceptionType) return withStatus(next, 'failed', now);
 	const data = failure?.[1] ?? {};
 	const exceptionType = typeof data['exception_type'] === 'string' ? data['exception_type'] : 'Error';

@@ -7,7 +7,8 @@ import type { ModelRun } from './model-run';
 import type { WorkflowRun } from './run-record';
 
 export type TimelineKind = 'workflow' | 'model';
-export type TimelineStatus = 'submitting' | 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled' | 'unknown';
+export type TimelineStatus =
+	'submitting' | 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled' | 'interrupted' | 'lost' | 'unknown';
 
 export interface TimelineEntry {
 	id: string;
@@ -103,8 +104,10 @@ export function filterTimeline(entries: readonly TimelineEntry[], filter: Timeli
 					(filter.status === 'open'
 						? isOpen(e)
 						: filter.status === 'failed'
-							? e.status === 'failed' || e.status === 'unknown'
-							: e.status === filter.status)) &&
+							? e.status === 'failed' || e.status === 'unknown' || e.status === 'lost'
+							: filter.status === 'cancelled'
+								? e.status === 'cancelled' || e.status === 'interrupted'
+								: e.status === filter.status)) &&
 				(text === '' || e.title.toLowerCase().includes(text) || (e.subject ?? '').toLowerCase().includes(text))
 		)
 		.sort((a, b) => b.createdAt - a.createdAt);

@@ -5,6 +5,7 @@
  * Each page makes its own and disposes of it when it goes: that drops the subscription and revokes
  * every object URL it made, so a page visited a hundred times holds nothing a hundred times.
  */
+import type { StopOutcome } from '$lib/domain/stop-outcome';
 import { SvelteMap } from 'svelte/reactivity';
 import type { WorkflowRun } from '$lib/domain/run-record';
 import type { AppError, Result } from '$lib/domain/errors';
@@ -89,6 +90,11 @@ export class WorkflowRunsStore {
 
 	cancel(run: WorkflowRun): Promise<Result<void>> {
 		return workerApi().cancelRuns({ profileId: run.profileId, promptIds: run.promptId ? [run.promptId] : [] });
+	}
+
+	/** Cancels the run's job by the best route its server has; the answer says what the server did. */
+	stop(run: WorkflowRun): Promise<Result<StopOutcome>> {
+		return workerApi().stopRun({ runId: run.id });
 	}
 
 	interrupt(run: WorkflowRun): Promise<Result<void>> {

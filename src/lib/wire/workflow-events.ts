@@ -38,7 +38,7 @@ export type ServerEvent =
 			exceptionMessage: string;
 			traceback: string[];
 	  }
-	| { type: 'execution_interrupted'; promptId: string; nodeId: string | undefined }
+	| { type: 'execution_interrupted'; promptId: string; nodeId: string | undefined; nodeType: string | undefined }
 	| { type: 'feature_flags'; flags: JsonObject }
 	| { type: 'unknown'; rawType: string; data: Json };
 
@@ -135,7 +135,9 @@ export function parseServerEvent(text: string): ParseEventResult {
 				}
 			);
 		case 'execution_interrupted':
-			return needPrompt() ?? { ok: true, event: { type, promptId: promptId!, nodeId: str(data, 'node_id') } };
+			return (
+				needPrompt() ?? { ok: true, event: { type, promptId: promptId!, nodeId: str(data, 'node_id'), nodeType: str(data, 'node_type') } }
+			);
 		case 'feature_flags':
 			return { ok: true, event: { type, flags: data } };
 		default:

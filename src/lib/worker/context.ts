@@ -42,6 +42,8 @@ export interface WorkerContext {
 	isLeader(): boolean;
 	/** Called once when this worker becomes the tabs' leader. */
 	onLeader(listener: () => void): void;
+	/** Whether the leader's live socket to this profile is open and healthy (polling can then be rare). */
+	socketOpen?(profileId: string): boolean;
 	/** Called when the live socket (re)opens or the page woke up: time to catch up by polling. */
 	onResync(listener: () => void): void;
 	/** Called with everything the leader's live socket hears: JSON events and decoded frames. */

@@ -85,6 +85,7 @@ export class RunboardWorker implements CoreApi {
 				if (this.isLeader) listener();
 				else this.leaderListeners.push(listener);
 			},
+			socketOpen: (profileId) => this.socketState.profileId === profileId && this.socketState.state.status === 'open',
 			onResync: (listener) => this.resyncListeners.push(listener),
 			onSocketMessage: (listener) => {
 				this.socketListeners.add(listener);

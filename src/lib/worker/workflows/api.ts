@@ -1,4 +1,5 @@
 /** The workflow-runs part of the worker API. */
+import type { StopOutcome } from './surfaces/surface';
 import type { AppError, Result } from '../../domain/errors';
 import type { NodeDefinitions } from '../../domain/object-info';
 import type { NodeProblems, WorkflowRun } from '../../domain/run-record';
@@ -79,6 +80,8 @@ export interface WorkflowApi {
 	deleteRun(input: { id: string }): Promise<void>;
 	/** Cancels pending or running jobs (`POST /api/queue` delete). */
 	cancelRuns(input: { profileId: string; promptIds: string[] }): Promise<Result<void>>;
+	/** Cancels one run's job by the best route its server has; says what the server did. */
+	stopRun(input: { runId: string }): Promise<Result<StopOutcome>>;
 	/** Interrupts a running job (between nodes). */
 	interrupt(input: { profileId: string; promptId?: string }): Promise<Result<void>>;
 	queue(input: { profileId: string }): Promise<Result<QueueView>>;

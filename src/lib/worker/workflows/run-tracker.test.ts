@@ -7,6 +7,8 @@ import { MemoryStore } from '../kv-store';
 import type { SocketMessage } from '../socket-message';
 import { RunTracker } from './run-tracker';
 import { RunsRepo } from './runs-repo';
+import type { Surfaces } from './surfaces';
+import type { JobReading } from './surfaces/surface';
 
 function harness() {
 	const kv = new MemoryStore();
@@ -78,5 +80,53 @@ describe('the run tracker', () => {
 		send({ type: 'execution_success', promptId: 'p1' });
 		expect(finished).toEqual(['r1']);
 		expect((await runs.get('r1'))?.status).toBe('succeeded');
+	});
+});
+
+describe('a job the server no longer knows', () => {
+	/** A tracker whose server reads every job as `reading`, at the time `clock.t`. */
+	function onServer(reading: JobReading) {
+		const kv = new MemoryStore();
+		const clock = { t: 0 };
+		const restarted: string[] = [];
+		const surface = { read: async () => ({ ok: true, value: reading }) };
+		const surfaces = {
+			for: async () => ({ ok: true, value: surface }),
+			serverRestarted: (id: string) => restarted.push(id)
+		} as unknown as Surfaces;
+		let socket: (m: SocketMessage) => void = () => {};
+		const ctx = {
+			kv,
+			isLeader: () => true,
+			emit: () => {},
+			onSocketMessage: (l: (m: SocketMessage) => void) => ((socket = l), () => {}),
+			onTabTopic: () => {}
+		} as unknown as WorkerContext;
+		const tracker = new RunTracker(ctx, new RunsRepo(kv), { finished: () => {} }, () => clock.t, surfaces);
+		tracker.start();
+		tracker.stop();
+		const greet = () => socket({ kind: 'event', profileId: 'p', event: { type: 'status', queueRemaining: 0, sid: 's' } });
+		return { tracker, clock, kv, restarted, greet };
+	}
+
+	it.each([
+		['ran, then vanished: the server restarted', { startedAt: 5, status: 'running' as const }, /restarted while this ran/],
+		['waited, then vanished from the queue', { queuedAt: 5, status: 'queued' as const }, /left the server’s queue/],
+		['never answered, and the server has no such job', { status: 'submitting' as const }, /never accepted/]
+	])('a run that %s is lost with the reason, never cancelled', async (_, state, reason) => {
+		const { tracker, clock, kv } = onServer({ kind: 'vanished' });
+		tracker.track({ ...run(), ...state });
+		clock.t = 60_000;
+		await tracker.pollAll();
+		const stored = await new RunsRepo(kv).get('r1');
+		expect(stored).toMatchObject({ status: 'lost', error: { kind: 'lost', message: expect.stringMatching(reason) } });
+	});
+
+	it('probes the server again when its socket greets us a second time (a reconnect)', () => {
+		const { greet, restarted } = onServer({ kind: 'waiting' });
+		greet();
+		expect(restarted).toEqual([]);
+		greet();
+		expect(restarted).toEqual(['p']);
 	});
 });

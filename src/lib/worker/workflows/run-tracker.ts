@@ -4,7 +4,7 @@
  * queue on a local runtime) is the source of truth, so a run missed while the socket was down or
  * the phone asleep is caught up. Everything read goes through the pure reducer.
  */
-import { isTerminal, newWorkflowRun, type WorkflowRun } from '../../domain/run-record';
+import { isTerminal, newWorkflowRun, type RunError, type WorkflowRun } from '../../domain/run-record';
 import { nodeTitle } from '../../domain/workflow-import';
 import type { ApiPrompt } from '../../wire/workflow-api';
 import { applyHistory, applyJobState, applyServerEvent, explainFailure } from '../../domain/run-reducer';
@@ -16,6 +16,8 @@ import { Surfaces } from './surfaces';
 import type { JobReading } from './surfaces/surface';
 
 export const POLL_INTERVAL_MS = 2000;
+/** How often one queue read checks all open runs of a profile whose socket is open and healthy. */
+export const LIVE_QUEUE_EVERY_MS = 20_000;
 /** How often the active profile's queue is read for jobs started elsewhere (the socket may not say). */
 export const QUEUE_WATCH_MS = 5000;
 /** How long an unknown job's events wait for a submit of ours to claim it before it is adopted. */
@@ -26,6 +28,8 @@ const EMIT_EVERY_MS = 50;
 export interface TrackerHooks {
 	/** Called once when a run reaches its end, to fetch and cache its outputs. */
 	finished(run: WorkflowRun): void;
+	/** The profile's socket greeted us again (a reconnect, perhaps to a restarted server). */
+	reconnected?(profileId: string): void;
 }
 
 export class RunTracker {
@@ -56,7 +60,7 @@ export class RunTracker {
 		this.ctx.onSocketMessage((message) => this.onSocket(message));
 		this.ctx.onTabTopic('runs-changed', () => void this.reload());
 		void this.reload();
-		this.timer ??= setInterval(() => void this.pollAll(), POLL_INTERVAL_MS);
+		this.timer ??= setInterval(() => void this.tick(), POLL_INTERVAL_MS);
 		this.queueTimer ??= setInterval(() => void this.watchQueue(), QUEUE_WATCH_MS);
 	}
 
@@ -154,9 +158,55 @@ export class RunTracker {
 		return newest;
 	}
 
+	/** The user's cancel removed the waiting job, and the server's queue confirmed it. */
+	confirmCancelled(run: WorkflowRun): void {
+		const current = this.current(run);
+		if (isTerminal(current.status)) return;
+		this.update({ ...current, status: 'cancelled', finishedAt: this.now() }, true);
+	}
+
+	private readonly lastLiveQueueRead = new Map<string, number>();
+	/** Profiles whose socket has greeted us once: a later greeting is a reconnect. */
+	private readonly greeted = new Set<string>();
+
 	forget(runId: string, promptId?: string | null): void {
 		this.open.delete(runId);
 		if (promptId) this.deleted.add(promptId);
+	}
+
+	/**
+	 * The timer. Polling stays the truth, but while a profile's socket is open its events carry the
+	 * news: then one queue read every `LIVE_QUEUE_EVERY_MS` serves all its open runs, and a run's
+	 * history is read only when it left the queue (a local server tells only the submitter) or an
+	 * event says it ended. Runs of a profile without an open socket are read every tick, as before.
+	 */
+	async tick(): Promise<void> {
+		if (this.polling || !this.ctx.isLeader() || this.open.size === 0) return;
+		this.polling = true;
+		try {
+			const byProfile = new Map<string, WorkflowRun[]>();
+			for (const run of this.open.values()) byProfile.set(run.profileId, [...(byProfile.get(run.profileId) ?? []), run]);
+			await Promise.all(
+				[...byProfile].map(async ([profileId, runs]) => {
+					if (!this.ctx.socketOpen?.(profileId)) return Promise.all(runs.map((run) => this.poll(run)));
+					if (this.now() - (this.lastLiveQueueRead.get(profileId) ?? 0) < LIVE_QUEUE_EVERY_MS) return;
+					this.lastLiveQueueRead.set(profileId, this.now());
+					return this.checkQueue(profileId, runs);
+				})
+			);
+		} finally {
+			this.polling = false;
+		}
+	}
+
+	/** One queue read for every open run of a profile; those no longer in it are read in full. */
+	private async checkQueue(profileId: string, runs: WorkflowRun[]): Promise<void> {
+		const surface = await this.surfaces.for(profileId);
+		if (!surface.ok) return;
+		const active = await surface.value.activeJobs();
+		if (!active.ok) return;
+		const listed = new Set(active.value.map((j) => j.promptId));
+		await Promise.all(runs.filter((run) => !listed.has(run.promptId!)).map((run) => this.poll(run)));
 	}
 
 	/** Polls every open run now (after a reconnect, a wake-up, or the socket saying a prompt ended). */
@@ -206,12 +256,16 @@ export class RunTracker {
 			}
 			case 'waiting':
 				return;
-			case 'vanished':
-				// Deleted while pending (it never reaches the history), unless it was only just submitted.
-				if (this.now() - (run.queuedAt ?? run.createdAt) > 3000) {
-					this.update({ ...this.current(run), status: 'cancelled', finishedAt: this.now() }, true);
-				}
-				return;
+			case 'vanished': {
+				// Neither in the history nor the queue: the server restarted (its history lives in memory), or
+				// the job was deleted while it waited. Not a cancel: only a cancel asked for here is one (`cancelled`).
+				const current = this.current(run);
+				// A submit may still be in flight: give it longer than its timeout, as for `not-found`.
+				const grace = current.status === 'submitting' ? 35_000 : 3000;
+				if (this.now() - (current.queuedAt ?? current.createdAt) <= grace) return;
+				const reason = current.status === 'submitting' ? NEVER_ACCEPTED : current.startedAt !== undefined ? RESTARTED : GONE_FROM_QUEUE;
+				return this.update(lost(current, this.now(), reason), true);
+			}
 		}
 	}
 
@@ -219,19 +273,7 @@ export class RunTracker {
 		const current = this.current(run);
 		// A submit may still be in flight (here or in another tab): give it longer than its timeout.
 		if (this.now() - current.createdAt < 35_000) return;
-		this.update(
-			{
-				...current,
-				status: 'failed',
-				finishedAt: this.now(),
-				error: current.error ?? {
-					kind: 'lost',
-					title: 'Not found',
-					message: 'The service has no job with this id: it was not accepted, or it expired.'
-				}
-			},
-			true
-		);
+		this.update(lost(current, this.now(), current.error ?? NEVER_ACCEPTED), true);
 	}
 
 	private current(run: WorkflowRun): WorkflowRun {
@@ -274,6 +316,15 @@ export class RunTracker {
 	}
 
 	private onEvent(profileId: string, event: ServerEvent): void {
+		// ComfyUI greets every new socket with a `status` carrying its sid: a reconnect, perhaps to a
+		// restarted (or upgraded) server, so its routes are probed again on next use.
+		if (event.type === 'status' && event.sid !== undefined) {
+			if (this.greeted.has(profileId)) {
+				this.surfaces.serverRestarted(profileId);
+				this.hooks.reconnected?.(profileId);
+			}
+			this.greeted.add(profileId);
+		}
 		if (event.type === 'status' || event.type === 'feature_flags' || event.type === 'unknown') return;
 		const promptId = 'promptId' in event ? event.promptId : undefined;
 		let run = this.byPrompt(promptId);
@@ -345,4 +396,32 @@ export class RunTracker {
 		if (now || wait <= 0) send();
 		else this.pendingEmit.set(run.id, setTimeout(send, wait));
 	}
+}
+
+const RESTARTED: RunError = {
+	kind: 'lost',
+	title: 'The server restarted',
+	message: 'The server restarted while this ran, and forgot the job. Its inputs are kept: run it again.'
+};
+const GONE_FROM_QUEUE: RunError = {
+	kind: 'lost',
+	title: 'Gone from the queue',
+	message:
+		'The job left the server’s queue without running: the server restarted, or it was removed elsewhere. Its inputs are kept: run it again.'
+};
+const NEVER_ACCEPTED: RunError = {
+	kind: 'lost',
+	title: 'Never accepted',
+	message: 'The server never accepted this run (it has no job with this id). Its inputs are kept: run it again.'
+};
+
+/** A run the server no longer knows: lost, with the reason; never "cancelled". */
+function lost(run: WorkflowRun, now: number, error: RunError): WorkflowRun {
+	return {
+		...run,
+		status: 'lost',
+		finishedAt: run.finishedAt ?? now,
+		error,
+		progress: { ...run.progress, current: null, step: null, finishing: false }
+	};
 }

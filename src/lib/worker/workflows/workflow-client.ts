@@ -150,6 +150,28 @@ export class WorkflowClient {
 		return res.value.status < 300 ? ok(undefined) : fail(responseError(res.value, 'workflow'));
 	}
 
+	/** `POST /api/jobs/{id}/cancel` (newer ComfyUI): whether the server dispatched a cancel; 'unsupported' where the route is missing. */
+	async cancelJob(promptId: string): Promise<Result<boolean | 'unsupported'>> {
+		const res = await this.connection.fetch({
+			url: `${this.base}/api/jobs/${encodeURIComponent(promptId)}/cancel`,
+			method: 'POST',
+			credential: this.credential()
+		});
+		if (!res.ok) return res.error.kind === 'cors' ? ok('unsupported') : res;
+		if (res.value.status === 404 && !isJsonBody(res.value)) return ok('unsupported');
+		if (res.value.status >= 300) return fail(responseError(res.value, 'workflow'));
+		const body = readJson(res.value, 'workflow');
+		if (!body.ok) return body;
+		return ok(isObject(body.value) && body.value['cancelled'] === true);
+	}
+
+	/** `GET /api/features`: a newer ComfyUI answers; 0.3.64 has no such route (a 404 without CORS headers). */
+	async features(): Promise<Result<boolean>> {
+		const res = await this.connection.fetch({ url: `${this.base}/api/features`, credential: this.credential() });
+		if (!res.ok) return res.error.kind === 'cors' ? ok(false) : res;
+		return ok(res.value.status === 200 && isJsonBody(res.value));
+	}
+
 	async fromHash(hash: string, name: string, mime: string, signal?: AbortSignal): Promise<Result<HashOffer>> {
 		const res = await this.connection.fetch({
 			url: `${this.base}/api/assets/from-hash`,
@@ -164,6 +186,9 @@ export class WorkflowClient {
 			return res.error.kind === 'cors' ? ok({ kind: 'unsupported' }) : res;
 		}
 		if (res.value.status === 404) return ok(isJsonBody(res.value) ? { kind: 'unknown' } : { kind: 'unsupported' });
+		// A newer ComfyUI started without --enable-assets: the route exists and says the service is off.
+		if (res.value.status === 503 && isJsonBody(res.value) && serviceDisabled(readJson({ ...res.value, status: 200 }, 'workflow')))
+			return ok({ kind: 'unsupported' });
 		const body = readJson(res.value, 'workflow');
 		if (!body.ok) return body;
 		const assetName = isObject(body.value) ? str(body.value, 'name') : undefined;
@@ -219,4 +244,10 @@ function readRejection(raw: RawResponse): SubmitFailure | undefined {
 		status: raw.status,
 		requestId: requestIdOf(raw)
 	};
+}
+
+function serviceDisabled(body: Result<unknown>): boolean {
+	if (!body.ok || !isObject(body.value)) return false;
+	const error = body.value['error'];
+	return isObject(error) && error['code'] === 'SERVICE_DISABLED';
 }

@@ -18,7 +18,7 @@ import { LibraryRepo } from './library-repo';
 import { RunTracker } from './run-tracker';
 import { RunsRepo } from './runs-repo';
 import { Surfaces, type WorkflowSurface } from './surfaces';
-import type { ActiveJob } from './surfaces/surface';
+import type { ActiveJob, StopOutcome } from './surfaces/surface';
 import { isQuotaError, QUOTA_MESSAGE } from '../storage/quota';
 import { OBJECT_INFO_KEY as OBJECT_INFO } from '../../domain/storage-keys';
 
@@ -29,6 +29,8 @@ interface CachedObjectInfo {
 
 export class WorkflowService {
 	private readonly runs: RunsRepo;
+	/** Profiles whose cached `object_info` was fetched since this worker started or the socket last reconnected. */
+	private readonly objectInfoFresh = new Set<string>();
 	private readonly library: LibraryRepo;
 	private readonly tracker: RunTracker;
 	private readonly surfaces: Surfaces;
@@ -39,7 +41,17 @@ export class WorkflowService {
 		this.runs = new RunsRepo(ctx.kv);
 		this.library = new LibraryRepo(ctx.kv);
 		this.surfaces = new Surfaces(ctx);
-		this.tracker = new RunTracker(ctx, this.runs, { finished: (run) => void this.cacheOutputs(run) }, Date.now, this.surfaces);
+		this.tracker = new RunTracker(
+			ctx,
+			this.runs,
+			{
+				finished: (run) => void this.cacheOutputs(run),
+				// A restarted server may have new nodes: the cached definitions are revalidated on next use.
+				reconnected: (profileId) => this.objectInfoFresh.delete(profileId)
+			},
+			Date.now,
+			this.surfaces
+		);
 		ctx.onLeader(() => this.tracker.start());
 		ctx.onResync(() => void this.tracker.pollAll());
 	}
@@ -60,6 +72,7 @@ export class WorkflowService {
 			deleteRun: (i) => this.deleteRun(i),
 			cancelRuns: (i) => this.cancelRuns(i),
 			interrupt: (i) => this.interrupt(i),
+			stopRun: (i) => this.stopRun(i),
 			queue: (i) => this.queue(i),
 			output: (i) => this.output(i),
 			inputImage: (i) => this.inputImage(i)
@@ -72,10 +85,9 @@ export class WorkflowService {
 
 	async objectInfo({ profileId, refresh }: { profileId: string; refresh?: boolean }): Promise<Result<ObjectInfoView>> {
 		const cached = await this.ctx.kv.get<CachedObjectInfo>(OBJECT_INFO + profileId);
-		if (cached && !refresh) {
-			void this.refreshObjectInfo(profileId); // keep the cache fresh in the background
-			return ok({ ...cached, fromCache: true });
-		}
+		// Served from the cache once revalidated since the worker started or the socket reconnected: not
+		// fetched again on every page or submit. A failed revalidation (a CORS refusal) is told with it.
+		if (cached && !refresh && this.objectInfoFresh.has(profileId)) return ok({ ...cached, fromCache: true });
 		const fresh = await this.refreshObjectInfo(profileId);
 		if (fresh.ok) return ok({ ...fresh.value, fromCache: false });
 		return cached ? ok({ ...cached, fromCache: true, problem: fresh.error }) : fresh;
@@ -88,6 +100,7 @@ export class WorkflowService {
 		if (!nodes.ok) return nodes;
 		const record = { nodes: nodes.value, fetchedAt: Date.now() };
 		await this.ctx.kv.set(OBJECT_INFO + profileId, record);
+		this.objectInfoFresh.add(profileId);
 		return ok(record);
 	}
 
@@ -290,6 +303,18 @@ export class WorkflowService {
 		const result = await surface.value.cancel(promptIds.map((promptId) => ({ promptId })));
 		void this.tracker.pollAll();
 		return result;
+	}
+
+	private async stopRun({ runId }: { runId: string }): Promise<Result<StopOutcome>> {
+		const run = await this.runs.get(runId);
+		if (!run?.promptId) return fail(appError('not-found', 'This run has no job on the server to cancel.'));
+		const surface = await this.surface(run.profileId);
+		if (!surface.ok) return surface;
+		const outcome = await surface.value.stop({ promptId: run.promptId });
+		// A cancel the user asked for and the server confirmed; an interrupted job is read from its history.
+		if (outcome.ok && outcome.value.kind === 'removed') this.tracker.confirmCancelled(run);
+		void this.tracker.pollAll();
+		return outcome;
 	}
 
 	private async interrupt({ profileId, promptId }: { profileId: string; promptId?: string }): Promise<Result<void>> {

@@ -30,15 +30,32 @@ export type SurfaceKind = keyof typeof DEFAULT_CAPABILITIES;
 
 /** The capabilities of each profile, remembered for the life of the worker and forgotten when the profile's address changes. */
 export class CapabilityBook {
-	private readonly byProfile = new Map<string, { address: string; capabilities: SurfaceCapabilities }>();
+	private readonly byProfile = new Map<string, { address: string; capabilities: SurfaceCapabilities; probed: boolean }>();
 
 	/** The profile's capabilities: what was learned for this address, else its surface's defaults. */
 	of(profileId: string, address: string, kind: SurfaceKind): SurfaceCapabilities {
 		const known = this.byProfile.get(profileId);
 		if (known && known.address === address) return known.capabilities;
 		const capabilities = { ...DEFAULT_CAPABILITIES[kind] };
-		this.byProfile.set(profileId, { address, capabilities });
+		this.byProfile.set(profileId, { address, capabilities, probed: false });
 		return capabilities;
+	}
+
+	/** Whether a probe has filled the flags for this address (a connection test, or the first use). */
+	probed(profileId: string, address: string): boolean {
+		const known = this.byProfile.get(profileId);
+		return !!known && known.address === address && known.probed;
+	}
+
+	/** A probe's answer: every flag it settles, remembered until the address changes or `reprobe`. */
+	record(profileId: string, address: string, kind: SurfaceKind, found: Partial<SurfaceCapabilities>): void {
+		this.learn(profileId, address, kind, found);
+		this.byProfile.get(profileId)!.probed = true;
+	}
+
+	/** The server restarted (it may have been upgraded): probe again on next use. */
+	reprobe(profileId: string): void {
+		this.byProfile.delete(profileId);
 	}
 
 	/** An answer showed what the server has (or lacks): remember it. */

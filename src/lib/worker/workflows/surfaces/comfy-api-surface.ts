@@ -17,11 +17,17 @@ import type {
 	HashOffer,
 	JobHandle,
 	JobReading,
+	StopOutcome,
+	StopRoute,
 	StoredFile,
 	SubmitFailure,
 	SubmitRequest,
 	WorkflowSurface
 } from './surface';
+
+const STOP_CHECKS = 6;
+const STOP_CHECK_MS = 400;
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 const TERMINAL_JOB_STATES: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
 
@@ -85,6 +91,41 @@ export abstract class ComfyApiSurface implements WorkflowSurface {
 			...(item[2] ? { prompt: item[2] } : {})
 		});
 		return ok([...queue.value.queue_running.map(job(true)), ...queue.value.queue_pending.map(job(false))]);
+	}
+
+	async stop(job: JobHandle): Promise<Result<StopOutcome>> {
+		const before = await this.activeJobs();
+		if (!before.ok) return before;
+		const entry = before.value.find((j) => j.promptId === job.promptId);
+		if (!entry) return ok({ kind: 'finished-first' });
+		let via: StopRoute | null = null;
+		if (this.capabilities.jobCancel) {
+			const sent = await this.client.cancelJob(job.promptId);
+			if (!sent.ok) return sent;
+			if (sent.value === 'unsupported') this.learn({ jobCancel: false });
+			else via = 'job-cancel';
+		}
+		if (!via) {
+			// ComfyUI's queue delete ignores the running job: a running job is interrupted instead.
+			const sent = entry.running ? await this.client.interrupt(job.promptId) : await this.client.deleteFromQueue([job.promptId]);
+			if (!sent.ok) return sent;
+			via = entry.running ? 'interrupt' : 'queue-delete';
+		}
+		// Read back what happened: a running job stops at its next checkpoint, so give it a moment.
+		for (let attempt = 0; ; attempt++) {
+			const after = await this.activeJobs();
+			if (!after.ok) return after;
+			const still = after.value.find((j) => j.promptId === job.promptId);
+			if (!still) break;
+			if (!still.running && !entry.running) return ok({ kind: 'still-waiting', via });
+			if (attempt >= STOP_CHECKS) return ok({ kind: still.running ? 'stopping' : 'still-waiting', via });
+			await sleep(STOP_CHECK_MS);
+		}
+		if (!entry.running) return ok({ kind: 'removed', via });
+		const history = await this.client.history(job.promptId);
+		const messages = history.ok && history.value ? history.value.status.messages : [];
+		if (messages.some(([type]) => type === 'execution_interrupted')) return ok({ kind: 'interrupted', via });
+		return ok(history.ok && history.value ? { kind: 'finished-first' } : { kind: 'interrupted', via });
 	}
 
 	cancel(jobs: JobHandle[]): Promise<Result<void>> {

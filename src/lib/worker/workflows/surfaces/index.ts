@@ -5,6 +5,7 @@
 import { ok, type Result } from '../../../domain/errors';
 import type { PresetId } from '../../../domain/profile';
 import type { Connection, WorkerContext } from '../../context';
+import { WorkflowClient } from '../workflow-client';
 import { CapabilityBook, type SurfaceKind } from './capabilities';
 import { CloudV1Surface } from './cloud-v1';
 import { LocalComfyUiSurface } from './local-comfyui';
@@ -28,14 +29,47 @@ export function surfaceOf(connection: Connection, book: CapabilityBook): Workflo
 		: new CloudV1Surface(connection, capabilities, learn);
 }
 
+/**
+ * A local ComfyUI's routes differ by version: `GET /api/features` tells a current server (job list,
+ * job cancel) from 0.3.64 (a 404 without CORS headers, which has no from-hash either). Asked once per
+ * profile and address, before any route that depends on it; an error (offline) leaves it for next time.
+ */
+async function probe(connection: Connection, book: CapabilityBook): Promise<void> {
+	const { id, workflowUrl, preset } = connection.profile;
+	const kind = KIND_OF_PRESET[preset];
+	if (kind !== 'local-comfyui' || book.probed(id, workflowUrl)) return;
+	const current = await new WorkflowClient(connection).features();
+	if (!current.ok) return;
+	book.record(
+		id,
+		workflowUrl,
+		kind,
+		current.value
+			? { features: true, jobList: true, jobCancel: true }
+			: { features: false, jobList: false, jobCancel: false, fromHash: false }
+	);
+}
+
 /** The surfaces of the worker's profiles, sharing one book of capabilities. */
 export class Surfaces {
 	private readonly book = new CapabilityBook();
-
+	private readonly probing = new Map<string, Promise<void>>();
 	constructor(private readonly ctx: Pick<WorkerContext, 'connection'>) {}
 
 	async for(profileId: string): Promise<Result<WorkflowSurface>> {
 		const connection = await this.ctx.connection(profileId);
-		return connection.ok ? ok(surfaceOf(connection.value, this.book)) : connection;
+		if (!connection.ok) return connection;
+		let pending = this.probing.get(profileId);
+		if (!pending) {
+			pending = probe(connection.value, this.book).finally(() => this.probing.delete(profileId));
+			this.probing.set(profileId, pending);
+		}
+		await pending;
+		return ok(surfaceOf(connection.value, this.book));
+	}
+
+	/** The socket saw the server restart: its version may have changed, so its routes are probed again. */
+	serverRestarted(profileId: string): void {
+		this.book.reprobe(profileId);
 	}
 }

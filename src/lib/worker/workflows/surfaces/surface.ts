@@ -10,6 +10,8 @@ import type { AppError, Result } from '../../../domain/errors';
 import type { NodeDefinitions } from '../../../domain/object-info';
 import type { ApiPrompt, FileRef, HistoryEntry, JobState, NodeErrors } from '../../../wire/workflow-api';
 import type { SurfaceCapabilities, SurfaceKind } from './capabilities';
+import type { StopOutcome } from '../../../domain/stop-outcome';
+export type { StopOutcome, StopRoute } from '../../../domain/stop-outcome';
 
 export interface SubmitRequest {
 	prompt: ApiPrompt;
@@ -107,6 +109,8 @@ export interface WorkflowSurface {
 	activeJobs(): Promise<Result<ActiveJob[]>>;
 	/** Cancels waiting or running jobs. */
 	cancel(jobs: JobHandle[]): Promise<Result<void>>;
+	/** Cancels one job by the best route the server has, and reports what the server did. */
+	stop(job: JobHandle): Promise<Result<StopOutcome>>;
 	/** Stops the running job (between nodes); without a job, whatever runs. */
 	interrupt(job?: JobHandle): Promise<Result<void>>;
 	/** The bytes of an output, without the key reaching a storage host. */

@@ -3,7 +3,7 @@ import type { Profile } from '../../../domain/profile';
 import type { Connection } from '../../context';
 import { createGuardedFetch } from '../../guarded-fetch';
 import { CapabilityBook } from './capabilities';
-import { surfaceOf } from '.';
+import { Surfaces, surfaceOf } from '.';
 
 const json = (body: unknown, status = 200) =>
 	new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
@@ -90,5 +90,79 @@ describe('workflow surfaces', () => {
 		book.learn('p', 'http://a.test', 'cloud-v1', { jobStatus: false });
 		expect(book.of('p', 'http://a.test', 'cloud-v1').jobStatus).toBe(false);
 		expect(book.of('p', 'http://b.test', 'cloud-v1').jobStatus).toBe(true);
+	});
+
+	it.each([
+		['a current ComfyUI', true, { features: true, jobList: true, jobCancel: true, fromHash: true }],
+		['ComfyUI 0.3.64', false, { features: false, jobList: false, jobCancel: false, fromHash: false }]
+	])('probes %s once per profile, and remembers what it has', async (_, current, expected) => {
+		const { seen, fetchImpl } = server(current ? { 'GET /api/features': () => json({ supports_preview_metadata: true }) } : {});
+		const conn = connection('local-comfyui', fetchImpl);
+		const surfaces = new Surfaces({ connection: async () => ({ ok: true, value: conn }) });
+		const first = await surfaces.for('p');
+		await surfaces.for('p');
+		expect(first.ok && first.value.capabilities).toMatchObject(expected);
+		expect(seen).toEqual(['GET /api/features']);
+		if (!current) {
+			const offer = first.ok ? await first.value.offerHash('ab'.repeat(32), 'x.png', 'image/png') : null;
+			expect(offer).toEqual({ ok: true, value: { kind: 'unsupported' } });
+			expect(seen).toEqual(['GET /api/features']);
+		}
+	});
+
+	it.each([
+		[
+			'a running job on 0.3.64 is interrupted, not queue-deleted',
+			false,
+			{ queue_running: [[0, 'job-1', {}, {}, []]], queue_pending: [] },
+			'POST /api/interrupt',
+			{ kind: 'interrupted', via: 'interrupt' }
+		],
+		[
+			'a running job on a current server uses job cancel',
+			true,
+			{ queue_running: [[0, 'job-1', {}, {}, []]], queue_pending: [] },
+			'POST /api/jobs/job-1/cancel',
+			{ kind: 'interrupted', via: 'job-cancel' }
+		],
+		[
+			'a waiting job on 0.3.64 is deleted from the queue',
+			false,
+			{ queue_running: [], queue_pending: [[0, 'job-1', {}, {}, []]] },
+			'POST /api/queue',
+			{ kind: 'removed', via: 'queue-delete' }
+		]
+	])('Cancel: %s, and reports what the queue shows afterwards', async (_, current, queue, route, outcome) => {
+		let queueReads = 0;
+		const interruptedHistory = {
+			'job-1': {
+				...history['job-1'],
+				status: { status_str: 'error', completed: false, messages: [['execution_interrupted', { node_id: '3' }]] }
+			}
+		};
+		const { seen, fetchImpl } = server({
+			...(current ? { 'GET /api/features': () => json({}) } : {}),
+			'GET /api/queue': () => json(queueReads++ === 0 ? queue : { queue_running: [], queue_pending: [] }),
+			'POST /api/interrupt': () => new Response(null, { status: 200 }),
+			'POST /api/queue': () => new Response(null, { status: 200 }),
+			'POST /api/jobs/job-1/cancel': () => json({ cancelled: true }),
+			'GET /api/history/job-1': () => json(interruptedHistory)
+		});
+		const conn = connection('local-comfyui', fetchImpl);
+		const surface = await new Surfaces({ connection: async () => ({ ok: true, value: conn }) }).for('p');
+		const stopped = surface.ok ? await surface.value.stop({ promptId: 'job-1' }) : null;
+		expect(stopped).toEqual({ ok: true, value: outcome });
+		expect(seen).toContain(route);
+		expect(seen.filter((r) => r === 'POST /api/queue' || r === 'POST /api/interrupt' || r.startsWith('POST /api/jobs'))).toEqual([route]);
+	});
+
+	it('says a job finished before the cancel took effect when it is no longer queued', async () => {
+		const { fetchImpl } = server({
+			'GET /api/features': () => json({}),
+			'GET /api/queue': () => json({ queue_running: [], queue_pending: [] })
+		});
+		const conn = connection('local-comfyui', fetchImpl);
+		const surface = await new Surfaces({ connection: async () => ({ ok: true, value: conn }) }).for('p');
+		expect(surface.ok && (await surface.value.stop({ promptId: 'job-1' }))).toEqual({ ok: true, value: { kind: 'finished-first' } });
 	});
 });

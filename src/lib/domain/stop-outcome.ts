@@ -1,0 +1,39 @@
+/** What a Cancel did on the server, and how to say it. See `WorkflowSurface.stop`. */
+/**
+ * What a Cancel did, read back from the server's queue and history afterwards (never what was asked):
+ * `removed` it was waiting and is gone; `interrupted` it was running and stopped; `stopping` the
+ * stop was sent and the job still runs (it stops when its current node ends; a job in its last node
+ * finishes); `finished-first` it ended before the cancel took effect; `still-waiting` the server kept it.
+ */
+export type StopOutcome =
+	| { kind: 'removed'; via: StopRoute }
+	| { kind: 'interrupted'; via: StopRoute }
+	| { kind: 'stopping'; via: StopRoute }
+	| { kind: 'finished-first' }
+	| { kind: 'still-waiting'; via: StopRoute };
+/** `job-cancel`: `POST /api/jobs/{id}/cancel`; `interrupt`: `POST /api/interrupt`; `queue-delete`: `POST /api/queue {delete}`. */
+export type StopRoute = 'job-cancel' | 'interrupt' | 'queue-delete';
+
+/** The words for a Cancel's outcome: what the server did, as read back from it. */
+export function describeStop(outcome: StopOutcome): string {
+	const how =
+		'via' in outcome
+			? outcome.via === 'job-cancel'
+				? 'the server’s job cancel'
+				: outcome.via === 'interrupt'
+					? 'an interrupt'
+					: 'a queue delete'
+			: '';
+	switch (outcome.kind) {
+		case 'removed':
+			return `Cancelled: the server removed the waiting job (${how}).`;
+		case 'interrupted':
+			return `Interrupted: the server stopped the job (${how}); the outputs of the nodes that finished are kept.`;
+		case 'stopping':
+			return `Sent ${how}: the server stops the job when its current node ends; a job in its last node will finish.`;
+		case 'finished-first':
+			return 'The job finished before the cancel took effect.';
+		case 'still-waiting':
+			return `The server kept the job in its queue after ${how}: it was not cancelled.`;
+	}
+}

@@ -1,0 +1,85 @@
+/**
+ * A local ComfyUI as it really is, current and 0.3.64 (emulator scenarios `comfyui-local` and
+ * `comfyui-local-legacy`): a restart mid-run loses the run (never "Cancelled"), Cancel on the
+ * running job interrupts it and says so, a text output shows, and no request goes to a route the
+ * server lacks (read from the emulator's request counters).
+ */
+import type { Page } from '@playwright/test';
+import type { Emulator } from '../../emulator';
+import { test, expect, workflowControl, runExample } from './fixtures';
+
+const TEXT_WORKFLOW = { '1': { class_type: 'PreviewAny', inputs: { source: 'a red fox at dawn' } } };
+
+async function addLocalProfile(page: Page, emulator: Emulator): Promise<void> {
+	await page.getByRole('button', { name: 'Add profile' }).click();
+	const form = page.getByRole('form', { name: 'New profile' });
+	await form.getByRole('radio', { name: /Local ComfyUI/ }).check();
+	await form.getByLabel('Workflow service URL').fill(emulator.urls.workflow);
+	await form.getByRole('button', { name: 'Save profile' }).click();
+	await page.getByRole('button', { name: 'Use Local ComfyUI' }).click();
+	await expect(page.getByRole('link', { name: /Connection: Local ComfyUI, Live/ })).toBeVisible();
+}
+
+async function requestsSeen(emulator: Emulator): Promise<string[]> {
+	const counters = (await (await fetch(`${emulator.urls.workflow}/__emulator/counters`)).json()) as { requests: Record<string, number> };
+	return Object.keys(counters.requests);
+}
+
+for (const scenario of ['comfyui-local', 'comfyui-local-legacy'] as const) {
+	test(`${scenario}: lost after a restart, Cancel interrupts, text shows, no request to a missing route`, async ({
+		page,
+		openApp,
+		emulator,
+		control
+	}) => {
+		test.setTimeout(180_000);
+		await control.scenario(scenario);
+		await workflowControl(emulator, 'timing', { stepMs: 500 });
+		await openApp('/settings');
+		await addLocalProfile(page, emulator);
+
+		// A restart mid-run: ComfyUI's history lives in memory, so the job is gone. Lost, not cancelled.
+		await runExample(page, 'Text to image');
+		await expect(page.getByText('Running', { exact: true })).toBeVisible({ timeout: 20_000 });
+		await workflowControl(emulator, 'restart', { downSeconds: 1 });
+		await expect(page.getByText('Lost', { exact: true })).toBeVisible({ timeout: 30_000 });
+		await expect(page.getByText(/The server restarted while this ran/)).toBeVisible();
+		await expect(page.getByRole('button', { name: /Run again/ })).toBeVisible();
+		await expect(page.getByText('Cancelled', { exact: true })).toHaveCount(0);
+
+		// Cancel on the running job: interrupted by the best route the server has, and said so.
+		await expect(page.getByRole('link', { name: /Connection: Local ComfyUI, Live/ })).toBeVisible({ timeout: 20_000 });
+		await runExample(page, 'Text to image');
+		await expect(page.getByText('Running', { exact: true })).toBeVisible({ timeout: 20_000 });
+		await page.getByRole('button', { name: 'Cancel run' }).click();
+		await expect(
+			page
+				.getByRole('status')
+				.filter({ hasText: /Interrupted: the server stopped the job|the server stops the job when its current node ends/ })
+		).toBeVisible();
+		await expect(page.getByText('Interrupted', { exact: true })).toBeVisible({ timeout: 20_000 });
+		await expect(page.getByText(/Interrupted at /)).toBeVisible();
+
+		// A text output (PreviewAny) shows as text with the run's outputs.
+		await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Workflows' }).click();
+		const data = await page.evaluateHandle((text) => {
+			const transfer = new DataTransfer();
+			transfer.items.add(new File([text], 'Text preview.json', { type: 'application/json' }));
+			return transfer;
+		}, JSON.stringify(TEXT_WORKFLOW));
+		await page.getByRole('region', { name: 'Import a workflow' }).dispatchEvent('drop', { dataTransfer: data });
+		await page.getByRole('button', { name: 'Run', exact: true }).click();
+		await page.getByRole('link', { name: /^Open run / }).click();
+		await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 20_000 });
+		await expect(page.getByRole('region', { name: 'Text outputs' }).getByText('a red fox at dawn')).toBeVisible();
+
+		const seen = await requestsSeen(emulator);
+		expect(seen.filter((r) => r.includes('/api/job/'))).toEqual([]);
+		if (scenario === 'comfyui-local-legacy') {
+			expect(seen.filter((r) => r.includes('/api/jobs') || r.includes('/api/assets/from-hash'))).toEqual([]);
+			expect(seen).toContain('POST /api/interrupt');
+		} else {
+			expect(seen).toContain('POST /api/jobs/:id/cancel');
+		}
+	});
+}
