@@ -53,6 +53,10 @@ describe('the submit state machine', () => {
 		expect(afterSubmit(a, { attempt }, 250)).toEqual(step);
 	});
 
+	it('on the proxy, a 422 reuse on the first send of this call is a resend of a recorded submit', () => {
+		expect(afterSubmit(answer(422, 'idempotency_key_reuse'), { attempt: 1, sentBefore: true }, 250)).toEqual({ next: 'find-recorded' });
+	});
+
 	it('finds the newest job created since the submit was stored, not one a run here claims', () => {
 		const stored = Date.parse('2026-11-24T10:00:00Z');
 		const jobs = [

@@ -60,6 +60,11 @@ export function afterUpload(answer: Exchange, attempt: number, backoffMs: number
  */
 export interface SubmitAttempt {
 	attempt: number;
+	/**
+	 * The key may have been sent before this call (a reload, a resend of a run): keys are fresh UUIDs
+	 * stored with the run, so a reuse the server reports can only be ours.
+	 */
+	sentBefore?: boolean;
 }
 
 export type SubmitStep =
@@ -73,13 +78,13 @@ export type SubmitStep =
 	| { next: 'rejected' }
 	| { next: 'fail' };
 
-export function afterSubmit(answer: Exchange, { attempt }: SubmitAttempt, backoffMs: number): SubmitStep {
+export function afterSubmit(answer: Exchange, { attempt, sentBefore = false }: SubmitAttempt, backoffMs: number): SubmitStep {
 	const canRetry = attempt < MAX_ATTEMPTS;
 	if (answer.kind === 'no-answer') return canRetry ? { next: 'retry', afterMs: backoffMs } : { next: 'fail' };
 	const { status, code } = answer;
 	if (status === 200 || status === 201) return { next: 'accepted' };
 	if (status === 409 || status === 429) return canRetry ? { next: 'retry', afterMs: answer.retryAfterMs ?? backoffMs } : { next: 'fail' };
-	if (status === 422 && code === 'idempotency_key_reuse') return attempt > 1 ? { next: 'find-recorded' } : { next: 'fail' };
+	if (status === 422 && code === 'idempotency_key_reuse') return attempt > 1 || sentBefore ? { next: 'find-recorded' } : { next: 'fail' };
 	if (status === 422 || status === 400) return { next: 'rejected' };
 	if ((status >= 500 || status === 408) && canRetry) return { next: 'retry', afterMs: answer.retryAfterMs ?? backoffMs };
 	return { next: 'fail' };

@@ -28,6 +28,8 @@ export interface GuardedRequest {
 	redirect?: 'error' | 'follow-without-credentials';
 	/** Read a 2xx body as a Blob instead of text. */
 	binary?: boolean;
+	/** Hand a 2xx body over chunk by chunk as it arrives (an event stream); the answer's `body` is then empty. */
+	onChunk?: (chunk: Uint8Array) => void;
 }
 
 export interface GuardOptions {
@@ -98,7 +100,11 @@ export function createGuardedFetch(options: GuardOptions) {
 		let body = '';
 		let blob: Blob | undefined;
 		try {
-			if (request.binary && response.status >= 200 && response.status < 300) blob = await response.blob();
+			const success = response.status >= 200 && response.status < 300;
+			if (success && request.onChunk && response.body) {
+				const reader = response.body.getReader();
+				for (let part = await reader.read(); !part.done; part = await reader.read()) request.onChunk(part.value);
+			} else if (request.binary && success) blob = await response.blob();
 			else body = await response.text();
 		} catch {
 			return {

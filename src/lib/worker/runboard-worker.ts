@@ -269,6 +269,7 @@ export class RunboardWorker implements CoreApi {
 			preset: input.preset,
 			workflowUrl: valid.value.workflowUrl,
 			routerUrl: valid.value.routerUrl,
+			...(valid.value.comfyUrl ? { comfyUrl: valid.value.comfyUrl } : {}),
 			createdAt: existing?.createdAt ?? now,
 			updatedAt: now
 		};

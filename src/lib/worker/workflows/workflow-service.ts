@@ -197,7 +197,7 @@ export class WorkflowService {
 		}
 		if (answer.ok) {
 			if (answer.value.promptId !== run.promptId) this.tracker.forget(run.id);
-			run = this.tracker.accepted(run, answer.value.promptId);
+			run = this.tracker.accepted(run, answer.value.promptId, answer.value.links);
 			this.ctx.notifyTabs('runs-changed');
 			return ok(run);
 		}
@@ -287,7 +287,8 @@ export class WorkflowService {
 	private async cancelRuns({ profileId, promptIds }: { profileId: string; promptIds: string[] }): Promise<Result<void>> {
 		const surface = await this.surface(profileId);
 		if (!surface.ok) return surface;
-		const result = await surface.value.cancel(promptIds.map((promptId) => ({ promptId })));
+		const handles = await Promise.all(promptIds.map((promptId) => this.tracker.handleOf(promptId)));
+		const result = await surface.value.cancel(handles);
 		void this.tracker.pollAll();
 		return result;
 	}
@@ -295,7 +296,7 @@ export class WorkflowService {
 	private async interrupt({ profileId, promptId }: { profileId: string; promptId?: string }): Promise<Result<void>> {
 		const surface = await this.surface(profileId);
 		if (!surface.ok) return surface;
-		const result = await surface.value.interrupt(promptId ? { promptId } : undefined);
+		const result = await surface.value.interrupt(promptId ? await this.tracker.handleOf(promptId) : undefined);
 		void this.tracker.pollAll();
 		return result;
 	}
