@@ -315,7 +315,13 @@ export class RunboardWorker implements CoreApi {
 		const profile = await this.repo.get(id);
 		if (!profile) return fail({ kind: 'invalid-profile', message: 'This profile no longer exists.' } satisfies AppError);
 		const key = await this.repo.key(id);
-		return ok(await testConnection(profile, key, { fetch: this.fetchFor(profile), clientId: `${this.clientId}-probe` }));
+		return ok(
+			await testConnection(profile, key, {
+				fetch: this.fetchFor(profile),
+				clientId: `${this.clientId}-probe`,
+				appOrigin: this.env.appOrigin
+			})
+		);
 	}
 
 	async clearAllData(_input: Record<string, never> = {}): Promise<void> {
