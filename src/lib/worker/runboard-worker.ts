@@ -9,6 +9,7 @@ import {
 	profileOrigins,
 	validateProfileInput,
 	workflowSocketUrl,
+	isV2Preset,
 	type Profile,
 	type ProfileInput,
 	type ProfileView
@@ -372,6 +373,8 @@ export class RunboardWorker implements CoreApi {
 		this.socket = undefined;
 		this.socketTarget = target;
 		if (!profile) return this.setSocketState(null, { status: 'idle' });
+		// v2 profiles have no profile socket: each job's live events come over its own stream (V2StreamWatch).
+		if (isV2Preset(profile.preset)) return this.setSocketState(profile.id, { status: 'open', queueRemaining: undefined });
 		if (!target)
 			return this.setSocketState(profile.id, {
 				status: 'auth-failed',

@@ -48,7 +48,7 @@ export class RunTracker {
 	/** v2 jobs' live streams (one per job, here in the leader); polling stays the truth. */
 	private readonly streams = new V2StreamWatch({
 		events: (profileId, events) => {
-			for (const event of events) this.onEvent(profileId, event);
+			for (const event of events) this.onEvent(profileId, event, true);
 		},
 		preview: (jobId, nodeId, mime, bytes) => {
 			const run = this.byPrompt(jobId);
@@ -304,7 +304,7 @@ export class RunTracker {
 		return undefined;
 	}
 
-	private onEvent(profileId: string, event: ServerEvent): void {
+	private onEvent(profileId: string, event: ServerEvent, fromStream = false): void {
 		if (event.type === 'status' || event.type === 'feature_flags' || event.type === 'unknown') return;
 		const promptId = 'promptId' in event ? event.promptId : undefined;
 		let run = this.byPrompt(promptId);
@@ -316,6 +316,9 @@ export class RunTracker {
 			if (promptId) this.keepOrphan(profileId, event);
 			return;
 		}
+		// A v2 job is followed by its own stream and `GET urls.self`; the account's v1 socket also
+		// tells of it, with v1 file names that are not its assets: only the stream's events count.
+		if (run.jobLinks && !fromStream) return;
 		const next = applyServerEvent(run, event, this.now());
 		if (next === run) return;
 		this.update(next, isTerminal(next.status) || next.status !== run.status);
