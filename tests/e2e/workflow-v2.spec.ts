@@ -111,7 +111,7 @@ test('Deployment on v2: a run ends with its output', async ({ page, openApp, emu
 });
 
 test('v2: a reload mid-run re-attaches to the job, and the stream dropped mid-run loses nothing', async ({ page, openApp, emulator }) => {
-	await workflowControl(emulator, 'timing', { stepMs: 250 });
+	await workflowControl(emulator, 'timing', { stepMs: 2000 });
 	await openApp('/settings');
 	await addProfile(page, emulator, 'Cloud');
 	await runImageEdit(page, await picture(13));
@@ -127,7 +127,7 @@ test('v2: a reload mid-run re-attaches to the job, and the stream dropped mid-ru
 });
 
 test('v2: cancel through urls.cancel ends the run as cancelled', async ({ page, openApp, emulator }) => {
-	await workflowControl(emulator, 'timing', { stepMs: 400 });
+	await workflowControl(emulator, 'timing', { stepMs: 2000 });
 	await openApp('/settings');
 	await addProfile(page, emulator, 'Cloud');
 	await runImageEdit(page, await picture(14));
