@@ -113,7 +113,7 @@ test.fixme('Deployment on v2: a run ends with its output', async ({ page, openAp
 	await expect(page.getByRole('img', { name: /^Output / }).first()).toBeVisible();
 });
 
-test('v2: a reload mid-run re-attaches to the job, and the stream dropped mid-run loses nothing', async ({ page, openApp, emulator }) => {
+test('v2: a reload mid-run re-attaches to the job, and the stream dropped 20 times loses nothing', async ({ page, openApp, emulator }) => {
 	await workflowControl(emulator, 'timing', { stepMs: 400 });
 	await openApp('/settings');
 	await addProfile(page, emulator, 'Cloud');
@@ -121,9 +121,10 @@ test('v2: a reload mid-run re-attaches to the job, and the stream dropped mid-ru
 	await expect(page.getByText(/Running KSampler: step \d+ of 20/)).toBeVisible({ timeout: 15_000 });
 	await page.reload();
 	await expect(page.getByText(/Running KSampler: step \d+ of 20/)).toBeVisible({ timeout: 15_000 });
-	for (let i = 0; i < 5; i++) {
+	// The stream dropped 20 times during the run: polling and each reconnect's first snapshot lose nothing.
+	for (let i = 0; i < 20; i++) {
 		await fetch(`${emulator.urls.workflow}/__emulator/v2/streams/drop`, { method: 'POST' });
-		await page.waitForTimeout(200);
+		await page.waitForTimeout(150);
 	}
 	await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 30_000 });
 	await expect(page.getByRole('img', { name: /^Output / }).first()).toBeVisible();
