@@ -2,7 +2,7 @@
 import type { AppError } from './errors';
 
 export interface ProbeCheck {
-	name: 'object_info' | 'websocket' | 'catalog';
+	name: 'object_info' | 'websocket' | 'catalog' | 'jobs-v2';
 	ok: boolean;
 	/** True when the check was not attempted (the reason is in `summary`). */
 	skipped?: boolean;
@@ -23,5 +23,6 @@ export interface ConnectionReport {
 export const CHECK_LABELS: Record<ProbeCheck['name'], string> = {
 	object_info: 'Node definitions (object_info)',
 	websocket: 'Live updates (WebSocket)',
-	catalog: 'Model catalog'
+	catalog: 'Model catalog',
+	'jobs-v2': 'Jobs API (v2)'
 };

@@ -12,6 +12,8 @@ export interface ProfileDraft {
 	preset: PresetId;
 	workflowUrl: string;
 	routerUrl: string;
+	/** A self-hosted proxy's ComfyUI; links made before it existed have none. */
+	comfyUrl?: string;
 }
 
 function toBase64Url(text: string): string {
@@ -31,8 +33,17 @@ function fromBase64Url(text: string): string | undefined {
 }
 
 /** The link for `appOrigin` that opens a pre-filled "new profile" form; the key is left out. */
-export function profileLink(appOrigin: string, profile: Pick<Profile, 'name' | 'preset' | 'workflowUrl' | 'routerUrl'>): string {
-	const payload = { n: profile.name, p: profile.preset, w: profile.workflowUrl, r: profile.routerUrl ?? '' };
+export function profileLink(
+	appOrigin: string,
+	profile: Pick<Profile, 'name' | 'preset' | 'workflowUrl' | 'routerUrl' | 'comfyUrl'>
+): string {
+	const payload = {
+		n: profile.name,
+		p: profile.preset,
+		w: profile.workflowUrl,
+		r: profile.routerUrl ?? '',
+		...(profile.comfyUrl ? { c: profile.comfyUrl } : {})
+	};
 	const url = new URL('/settings', appOrigin);
 	url.searchParams.set(PROFILE_LINK_PARAM, toBase64Url(JSON.stringify(payload)));
 	return url.toString();
@@ -46,11 +57,13 @@ export function readProfileLink(param: string): ProfileDraft | undefined {
 	const preset = str(value, 'p');
 	const workflow = normalizeBaseUrl(str(value, 'w') ?? '', 'workflowUrl', true);
 	const router = normalizeBaseUrl(str(value, 'r') ?? '', 'routerUrl', false);
-	if (!preset || !Object.hasOwn(PRESETS, preset) || !workflow.ok || !router.ok) return undefined;
+	const comfy = normalizeBaseUrl(str(value, 'c') ?? '', 'comfyUrl', false);
+	if (!preset || !Object.hasOwn(PRESETS, preset) || !workflow.ok || !router.ok || !comfy.ok) return undefined;
 	return {
 		name: (str(value, 'n') ?? '').slice(0, 80),
 		preset: preset as PresetId,
 		workflowUrl: workflow.value!,
-		routerUrl: router.value ?? ''
+		routerUrl: router.value ?? '',
+		...(comfy.value ? { comfyUrl: comfy.value } : {})
 	};
 }

@@ -46,3 +46,26 @@ describe('profiles', () => {
 		expect(isLoopbackOrPrivateHost(host)).toBe(expected);
 	});
 });
+
+describe('v2 profile kinds', () => {
+	it('a self-hosted proxy needs the ComfyUI address behind it, whose origin its requests may reach', () => {
+		const base = { name: 'Proxy', preset: 'self-hosted-proxy' as const, workflowUrl: 'http://127.0.0.1:8189', routerUrl: '' };
+		expect(validateProfileInput({ ...base, comfyUrl: '' }).ok).toBe(false);
+		const valid = validateProfileInput({ ...base, comfyUrl: 'http://127.0.0.1:8188/' });
+		expect(valid.ok && valid.value.comfyUrl).toBe('http://127.0.0.1:8188');
+		expect(profileOrigins({ workflowUrl: base.workflowUrl, routerUrl: null, comfyUrl: 'http://127.0.0.1:8188' })).toContain(
+			'http://127.0.0.1:8188'
+		);
+	});
+
+	it('other kinds keep no ComfyUI address', () => {
+		const valid = validateProfileInput({
+			name: 'D',
+			preset: 'deployment',
+			workflowUrl: 'https://d.example',
+			routerUrl: '',
+			comfyUrl: 'http://x.test'
+		});
+		expect(valid.ok && valid.value.comfyUrl).toBeNull();
+	});
+});

@@ -5,7 +5,7 @@
  */
 import { fail, ok, type Result } from './errors';
 
-export type PresetId = 'demo' | 'local-comfyui' | 'cloud';
+export type PresetId = 'demo' | 'local-comfyui' | 'cloud' | 'deployment' | 'self-hosted-proxy';
 
 export interface Profile {
 	id: string;
@@ -13,6 +13,11 @@ export interface Profile {
 	preset: PresetId;
 	workflowUrl: string;
 	routerUrl: string | null;
+	/**
+	 * A self-hosted v2 proxy's ComfyUI (node definitions come from there: the proxy does not serve
+	 * `object_info`). Absent on profiles stored before it existed and on every other kind.
+	 */
+	comfyUrl?: string | null;
 	createdAt: number;
 	updatedAt: number;
 }
@@ -28,6 +33,8 @@ export interface ProfileInput {
 	preset: PresetId;
 	workflowUrl: string;
 	routerUrl: string;
+	/** Only for a self-hosted proxy: the ComfyUI behind it. */
+	comfyUrl?: string;
 	/** A new key to save; empty or undefined keeps the saved one. */
 	apiKey?: string;
 }
@@ -39,9 +46,11 @@ export interface Preset {
 	workflowUrl: string;
 	routerUrl: string;
 	needsKey: boolean;
+	comfyUrl?: string;
 }
 
 export const LOCAL_COMFYUI_URL = 'http://127.0.0.1:8188';
+export const LOCAL_PROXY_URL = 'http://127.0.0.1:8189';
 
 export const PRESETS: Record<PresetId, Preset> = {
 	demo: {
@@ -67,13 +76,37 @@ export const PRESETS: Record<PresetId, Preset> = {
 		workflowUrl: '',
 		routerUrl: '',
 		needsKey: true
+	},
+	deployment: {
+		id: 'deployment',
+		label: 'Deployment',
+		description: 'One deployment endpoint of the v2 jobs API: its address and its Bearer key.',
+		workflowUrl: '',
+		routerUrl: '',
+		needsKey: true
+	},
+	'self-hosted-proxy': {
+		id: 'self-hosted-proxy',
+		label: 'Self-hosted proxy',
+		description:
+			'The v2 proxy in front of your ComfyUI. Start both with --enable-cors-header and this app’s origin. A key only if the proxy was started with --token.',
+		workflowUrl: LOCAL_PROXY_URL,
+		routerUrl: '',
+		needsKey: false,
+		comfyUrl: LOCAL_COMFYUI_URL
 	}
 };
 
-export type NormalizeResult = Result<string | null, { field: 'workflowUrl' | 'routerUrl'; message: string }>;
+/** The kinds of profile whose workflow runs always go through the v2 jobs API. */
+export function isV2Preset(preset: PresetId): preset is 'deployment' | 'self-hosted-proxy' {
+	return preset === 'deployment' || preset === 'self-hosted-proxy';
+}
+
+type UrlField = 'workflowUrl' | 'routerUrl' | 'comfyUrl';
+export type NormalizeResult = Result<string | null, { field: UrlField; message: string }>;
 
 /** A base URL: http(s), no query or fragment, no trailing slash. Empty means "none". */
-export function normalizeBaseUrl(text: string, field: 'workflowUrl' | 'routerUrl', required: boolean): NormalizeResult {
+export function normalizeBaseUrl(text: string, field: UrlField, required: boolean): NormalizeResult {
 	const trimmed = text.trim();
 	if (trimmed === '')
 		return required ? fail({ field, message: 'Enter the service address, for example https://api.example.com' }) : ok(null);
@@ -93,11 +126,12 @@ export interface ProfileFieldErrors {
 	name?: string;
 	workflowUrl?: string;
 	routerUrl?: string;
+	comfyUrl?: string;
 }
 
 export function validateProfileInput(
 	input: ProfileInput
-): Result<{ name: string; workflowUrl: string; routerUrl: string | null }, ProfileFieldErrors> {
+): Result<{ name: string; workflowUrl: string; routerUrl: string | null; comfyUrl: string | null }, ProfileFieldErrors> {
 	const errors: ProfileFieldErrors = {};
 	const name = input.name.trim();
 	if (name === '') errors.name = 'Give the profile a name.';
@@ -106,14 +140,17 @@ export function validateProfileInput(
 	if (!workflow.ok) errors.workflowUrl = workflow.error.message;
 	const router = normalizeBaseUrl(input.routerUrl, 'routerUrl', false);
 	if (!router.ok) errors.routerUrl = router.error.message;
-	if (!workflow.ok || !router.ok || errors.name) return fail(errors);
-	return ok({ name, workflowUrl: workflow.value!, routerUrl: router.value });
+	const proxy = input.preset === 'self-hosted-proxy';
+	const comfy = proxy ? normalizeBaseUrl(input.comfyUrl ?? '', 'comfyUrl', true) : ok(null);
+	if (!comfy.ok) errors.comfyUrl = comfy.error.message;
+	if (!workflow.ok || !router.ok || !comfy.ok || errors.name) return fail(errors);
+	return ok({ name, workflowUrl: workflow.value!, routerUrl: router.value, comfyUrl: comfy.value });
 }
 
 /** The origins a profile's key may be sent to, and the only ones its requests may reach. */
-export function profileOrigins(profile: Pick<Profile, 'workflowUrl' | 'routerUrl'>): string[] {
+export function profileOrigins(profile: Pick<Profile, 'workflowUrl' | 'routerUrl' | 'comfyUrl'>): string[] {
 	const origins = new Set<string>();
-	for (const base of [profile.workflowUrl, profile.routerUrl]) {
+	for (const base of [profile.workflowUrl, profile.routerUrl, profile.comfyUrl]) {
 		if (!base) continue;
 		const url = new URL(base);
 		origins.add(url.origin);

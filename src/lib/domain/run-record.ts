@@ -98,6 +98,8 @@ export interface WorkflowRun {
 	nodeProblems?: NodeProblems;
 	/** Started by another device or client and followed here (its inputs are what the queue showed). */
 	elsewhere?: boolean;
+	/** v2: the links the service gave for the job (`urls`, resolved), followed after a reload instead of built. */
+	jobLinks?: { self: string; events: string | null; cancel: string | null };
 }
 
 export function newWorkflowRun(init: {

@@ -5,15 +5,18 @@
 import type { ConnectionReport, ProbeCheck } from '../domain/connection-report';
 import type { AppError } from '../domain/errors';
 import { readJson } from '../domain/http-response';
-import { scrubToken, workflowSocketUrl, type Profile } from '../domain/profile';
+import { isV2Preset, scrubToken, workflowSocketUrl, type Profile } from '../domain/profile';
 import { isObject, arr } from '../wire/json';
 import { parseServerEvent } from '../wire/workflow-events';
 import type { GuardedFetch } from './guarded-fetch';
 import { probeSocket } from './socket-probe';
+import { probeJobsV2 } from './connection-test-v2';
 
 export interface ConnectionTestDeps {
 	fetch: GuardedFetch;
 	clientId: string;
+	/** This app's origin, for the CORS advice of a self-hosted proxy. */
+	appOrigin?: string;
 }
 
 function failed(name: ProbeCheck['name'], error: AppError, ms: number): ProbeCheck {
@@ -21,8 +24,11 @@ function failed(name: ProbeCheck['name'], error: AppError, ms: number): ProbeChe
 }
 
 export async function testConnection(profile: Profile, apiKey: string | undefined, deps: ConnectionTestDeps): Promise<ConnectionReport> {
+	if (isV2Preset(profile.preset)) return testV2Connection(profile, apiKey, deps);
 	const credential = apiKey ? ({ scheme: 'x-api-key', key: apiKey } as const) : null;
 	const workflow: ProbeCheck[] = [];
+	// A Cloud profile runs workflows on v2 where its service offers it: say which.
+	if (profile.preset === 'cloud') workflow.push(await probeJobsV2(profile, apiKey, deps.fetch, deps.appOrigin ?? ''));
 
 	let started = performance.now();
 	const objectInfo = await deps.fetch({ url: `${profile.workflowUrl}/api/object_info`, credential });
@@ -96,4 +102,31 @@ export async function testConnection(profile: Profile, apiKey: string | undefine
 	}
 
 	return { profileId: profile.id, at: Date.now(), workflow, router };
+}
+
+/** Deployment and self-hosted proxy: the v2 jobs API, and the node definitions (the proxy's from the ComfyUI behind it). */
+async function testV2Connection(profile: Profile, apiKey: string | undefined, deps: ConnectionTestDeps): Promise<ConnectionReport> {
+	const workflow: ProbeCheck[] = [await probeJobsV2(profile, apiKey, deps.fetch, deps.appOrigin ?? '')];
+	const proxy = profile.preset === 'self-hosted-proxy';
+	const base = proxy ? (profile.comfyUrl ?? '') : profile.workflowUrl;
+	const credential = !proxy && apiKey ? ({ scheme: 'bearer', key: apiKey } as const) : null;
+	const started = performance.now();
+	const objectInfo = base ? await deps.fetch({ url: `${base}/api/object_info`, credential }) : null;
+	const ms = Math.round(performance.now() - started);
+	const parsed = objectInfo && (objectInfo.ok ? readJson(objectInfo.value, 'workflow') : objectInfo);
+	if (parsed?.ok) {
+		const count = isObject(parsed.value) ? Object.keys(parsed.value).length : 0;
+		const where = proxy ? ` from the ComfyUI at ${base}` : '';
+		workflow.push({ name: 'object_info', ok: count > 0, summary: `${count} node types available${where}`, ms });
+	} else if (parsed) {
+		const advice =
+			proxy && (parsed.error.kind === 'cors' || parsed.error.kind === 'network') && deps.appOrigin
+				? {
+						...parsed.error,
+						message: `The ComfyUI at ${base} did not answer this app: start it with --enable-cors-header ${deps.appOrigin}.`
+					}
+				: parsed.error;
+		workflow.push(failed('object_info', advice, ms));
+	}
+	return { profileId: profile.id, at: Date.now(), workflow, router: null };
 }

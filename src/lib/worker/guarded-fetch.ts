@@ -33,6 +33,8 @@ export interface GuardedRequest {
 	read?: 'text' | 'blob' | 'bytes';
 	/** The same as `read: 'blob'` (kept for the workflow client). */
 	binary?: boolean;
+	/** Hand a 2xx body over chunk by chunk as it arrives (an event stream); the answer's `body` is then empty. */
+	onChunk?: (chunk: Uint8Array) => void;
 }
 
 /** A raw response, with the body's bytes when `read: 'bytes'` asked for them. */
@@ -110,7 +112,11 @@ export function createGuardedFetch(options: GuardOptions) {
 		let blob: Blob | undefined;
 		let bytes: Uint8Array | undefined;
 		try {
-			if (read === 'blob' && response.status >= 200 && response.status < 300) blob = await response.blob();
+			const success = response.status >= 200 && response.status < 300;
+			if (success && request.onChunk && response.body) {
+				const reader = response.body.getReader();
+				for (let part = await reader.read(); !part.done; part = await reader.read()) request.onChunk(part.value);
+			} else if (read === 'blob' && success) blob = await response.blob();
 			else if (read === 'bytes') {
 				bytes = new Uint8Array(await response.arrayBuffer());
 				body = new TextDecoder().decode(bytes);

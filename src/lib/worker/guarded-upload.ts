@@ -12,6 +12,8 @@ export interface UploadRequest {
 	url: string;
 	form: FormData;
 	credential: Credential;
+	/** Extra request headers (v2 `Idempotency-Key`). */
+	headers?: Record<string, string>;
 	onProgress?: (loaded: number, total: number) => void;
 	timeoutMs?: number;
 	/** Aborts the upload (the user pressed Cancel, or the page went). */
@@ -36,7 +38,8 @@ export function createGuardedUpload(options: GuardOptions) {
 			xhr.open('POST', request.url);
 			xhr.withCredentials = false;
 			xhr.timeout = request.timeoutMs ?? 30 * 60_000;
-			for (const [name, value] of Object.entries(credentialHeaders(request.credential))) xhr.setRequestHeader(name, value);
+			for (const [name, value] of Object.entries({ ...request.headers, ...credentialHeaders(request.credential) }))
+				xhr.setRequestHeader(name, value);
 			xhr.upload.onprogress = (event) => request.onProgress?.(event.loaded, event.lengthComputable ? event.total : 0);
 			xhr.onload = () => {
 				if (xhr.responseURL && xhr.responseURL !== request.url) {

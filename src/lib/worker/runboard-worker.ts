@@ -9,6 +9,7 @@ import {
 	profileOrigins,
 	validateProfileInput,
 	workflowSocketUrl,
+	isV2Preset,
 	type Profile,
 	type ProfileInput,
 	type ProfileView
@@ -270,6 +271,7 @@ export class RunboardWorker implements CoreApi {
 			preset: input.preset,
 			workflowUrl: valid.value.workflowUrl,
 			routerUrl: valid.value.routerUrl,
+			...(valid.value.comfyUrl ? { comfyUrl: valid.value.comfyUrl } : {}),
 			createdAt: existing?.createdAt ?? now,
 			updatedAt: now
 		};
@@ -315,7 +317,13 @@ export class RunboardWorker implements CoreApi {
 		const profile = await this.repo.get(id);
 		if (!profile) return fail({ kind: 'invalid-profile', message: 'This profile no longer exists.' } satisfies AppError);
 		const key = await this.repo.key(id);
-		return ok(await testConnection(profile, key, { fetch: this.fetchFor(profile), clientId: `${this.clientId}-probe` }));
+		return ok(
+			await testConnection(profile, key, {
+				fetch: this.fetchFor(profile),
+				clientId: `${this.clientId}-probe`,
+				appOrigin: this.env.appOrigin
+			})
+		);
 	}
 
 	async clearAllData(_input: Record<string, never> = {}): Promise<void> {
@@ -366,6 +374,8 @@ export class RunboardWorker implements CoreApi {
 		this.socket = undefined;
 		this.socketTarget = target;
 		if (!profile) return this.setSocketState(null, { status: 'idle' });
+		// v2 profiles have no profile socket: each job's live events come over its own stream (V2StreamWatch).
+		if (isV2Preset(profile.preset)) return this.setSocketState(profile.id, { status: 'open', queueRemaining: undefined });
 		if (!target)
 			return this.setSocketState(profile.id, {
 				status: 'auth-failed',

@@ -13,7 +13,9 @@ import type { WorkerContext } from '../context';
 import type { SocketMessage } from '../socket-message';
 import type { RunsRepo } from './runs-repo';
 import { Surfaces } from './surfaces';
-import type { JobReading } from './surfaces/surface';
+import type { JobHandle, JobLinks, JobReading } from './surfaces/surface';
+import { V2Surface } from './surfaces/v2-surface';
+import { V2StreamWatch } from './v2-stream-watch';
 
 export const POLL_INTERVAL_MS = 2000;
 /** How often one queue read checks all open runs of a profile whose socket is open and healthy. */
@@ -47,6 +49,22 @@ export class RunTracker {
 	private readonly deleted = new Set<string>();
 	private queueTimer: ReturnType<typeof setInterval> | undefined;
 	private lastQueueWatch = 0;
+	/** v2 jobs' live streams (one per job, here in the leader); polling stays the truth. */
+	private readonly streams = new V2StreamWatch({
+		events: (profileId, events) => {
+			for (const event of events) this.onEvent(profileId, event, true);
+		},
+		preview: (jobId, nodeId, mime, bytes) => {
+			const run = this.byPrompt(jobId);
+			this.ctx.emit({ type: 'preview', runId: run?.id ?? null, nodeId, mime: mime === 'image/png' ? 'image/png' : 'image/jpeg', bytes }, [
+				bytes
+			]);
+		},
+		ended: (jobId) => {
+			const run = this.byPrompt(jobId);
+			if (run) void this.poll(run);
+		}
+	});
 
 	constructor(
 		private readonly ctx: WorkerContext,
@@ -149,9 +167,13 @@ export class RunTracker {
 	 * The submit was accepted. Its events may already have moved the run further than the answer
 	 * knows, so the answer is applied to the newest state rather than replacing it.
 	 */
-	accepted(run: WorkflowRun, promptId: string): WorkflowRun {
+	accepted(run: WorkflowRun, promptId: string, links?: JobLinks): WorkflowRun {
 		const latest = this.open.get(run.id) ?? run;
-		const next = applyJobState({ ...latest, promptId, queuedAt: latest.queuedAt ?? this.now() }, 'pending', this.now());
+		const next = applyJobState(
+			{ ...latest, promptId, queuedAt: latest.queuedAt ?? this.now(), ...(links ? { jobLinks: links } : {}) },
+			'pending',
+			this.now()
+		);
 		this.track(next); // replays any events that came first, moving the run on
 		const newest = this.open.get(run.id) ?? next;
 		this.update(newest, true);
@@ -168,6 +190,12 @@ export class RunTracker {
 	private readonly lastLiveQueueRead = new Map<string, number>();
 	/** Profiles whose socket has greeted us once: a later greeting is a reconnect. */
 	private readonly greeted = new Set<string>();
+
+	/** The job of a prompt id with the links its service gave (v2), for cancelling it. */
+	async handleOf(promptId: string): Promise<JobHandle> {
+		const run = this.byPrompt(promptId) ?? (await this.runs.byPromptId(promptId));
+		return run?.jobLinks ? { promptId, links: run.jobLinks } : { promptId };
+	}
 
 	forget(runId: string, promptId?: string | null): void {
 		this.open.delete(runId);
@@ -234,7 +262,10 @@ export class RunTracker {
 			});
 			return;
 		}
-		const reading = await surface.value.read({ promptId: run.promptId! });
+		const job: JobHandle = { promptId: run.promptId!, ...(run.jobLinks ? { links: run.jobLinks } : {}) };
+		// A v2 job's live stream is opened by the first poll (also after a reload: re-attached by id).
+		if (surface.value instanceof V2Surface && this.ctx.isLeader()) this.streams.watch(surface.value, job);
+		const reading = await surface.value.read(job);
 		if (!reading.ok) return; // offline or a hiccup: the next poll tries again
 		this.apply(run, reading.value);
 	}
@@ -315,7 +346,7 @@ export class RunTracker {
 		return undefined;
 	}
 
-	private onEvent(profileId: string, event: ServerEvent): void {
+	private onEvent(profileId: string, event: ServerEvent, fromStream = false): void {
 		// ComfyUI greets every new socket with a `status` carrying its sid: a reconnect, perhaps to a
 		// restarted (or upgraded) server, so its routes are probed again on next use.
 		if (event.type === 'status' && event.sid !== undefined) {
@@ -336,6 +367,9 @@ export class RunTracker {
 			if (promptId) this.keepOrphan(profileId, event);
 			return;
 		}
+		// A v2 job is followed by its own stream and `GET urls.self`; the account's v1 socket also
+		// tells of it, with v1 file names that are not its assets: only the stream's events count.
+		if (run.jobLinks && !fromStream) return;
 		const next = applyServerEvent(run, event, this.now());
 		if (next === run) return;
 		this.update(next, isTerminal(next.status) || next.status !== run.status);
@@ -371,6 +405,7 @@ export class RunTracker {
 		const previous = this.open.get(run.id);
 		if (isTerminal(run.status)) {
 			this.open.delete(run.id);
+			if (run.promptId) this.streams.stop(run.promptId);
 			if (!previous || !isTerminal(previous.status)) this.hooks.finished(run);
 		} else {
 			this.open.set(run.id, run);

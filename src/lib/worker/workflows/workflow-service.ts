@@ -210,7 +210,7 @@ export class WorkflowService {
 		}
 		if (answer.ok) {
 			if (answer.value.promptId !== run.promptId) this.tracker.forget(run.id);
-			run = this.tracker.accepted(run, answer.value.promptId);
+			run = this.tracker.accepted(run, answer.value.promptId, answer.value.links);
 			this.ctx.notifyTabs('runs-changed');
 			return ok(run);
 		}
@@ -300,7 +300,8 @@ export class WorkflowService {
 	private async cancelRuns({ profileId, promptIds }: { profileId: string; promptIds: string[] }): Promise<Result<void>> {
 		const surface = await this.surface(profileId);
 		if (!surface.ok) return surface;
-		const result = await surface.value.cancel(promptIds.map((promptId) => ({ promptId })));
+		const handles = await Promise.all(promptIds.map((promptId) => this.tracker.handleOf(promptId)));
+		const result = await surface.value.cancel(handles);
 		void this.tracker.pollAll();
 		return result;
 	}
@@ -310,7 +311,7 @@ export class WorkflowService {
 		if (!run?.promptId) return fail(appError('not-found', 'This run has no job on the server to cancel.'));
 		const surface = await this.surface(run.profileId);
 		if (!surface.ok) return surface;
-		const outcome = await surface.value.stop({ promptId: run.promptId });
+		const outcome = await surface.value.stop(await this.tracker.handleOf(run.promptId));
 		// A cancel the user asked for and the server confirmed; an interrupted job is read from its history.
 		if (outcome.ok && outcome.value.kind === 'removed') this.tracker.confirmCancelled(run);
 		void this.tracker.pollAll();
@@ -320,7 +321,7 @@ export class WorkflowService {
 	private async interrupt({ profileId, promptId }: { profileId: string; promptId?: string }): Promise<Result<void>> {
 		const surface = await this.surface(profileId);
 		if (!surface.ok) return surface;
-		const result = await surface.value.interrupt(promptId ? { promptId } : undefined);
+		const result = await surface.value.interrupt(promptId ? await this.tracker.handleOf(promptId) : undefined);
 		void this.tracker.pollAll();
 		return result;
 	}

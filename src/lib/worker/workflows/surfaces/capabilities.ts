@@ -23,7 +23,9 @@ export interface SurfaceCapabilities {
 export const DEFAULT_CAPABILITIES = {
 	'cloud-v1': { jobStatus: true, jobList: false, jobCancel: false, fromHash: true, features: false },
 	// No job-status route on any ComfyUI (GUIDE §2); from-hash exists on newer servers and is learned off on older ones.
-	'local-comfyui': { jobStatus: false, jobList: false, jobCancel: false, fromHash: true, features: false }
+	'local-comfyui': { jobStatus: false, jobList: false, jobCancel: false, fromHash: true, features: false },
+	// The v2 jobs API (issue 18): every job is readable by id, cancellable, and content is offered by hash.
+	v2: { jobStatus: true, jobList: false, jobCancel: true, fromHash: true, features: false }
 } as const satisfies Record<string, SurfaceCapabilities>;
 
 export type SurfaceKind = keyof typeof DEFAULT_CAPABILITIES;

@@ -1,29 +1,43 @@
 /**
  * The surface of each profile: which adapter speaks to its server, with the capabilities
- * remembered for it. A new surface (v2, issue 18) is one more adapter chosen here.
+ * remembered for it. Deployment and self-hosted proxy profiles are v2; a Cloud profile uses v2
+ * where its service offers it (probed once per profile and address, then remembered) and v1
+ * otherwise; the demo profile stays on v1 (the emulator's v1 scenarios).
  */
 import { ok, type Result } from '../../../domain/errors';
 import type { PresetId } from '../../../domain/profile';
+import { tryParseJson } from '../../../wire/json';
+import { parseV2Envelope } from '../../../wire/workflow-v2-parse';
 import type { Connection, WorkerContext } from '../../context';
 import { WorkflowClient } from '../workflow-client';
 import { CapabilityBook, type SurfaceKind } from './capabilities';
 import { CloudV1Surface } from './cloud-v1';
 import { LocalComfyUiSurface } from './local-comfyui';
 import type { WorkflowSurface } from './surface';
+import { V2Surface, type V2Dialect } from './v2-surface';
 
 export type { WorkflowSurface } from './surface';
 
-const KIND_OF_PRESET: Record<PresetId, SurfaceKind> = {
+const V1_KIND_OF_PRESET: Record<PresetId, Exclude<SurfaceKind, 'v2'>> = {
 	demo: 'cloud-v1',
 	cloud: 'cloud-v1',
-	'local-comfyui': 'local-comfyui'
+	'local-comfyui': 'local-comfyui',
+	deployment: 'cloud-v1',
+	'self-hosted-proxy': 'local-comfyui'
 };
 
-export function surfaceOf(connection: Connection, book: CapabilityBook): WorkflowSurface {
+const DIALECT_OF_PRESET: Partial<Record<PresetId, V2Dialect>> = { deployment: 'deployment', 'self-hosted-proxy': 'proxy' };
+
+export function surfaceOf(connection: Connection, book: CapabilityBook, v2: V2Dialect | null = null): WorkflowSurface {
 	const { id, workflowUrl, preset } = connection.profile;
-	const kind = KIND_OF_PRESET[preset];
+	const dialect = DIALECT_OF_PRESET[preset] ?? v2;
+	const kind: SurfaceKind = dialect ? 'v2' : V1_KIND_OF_PRESET[preset];
 	const capabilities = book.of(id, workflowUrl, kind);
 	const learn = (found: Parameters<CapabilityBook['learn']>[3]) => book.learn(id, workflowUrl, kind, found);
+	if (dialect) {
+		const objectInfoBase = dialect === 'proxy' ? (connection.profile.comfyUrl ?? 'http://127.0.0.1:8188') : workflowUrl;
+		return new V2Surface(connection, capabilities, learn, dialect, objectInfoBase);
+	}
 	return kind === 'local-comfyui'
 		? new LocalComfyUiSurface(connection, capabilities, learn)
 		: new CloudV1Surface(connection, capabilities, learn);
@@ -36,8 +50,8 @@ export function surfaceOf(connection: Connection, book: CapabilityBook): Workflo
  */
 async function probe(connection: Connection, book: CapabilityBook): Promise<void> {
 	const { id, workflowUrl, preset } = connection.profile;
-	const kind = KIND_OF_PRESET[preset];
-	if (kind !== 'local-comfyui' || book.probed(id, workflowUrl)) return;
+	const kind = V1_KIND_OF_PRESET[preset];
+	if (preset !== 'local-comfyui' || book.probed(id, workflowUrl)) return;
 	const current = await new WorkflowClient(connection).features();
 	if (!current.ok) return;
 	book.record(
@@ -50,10 +64,27 @@ async function probe(connection: Connection, book: CapabilityBook): Promise<void
 	);
 }
 
+/**
+ * Does this Cloud service offer v2? A read of a job that cannot exist: an answer in the v2 error
+ * envelope (404 `not_found`, 401) says yes; a 404 without one, or no answer, says no.
+ */
+export async function probeV2(connection: Connection): Promise<boolean | null> {
+	const res = await connection.fetch({
+		url: `${connection.profile.workflowUrl}/api/v2/jobs/runboard-probe`,
+		credential: connection.key ? { scheme: 'bearer', key: connection.key } : null,
+		timeoutMs: 10_000
+	});
+	if (!res.ok) return res.error.kind === 'network' || res.error.kind === 'timeout' ? null : false;
+	return parseV2Envelope(tryParseJson(res.value.body)) !== null || res.value.status === 200;
+}
+
 /** The surfaces of the worker's profiles, sharing one book of capabilities. */
 export class Surfaces {
 	private readonly book = new CapabilityBook();
 	private readonly probing = new Map<string, Promise<void>>();
+	/** Cloud profiles: whether their service offers v2, per profile and address (probed once). */
+	private readonly cloudV2 = new Map<string, Promise<boolean | null>>();
+
 	constructor(private readonly ctx: Pick<WorkerContext, 'connection'>) {}
 
 	async for(profileId: string): Promise<Result<WorkflowSurface>> {
@@ -65,7 +96,18 @@ export class Surfaces {
 			this.probing.set(profileId, pending);
 		}
 		await pending;
-		return ok(surfaceOf(connection.value, this.book));
+		const { preset, workflowUrl } = connection.value.profile;
+		let v2: V2Dialect | null = null;
+		if (preset === 'cloud') {
+			const memo = `${profileId} ${workflowUrl}`;
+			let offered = this.cloudV2.get(memo);
+			if (!offered) this.cloudV2.set(memo, (offered = probeV2(connection.value)));
+			const offers = await offered;
+			// No answer (offline): ask again next time rather than remember a guess.
+			if (offers === null) this.cloudV2.delete(memo);
+			if (offers) v2 = 'managed';
+		}
+		return ok(surfaceOf(connection.value, this.book, v2));
 	}
 
 	/** The socket saw the server restart: its version may have changed, so its routes are probed again. */

@@ -98,9 +98,10 @@ export interface WorkflowSurface {
 	readonly capabilities: Readonly<SurfaceCapabilities>;
 	/**
 	 * How live events reach the tracker. `profile-socket`: the leader's one socket per active
-	 * profile (v1 and ComfyUI), routed by `prompt_id`. v2 adds `job-stream`: an SSE stream per job.
+	 * profile (v1 and ComfyUI), routed by `prompt_id`. `job-stream` (v2): an SSE stream per job,
+	 * opened by the leader's `V2StreamWatch` (one per job per browser).
 	 */
-	readonly liveEvents: 'profile-socket';
+	readonly liveEvents: 'profile-socket' | 'job-stream';
 	objectInfo(): Promise<Result<NodeDefinitions>>;
 	submit(request: SubmitRequest): Promise<Result<JobHandle, SubmitFailure>>;
 	/** The polled truth of one job. An error means "ask again later" (offline, a hiccup). */

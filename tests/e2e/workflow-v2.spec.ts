@@ -1,0 +1,158 @@
+/**
+ * Workflow runs on the v2 jobs API, the third surface: the managed service (a Cloud profile whose
+ * service offers v2), a deployment endpoint and the self-hosted proxy, against the emulator.
+ */
+import sharp from 'sharp';
+import type { Page } from '@playwright/test';
+import type { Emulator } from '../../emulator/index';
+import { test, expect, openExample, runExample, workflowControl } from './fixtures';
+
+async function picture(seed: number): Promise<Buffer> {
+	return sharp({ create: { width: 96, height: 64, channels: 3, background: { r: seed % 255, g: 90, b: 200 } } })
+		.png()
+		.toBuffer();
+}
+
+async function proxySettings(emulator: Emulator, body: Record<string, unknown>): Promise<void> {
+	const res = await fetch(`${emulator.urls.workflow}/__emulator/v2/self-hosted`, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json' },
+		body: JSON.stringify(body)
+	});
+	expect(res.ok).toBe(true);
+}
+
+type Kind = 'Cloud' | 'Deployment' | 'Self-hosted proxy';
+
+/** Adds a profile of that kind through the form and makes it the active one. */
+async function addProfile(page: Page, emulator: Emulator, kind: Kind): Promise<void> {
+	await page.goto(new URL('/settings', page.url()).toString());
+	await page.getByRole('button', { name: 'Add profile' }).click();
+	const form = page.getByRole('form', { name: 'New profile' });
+	await form.getByRole('radio', { name: new RegExp(`^${kind}`) }).check();
+	if (kind === 'Cloud') {
+		await form.getByLabel('Workflow service URL').fill(emulator.urls.workflow);
+		await form.getByRole('textbox', { name: 'API key' }).fill(emulator.apiKey);
+	} else if (kind === 'Deployment') {
+		await form.getByLabel('Deployment address').fill(emulator.urls.deployment);
+		await form.getByRole('textbox', { name: 'API key' }).fill(emulator.deploymentKey);
+	} else {
+		await form.getByLabel('Proxy address').fill(emulator.urls.selfHosted);
+		await form.getByLabel('ComfyUI address (behind the proxy)').fill(emulator.urls.workflow);
+	}
+	await form.getByRole('button', { name: 'Save profile' }).click();
+	// The first profile added beside the demo may already be the active one.
+	const use = page.getByRole('button', { name: `Use ${kind}` });
+	if (await use.isVisible()) await use.click();
+	await expect(page.getByRole('link', { name: new RegExp(`Connection: ${kind}, Live`) })).toBeVisible();
+}
+
+async function chooseImage(page: Page, buffer: Buffer): Promise<void> {
+	const node = page.getByRole('region', { name: 'Node Load Image' });
+	await node.locator('input[type=file]').first().setInputFiles({ name: 'cat.png', mimeType: 'image/png', buffer });
+	await expect(node.getByLabel(/^image: (image|file name) on the service$/)).toHaveValue(/^core\/ASSET:/);
+}
+
+async function runImageEdit(page: Page, buffer: Buffer): Promise<void> {
+	await openExample(page, 'Image edit');
+	await chooseImage(page, buffer);
+	await page.getByRole('button', { name: 'Run', exact: true }).click();
+	await page.getByRole('link', { name: 'Open run Image edit' }).click();
+}
+
+function v2Requests(counters: { requests: Record<string, number> }, what: string): number {
+	return Object.entries(counters.requests)
+		.filter(([k]) => k.includes(what))
+		.reduce((n, [, v]) => n + v, 0);
+}
+
+for (const kind of ['Cloud', 'Self-hosted proxy'] as const) {
+	test(`${kind} on v2: an image input runs to the end with its outputs shown; the same image again sends no bytes`, async ({
+		page,
+		openApp,
+		emulator,
+		app,
+		control
+	}) => {
+		if (kind === 'Self-hosted proxy') {
+			// The ComfyUI behind the proxy (node definitions) is the emulator's workflow origin as a stock ComfyUI.
+			await control.scenario('comfyui-local');
+			await proxySettings(emulator, { corsOrigins: [app.url] });
+		}
+		await workflowControl(emulator, 'timing', { stepMs: 500 });
+		await openApp('/settings');
+		await addProfile(page, emulator, kind);
+
+		const bytes = await picture(11);
+		await runImageEdit(page, bytes);
+		await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 30_000 });
+		await expect(page.getByRole('img', { name: /^Output / }).first()).toBeVisible();
+		const first = await control.counters();
+		console.log(`${kind} counters`, JSON.stringify(first.requests));
+
+		await page.getByRole('link', { name: 'Open workflow' }).click();
+		await expect(page.getByRole('form', { name: 'Run form' })).toBeVisible();
+		await chooseImage(page, bytes);
+		const second = await control.counters();
+		expect(v2Requests(second, 'POST /api/v2/assets/from-hash')).toBeGreaterThan(v2Requests(first, 'POST /api/v2/assets/from-hash'));
+		expect(v2Requests(second, 'POST /api/v2/assets') - v2Requests(second, 'from-hash'), 'known content costs zero file bytes').toBe(
+			v2Requests(first, 'POST /api/v2/assets') - v2Requests(first, 'from-hash')
+		);
+	});
+}
+
+// Not yet: a deployment serves no object_info and the spec names no other source of its node
+// definitions, so the run form cannot be drawn (the adapter's whole run on a deployment is covered by
+// `surfaces/v2-surface.test.ts`).
+test.fixme('Deployment on v2: a run ends with its output', async ({ page, openApp, emulator }) => {
+	await workflowControl(emulator, 'timing', { stepMs: 30 });
+	await openApp('/settings');
+	await addProfile(page, emulator, 'Deployment');
+	await runImageEdit(page, await picture(12));
+	await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 30_000 });
+	await expect(page.getByRole('img', { name: /^Output / }).first()).toBeVisible();
+});
+
+test('v2: a reload mid-run re-attaches to the job, and the stream dropped 20 times loses nothing', async ({ page, openApp, emulator }) => {
+	await workflowControl(emulator, 'timing', { stepMs: 400 });
+	await openApp('/settings');
+	await addProfile(page, emulator, 'Cloud');
+	await runExample(page, 'Text to image');
+	await expect(page.getByText(/Running KSampler: step \d+ of 20/)).toBeVisible({ timeout: 15_000 });
+	await page.reload();
+	await expect(page.getByText(/Running KSampler: step \d+ of 20/)).toBeVisible({ timeout: 15_000 });
+	// The stream dropped 20 times during the run: polling and each reconnect's first snapshot lose nothing.
+	for (let i = 0; i < 20; i++) {
+		await fetch(`${emulator.urls.workflow}/__emulator/v2/streams/drop`, { method: 'POST' });
+		await page.waitForTimeout(150);
+	}
+	await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 30_000 });
+	await expect(page.getByRole('img', { name: /^Output / }).first()).toBeVisible();
+});
+
+test('v2: cancel through urls.cancel ends the run as cancelled', async ({ page, openApp, emulator }) => {
+	await workflowControl(emulator, 'timing', { stepMs: 400 });
+	await openApp('/settings');
+	await addProfile(page, emulator, 'Cloud');
+	await runExample(page, 'Text to image');
+	await page.getByRole('button', { name: 'Interrupt run' }).click({ timeout: 15_000 });
+	await expect(page.getByText(/Cancelled/).first()).toBeVisible({ timeout: 20_000 });
+});
+
+test('a proxy that does not allow this app’s origin: the connection test names the flag to add', async ({
+	page,
+	openApp,
+	emulator,
+	app
+}) => {
+	await proxySettings(emulator, { corsOrigins: ['http://example.invalid:1'] });
+	await openApp('/settings');
+	await page.getByRole('button', { name: 'Add profile' }).click();
+	const form = page.getByRole('form', { name: 'New profile' });
+	await form.getByRole('radio', { name: /^Self-hosted proxy/ }).check();
+	await form.getByLabel('Proxy address').fill(emulator.urls.selfHosted);
+	await form.getByRole('button', { name: 'Save profile' }).click();
+	await page.getByRole('button', { name: 'Test connection of Self-hosted proxy' }).click();
+	await expect(page.getByText(`--enable-cors-header ${app.url}`).first()).toBeVisible({ timeout: 15_000 });
+	await expect(page.getByText(/different origins/).first()).toBeVisible();
+});
