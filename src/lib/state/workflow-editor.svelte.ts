@@ -38,7 +38,12 @@ export class WorkflowEditor {
 	/** Edits are kept as they are made: reloading (an update, a crash) loses nothing. */
 	private readonly draft = draftSaver(async () => {
 		if (this.workflow)
-			this.workflow = await workerApi().saveWorkflow({ id: this.workflow.id, name: this.workflow.name, prompt: this.currentPrompt() });
+			this.workflow = await workerApi().saveWorkflow({
+				id: this.workflow.id,
+				name: this.workflow.name,
+				prompt: this.currentPrompt(),
+				...this.owner()
+			});
 	});
 
 	groups = $derived(this.workflow && this.nodes ? workflowFieldGroups(this.workflow.prompt, this.nodes) : []);
@@ -50,6 +55,12 @@ export class WorkflowEditor {
 			if (event.type === 'upload-progress' && this.uploading.has(event.uploadId))
 				this.uploads.set(event.uploadId, { phase: event.phase, loaded: event.loaded, total: event.total });
 		});
+	}
+
+	/** The profile whose node definitions write the form's values back into a UI-format workflow. */
+	private owner(): { profileId?: string } {
+		const profileId = this.profileId();
+		return profileId ? { profileId } : {};
 	}
 
 	/** The run whose inputs filled the form ("run again with these"), if any. */
@@ -176,7 +187,7 @@ export class WorkflowEditor {
 					if (typeof v === 'number') seeds[field.id] = v;
 				}
 				const prompt = this.currentPrompt();
-				this.workflow = await workerApi().saveWorkflow({ id: this.workflow.id, name: this.workflow.name, prompt });
+				this.workflow = await workerApi().saveWorkflow({ id: this.workflow.id, name: this.workflow.name, prompt, ...this.owner() });
 				const result = await workflowRuns.submit({ profileId, workflowId: this.workflow.id, title: this.workflow.name, prompt, seeds });
 				if (!result.ok) {
 					this.showSubmitError(result.error);
@@ -190,7 +201,12 @@ export class WorkflowEditor {
 			}
 			// Keep the seeds as they moved after the runs, as ComfyUI does: reopening must not repeat the last run.
 			if (started.length > 0 && this.workflow) {
-				this.workflow = await workerApi().saveWorkflow({ id: this.workflow.id, name: this.workflow.name, prompt: this.currentPrompt() });
+				this.workflow = await workerApi().saveWorkflow({
+					id: this.workflow.id,
+					name: this.workflow.name,
+					prompt: this.currentPrompt(),
+					...this.owner()
+				});
 			}
 		} catch (error) {
 			this.submitProblem = { message: `The run could not be started: ${error instanceof Error ? error.message : String(error)}` };

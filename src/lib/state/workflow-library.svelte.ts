@@ -1,7 +1,6 @@
 /** Saved workflows and the examples offered beside them. */
 import type { ImportResult } from '$lib/domain/workflow-import';
-import type { ApiPrompt } from '$lib/wire/workflow-api';
-import type { SavedWorkflow } from '$lib/worker/workflows/api';
+import type { SavedWorkflow, SaveWorkflowInput } from '$lib/worker/workflows/api';
 import { workerApi } from '$lib/client/worker-bridge.svelte';
 
 export class WorkflowLibraryStore {
@@ -13,8 +12,9 @@ export class WorkflowLibraryStore {
 		this.loaded = true;
 	}
 
-	async save(input: { id?: string; name: string; prompt: ApiPrompt }): Promise<SavedWorkflow> {
-		const saved = await workerApi().saveWorkflow($state.snapshot(input));
+	async save(input: SaveWorkflowInput): Promise<SavedWorkflow> {
+		// JsonObject is too deep for Snapshot<T>; the value is the same plain object.
+		const saved = await workerApi().saveWorkflow($state.snapshot(input as unknown) as SaveWorkflowInput);
 		await this.load();
 		return saved;
 	}
@@ -30,8 +30,12 @@ export class WorkflowLibraryStore {
 		await this.load();
 	}
 
-	importFile(file: File): Promise<ImportResult> {
-		return workerApi().importFile({ file });
+	importFile(file: File, profileId: string | null): Promise<ImportResult> {
+		return workerApi().importFile({ file, profileId });
+	}
+
+	importText(text: string, profileId: string | null): Promise<ImportResult> {
+		return workerApi().importText({ text, profileId });
 	}
 }
 

@@ -10,6 +10,7 @@ import type { AppError, Result } from '../../../domain/errors';
 import type { NodeDefinitions } from '../../../domain/object-info';
 import type { ApiPrompt, FileRef, HistoryEntry, JobState, NodeErrors } from '../../../wire/workflow-api';
 import type { SurfaceCapabilities, SurfaceKind } from './capabilities';
+import type { JsonObject } from '../../../wire/json';
 
 export interface SubmitRequest {
 	prompt: ApiPrompt;
@@ -24,6 +25,11 @@ export interface SubmitRequest {
 	clientId: string;
 	/** The workflow uses partner nodes: the surface adds the key where its `extra_data` wants it. */
 	partner: boolean;
+	/**
+	 * `extra_data.extra_pnginfo` as ComfyUI's editor sends it (`{workflow: <UI format>}`), written into
+	 * the outputs' metadata. v1 and local runtimes send it; the v2 API accepts no such field: never send it there.
+	 */
+	extraPngInfo?: JsonObject;
 }
 
 export type SubmitFailure =
