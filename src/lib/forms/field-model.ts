@@ -125,6 +125,10 @@ export interface FieldGroup {
 	subtitle?: string;
 	/** A partner node (calls an external paid service). */
 	partner?: boolean;
+	/** The author's canvas group the node sits in (UI-format workflows). */
+	section?: { title: string; color?: string };
+	/** The author collapsed the node on the canvas: hidden unless asked. */
+	collapsed?: boolean;
 	fields: Field[];
 }
 

@@ -10,6 +10,7 @@ import { checkWorkflow, usesPartnerNodes, type WorkflowProblem } from '$lib/doma
 import { valueAt, withValueAt, type Field, type SeedField, type SeedMode } from '$lib/forms/field-model';
 import { applyValues, workflowFieldGroups, workflowValues } from '$lib/forms/object-info-fields';
 import { nextSeed } from '$lib/forms/seeds';
+import { canvasLayout } from '$lib/workflow-ui/canvas-layout';
 import type { ApiPrompt } from '$lib/wire/workflow-api';
 import type { SavedWorkflow, UploadedInput, UploadPhase } from '$lib/worker/workflows/api';
 import { cancellable, onWorkerEvent, workerApi } from '$lib/client/worker-bridge.svelte';
@@ -46,7 +47,9 @@ export class WorkflowEditor {
 			});
 	});
 
-	groups = $derived(this.workflow && this.nodes ? workflowFieldGroups(this.workflow.prompt, this.nodes) : []);
+	/** What the editor (UI) format says about the canvas, when the workflow came in that format. */
+	layout = $derived(this.workflow?.ui ? canvasLayout(this.workflow.ui) : null);
+	groups = $derived(this.workflow && this.nodes ? workflowFieldGroups(this.workflow.prompt, this.nodes, this.layout) : []);
 	problems = $derived<WorkflowProblem[]>(this.workflow && this.nodes ? checkWorkflow(this.currentPrompt(), this.nodes) : []);
 	partner = $derived(this.workflow && this.nodes ? usesPartnerNodes(this.workflow.prompt, this.nodes) : false);
 
@@ -113,6 +116,12 @@ export class WorkflowEditor {
 
 	set(field: Field, value: unknown): void {
 		this.values = withValueAt(this.values, field.path, value) as Values;
+		// A PrimitiveNode's one field sets every input it feeds.
+		const primitive = this.layout?.primitives.find((p) => p.fields[0] === field.id);
+		for (const other of primitive?.fields.slice(1) ?? []) {
+			const [nodeId, input] = [other.slice(0, other.lastIndexOf('.')), other.slice(other.lastIndexOf('.') + 1)];
+			if (this.values[nodeId]) this.values = withValueAt(this.values, [nodeId, input], value) as Values;
+		}
 		delete this.fieldErrors[field.id];
 		this.draft.schedule();
 	}
