@@ -44,7 +44,8 @@ describe('importing the texts of a file', () => {
 	it.each([
 		['{"hello": 1}', /"x.json" is neither a ComfyUI workflow/],
 		['{"nodes": [', /"x.json": the workflow is not valid JSON/],
-		['', /"x.json" carries no workflow/]
+		['', /"x.json" carries no workflow/],
+		['{"nodes": [], "links": [], "version": 0.4}', /"x.json" has no nodes that run/]
 	])('refuses %j naming the file', (text, message) => {
 		expect(importWorkflowTexts({ prompt: text }, '"x.json"', defs)).toMatchObject({ ok: false, message });
 	});

@@ -112,6 +112,8 @@ export function importWorkflowTexts(texts: ImportTexts, label: string, definitio
 		notes.push(`The file's embedded prompt is used: its editor graph does not convert on this server (${why}).`);
 		return { ...embedded, ui: uiValue, notes, ...withMissing };
 	}
+	if (Object.keys(converted.prompt).length === 0 && !embedded)
+		return { ok: false, message: `${label} has no nodes that run (every node is muted, bypassed, or only for the editor).` };
 	if (embedded) {
 		const difference = promptDifference(embedded.prompt, converted.prompt);
 		if (difference) {
