@@ -16,6 +16,8 @@ export interface FieldBase {
 	path: FieldPath;
 	label: string;
 	description?: string;
+	/** Why the value cannot be edited here (shown beside it), when it cannot. */
+	readOnly?: string;
 	required: boolean;
 	/** Shown behind an "advanced" fold (optional fields of a model, for example). */
 	advanced: boolean;

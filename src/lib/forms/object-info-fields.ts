@@ -80,11 +80,17 @@ function arrangeByCanvas(groups: FieldGroup[], layout: CanvasLayout): FieldGroup
 	const keyed = groups.map((group) => {
 		const node = layout.nodes.get(group.id.split(':')[0]!);
 		const canvasGroup = node ? groupOf(layout, node) : undefined;
+		const instance = group.id.includes(':') ? layout.subgraphInstances.get(group.id.split(':')[0]!) : undefined;
+		const shared =
+			instance && instance.uses > 1
+				? `Inside the subgraph "${instance.name}", used ${instance.uses} times in this workflow: its values are shared, so change them in ComfyUI's editor.`
+				: undefined;
 		const fields = group.fields
 			.filter((f) => !hidden.has(f.id))
 			.map((f) => {
 				const p = primitiveOf.get(f.id);
-				return p && p.fields.length > 1 ? { ...f, label: `${p.title} (sets ${p.fields.length} inputs)` } : f;
+				const one = p && p.fields.length > 1 ? { ...f, label: `${p.title} (sets ${p.fields.length} inputs)` } : f;
+				return shared ? { ...one, readOnly: shared } : one;
 			});
 		const arranged: FieldGroup = {
 			...group,

@@ -30,6 +30,8 @@ export interface CanvasLayout {
 	appInputs: string[] | null;
 	/** A PrimitiveNode's targets: the first field id stands for the others, which take its value. */
 	primitives: Array<{ title: string; fields: string[] }>;
+	/** Top-level subgraph instances by node id: the subgraph's name and how many instances the workflow has. */
+	subgraphInstances: Map<string, { name: string; uses: number }>;
 }
 
 const num = (v: Json | undefined, fallback = 0): number => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
@@ -67,7 +69,26 @@ export function canvasLayout(ui: JsonObject): CanvasLayout {
 	const appInputs = inputs
 		? inputs.flatMap((pair) => (Array.isArray(pair) && typeof pair[1] === 'string' ? [`${String(pair[0])}.${pair[1]}`] : []))
 		: null;
-	return { nodes, groups, appInputs: appInputs && appInputs.length > 0 ? appInputs : null, primitives: primitivesOf(raw, ui['links']) };
+	return {
+		nodes,
+		groups,
+		appInputs: appInputs && appInputs.length > 0 ? appInputs : null,
+		primitives: primitivesOf(raw, ui['links']),
+		subgraphInstances: subgraphInstancesOf(raw, ui['definitions'])
+	};
+}
+
+function subgraphInstancesOf(nodes: JsonObject[], definitions: Json | undefined): CanvasLayout['subgraphInstances'] {
+	const names = new Map<string, string>();
+	const defs = isObject(definitions) && Array.isArray(definitions['subgraphs']) ? definitions['subgraphs'] : [];
+	for (const d of defs) if (isObject(d)) names.set(String(d['id']), typeof d['name'] === 'string' ? d['name'] : 'Subgraph');
+	const instances = nodes.filter((n) => names.has(String(n['type'])));
+	const out = new Map<string, { name: string; uses: number }>();
+	for (const n of instances) {
+		const type = String(n['type']);
+		out.set(String(n['id']), { name: names.get(type)!, uses: instances.filter((m) => m['type'] === n['type']).length });
+	}
+	return out;
 }
 
 function primitivesOf(nodes: JsonObject[], links: Json | undefined): CanvasLayout['primitives'] {

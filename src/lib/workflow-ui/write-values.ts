@@ -1,8 +1,8 @@
 /**
  * The form's values written back into the editor (UI) format, so an exported file opens in
- * ComfyUI's editor with them and converts again to the same prompt. Only top-level nodes are
- * written (values inside subgraph definitions are shared by every instance); a PrimitiveNode takes
- * the value of the first widget it feeds.
+ * ComfyUI's editor with them and converts again to the same prompt. Top-level nodes, and the
+ * nodes of a subgraph used once (a definition used more often is shared, so the form shows its
+ * fields read-only); a PrimitiveNode takes the value of the first widget it feeds.
  */
 import type { NodeDefinitions } from '../domain/object-info';
 import { isObject, type Json, type JsonObject } from '../wire/json';
@@ -31,6 +31,12 @@ export function writeWidgetValues(ui: JsonObject, prompt: ApiPrompt, definitions
 		const ends = linkEnds(raw);
 		if (ends) links.set(ends.id, ends);
 	}
+	const subgraphs = new Map<string, JsonObject>();
+	const defs = isObject(out['definitions']) && Array.isArray(out['definitions']['subgraphs']) ? out['definitions']['subgraphs'] : [];
+	for (const def of defs) if (isObject(def)) subgraphs.set(String(def['id']), def);
+	const uses = new Map<string, number>();
+	for (const node of nodes)
+		if (subgraphs.has(String(node['type']))) uses.set(String(node['type']), (uses.get(String(node['type'])) ?? 0) + 1);
 	for (const node of nodes) {
 		const id = String(node['id']);
 		const type = typeof node['type'] === 'string' ? node['type'] : '';
@@ -38,29 +44,41 @@ export function writeWidgetValues(ui: JsonObject, prompt: ApiPrompt, definitions
 			writePrimitive(node, links, byId, prompt);
 			continue;
 		}
-		const apiNode = own(prompt, id);
-		const definition = Object.hasOwn(definitions, type) ? definitions[type] : undefined;
-		if (!apiNode || !definition || apiNode.class_type !== type) continue;
-		const layout = widgetLayout(definition);
-		const stored = node['widgets_values'];
-		if (isObject(stored)) {
-			for (const slot of layout) {
-				const v = apiNode.inputs[slot.input.name];
-				if (v !== undefined && !isLink(v)) stored[slot.input.name] = v as Json;
-			}
+		const subgraph = subgraphs.get(type);
+		// A subgraph's inner values are shared by its instances: written only when it is used once.
+		if (subgraph) {
+			if (uses.get(type) !== 1) continue;
+			const inner = Array.isArray(subgraph['nodes']) ? subgraph['nodes'].filter(isObject) : [];
+			for (const n of inner) writeNode(n, own(prompt, `${id}:${String(n['id'])}`), definitions);
 			continue;
 		}
-		if (!Array.isArray(stored)) continue;
-		const withExtras = layout.reduce((n, s) => n + 1 + s.extras, 0);
-		const valuesOnly = stored.length === layout.length && stored.length !== withExtras;
-		let position = 0;
-		for (const slot of layout) {
-			const v = apiNode.inputs[slot.input.name];
-			if (v !== undefined && !isLink(v) && position < stored.length) stored[position] = v as Json;
-			position += valuesOnly ? 1 : 1 + slot.extras;
-		}
+		writeNode(node, own(prompt, id), definitions);
 	}
 	return out;
+}
+
+function writeNode(node: JsonObject, apiNode: ApiPrompt[string] | undefined, definitions: NodeDefinitions): void {
+	const type = typeof node['type'] === 'string' ? node['type'] : '';
+	const definition = Object.hasOwn(definitions, type) ? definitions[type] : undefined;
+	if (!apiNode || !definition || apiNode.class_type !== type) return;
+	const layout = widgetLayout(definition);
+	const stored = node['widgets_values'];
+	if (isObject(stored)) {
+		for (const slot of layout) {
+			const v = apiNode.inputs[slot.input.name];
+			if (v !== undefined && !isLink(v)) stored[slot.input.name] = v as Json;
+		}
+		return;
+	}
+	if (!Array.isArray(stored)) return;
+	const withExtras = layout.reduce((n, s) => n + 1 + s.extras, 0);
+	const valuesOnly = stored.length === layout.length && stored.length !== withExtras;
+	let position = 0;
+	for (const slot of layout) {
+		const v = apiNode.inputs[slot.input.name];
+		if (v !== undefined && !isLink(v) && position < stored.length) stored[position] = v as Json;
+		position += valuesOnly ? 1 : 1 + slot.extras;
+	}
 }
 
 function writePrimitive(
