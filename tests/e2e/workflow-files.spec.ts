@@ -102,3 +102,37 @@ test('a file that holds no workflow is named in a clear message, and nothing is 
 	await expect(page.getByRole('alert')).not.toContainText('API format');
 	await expect(page.getByRole('article')).toHaveCount(0);
 });
+
+test('a workflow with app mode opens on the inputs the author exposed, all inputs one tap away; paste works anywhere', async ({
+	page,
+	openApp
+}) => {
+	await openApp('/workflows');
+	const ui = JSON.parse(await readFile(DIR + 'ui-workflow.json', 'utf8')) as JsonObject;
+	ui['extra'] = {
+		...(ui['extra'] as JsonObject),
+		linearData: {
+			inputs: [
+				[6, 'text'],
+				[3, 'steps']
+			],
+			outputs: [9]
+		}
+	};
+	const text = JSON.stringify(ui);
+	// A paste outside any text field imports what was copied.
+	await page.getByRole('heading', { name: 'Workflows', level: 1 }).evaluate((el, copied) => {
+		const data = new DataTransfer();
+		data.setData('text/plain', copied);
+		el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+	}, text);
+	await expect(page.getByRole('textbox', { name: 'Workflow name' })).toHaveValue('Pasted workflow');
+
+	const form = page.getByRole('form', { name: 'Run form' });
+	await expect(form.getByText('The inputs the author exposed (app mode).')).toBeVisible();
+	await expect(form.getByRole('region', { name: /^Node / })).toHaveCount(2);
+	await expect(form.getByRole('spinbutton', { name: 'steps', exact: true })).toBeVisible();
+	await expect(form.getByRole('spinbutton', { name: 'cfg', exact: true })).toHaveCount(0);
+	await form.getByRole('checkbox', { name: 'All inputs' }).check();
+	await expect(form.getByRole('region', { name: 'Node Load Checkpoint' })).toBeVisible();
+});
