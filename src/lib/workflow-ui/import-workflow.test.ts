@@ -45,7 +45,8 @@ describe('importing the texts of a file', () => {
 		['{"hello": 1}', /"x.json" is neither a ComfyUI workflow/],
 		['{"nodes": [', /"x.json": the workflow is not valid JSON/],
 		['', /"x.json" carries no workflow/],
-		['{"nodes": [], "links": [], "version": 0.4}', /"x.json" has no nodes that run/]
+		['{"nodes": [], "links": [], "version": 0.4}', /"x.json" has no nodes that run/],
+		['{"nodes": [{"id": 1, "type": "A", "properties": {"__proto__": {"x": 1}}}], "links": []}', /"x.json" uses "__proto__"/]
 	])('refuses %j naming the file', (text, message) => {
 		expect(importWorkflowTexts({ prompt: text }, '"x.json"', defs)).toMatchObject({ ok: false, message });
 	});

@@ -54,6 +54,18 @@ export function promptDifference(embedded: ApiPrompt, converted: ApiPrompt): str
 	return null;
 }
 
+/** Whether `__proto__` is an own key anywhere in the value: page state and IndexedDB copies cannot keep it safely. */
+function hasProtoKey(value: Json): boolean {
+	const stack: Json[] = [value];
+	while (stack.length > 0) {
+		const v = stack.pop()!;
+		if (typeof v !== 'object' || v === null) continue;
+		if (!Array.isArray(v) && Object.hasOwn(v, '__proto__')) return true;
+		for (const child of Array.isArray(v) ? v : Object.values(v)) if (typeof child === 'object' && child !== null) stack.push(child);
+	}
+	return false;
+}
+
 function parse(text: string, label: string, what: string): { ok: true; value: Json } | { ok: false; message: string } {
 	const parsed = parsePythonJson(text);
 	return parsed.ok ? parsed : { ok: false, message: `${label}: the ${what} is not valid JSON (${parsed.message}).` };
@@ -78,6 +90,11 @@ export function importWorkflowTexts(texts: ImportTexts, label: string, definitio
 			return parsed;
 		}
 		const format = workflowFormatOf(parsed.value);
+		if (format === 'ui' && hasProtoKey(parsed.value))
+			return {
+				ok: false,
+				message: `${label} uses "__proto__" as a name in its editor workflow, which Runboard cannot keep safely: rename it in ComfyUI and save again.`
+			};
 		if (format === 'ui' && isObject(parsed.value)) uiValue ??= parsed.value;
 		else if (format === 'api') apiValue ??= parsed.value;
 		else if (texts.workflow === undefined || texts.prompt === undefined)
