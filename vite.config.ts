@@ -6,8 +6,28 @@ export default defineConfig({
 	worker: { format: 'es' },
 	build: { target: 'es2022', sourcemap: true },
 	test: {
-		include: ['src/**/*.test.ts', 'emulator/**/*.test.ts', 'scripts/**/*.test.ts'],
-		environment: 'node',
-		testTimeout: 20_000
+		testTimeout: 20_000,
+		projects: [
+			{
+				extends: true,
+				test: {
+					name: 'unit',
+					include: ['src/**/*.test.ts', 'emulator/**/*.test.ts', 'scripts/**/*.test.ts', 'tests/fuzz/**/*.test.ts'],
+					exclude: ['src/**/*.svelte.test.ts'],
+					environment: 'node'
+				}
+			},
+			{
+				// Rune stores: compiled as the browser sees them (the server build of Svelte runs no
+				// reactivity), in Node, with the worker bridge replaced by a fake in each test.
+				extends: true,
+				resolve: { conditions: ['browser'] },
+				test: {
+					name: 'stores',
+					include: ['src/**/*.svelte.test.ts'],
+					environment: './scripts/vitest-runes-environment.ts'
+				}
+			}
+		]
 	}
 });

@@ -10,7 +10,7 @@ import { counterKey } from '../emulator/router/idempotency';
 import type { RouterModelListResponse, RouterQueueStatusResponse, RouterQueueSubmitResponse } from '../src/lib/wire/router-api';
 
 const QUEUED = 200;
-const emu = await createEmulator({ ports: { workflow: 0, router: 0, storage: 0, cdn: 0 } });
+const emu = await createEmulator({ ports: { workflow: 0, router: 0, storage: 0, cdn: 0, deployment: 0, selfHosted: 0 } });
 const base = emu.urls.router;
 const auth = { 'X-API-Key': emu.apiKey };
 

@@ -14,7 +14,7 @@ export interface BenchApp {
 
 export async function startBenchApp(): Promise<BenchApp> {
 	if (!existsSync('build/index.html')) throw new Error('Run `npm run build` first: the benchmark drives the built app.');
-	const emulator = await createEmulator({ ports: { workflow: 0, router: 0, storage: 0, cdn: 0 } });
+	const emulator = await createEmulator({ ports: { workflow: 0, router: 0, storage: 0, cdn: 0, deployment: 0, selfHosted: 0 } });
 	const app = await serveApp({
 		root: 'build',
 		config: demoConfig(emulator)

@@ -1,5 +1,5 @@
 /** Reads emulator ports and key from flags, then environment variables, then defaults. */
-import { DEFAULT_API_KEY, DEFAULT_PORTS, type EmulatorOptions } from './index';
+import { DEFAULT_API_KEY, DEFAULT_DEPLOYMENT_KEY, DEFAULT_PORTS, type EmulatorOptions } from './index';
 import { isScenarioName } from './scenarios';
 
 export function readCliOptions(argv: string[], env: NodeJS.ProcessEnv): EmulatorOptions {
@@ -23,12 +23,15 @@ export function readCliOptions(argv: string[], env: NodeJS.ProcessEnv): Emulator
 	return {
 		host: flags.get('host') ?? env['RUNBOARD_HOST'] ?? '127.0.0.1',
 		apiKey: flags.get('api-key') ?? env['RUNBOARD_API_KEY'] ?? DEFAULT_API_KEY,
+		deploymentKey: flags.get('deployment-key') ?? env['RUNBOARD_DEPLOYMENT_KEY'] ?? DEFAULT_DEPLOYMENT_KEY,
 		scenario,
 		ports: {
 			workflow: port('workflow-port', 'RUNBOARD_WORKFLOW_PORT', DEFAULT_PORTS.workflow),
 			router: port('router-port', 'RUNBOARD_ROUTER_PORT', DEFAULT_PORTS.router),
 			storage: port('storage-port', 'RUNBOARD_STORAGE_PORT', DEFAULT_PORTS.storage),
-			cdn: port('cdn-port', 'RUNBOARD_CDN_PORT', DEFAULT_PORTS.cdn)
+			cdn: port('cdn-port', 'RUNBOARD_CDN_PORT', DEFAULT_PORTS.cdn),
+			deployment: port('deployment-port', 'RUNBOARD_DEPLOYMENT_PORT', DEFAULT_PORTS.deployment),
+			selfHosted: port('self-hosted-port', 'RUNBOARD_SELF_HOSTED_PORT', DEFAULT_PORTS.selfHosted)
 		}
 	};
 }

@@ -9,6 +9,9 @@ console.log(`Runboard emulator (scenario: ${emulator.state.scenario})
   model router      ${emulator.urls.router}
   storage origin    ${emulator.urls.storage}
   provider CDN      ${emulator.urls.cdn} (no CORS)
+  v2 managed        ${emulator.urls.workflow}/api/v2
+  v2 deployment     ${emulator.urls.deployment}/api/v2 (key ${emulator.deploymentKey})
+  v2 self-hosted    ${emulator.urls.selfHosted}/api/v2 (no auth)
   API key           ${emulator.apiKey}
   control routes    ${emulator.urls.workflow}/__emulator/state`);
 

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { EmulatorState } from './state';
-import { SCENARIOS, type FaultSet } from './scenarios';
+import { SCENARIOS, emptyV2Faults, type FaultSet } from './scenarios';
 
 export const CONTROL_PREFIX = '/__emulator';
 
@@ -38,7 +38,7 @@ export function installControlRoutes(app: FastifyInstance, state: EmulatorState,
 		async (request, reply) => {
 			const body = request.body ?? {};
 			const f = state.faults;
-			for (const key of ['htmlErrorPage', 'truncatedJson', 'catalogUnavailable'] as const) {
+			for (const key of ['htmlErrorPage', 'truncatedJson', 'catalogUnavailable', 'v2InsufficientCredits', 'v2QueueFull'] as const) {
 				const v = body[key];
 				if (v !== undefined) {
 					if (typeof v !== 'boolean') return reply.code(400).send({ error: `${key} must be a boolean` });
@@ -48,6 +48,14 @@ export function installControlRoutes(app: FastifyInstance, state: EmulatorState,
 			if (body.slowMs !== undefined) {
 				if (typeof body.slowMs !== 'number' || body.slowMs < 0) return reply.code(400).send({ error: 'slowMs must be >= 0' });
 				f.slowMs = body.slowMs;
+			}
+			for (const key of ['v2ScanMs', 'v2HashDelayMs', 'v2HoldMs', 'v2StreamDropAfterFrames', 'v2StreamCap'] as const) {
+				const v = body[key];
+				if (v === undefined) continue;
+				const min = key === 'v2StreamCap' ? -1 : 0;
+				if (typeof v !== 'number' || !Number.isInteger(v) || v < min)
+					return reply.code(400).send({ error: `${key} must be an integer >= ${min}` });
+				f[key] = v;
 			}
 			if (body.refuseSocketsForSeconds !== undefined) {
 				const s = body.refuseSocketsForSeconds;
@@ -64,7 +72,8 @@ export function installControlRoutes(app: FastifyInstance, state: EmulatorState,
 			truncatedJson: false,
 			slowMs: 0,
 			refuseSocketsUntil: 0,
-			catalogUnavailable: false
+			catalogUnavailable: false,
+			...emptyV2Faults()
 		};
 		return { faults: state.faults };
 	});

@@ -15,7 +15,8 @@ export const SCENARIOS = {
 	'end-empty-node': 'A run ends with its terminal event, then `executing` with node "" (empty string) instead of null.',
 	'end-empty-node-first': 'The spec read literally: `executing` with node "" (empty), then the terminal event last.',
 	'asset-names-rejected': 'LoadImage refuses names of from-hash assets with node_errors (the real service may).',
-	'models-unavailable': 'Model downloads fail: CheckpointLoaderSimple ends the run with ModelDownloadError.'
+	'models-unavailable': 'Model downloads fail: CheckpointLoaderSimple ends the run with ModelDownloadError.',
+	'v2-relocated-urls': 'v2 job `urls` point at other paths than /jobs/{id}/events and /cancel, which then answer 404.'
 } as const;
 
 export type ScenarioName = keyof typeof SCENARIOS;
@@ -35,10 +36,43 @@ export interface FaultSet {
 	refuseSocketsUntil: number;
 	/** Catalog answers 503 service_unavailable. */
 	catalogUnavailable: boolean;
+	/** v2: POST /jobs answers 402 insufficient_credits (managed and per-deployment). */
+	v2InsufficientCredits: boolean;
+	/** v2: POST /jobs answers 429 queue_full with Retry-After. */
+	v2QueueFull: boolean;
+	/** v2: new uploads answer 202 and stay "scanning" (not ready) this long. */
+	v2ScanMs: number;
+	/** v2: new assets carry `hash: null` this long. */
+	v2HashDelayMs: number;
+	/** v2: POST /jobs and POST /assets hold their answer this long (the call stays in flight). */
+	v2HoldMs: number;
+	/** v2: every new event stream is cut (socket destroyed) after this many frames; 0 = never. */
+	v2StreamDropAfterFrames: number;
+	/** v2: concurrent streams per surface past which 429 too_many_streams; -1 = the surface's default. */
+	v2StreamCap: number;
 }
 
 export function emptyFaults(): FaultSet {
-	return { htmlErrorPage: false, truncatedJson: false, slowMs: 0, refuseSocketsUntil: 0, catalogUnavailable: false };
+	return {
+		htmlErrorPage: false,
+		truncatedJson: false,
+		slowMs: 0,
+		refuseSocketsUntil: 0,
+		catalogUnavailable: false,
+		...emptyV2Faults()
+	};
+}
+
+export function emptyV2Faults() {
+	return {
+		v2InsufficientCredits: false,
+		v2QueueFull: false,
+		v2ScanMs: 0,
+		v2HashDelayMs: 0,
+		v2HoldMs: 0,
+		v2StreamDropAfterFrames: 0,
+		v2StreamCap: -1
+	};
 }
 
 export const HTML_PROXY_PAGE = `<!DOCTYPE html>

@@ -4,7 +4,7 @@ import { createEmulator, type Emulator } from './index';
 
 let emu: Emulator;
 beforeAll(async () => {
-	emu = await createEmulator({ ports: { workflow: 0, router: 0, storage: 0, cdn: 0 } });
+	emu = await createEmulator({ ports: { workflow: 0, router: 0, storage: 0, cdn: 0, deployment: 0, selfHosted: 0 } });
 });
 afterAll(async () => emu.close());
 
@@ -64,7 +64,7 @@ describe('emulator skeleton', () => {
 
 describe('stopping', () => {
 	it('close() ends connections with requests still in flight at once, as a stopped service does', async () => {
-		const held = await createEmulator({ ports: { workflow: 0, router: 0, storage: 0, cdn: 0 } });
+		const held = await createEmulator({ ports: { workflow: 0, router: 0, storage: 0, cdn: 0, deployment: 0, selfHosted: 0 } });
 		await fetch(`${held.urls.router}/__emulator/router/settings`, {
 			method: 'POST',
 			headers: { 'Content-Type': 'application/json' },

@@ -82,6 +82,11 @@ console.log(`Runboard is running.
   provider CDN      ${emulator.urls.cdn} (no CORS)
   demo API key      ${emulator.apiKey}  (scenario: ${emulator.state.scenario})
 
+  v2 surface (no app profile yet):
+    managed         ${emulator.urls.workflow}/api/v2  (Bearer: the demo API key)
+    per-deployment  ${emulator.urls.deployment}/api/v2  (Bearer: ${emulator.deploymentKey})
+    self-hosted     ${emulator.urls.selfHosted}/api/v2  (no auth, no CORS origin allowed)
+
 The app's "Demo (local emulator)" profile is pre-filled from ${RUNTIME_CONFIG_PATH}.
 Press Ctrl+C to stop.`);
 

@@ -192,12 +192,16 @@ function families(): ProviderFamily[] {
 		{
 			provider: 'quill',
 			charges: 'no',
-			models: variants(['quill-3', 'quill-4', 'quill-mini'], ['', '-instruct', '-json'], (name) => ({
-				name,
-				kind: 'llm',
-				delivery: 'json',
-				price: 1
-			}))
+			models: [
+				...variants(['quill-3', 'quill-4', 'quill-mini'], ['', '-instruct', '-json'], (name) => ({
+					name,
+					kind: 'llm',
+					delivery: 'json',
+					price: 1
+				})),
+				// Its schema document has a self-referencing $ref (see schemas/text.ts).
+				{ name: 'quill-outline', kind: 'llm', delivery: 'json', price: 1 }
+			]
 		},
 		{
 			// Community models: unauthored schemas (any object), results on the provider's CDN.

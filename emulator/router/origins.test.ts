@@ -11,7 +11,7 @@ describe('the provider CDN origin', () => {
 	});
 
 	it('is a fourth origin, distinct from the router and storage origins, closed with the emulator', async () => {
-		const emu = await createEmulator({ ports: { workflow: 0, router: 0, storage: 0, cdn: 0 } });
+		const emu = await createEmulator({ ports: { workflow: 0, router: 0, storage: 0, cdn: 0, deployment: 0, selfHosted: 0 } });
 		const origins = new Set([emu.urls.workflow, emu.urls.router, emu.urls.storage, emu.urls.cdn].map((u) => new URL(u).origin));
 		expect(origins.size).toBe(4);
 		expect((await fetch(`${emu.urls.cdn}/assets/x/y`)).status).toBe(403);

@@ -17,6 +17,13 @@ import { workflowScenario } from './scenario-rules';
 
 export const DEFAULT_STEP_MS = 25;
 
+/** Sees every job event the engine emits, whatever its socket route (the v2 surface listens here). */
+export interface EngineObserver {
+	event(type: string, data: Record<string, unknown>): void;
+	preview(promptId: string, nodeId: string, jpeg: Buffer): void;
+	text(promptId: string, nodeId: string, text: string): void;
+}
+
 export type SubmitOutcome =
 	{ ok: true; job: Job; nodeErrors: NodeErrors } | { ok: false; status: 400; error: ValidationError; nodeErrors: NodeErrors };
 
@@ -31,6 +38,8 @@ export class WorkflowEngine {
 	readonly files = new FileIndex();
 	readonly cache = new OutputCache();
 	stepMs = DEFAULT_STEP_MS;
+	readonly observers = new Set<EngineObserver>();
+	private readonly halt = new AbortController();
 
 	constructor(
 		private readonly state: EmulatorState,
@@ -126,8 +135,16 @@ export class WorkflowEngine {
 		);
 	}
 
+	/** For the emulator's close: drops waiting jobs and stops running ones now, so no step timer outlives it. */
+	close(): void {
+		for (const job of this.book.pendingJobs()) this.book.dropPending(job.id);
+		for (const job of this.book.runningJobs()) job.stopRequested = true;
+		this.halt.abort();
+	}
+
 	/** Starts what the tier allows; called on submit and whenever a job ends. */
 	pump(): void {
+		if (this.halt.signal.aborted) return;
 		for (const job of this.book.startable(this.rules.concurrency)) {
 			void runJob(job, this.environment())
 				.catch((error: unknown) => {
@@ -253,22 +270,31 @@ export class WorkflowEngine {
 		const rules = this.rules;
 		const ending: RunEnding = rules.ending;
 		return {
+			halt: this.halt.signal,
 			local: rules.local,
 			stepMs: this.stepMs,
 			ending,
 			creditsExhausted: () => this.rules.noCredits,
 			subscriptionInactive: () => this.rules.inactiveSubscription,
 			modelsUnavailable: () => this.rules.modelsUnavailable,
-			emit: (route, type, data) => this.hub.sendJson(route, { type, data }),
-			preview: (route, promptId, nodeId, jpeg, stepEndedAt) =>
+			emit: (route, type, data) => {
+				this.hub.sendJson(route, { type, data });
+				for (const o of this.observers) o.event(type, data);
+			},
+			preview: (route, promptId, nodeId, jpeg, stepEndedAt) => {
+				for (const o of this.observers) o.preview(promptId, nodeId, jpeg);
 				this.hub.sendPreview(
 					route,
 					'image/jpeg',
 					jpeg,
 					{ node_id: nodeId, display_node_id: nodeId, real_node_id: nodeId, prompt_id: promptId, parent_node_id: null },
 					stepEndedAt
-				),
-			text: (route, nodeId, text) => this.hub.sendText(route, nodeId, text),
+				);
+			},
+			text: (route, nodeId, text, promptId) => {
+				for (const o of this.observers) o.text(promptId, nodeId, text);
+				this.hub.sendText(route, nodeId, text);
+			},
 			route: (job, kind) => this.route(job, kind),
 			loadInput: (name) => this.loadInput(name),
 			inputHash: (name) => this.inputHash(name),

@@ -33,6 +33,13 @@ export class FileIndex {
 		return this.files.get(`${type}/${filename}`);
 	}
 
+	/** Whether any file of the account is stored over this blob. */
+	hasBlob(hash: string): boolean {
+		for (const f of this.files.values()) if (f.hash === hash) return true;
+		for (const a of this.assets.values()) if (a.asset_hash === hash) return true;
+		return false;
+	}
+
 	put(file: StoredFile): StoredFile {
 		this.files.set(`${file.type}/${file.filename}`, file);
 		return file;

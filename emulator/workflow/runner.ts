@@ -24,13 +24,15 @@ export interface RunEnvironment {
 	modelsUnavailable(): boolean;
 	emit(route: Route, type: string, data: Record<string, unknown>): void;
 	preview(route: Route, promptId: string, nodeId: string, jpeg: Buffer, stepEndedAt: number): void;
-	text(route: Route, nodeId: string, text: string): void;
+	text(route: Route, nodeId: string, text: string, promptId: string): void;
 	route(job: Job, kind: 'event' | 'progress' | 'interrupted' | 'text'): Route;
 	loadInput(name: string): Promise<LoadedFile>;
 	/** A content hash for a file-name input, so the cache notices new bytes under an old name. */
 	inputHash(name: string): string;
 	saveFile(type: 'output' | 'temp', prefix: string, extension: string, bytes: Buffer, mime: string): Promise<FileRef>;
 	cache: OutputCache;
+	/** Aborted when the emulator closes: a node waiting out its step time stops at once. */
+	halt: AbortSignal;
 }
 
 export interface CachedNode {
@@ -147,7 +149,12 @@ export async function runJob(job: Job, env: RunEnvironment): Promise<void> {
 				prompt: job.prompt,
 				extraPngInfo: job.extraData['extra_pnginfo'],
 				stepMs: env.stepMs,
-				sleep: (ms) => sleep(ms),
+				sleep: async (ms) => {
+					await sleep(ms, undefined, { signal: env.halt }).catch((error: unknown) => {
+						if (env.halt.aborted) throw new Interrupted();
+						throw error;
+					});
+				},
 				checkpoint,
 				progress: async (value, max, preview) => {
 					const stepEndedAt = performance.now();
@@ -160,7 +167,7 @@ export async function runJob(job: Job, env: RunEnvironment): Promise<void> {
 					progressState();
 					if (image) env.preview(route, job.id, id, await image, stepEndedAt);
 				},
-				text: (message) => env.text(env.route(job, 'text'), id, message),
+				text: (message) => env.text(env.route(job, 'text'), id, message, job.id),
 				loadInput: env.loadInput,
 				saveFile: env.saveFile
 			};

@@ -16,18 +16,33 @@ import { installWorkflowBenchRoutes } from './routes-bench';
 import type { StorageService } from '../storage/server';
 import { both, bareNotFound } from './http-util';
 import { MAX_UPLOAD_BYTES } from './socket-hub';
+import { V2Core, V2_PREFIX, type SelfHostedConfig } from './v2/core';
+import { installV2, installV2ControlRoutes } from './v2/server';
 
 export interface WorkflowService {
 	app: FastifyInstance;
 	hub: SocketHub;
 	engine: WorkflowEngine;
+	/** The v2 surface: managed here under /api/v2; the other two surfaces serve from it on their own origins. */
+	v2: V2Core;
 }
 
-export function createWorkflowService(state: EmulatorState, storage: StorageService): WorkflowService {
-	const app = Fastify({ logger: false, bodyLimit: 512 * 1024 * 1024, forceCloseConnections: true });
+export interface V2Options {
+	deploymentKey: string;
+	selfHosted: SelfHostedConfig;
+}
+
+export function createWorkflowService(state: EmulatorState, storage: StorageService, v2Options: V2Options): WorkflowService {
+	const app = Fastify({
+		logger: false,
+		bodyLimit: 512 * 1024 * 1024,
+		forceCloseConnections: true,
+		routerOptions: { maxParamLength: 1024 }
+	});
 	let engine: WorkflowEngine | undefined;
 	const hub = new SocketHub(state, () => engine?.book.remaining() ?? 0);
 	engine = new WorkflowEngine(state, storage, hub);
+	const v2 = new V2Core(state, engine, storage, v2Options.deploymentKey, v2Options.selfHosted);
 	const down = { until: 0 };
 	state.onReset(() => {
 		down.until = 0;
@@ -37,6 +52,7 @@ export function createWorkflowService(state: EmulatorState, storage: StorageServ
 	installControlRoutes(app, state, { dropSockets: () => hub.dropAll() });
 	installWorkflowControlRoutes(app, state, engine, hub, down);
 	installWorkflowBenchRoutes(app, hub);
+	installV2ControlRoutes(app, v2);
 	void app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 2, fields: 16 } });
 
 	// Bodies arrive as text: each route parses its own (a non-JSON /prompt is a 500, as in ComfyUI).
@@ -56,6 +72,8 @@ export function createWorkflowService(state: EmulatorState, storage: StorageServ
 	app.addHook('onRequest', async (request, reply) => {
 		if (request.url.startsWith(CONTROL_PREFIX) || request.method === 'OPTIONS') return;
 		if (state.now() < down.until) return reply.code(502).type('text/html; charset=utf-8').send(HTML_PROXY_PAGE);
+		// v2 checks its own credential (Bearer only) and answers in its own error envelope.
+		if (request.url === V2_PREFIX || request.url.startsWith(`${V2_PREFIX}/`)) return;
 		const auth = checkWorkflowAuth(request, state);
 		if (!auth.ok) return reply.code(401).send({ code: 'unauthorized', message: auth.message });
 	});
@@ -83,6 +101,7 @@ export function createWorkflowService(state: EmulatorState, storage: StorageServ
 	}
 	installJobRoutes(app, state, engine);
 	installFileRoutes(app, state, engine, storage);
+	installV2(app, v2, 'managed');
 
 	app.server.on('close', () => hub.close());
 	// Running jobs stop at their next checkpoint, so no timer outlives the emulator.
@@ -90,5 +109,5 @@ export function createWorkflowService(state: EmulatorState, storage: StorageServ
 		engine!.interrupt(undefined);
 	});
 	hub.attach(app.server);
-	return { app, hub, engine };
+	return { app, hub, engine, v2 };
 }

@@ -17,7 +17,7 @@ import {
 	stabilityUpscale
 } from './image';
 import { falVideo, textToSpeech, veoVideo } from './media';
-import { llm, unauthored } from './text';
+import { llm, outline, unauthored } from './text';
 
 export const AUTHORED_FLAG = 'x-service-input-schema-authored';
 
@@ -42,7 +42,7 @@ export function schemaParts(model: CatalogModel): SchemaParts {
 		case 'tts':
 			return textToSpeech();
 		case 'llm':
-			return llm();
+			return model.model === 'quill-outline' ? outline() : llm();
 		case 'unauthored':
 			return unauthored();
 	}

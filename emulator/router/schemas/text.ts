@@ -58,3 +58,26 @@ export function unauthored(): SchemaParts {
 	const anyObject: JsonSchema = { type: 'object', additionalProperties: true, description: 'Passed to the provider unchanged.' };
 	return { input: 'Input', components: { Input: anyObject }, output: { mediaType: '*/*', schema: {} } };
 }
+
+/**
+ * A text model whose document has a self-referencing `$ref` (an alias of itself, as some schema
+ * generators emit for a recursive type alias): no validator can compile it, so clients must fall
+ * back to a free JSON editor rather than fail.
+ */
+export function outline(): SchemaParts {
+	return {
+		input: 'OutlineRequest',
+		components: {
+			Outline: { $ref: '#/components/schemas/Outline', description: 'A nested outline of the text to write.' },
+			OutlineRequest: {
+				type: 'object',
+				required: ['prompt'],
+				properties: withXOrder({
+					prompt: { type: 'string', minLength: 1, examples: ['An essay about lighthouses.'] },
+					outline: ref('Outline')
+				})
+			}
+		},
+		output: { mediaType: 'application/json', schema: { type: 'object', properties: { output: { type: 'string' } } } }
+	};
+}

@@ -6,7 +6,9 @@
  * snapshotted here, at the one boundary, so no caller can forget.
  */
 import * as Comlink from 'comlink';
+import { snapshot } from './snapshot.svelte';
 import type { WorkerApi, WorkerEvent } from '$lib/worker/api';
+import { cancellableCall } from './cancellable-call';
 import RunboardWorker from '$lib/worker/index?worker';
 
 type Listener = (event: WorkerEvent) => void;
@@ -21,7 +23,7 @@ export function workerApi(): Comlink.Remote<WorkerApi> {
 		api = new Proxy(raw, {
 			get(target, method) {
 				const call = Reflect.get(target, method) as (input: unknown) => unknown;
-				return (input: unknown) => call($state.snapshot(input));
+				return (input: unknown) => call(snapshot(input));
 			}
 		});
 	}
@@ -33,20 +35,7 @@ export function onWorkerEvent(listener: Listener): () => void {
 	return () => listeners.delete(listener);
 }
 
-/**
- * Runs a worker call that `signal` can stop. Comlink cannot pass an AbortSignal, so the call gets
- * an operation id and an abort becomes `cancelOperation(id)` (as Squoosh does); the worker then
- * answers the call with a `cancelled` error. Without a signal the call runs as it is.
- */
-export async function cancellable<T>(signal: AbortSignal | undefined, call: (operationId: string | undefined) => Promise<T>): Promise<T> {
-	if (!signal) return call(undefined);
-	const id = crypto.randomUUID();
-	const cancel = () => void workerApi().cancelOperation({ id });
-	if (signal.aborted) cancel();
-	else signal.addEventListener('abort', cancel, { once: true });
-	try {
-		return await call(id);
-	} finally {
-		signal.removeEventListener('abort', cancel);
-	}
+/** Runs a worker call that `signal` can stop (see `cancellable-call.ts`). */
+export function cancellable<T>(signal: AbortSignal | undefined, call: (operationId: string | undefined) => Promise<T>): Promise<T> {
+	return cancellableCall(workerApi(), signal, call);
 }

@@ -8,8 +8,11 @@ export type ErrorKind =
 	| 'cors' // the server answered, but the browser hid it: its CORS headers do not allow this app
 	| 'local-network' // a public page reaching a loopback/private server was blocked by the browser
 	| 'mixed-content' // an https page calling an http service
-	| 'timeout'
+	| 'timeout' // no answer within the time allowed
 	| 'cancelled' // stopped on purpose: the user pressed Cancel, or the page that asked went away
+	| 'aborted' // the request was cancelled on purpose (an AbortSignal), not timed out
+	| 'outcome-unknown' // a keyed call was sent and the service can no longer say what became of it
+	| 'stopped-waiting' // a person stopped waiting; the provider may still finish and charge
 	| 'unauthorized' // 401
 	| 'forbidden' // 403
 	| 'not-enabled' // router: service not switched on for the caller

@@ -1,5 +1,7 @@
 /** How long a queued run may wait, from recent durations of the same workflow and its queue position. */
 
+import type { TimelineEntry } from './timeline';
+
 export interface EtaInput {
 	/** Jobs ahead of this one (0 = next to start). */
 	position: number;
@@ -26,4 +28,32 @@ export function formatDuration(ms: number): string {
 	const m = Math.floor(s / 60);
 	if (m < 60) return `${m} min ${s % 60} s`;
 	return `${Math.floor(m / 60)} h ${m % 60} min`;
+}
+
+/** Where a job stands in a queue: 0 when it runs or is next, the jobs ahead of it, or null when it is not listed. */
+export function queuePosition(
+	queue: { running: ReadonlyArray<{ promptId: string }>; pending: ReadonlyArray<{ promptId: string }> },
+	promptId: string
+): number | null {
+	const index = queue.pending.findIndex((e) => e.promptId === promptId);
+	if (index >= 0) return index + queue.running.length;
+	return queue.running.some((e) => e.promptId === promptId) ? 0 : null;
+}
+
+/** Durations of recent successful runs of the same workflow (by id, or by title for a run without one), newest first. */
+export function recentWorkflowDurations(
+	entries: Iterable<TimelineEntry>,
+	run: { id: string; workflowId?: string | null | undefined; title: string }
+): number[] {
+	return [...entries]
+		.filter(
+			(e) =>
+				e.kind === 'workflow' &&
+				e.id !== run.id &&
+				e.status === 'succeeded' &&
+				e.durationMs !== null &&
+				(run.workflowId ? e.subject === run.workflowId : e.title === run.title)
+		)
+		.sort((a, b) => b.createdAt - a.createdAt)
+		.map((e) => e.durationMs!);
 }

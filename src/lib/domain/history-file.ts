@@ -2,7 +2,7 @@
  * The history file: runs of both kinds and, optionally, the bytes of their outputs. Profiles and
  * keys are never in it. Parsed here, once, before anything is written back.
  */
-import { isObject, type Json } from '../wire/json';
+import { isObject, own, parseJsonWithin, type Json } from '../wire/json';
 import { HISTORY_BYTES_PREFIXES, HISTORY_RECORD_PREFIXES } from './storage-keys';
 
 export const HISTORY_FORMAT = 'runboard-history';
@@ -10,6 +10,9 @@ export const HISTORY_VERSION = 1;
 
 export const RECORD_PREFIXES = HISTORY_RECORD_PREFIXES;
 export const BYTES_PREFIXES = HISTORY_BYTES_PREFIXES;
+
+/** A run record holds a workflow and its outputs; far deeper nesting is hostile and would overflow the stores' cloning. */
+export const HISTORY_MAX_DEPTH = 96;
 
 export interface HistoryFile {
 	format: typeof HISTORY_FORMAT;
@@ -24,42 +27,44 @@ export type ParseHistoryResult = { ok: true; file: HistoryFile } | { ok: false; 
 const startsWithAny = (key: string, prefixes: readonly string[]) => prefixes.some((p) => key.startsWith(p));
 
 export function parseHistoryFile(text: string): ParseHistoryResult {
-	let value: Json;
-	try {
-		value = JSON.parse(text) as Json;
-	} catch {
-		return { ok: false, message: 'This file is not a Runboard history export (it is not JSON).' };
-	}
-	if (!isObject(value) || value['format'] !== HISTORY_FORMAT) return { ok: false, message: 'This file is not a Runboard history export.' };
-	if (value['version'] !== HISTORY_VERSION)
+	const parsed = parseJsonWithin(text, HISTORY_MAX_DEPTH);
+	if (!parsed.ok)
 		return {
 			ok: false,
-			message: `This history export has version ${String(value['version'])}; this Runboard reads version ${HISTORY_VERSION}.`
+			message:
+				parsed.error instanceof RangeError
+					? `This history export cannot be read: ${parsed.error.message}.`
+					: 'This file is not a Runboard history export (it is not JSON).'
+		};
+	const value = parsed.value;
+	if (!isObject(value) || own(value, 'format') !== HISTORY_FORMAT)
+		return { ok: false, message: 'This file is not a Runboard history export.' };
+	if (own(value, 'version') !== HISTORY_VERSION)
+		return {
+			ok: false,
+			message: `This history export has version ${String(own(value, 'version'))}; this Runboard reads version ${HISTORY_VERSION}.`
 		};
 	const records: HistoryFile['records'] = [];
-	for (const item of Array.isArray(value['records']) ? value['records'] : []) {
-		if (isObject(item) && typeof item['key'] === 'string' && startsWithAny(item['key'], RECORD_PREFIXES) && isObject(item['value'])) {
-			records.push({ key: item['key'], value: item['value'] });
-		}
+	const rawRecords = own(value, 'records');
+	for (const item of Array.isArray(rawRecords) ? rawRecords : []) {
+		if (!isObject(item)) continue;
+		const key = own(item, 'key');
+		const record = own(item, 'value');
+		if (typeof key === 'string' && startsWithAny(key, RECORD_PREFIXES) && isObject(record)) records.push({ key, value: record });
 	}
 	const bytes: HistoryFile['bytes'] = [];
-	for (const item of Array.isArray(value['bytes']) ? value['bytes'] : []) {
-		if (
-			isObject(item) &&
-			typeof item['key'] === 'string' &&
-			startsWithAny(item['key'], BYTES_PREFIXES) &&
-			typeof item['base64'] === 'string'
-		) {
-			bytes.push({
-				key: item['key'],
-				type: typeof item['type'] === 'string' ? item['type'] : 'application/octet-stream',
-				base64: item['base64']
-			});
-		}
+	const rawBytes = own(value, 'bytes');
+	for (const item of Array.isArray(rawBytes) ? rawBytes : []) {
+		if (!isObject(item)) continue;
+		const key = own(item, 'key');
+		const type = own(item, 'type');
+		const base64 = own(item, 'base64');
+		if (typeof key === 'string' && startsWithAny(key, BYTES_PREFIXES) && typeof base64 === 'string')
+			bytes.push({ key, type: typeof type === 'string' ? type : 'application/octet-stream', base64 });
 	}
 	return {
 		ok: true,
-		file: { format: HISTORY_FORMAT, version: HISTORY_VERSION, exportedAt: String(value['exportedAt'] ?? ''), records, bytes }
+		file: { format: HISTORY_FORMAT, version: HISTORY_VERSION, exportedAt: String(own(value, 'exportedAt') ?? ''), records, bytes }
 	};
 }
 

@@ -2,7 +2,7 @@
  * Reading a service response into a typed result, in one place. A failed response may be a proxy
  * HTML page, truncated JSON or plain text: the status and request id are kept whatever the body.
  */
-import { isObject, str, tryParseJson, type Json } from '../wire/json';
+import { isObject, own, str, tryParseJson, type Json } from '../wire/json';
 import { appError, type AppError, type ErrorKind, type Result } from './errors';
 
 export interface RawResponse {
@@ -33,6 +33,7 @@ function excerpt(text: string): string {
 	return flat.length > 160 ? `${flat.slice(0, 157)}...` : flat;
 }
 
+/** Keyed by the server's `error_type`: read with `own()`, so `constructor` finds nothing. */
 const ROUTER_KIND: Record<string, ErrorKind> = {
 	unauthorized: 'unauthorized',
 	forbidden: 'forbidden',
@@ -83,10 +84,8 @@ function errorFrom(res: RawResponse, service: Service): AppError {
 	const json = tryParseJson(res.body);
 	const body = isObject(json) ? json : undefined;
 	const errorType = headerType ?? (body ? str(body, 'error_type') : undefined);
-	const bodyMessage = body
-		? (str(body, 'message') ?? (typeof body['detail'] === 'string' ? body['detail'] : undefined) ?? errorMessageOf(body))
-		: undefined;
-	const kind = (errorType && ROUTER_KIND[errorType]) || kindOfStatus(res.status, service);
+	const bodyMessage = body ? (str(body, 'message') ?? str(body, 'detail') ?? errorMessageOf(body)) : undefined;
+	const kind = (errorType && own(ROUTER_KIND, errorType)) || kindOfStatus(res.status, service);
 	const base = KIND_MESSAGE[kind] ?? `The service answered HTTP ${res.status}.`;
 	const detail = bodyMessage ?? (json === undefined && res.body.trim() !== '' ? excerpt(res.body) : undefined);
 	return appError(kind, base, { status: res.status, requestId, errorType, ...(detail ? { detail } : {}) });
@@ -94,7 +93,7 @@ function errorFrom(res: RawResponse, service: Service): AppError {
 
 /** ComfyUI's `{error: {message}}` or `{error: "text"}`. */
 function errorMessageOf(body: { [k: string]: Json }): string | undefined {
-	const e = body['error'];
+	const e = own(body, 'error');
 	if (typeof e === 'string') return e;
 	if (isObject(e)) return str(e, 'message');
 	return undefined;

@@ -60,3 +60,8 @@ export function withRouterWords(error: AppError, context: ErrorContext = {}): Ap
 	const keep = error.kind === 'html-response' || error.kind === 'bad-response';
 	return { ...error, message: keep ? `${words} ${error.message}` : words };
 }
+
+/** Whether an error means a call got no answer at all, so the same key may be sent again. */
+export function noAnswer(error: AppError): boolean {
+	return error.kind === 'network' || error.kind === 'cors' || error.kind === 'timeout';
+}

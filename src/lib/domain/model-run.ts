@@ -5,7 +5,7 @@
  * beside workflow runs (`run-record.ts`).
  */
 import type { Json } from '../wire/json';
-import { ROUTER_LIMITS } from '../wire/router-api';
+import { ROUTER_HEADERS, ROUTER_LIMITS } from '../wire/router-api';
 import type { AppError } from './errors';
 import type { MediaKind } from './model-assets';
 import { controlType } from './model-errors';
@@ -168,9 +168,9 @@ export function spendOf(header: (name: string) => string | null, at: number): Sp
 		const v = header(n);
 		return v !== null && /^\d+$/.test(v.trim()) ? Number(v) : undefined;
 	};
-	const limitCents = read('X-Committed-Spend-Limit');
-	const currentCents = read('X-Committed-Spend-Current');
-	const remainingCents = read('X-Committed-Spend-Remaining');
+	const limitCents = read(ROUTER_HEADERS.spendLimit);
+	const currentCents = read(ROUTER_HEADERS.spendCurrent);
+	const remainingCents = read(ROUTER_HEADERS.spendRemaining);
 	if (limitCents === undefined && currentCents === undefined && remainingCents === undefined) return undefined;
 	return {
 		...(limitCents !== undefined ? { limitCents } : {}),

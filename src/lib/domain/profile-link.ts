@@ -46,7 +46,7 @@ export function readProfileLink(param: string): ProfileDraft | undefined {
 	const preset = str(value, 'p');
 	const workflow = normalizeBaseUrl(str(value, 'w') ?? '', 'workflowUrl', true);
 	const router = normalizeBaseUrl(str(value, 'r') ?? '', 'routerUrl', false);
-	if (!preset || !(preset in PRESETS) || !workflow.ok || !router.ok) return undefined;
+	if (!preset || !Object.hasOwn(PRESETS, preset) || !workflow.ok || !router.ok) return undefined;
 	return {
 		name: (str(value, 'n') ?? '').slice(0, 80),
 		preset: preset as PresetId,

@@ -3,7 +3,7 @@
  * A hosted build ships without one; then there is no demo preset and the app works with the
  * profiles people create. Parsed here once; everything else trusts the typed value.
  */
-import { isObject, str, tryParseJson } from '../wire/json';
+import { isObject, own, str, tryParseJson } from '../wire/json';
 
 export const RUNTIME_CONFIG_PATH = '/runboard.config.json';
 
@@ -32,7 +32,7 @@ function isHttpUrl(text: string): boolean {
 export function parseRuntimeConfig(text: string): ParseConfigResult {
 	const value = tryParseJson(text);
 	if (!isObject(value)) return { ok: false, message: `${RUNTIME_CONFIG_PATH} is not a JSON object` };
-	const demo = value['demo'];
+	const demo = own(value, 'demo');
 	if (demo === undefined || demo === null) return { ok: true, config: {} };
 	if (!isObject(demo)) return { ok: false, message: `${RUNTIME_CONFIG_PATH}: "demo" must be an object` };
 	const workflowUrl = str(demo, 'workflowUrl');

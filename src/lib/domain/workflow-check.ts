@@ -3,6 +3,7 @@
  * about an unknown node type, a dangling link or a missing input with the node id and title
  * instead of a bare 400. The server still validates; this only explains early.
  */
+import { own } from '../wire/json';
 import type { ApiPrompt } from '../wire/workflow-api';
 import type { NodeDefinitions } from './object-info';
 import { nodeTitle } from './workflow-import';
@@ -27,7 +28,7 @@ export function isLink(value: unknown): value is [string, number] {
 export function checkWorkflow(prompt: ApiPrompt, nodes: NodeDefinitions): WorkflowProblem[] {
 	const problems: WorkflowProblem[] = [];
 	for (const [id, node] of Object.entries(prompt)) {
-		const definition = nodes[node.class_type];
+		const definition = own(nodes, node.class_type);
 		const title = nodeTitle(prompt, id, definition?.displayName);
 		if (!definition) {
 			problems.push({
@@ -37,10 +38,18 @@ export function checkWorkflow(prompt: ApiPrompt, nodes: NodeDefinitions): Workfl
 			});
 			continue;
 		}
+		if (definition.problem) {
+			problems.push({
+				nodeId: id,
+				title,
+				message: `Node ${id} "${title}" uses the node type "${node.class_type}", whose definition from this server is broken: ${definition.problem}`
+			});
+			continue;
+		}
 		for (const [inputName, value] of Object.entries(node.inputs)) {
 			if (!isLink(value)) continue;
 			const [sourceId, slot] = [String(value[0]), value[1]];
-			const source = prompt[sourceId];
+			const source = own(prompt, sourceId);
 			if (!source) {
 				problems.push({
 					nodeId: id,
@@ -50,7 +59,7 @@ export function checkWorkflow(prompt: ApiPrompt, nodes: NodeDefinitions): Workfl
 				});
 				continue;
 			}
-			const sourceDefinition = nodes[source.class_type];
+			const sourceDefinition = own(nodes, source.class_type);
 			if (sourceDefinition && (slot < 0 || slot >= sourceDefinition.outputs.length)) {
 				problems.push({
 					nodeId: id,
@@ -61,7 +70,7 @@ export function checkWorkflow(prompt: ApiPrompt, nodes: NodeDefinitions): Workfl
 			}
 		}
 		for (const input of definition.inputs) {
-			if (input.required && !(input.name in node.inputs)) {
+			if (input.required && !Object.hasOwn(node.inputs, input.name)) {
 				problems.push({
 					nodeId: id,
 					title,
@@ -76,5 +85,5 @@ export function checkWorkflow(prompt: ApiPrompt, nodes: NodeDefinitions): Workfl
 
 /** True when the workflow uses a partner node, whose run must carry `extra_data.api_key_service_org`. */
 export function usesPartnerNodes(prompt: ApiPrompt, nodes: NodeDefinitions): boolean {
-	return Object.values(prompt).some((node) => nodes[node.class_type]?.apiNode === true);
+	return Object.values(prompt).some((node) => own(nodes, node.class_type)?.apiNode === true);
 }

@@ -3,7 +3,7 @@
  * position), a node without `class_type`. The editor (UI) format is converted by
  * `workflow-ui/import-workflow.ts`, which builds on this.
  */
-import { isObject, type Json, type JsonObject } from '../wire/json';
+import { isObject, nestingDepth, nullProtoRecord, own, type Json, type JsonObject } from '../wire/json';
 import type { ApiNode, ApiPrompt } from '../wire/workflow-api';
 import type { Missing } from '../workflow-ui/convert';
 
@@ -21,6 +21,9 @@ export type ImportResult =
 	  }
 	| { ok: false; message: string; missing?: Missing };
 
+/** ComfyUI's own workflows nest a few levels; far deeper is hostile or broken, and would overflow every walk. */
+export const WORKFLOW_MAX_DEPTH = 64;
+
 export const UI_FORMAT_HINT =
 	'This is a workflow in the editor (UI) format, with "nodes" and "links": it is converted with a server\'s node definitions.';
 
@@ -37,22 +40,47 @@ function jsonError(text: string, error: unknown): string {
 	return `This is not valid JSON: ${message}`;
 }
 
+export const PROTO_KEY_MESSAGE =
+	'The workflow uses "__proto__" as a node id or input name. JavaScript gives that one name a special meaning, so Runboard ' +
+	'cannot keep it safely: rename it in the file and import it again.';
+
+/** Whether `__proto__` is a key anywhere in the value (walked without recursion; depth is checked first). */
+function hasProtoKey(value: Json): boolean {
+	const stack: Json[] = [value];
+	while (stack.length) {
+		const v = stack.pop()!;
+		if (typeof v !== 'object' || v === null) continue;
+		if (!Array.isArray(v) && Object.hasOwn(v, '__proto__')) return true;
+		for (const child of Array.isArray(v) ? v : Object.values(v)) if (typeof child === 'object' && child !== null) stack.push(child);
+	}
+	return false;
+}
+
 /** Checks the shape of a parsed value: an object of nodes, each with `class_type` and `inputs`. */
 export function toApiPrompt(value: Json): ImportResult {
 	if (!isObject(value)) return { ok: false, message: 'A workflow must be a JSON object of nodes keyed by node id.' };
-	if (Array.isArray(value['nodes']) && Array.isArray(value['links'])) return { ok: false, message: UI_FORMAT_HINT };
+	if (nestingDepth(value, WORKFLOW_MAX_DEPTH) > WORKFLOW_MAX_DEPTH)
+		return { ok: false, message: `The workflow nests deeper than ${WORKFLOW_MAX_DEPTH} levels: it is not a workflow Runboard can run.` };
+	if (hasProtoKey(value)) return { ok: false, message: PROTO_KEY_MESSAGE };
+	if (Array.isArray(own(value, 'nodes')) && Array.isArray(own(value, 'links'))) return { ok: false, message: UI_FORMAT_HINT };
 	// Some tools wrap the API prompt: {"prompt": {...}} as sent to /api/prompt.
-	if (isObject(value['prompt']) && !('class_type' in value)) return toApiPrompt(value['prompt']);
+	const wrapped = own(value, 'prompt');
+	if (isObject(wrapped) && !Object.hasOwn(value, 'class_type')) return toApiPrompt(wrapped);
 	const entries = Object.entries(value);
 	if (entries.length === 0) return { ok: false, message: 'The workflow has no nodes.' };
-	const prompt: ApiPrompt = {};
+	// Node ids and input names are the file's own words (`constructor`, `__proto__`): no prototype to meet.
+	const prompt: ApiPrompt = nullProtoRecord<ApiNode>();
 	for (const [id, node] of entries) {
-		if (!isObject(node) || typeof node['class_type'] !== 'string') {
+		const classType = isObject(node) ? own(node, 'class_type') : undefined;
+		if (!isObject(node) || typeof classType !== 'string') {
 			return { ok: false, message: `Node "${id}" has no "class_type": this does not look like an API-format workflow.` };
 		}
-		const inputs = isObject(node['inputs']) ? node['inputs'] : {};
-		const meta = isObject(node['_meta']) && typeof node['_meta']['title'] === 'string' ? { title: node['_meta']['title'] } : undefined;
-		const apiNode: ApiNode = { class_type: node['class_type'], inputs: { ...inputs }, ...(meta ? { _meta: meta } : {}) };
+		const rawInputs = own(node, 'inputs');
+		const inputs: Record<string, Json> = nullProtoRecord();
+		if (isObject(rawInputs)) for (const [name, v] of Object.entries(rawInputs)) inputs[name] = v;
+		const rawMeta = own(node, '_meta');
+		const title = isObject(rawMeta) ? own(rawMeta, 'title') : undefined;
+		const apiNode: ApiNode = { class_type: classType, inputs, ...(typeof title === 'string' ? { _meta: { title } } : {}) };
 		prompt[id] = apiNode;
 	}
 	return { ok: true, prompt, source: 'json' };
@@ -71,6 +99,6 @@ export function importWorkflowText(text: string): ImportResult {
 
 /** A node's title as a person knows it: `_meta.title`, else the node type's display name. */
 export function nodeTitle(prompt: ApiPrompt, id: string, displayName?: string): string {
-	const node = prompt[id];
+	const node = own(prompt, id);
 	return node?._meta?.title || displayName || node?.class_type || id;
 }

@@ -143,11 +143,11 @@ export function looksLikeSeed(name: string): boolean {
 	return /(^|_)seed$/i.test(name);
 }
 
-/** Reads the value at a path of a JSON tree. */
+/** Reads the value at a path of a JSON tree (own members only: a `constructor` key finds nothing inherited). */
 export function valueAt(root: unknown, path: FieldPath): unknown {
 	let cur: unknown = root;
 	for (const key of path) {
-		if (cur === null || typeof cur !== 'object') return undefined;
+		if (cur === null || typeof cur !== 'object' || !Object.hasOwn(cur, key)) return undefined;
 		cur = (cur as Record<string | number, unknown>)[key];
 	}
 	return cur;
@@ -164,12 +164,13 @@ export function withValueAt(root: unknown, path: FieldPath, value: unknown): unk
 			: typeof head === 'number'
 				? []
 				: {};
-	const child = (base as Record<string | number, unknown>)[head];
+	const child = Object.hasOwn(base, head) ? (base as Record<string | number, unknown>)[head] : undefined;
 	if (value === undefined && rest.length === 0) {
 		if (Array.isArray(base)) base.splice(head as number, 1);
 		else delete (base as Record<string | number, unknown>)[head];
 		return base;
 	}
-	(base as Record<string | number, unknown>)[head] = withValueAt(child, rest, value);
+	// A defined own property, even for `__proto__` (assignment would replace the prototype instead).
+	Object.defineProperty(base, head, { value: withValueAt(child, rest, value), writable: true, enumerable: true, configurable: true });
 	return base;
 }

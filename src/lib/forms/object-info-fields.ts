@@ -3,6 +3,7 @@
  * per node, one field per widget input (links are wiring, not fields). Values live at
  * `[nodeId, inputName]` of the workflow's inputs.
  */
+import { own, setOwn } from '../wire/json';
 import type { ApiPrompt } from '../wire/workflow-api';
 import type { InputDefinition, NodeDefinitions } from '../domain/object-info';
 import { isLink } from '../domain/workflow-check';
@@ -10,13 +11,16 @@ import { nodeTitle } from '../domain/workflow-import';
 import { fieldId, looksLikeSeed, type Field, type FieldGroup } from './field-model';
 import { groupOf, type CanvasLayout } from '../workflow-ui/canvas-layout';
 
+/** An option the server set on this input itself (never an inherited member such as `constructor`). */
+const opt = (o: Record<string, unknown>, key: string): unknown => (Object.hasOwn(o, key) ? o[key] : undefined);
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 const MAIN_NAMES = /^(text|prompt|positive|negative|seed|noise_seed|width|height|image|steps)$/;
 
 export function inputToField(nodeId: string, input: InputDefinition): Field | undefined {
 	const path = [nodeId, input.name];
 	const o = input.options;
-	const tooltip = typeof o['tooltip'] === 'string' ? o['tooltip'] : undefined;
+	const rawTooltip = opt(o, 'tooltip');
+	const tooltip = typeof rawTooltip === 'string' ? rawTooltip : undefined;
 	const base = {
 		id: fieldId(path),
 		path,
@@ -25,7 +29,7 @@ export function inputToField(nodeId: string, input: InputDefinition): Field | un
 		required: input.required,
 		advanced: false,
 		nullable: false,
-		...(o['default'] !== undefined ? { default: o['default'] } : {}),
+		...(opt(o, 'default') !== undefined ? { default: opt(o, 'default') } : {}),
 		main: MAIN_NAMES.test(input.name)
 	};
 	switch (input.type.kind) {
@@ -33,12 +37,12 @@ export function inputToField(nodeId: string, input: InputDefinition): Field | un
 			return undefined;
 		case 'INT':
 		case 'FLOAT': {
-			const min = num(o['min']);
-			const max = num(o['max']);
-			if (input.type.kind === 'INT' && (looksLikeSeed(input.name) || o['control_after_generate'] === true)) {
+			const min = num(opt(o, 'min'));
+			const max = num(opt(o, 'max'));
+			if (input.type.kind === 'INT' && (looksLikeSeed(input.name) || opt(o, 'control_after_generate') === true)) {
 				return { ...base, kind: 'seed', min: min ?? 0, max: max ?? 2 ** 53 - 1, main: true };
 			}
-			const step = num(o['step']) ?? (input.type.kind === 'INT' ? 1 : undefined);
+			const step = num(opt(o, 'step')) ?? (input.type.kind === 'INT' ? 1 : undefined);
 			return {
 				...base,
 				kind: input.type.kind === 'INT' ? 'integer' : 'number',
@@ -50,13 +54,13 @@ export function inputToField(nodeId: string, input: InputDefinition): Field | un
 			};
 		}
 		case 'STRING':
-			return { ...base, kind: o['multiline'] === true ? 'textarea' : 'text', main: base.main || o['multiline'] === true };
+			return { ...base, kind: opt(o, 'multiline') === true ? 'textarea' : 'text', main: base.main || opt(o, 'multiline') === true };
 		case 'BOOLEAN':
 			return { ...base, kind: 'boolean' };
 		case 'COMBO': {
-			if (o['image_upload'] === true || input.name === 'image') {
+			if (opt(o, 'image_upload') === true || input.name === 'image') {
 				const known = input.type.choices.map(String);
-				return { ...base, kind: 'media', accept: 'image', transport: 'upload', known, mask: o['image_upload'] === true, main: true };
+				return { ...base, kind: 'media', accept: 'image', transport: 'upload', known, mask: opt(o, 'image_upload') === true, main: true };
 			}
 			// A current value the server no longer offers stays visible: the select marks it "not offered".
 			return { ...base, kind: 'enum', options: input.type.choices.map((c) => ({ value: c, label: String(c) })) };
@@ -118,17 +122,18 @@ function nodeFieldGroups(prompt: ApiPrompt, nodes: NodeDefinitions): FieldGroup[
 		return Number.isFinite(na) && Number.isFinite(nb) ? na - nb : a.localeCompare(b);
 	});
 	for (const id of ids) {
-		const node = prompt[id]!;
-		const definition = nodes[node.class_type];
+		const node = own(prompt, id)!;
+		const definition = own(nodes, node.class_type);
 		if (!definition) continue;
 		const fields: Field[] = [];
 		for (const input of definition.inputs) {
-			const value = node.inputs[input.name];
+			if (definition.problem) break; // shown as broken, with the reason, by the workflow check
+			const value = own(node.inputs, input.name);
 			if (isLink(value)) continue; // a widget converted to an input is wired, not edited
 			const field = inputToField(id, input);
 			if (field) fields.push(field);
 		}
-		if (fields.length === 0) continue;
+		if (fields.length === 0 && !definition.problem) continue;
 		groups.push({
 			id,
 			title: nodeTitle(prompt, id, definition.displayName),
@@ -148,6 +153,6 @@ export function workflowValues(prompt: ApiPrompt): Record<string, Record<string,
 /** Writes form values back into a copy of the workflow. */
 export function applyValues(prompt: ApiPrompt, values: Record<string, Record<string, unknown>>): ApiPrompt {
 	const next: ApiPrompt = {};
-	for (const [id, node] of Object.entries(prompt)) next[id] = { ...node, inputs: { ...node.inputs, ...(values[id] ?? {}) } };
+	for (const [id, node] of Object.entries(prompt)) setOwn(next, id, { ...node, inputs: { ...node.inputs, ...(own(values, id) ?? {}) } });
 	return next;
 }

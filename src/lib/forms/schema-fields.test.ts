@@ -216,7 +216,7 @@ describe('schema to fields', () => {
 			};
 			walk(form.group.fields);
 		}
-		// Only the unauthored community models (whole body) and an LLM's free-form json_schema are JSON.
-		expect([...new Set(fallbacks)].sort()).toEqual(['llm:response_format.json_schema', 'unauthored:body']);
+		// Only the unauthored community models (whole body), an LLM's free-form json_schema and the self-referencing outline are JSON.
+		expect([...new Set(fallbacks)].sort()).toEqual(['llm:outline', 'llm:response_format.json_schema', 'unauthored:body']);
 	});
 });

@@ -17,10 +17,16 @@ import {
 	type MediaAccept
 } from './field-model';
 
+import { nestingDepth } from '../wire/json';
+
 type Schema = { [key: string]: unknown };
 
 export const AUTHORED_FLAG = 'x-service-input-schema-authored';
 const MAX_DEPTH = 12;
+const MAX_NORMALIZE_DEPTH = 64;
+const MAX_FIELDS = 1000;
+/** Real OpenAPI documents nest a few dozen levels; deeper would overflow cloning the defaults. */
+const MAX_DOCUMENT_DEPTH = 256;
 const TEXTAREA_MIN_LENGTH = 200;
 const SEED_MAX = 2 ** 32 - 1;
 
@@ -38,6 +44,8 @@ export interface SchemaForm {
 	defaults: Record<string, unknown>;
 	/** Why no form could be built (no request body), when that is the case. */
 	problem?: string;
+	/** Shown above the form: why it is the free JSON editor although the model has a schema. */
+	note?: string;
 }
 
 /** The request body schema of the first operation that has one. */
@@ -68,7 +76,7 @@ class Resolver {
 		let cur: unknown = this.doc;
 		for (const raw of ref.slice(2).split('/')) {
 			const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-			if (!isSchema(cur)) return undefined;
+			if (!isSchema(cur) || !Object.hasOwn(cur, key)) return undefined;
 			cur = cur[key];
 		}
 		return isSchema(cur) ? cur : undefined;
@@ -78,7 +86,9 @@ class Resolver {
 	 * A schema with `$ref` followed and `allOf` merged, siblings winning over the target (a pydantic
 	 * `allOf: [{$ref}]` with a description and default beside it). `refName` is the last ref's name.
 	 */
-	normalize(schema: Schema, seen: Set<string> = new Set()): { schema: Schema; refName?: string; problem?: string } {
+	normalize(schema: Schema, seen: Set<string> = new Set(), depth = 0): { schema: Schema; refName?: string; problem?: string } {
+		// A chain of distinct references or nested allOf is walked by recursion: bounded, with a message.
+		if (depth > MAX_NORMALIZE_DEPTH) return { schema: {}, problem: `references and allOf nest deeper than ${MAX_NORMALIZE_DEPTH} levels` };
 		let out: Schema = { ...schema };
 		let refName: string | undefined;
 		const ref = out['$ref'];
@@ -86,7 +96,7 @@ class Resolver {
 			if (seen.has(ref)) return { schema: {}, problem: `recursive reference ${ref}` };
 			const target = this.ref(ref);
 			if (!target) return { schema: {}, problem: `cannot resolve ${ref}` };
-			const inner = this.normalize(target, new Set([...seen, ref]));
+			const inner = this.normalize(target, new Set([...seen, ref]), depth + 1);
 			if (inner.problem) return inner;
 			delete out['$ref'];
 			out = { ...inner.schema, ...out };
@@ -98,7 +108,7 @@ class Resolver {
 			let merged: Schema = {};
 			for (const part of allOf) {
 				if (!isSchema(part)) continue;
-				const n = this.normalize(part, seen);
+				const n = this.normalize(part, seen, depth + 1);
 				if (n.problem) return n;
 				refName ??= n.refName;
 				merged = mergeSchemas(merged, n.schema);
@@ -174,6 +184,8 @@ interface Ctx {
 	depth: number;
 	/** References followed on the way here: meeting one again is a recursive schema. */
 	refs: ReadonlySet<string>;
+	/** Fields left to map in the whole form (shared by every branch). */
+	budget: { fields: number };
 }
 
 function base(name: string, path: FieldPath, schema: Schema, required: boolean, nullable: boolean, advanced: boolean): FieldBase {
@@ -206,6 +218,8 @@ function enumLabel(value: unknown): string {
 /** One property schema to one field. */
 function mapSchema(name: string, path: FieldPath, raw: Schema, required: boolean, advanced: boolean, ctx: Ctx): Field {
 	if (ctx.depth > MAX_DEPTH) return jsonField(name, path, raw, required, advanced, 'nested too deeply');
+	// Shared references can fan out (ten branches to B, each to ten of C, ...): the whole form has a budget.
+	if (--ctx.budget.fields < 0) return jsonField(name, path, raw, required, advanced, 'the schema is too large to show as a form');
 	const norm = ctx.resolver.normalize(raw, new Set(ctx.refs));
 	if (norm.problem) return jsonField(name, path, raw, required, advanced, norm.problem);
 	const schema = norm.schema;
@@ -217,14 +231,17 @@ function mapSchema(name: string, path: FieldPath, raw: Schema, required: boolean
 	const union = (Array.isArray(schema['anyOf']) ? schema['anyOf'] : Array.isArray(schema['oneOf']) ? schema['oneOf'] : undefined) as
 		unknown[] | undefined;
 	if (union) {
-		const branches = union.filter(isSchema).map((b) => ({ raw: b, norm: ctx.resolver.normalize(b) }));
+		const branches = union.filter(isSchema).map((b) => ({ raw: b, norm: ctx.resolver.normalize(b, new Set(followed)) }));
 		const isNull = (s: Schema) => s['type'] === 'null' || (Array.isArray(s['enum']) && s['enum'].length === 1 && s['enum'][0] === null);
 		const real = branches.filter((b) => !isNull(b.norm.schema));
 		const nullable = real.length < branches.length || typesOf(schema).nullable;
 		const { anyOf: _a, oneOf: _o, ...siblings } = schema;
+		const broken = real.find((b) => b.norm.problem);
+		if (broken) return jsonField(name, path, siblings, required, advanced, broken.norm.problem!);
+		const branchCtx = (b: Schema): Ctx => (typeof b['$ref'] === 'string' ? { ...inner, refs: new Set([...followed, b['$ref']]) } : inner);
 		if (real.length === 1) {
 			const merged = { ...real[0]!.norm.schema, ...siblings, ...(nullable ? { nullable: true } : {}) };
-			return mapSchema(name, path, merged, required, advanced, ctx);
+			return mapSchema(name, path, merged, required, advanced, branchCtx(real[0]!.raw));
 		}
 		// Every branch a constant: one enum.
 		const consts = real.map((b) => b.norm.schema['const']);
@@ -237,7 +254,8 @@ function mapSchema(name: string, path: FieldPath, raw: Schema, required: boolean
 			const title = typeof b.norm.schema['title'] === 'string' ? b.norm.schema['title'] : undefined;
 			const label =
 				title ?? b.norm.refName ?? (typeof b.norm.schema['type'] === 'string' ? humanize(b.norm.schema['type']) : `Option ${i + 1}`);
-			return { label: humanize(label), field: mapSchema(name, path, { ...b.norm.schema, title: humanize(name) }, required, false, inner) };
+			const field = mapSchema(name, path, { ...b.norm.schema, title: humanize(name) }, required, false, branchCtx(b.raw));
+			return { label: humanize(label), field };
 		});
 		return { ...base(name, path, siblings, required, nullable, advanced), kind: 'variant', variants };
 	}
@@ -342,7 +360,7 @@ export function propertyOrder(schema: Schema, resolve: (s: Schema) => Schema = (
 	const names = Object.keys(props);
 	const hinted = schema['x-fal-order-properties'];
 	if (Array.isArray(hinted)) {
-		const listed = hinted.filter((n): n is string => typeof n === 'string' && n in props);
+		const listed = hinted.filter((n): n is string => typeof n === 'string' && Object.hasOwn(props, n));
 		return [...listed, ...names.filter((n) => !listed.includes(n))];
 	}
 	const xOrder = (n: string): number | undefined => {
@@ -386,9 +404,18 @@ function wholeBodyAsJson(reason: string): Field {
 	return { id: 'body', path: [], label: 'Input (JSON)', required: true, advanced: false, nullable: false, kind: 'json', reason };
 }
 
+/** The same form as one free JSON editor (the values kept), with a note saying why. */
+export function jsonFallbackForm(form: SchemaForm, note: string): SchemaForm {
+	return { ...form, group: { ...form.group, fields: [wholeBodyAsJson(note)] }, note };
+}
+
 /** The whole mapping: a document in, a form out. */
 export function schemaToForm(doc: Schema, title = 'Input'): SchemaForm {
 	const authored = doc[AUTHORED_FLAG] !== false;
+	if (nestingDepth(doc, MAX_DOCUMENT_DEPTH) > MAX_DOCUMENT_DEPTH) {
+		const problem = `The schema document nests deeper than ${MAX_DOCUMENT_DEPTH} levels.`;
+		return { authored, group: { id: 'input', title, fields: [] }, inputSchema: null, defaults: {}, problem };
+	}
 	const body = requestBodySchema(doc);
 	const components = isSchema(doc['components']) ? doc['components'] : undefined;
 	const inputSchema = body ? { ...body, ...(components ? { components } : {}) } : null;
@@ -408,7 +435,8 @@ export function schemaToForm(doc: Schema, title = 'Input'): SchemaForm {
 	group.fields = mapProperties(root, [], true, {
 		resolver,
 		depth: 0,
-		refs: new Set(typeof body['$ref'] === 'string' ? [body['$ref']] : [])
+		refs: new Set(typeof body['$ref'] === 'string' ? [body['$ref']] : []),
+		budget: { fields: MAX_FIELDS }
 	});
 	return { authored, group, inputSchema, defaults: collectDefaults(group.fields, {}) as Record<string, unknown> };
 }
@@ -453,7 +481,10 @@ export function fits(field: Field, value: unknown): boolean {
 			const known = new Set(field.fields.map((f) => f.path[f.path.length - 1]));
 			return (
 				Object.keys(value).every((k) => known.has(k)) &&
-				field.fields.every((f) => !f.required || f.kind !== 'enum' || fits(f, value[String(f.path[f.path.length - 1])]))
+				field.fields.every((f) => {
+					const key = String(f.path[f.path.length - 1]);
+					return !f.required || f.kind !== 'enum' || fits(f, Object.hasOwn(value, key) ? value[key] : undefined);
+				})
 			);
 		}
 		case 'variant':
@@ -505,10 +536,11 @@ export function cleanBody(fields: Field[], values: unknown): unknown {
 	const out: Schema = { ...values };
 	for (const f of fields) {
 		const key = String(f.path[f.path.length - 1]);
-		const v = out[key];
+		const v = Object.hasOwn(out, key) ? out[key] : undefined;
 		if (v === undefined) delete out[key];
 		else if (v === '' && !f.required) delete out[key];
-		else if (f.kind === 'object' && isSchema(v)) out[key] = cleanBody(f.fields, v);
+		else if (f.kind === 'object' && isSchema(v))
+			Object.defineProperty(out, key, { value: cleanBody(f.fields, v), writable: true, enumerable: true, configurable: true });
 	}
 	return out;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { schemaToForm } from './schema-fields';
-import { InputValidator, locToPath, placeErrors, toJsonSchema } from './schema-validate';
+import { compileValidator, InputValidator, locToPath, placeErrors, prepareModelForm, toJsonSchema } from './schema-validate';
 import { buildCatalog } from '../../../emulator/router/catalog';
 import { buildSchemaDocument } from '../../../emulator/router/schemas/document';
 
@@ -68,5 +68,130 @@ describe('validation by interpretation', () => {
 		for (let i = 0; i < 100; i++)
 			v.validate({ prompt: 'x', history: [{ role: 'user', content: 'hi' }], response_format: { type: 'text' } });
 		expect((performance.now() - t0) / 100).toBeLessThan(5);
+	});
+});
+
+describe('a schema the validator cannot compile falls back to the free JSON editor with a note', () => {
+	const docWith = (schemas: Record<string, unknown>) =>
+		JSON.parse(
+			JSON.stringify({
+				paths: {
+					'/run': { post: { requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Input' } } } } } }
+				},
+				components: { schemas }
+			})
+		);
+	const input = (extra: Record<string, unknown>) => ({ type: 'object', properties: { prompt: { type: 'string' } }, ...extra });
+
+	it.each<[string, Record<string, unknown>, RegExp]>([
+		['`required` that is a string', { Input: input({ required: 'prompt' }) }, /"required" at .* is not a list of names/],
+		['`required` that is a number', { Input: input({ required: 3 }) }, /"required"/],
+		[
+			'`required` inside a property',
+			{ Input: input({ properties: { a: { type: 'object', required: { x: 1 } } } }) },
+			/"required" at .*\/properties\/a is not a list/
+		],
+		['an `enum` that is not a list', { Input: input({ properties: { a: { enum: 'x' } } }) }, /"enum" at .* is not a list/],
+		['an `enum` that is an object', { Input: input({ properties: { a: { type: 'string', enum: { a: 1 } } } }) }, /"enum"/],
+		['a self-referencing $ref', { Input: { $ref: '#/components/schemas/Input' } }, /refers only to itself/],
+		[
+			'a $ref cycle through two names',
+			{
+				Input: input({ properties: { a: { $ref: '#/components/schemas/A' } } }),
+				A: { $ref: '#/components/schemas/B' },
+				B: { $ref: '#/components/schemas/A' }
+			},
+			/refers only to itself/
+		],
+		[
+			'an invalid pattern',
+			{ Input: input({ properties: { a: { type: 'string', pattern: '([a-z' } } }) },
+			/"pattern" at .* not a valid regular expression/
+		],
+		['a pattern that is not text', { Input: input({ properties: { a: { type: 'string', pattern: 5 } } }) }, /"pattern"/],
+		['an unresolvable $ref', { Input: input({ properties: { a: { $ref: '#/components/schemas/Missing' } } }) }, /cannot be resolved/],
+		['a remote $ref', { Input: input({ properties: { a: { $ref: 'https://example.com/a.json' } } }) }, /cannot be resolved/],
+		[
+			'a $ref into Object.prototype',
+			{ Input: input({ properties: { a: { $ref: '#/components/schemas/constructor' } } }) },
+			/cannot be resolved/
+		]
+	])('%s', (_what, schemas, reason) => {
+		const { form, validator } = prepareModelForm(docWith(schemas), 'Input');
+		expect(validator).toBeNull();
+		expect(form.note).toMatch(reason);
+		expect(form.note).toMatch(/edited as JSON/);
+		expect(form.group.fields).toEqual([expect.objectContaining({ kind: 'json', path: [] })]);
+		expect(compileValidator(form.inputSchema!).ok).toBe(false);
+	});
+
+	it('keeps the form and the validator for a recursive schema that has a base case (a tree)', () => {
+		const tree = {
+			type: 'object',
+			properties: { label: { type: 'string' }, children: { type: 'array', items: { $ref: '#/components/schemas/Tree' } } }
+		};
+		const { form, validator } = prepareModelForm(
+			docWith({ Input: input({ properties: { tree: { $ref: '#/components/schemas/Tree' } } }), Tree: tree }),
+			'Input'
+		);
+		expect(form.note).toBeUndefined();
+		expect(validator!.validate({ tree: { label: 'a', children: [{ label: 'b', children: [] }] } })).toEqual([]);
+		expect(validator!.validate({ tree: { label: 1 } })).toEqual([{ path: ['tree', 'label'], message: expect.stringMatching(/string/) }]);
+	});
+
+	it('never throws while validating, whatever the body', () => {
+		const { validator } = prepareModelForm(docWith({ Input: input({ required: ['prompt'] }) }), 'Input');
+		for (const body of [null, [], 'x', { prompt: { toString: 1 } }, JSON.parse('{"__proto__":{"prompt":1}}')])
+			expect(() => validator!.validate(body)).not.toThrow();
+	});
+});
+
+describe('schema walking is bounded: reference chains, nested allOf and anyOf fan-out', () => {
+	const docOf = (schemas: Record<string, unknown>) => ({
+		paths: { '/run': { post: { requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/S0' } } } } } } },
+		components: { schemas }
+	});
+
+	it.each([
+		[
+			'a chain of 5,000 distinct references',
+			() =>
+				Object.fromEntries(
+					Array.from({ length: 5000 }, (_, i) => [
+						`S${i}`,
+						i === 4999 ? { type: 'object', properties: { a: { type: 'string' } } } : { $ref: `#/components/schemas/S${i + 1}` }
+					])
+				)
+		],
+		['allOf nested 5,000 deep', () => ({ S0: JSON.parse('{"allOf":['.repeat(5000) + '{"type":"object"}' + ']}'.repeat(5000)) })],
+		[
+			'anyOf nested 5,000 deep',
+			() => ({
+				S0: {
+					type: 'object',
+					properties: { a: JSON.parse('{"anyOf":[{"type":"string"},'.repeat(5000) + '{"type":"null"}' + ']}'.repeat(5000)) }
+				}
+			})
+		],
+		[
+			'anyOf fanning out ten ways over twelve names',
+			() =>
+				Object.fromEntries(
+					Array.from({ length: 13 }, (_, i) => [
+						`S${i}`,
+						i === 12
+							? { type: 'string' }
+							: {
+									type: 'object',
+									properties: { a: { anyOf: Array.from({ length: 10 }, () => ({ $ref: `#/components/schemas/S${i + 1}` })) } }
+								}
+					])
+				)
+		]
+	])('%s: a form or a JSON field with the reason, quickly', (_what, schemas) => {
+		const t0 = performance.now();
+		const { form } = prepareModelForm(docOf(schemas()), 'Input');
+		expect(performance.now() - t0).toBeLessThan(3000);
+		expect(form.group.fields.length + (form.problem ? 1 : 0)).toBeGreaterThan(0);
 	});
 });

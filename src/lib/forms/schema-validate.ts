@@ -5,7 +5,7 @@
  */
 import { Validator, type OutputUnit } from '@cfworker/json-schema';
 import { fieldId, valueAt, type Field, type FieldPath } from './field-model';
-import { itemField } from './schema-fields';
+import { itemField, jsonFallbackForm, schemaToForm, type SchemaForm } from './schema-fields';
 
 type Schema = { [key: string]: unknown };
 
@@ -20,7 +20,14 @@ export function toJsonSchema(value: unknown): unknown {
 	if (Array.isArray(value)) return value.map(toJsonSchema);
 	if (!isSchema(value)) return value;
 	const out: Schema = {};
-	for (const [k, v] of Object.entries(value)) out[k] = INSTANCE_KEYS.has(k) ? v : toJsonSchema(v);
+	// defineProperty: a property named `__proto__` must stay a property, not become the prototype.
+	for (const [k, v] of Object.entries(value))
+		Object.defineProperty(out, k, {
+			value: INSTANCE_KEYS.has(k) ? v : toJsonSchema(v),
+			writable: true,
+			enumerable: true,
+			configurable: true
+		});
 	if (out['nullable'] === true) {
 		const t = out['type'];
 		if (typeof t === 'string') out['type'] = [t, 'null'];
@@ -67,7 +74,7 @@ function messageOf(unit: OutputUnit): string {
 		case 'required':
 			return 'Required.';
 		case 'type': {
-			const m = /type "([^"]+)"/.exec(e);
+			const m = /Expected "([^"]+)"/.exec(e) ?? /type "([^"]+)"/.exec(e);
 			return m ? `Must be ${m[1] === 'integer' ? 'a whole number' : `a ${m[1]}`}.` : e;
 		}
 		case 'minimum':
@@ -109,12 +116,22 @@ const WRAPPERS = new Set([
 export class InputValidator {
 	private readonly validator: Validator;
 
+	/** Throws on a schema it cannot read; `compileValidator` is the way in that never throws. */
 	constructor(inputSchema: Schema) {
 		this.validator = new Validator(toJsonSchema(inputSchema) as never, '2020-12', false);
 	}
 
+	/**
+	 * The errors of a body. A schema that breaks the library on some value (found only when that
+	 * value arrives) checks nothing here rather than blocking Run: the service still validates.
+	 */
 	validate(body: unknown): FieldError[] {
-		const result = this.validator.validate(body);
+		let result: ReturnType<Validator['validate']>;
+		try {
+			result = this.validator.validate(body);
+		} catch {
+			return [];
+		}
 		if (result.valid) return [];
 		const out: FieldError[] = [];
 		const seen = new Set<string>();
@@ -136,6 +153,156 @@ export class InputValidator {
 		return out.length ? out : [{ path: [], message: 'The input does not match the schema.' }];
 	}
 }
+
+export type CompiledValidator = { ok: true; validator: InputValidator } | { ok: false; reason: string };
+
+/** A compiled validator, or why this schema cannot be checked in the browser (never a throw). */
+export function compileValidator(inputSchema: Schema): CompiledValidator {
+	const reason = schemaDefect(inputSchema);
+	if (reason) return { ok: false, reason };
+	try {
+		const validator = new InputValidator(inputSchema);
+		// The library resolves references lazily: one check of an empty body meets most defects now, not at Run.
+		validator.validate({});
+		return { ok: true, validator };
+	} catch (error) {
+		return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+	}
+}
+
+/** A model's form and its validator; a schema the validator cannot compile gives the free JSON editor and a note. */
+export function prepareModelForm(doc: Schema, title: string): { form: SchemaForm; validator: InputValidator | null } {
+	const form = schemaToForm(doc, title);
+	if (!form.authored || !form.inputSchema) return { form, validator: null };
+	const compiled = compileValidator(form.inputSchema);
+	if (compiled.ok) return { form, validator: compiled.validator };
+	return {
+		form: jsonFallbackForm(
+			form,
+			`This model's input schema cannot be checked in the browser (${compiled.reason}), so the input is edited as JSON. The service still checks it when you run.`
+		),
+		validator: null
+	};
+}
+
+const MAX_SCHEMA_DEPTH = 64;
+const SCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'schemas'];
+const SCHEMA_ONE = [
+	'items',
+	'additionalProperties',
+	'additionalItems',
+	'unevaluatedProperties',
+	'unevaluatedItems',
+	'not',
+	'if',
+	'then',
+	'else',
+	'contains',
+	'propertyNames',
+	'components'
+];
+const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'];
+
+/** Resolves a local JSON pointer through own properties only; undefined when it leads nowhere. */
+function resolvePointer(root: Schema, ref: string): unknown {
+	if (ref === '#') return root;
+	if (!ref.startsWith('#/')) return undefined;
+	let cur: unknown = root;
+	for (const raw of ref.slice(2).split('/')) {
+		let key: string;
+		try {
+			key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+		} catch {
+			return undefined;
+		}
+		if (typeof cur !== 'object' || cur === null || !Object.hasOwn(cur, key)) return undefined;
+		cur = (cur as Schema)[key];
+	}
+	return cur;
+}
+
+/**
+ * The first defect that would make the validator throw or loop: keywords of the wrong shape, an
+ * invalid pattern, a reference that leads nowhere or only to itself, nesting past the limit.
+ * Walked with a stack, not recursion.
+ */
+export function schemaDefect(root: Schema): string | undefined {
+	const stack: Array<{ node: unknown; at: string; depth: number }> = [{ node: root, at: '#', depth: 0 }];
+	const sound = new Set<string>();
+	while (stack.length) {
+		const { node, at, depth } = stack.pop()!;
+		if (typeof node === 'boolean') continue;
+		if (!isSchema(node)) return `${at} is not a schema`;
+		if (depth > MAX_SCHEMA_DEPTH) return `it nests deeper than ${MAX_SCHEMA_DEPTH} levels`;
+		const has = (k: string) => Object.hasOwn(node, k);
+		if (has('required') && !(Array.isArray(node['required']) && node['required'].every((r) => typeof r === 'string')))
+			return `"required" at ${at} is not a list of names`;
+		if (has('enum') && !Array.isArray(node['enum'])) return `"enum" at ${at} is not a list`;
+		if (has('type')) {
+			const t = node['type'];
+			if (!(typeof t === 'string' || (Array.isArray(t) && t.every((x) => typeof x === 'string'))))
+				return `"type" at ${at} is not a type name`;
+		}
+		if (has('pattern')) {
+			const p = node['pattern'];
+			if (typeof p !== 'string') return `"pattern" at ${at} is not text`;
+			try {
+				new RegExp(p, 'u');
+			} catch {
+				return `"pattern" at ${at} is not a valid regular expression`;
+			}
+		}
+		if (has('$ref')) {
+			const defect = refDefect(root, node['$ref'], at, sound);
+			if (defect) return defect;
+		}
+		for (const key of SCHEMA_MAPS) {
+			if (!has(key)) continue;
+			const map = node[key];
+			if (!isSchema(map)) return `"${key}" at ${at} is not an object`;
+			for (const [name, child] of Object.entries(map)) stack.push({ node: child, at: `${at}/${key}/${name}`, depth: depth + 1 });
+		}
+		for (const key of SCHEMA_ONE) {
+			if (!has(key) || Array.isArray(node[key])) continue;
+			stack.push({ node: node[key], at: `${at}/${key}`, depth: depth + 1 });
+		}
+		for (const key of SCHEMA_LISTS) {
+			if (!has(key)) continue;
+			const list = node[key];
+			if (key === 'items' && !Array.isArray(list)) continue;
+			if (!Array.isArray(list)) return `"${key}" at ${at} is not a list`;
+			list.forEach((child, i) => stack.push({ node: child, at: `${at}/${key}/${i}`, depth: depth + 1 }));
+		}
+	}
+	return undefined;
+}
+
+/**
+ * A `$ref` must be a local pointer to a schema, and following references must reach something
+ * other than a reference within a few dozen hops. `sound` remembers references already followed
+ * to a schema, so a document of many references is walked once, not once per reference.
+ */
+function refDefect(root: Schema, ref: unknown, at: string, sound: Set<string>): string | undefined {
+	if (typeof ref !== 'string') return `"$ref" at ${at} is not text`;
+	const chain: string[] = [];
+	let current = ref;
+	for (;;) {
+		if (sound.has(current)) break;
+		if (chain.includes(current)) return `the reference ${ref} at ${at} refers only to itself`;
+		if (chain.length > MAX_SCHEMA_DEPTH) return `the reference ${ref} at ${at} leads through more than ${MAX_SCHEMA_DEPTH} references`;
+		chain.push(current);
+		const target = resolvePointer(root, current);
+		if (typeof target === 'boolean') break;
+		if (!isSchema(target)) return `the reference ${current} at ${at} cannot be resolved`;
+		const next = target['$ref'];
+		if (typeof next !== 'string' || Object.keys(target).some((k) => k !== '$ref' && !ANNOTATIONS.has(k))) break;
+		current = next;
+	}
+	for (const r of chain) sound.add(r);
+	return undefined;
+}
+
+const ANNOTATIONS = new Set(['title', 'description', 'default', 'examples', 'example', '$comment', 'deprecated', 'readOnly', 'writeOnly']);
 
 /** A 422 `detail[]` entry's `loc` (outermost first, `body` first) as a field path. */
 export function locToPath(loc: ReadonlyArray<unknown>): FieldPath {
@@ -172,7 +339,8 @@ export function placeErrors(
 	errors: FieldError[]
 ): { byField: Record<string, string>; unplaced: string[] } {
 	const shown = shownFieldIds(fields, values);
-	const byField: Record<string, string> = {};
+	// Keyed by field ids, which are property names from the schema (`constructor`, `__proto__`).
+	const byField: Record<string, string> = Object.create(null);
 	const unplaced: string[] = [];
 	for (const error of errors) {
 		let placed = false;
@@ -180,7 +348,8 @@ export function placeErrors(
 			const id = fieldId(error.path.slice(0, n));
 			if (!shown.has(id)) continue;
 			const suffix = n < error.path.length ? ` (at ${error.path.slice(n).join('.')})` : '';
-			byField[id] = byField[id] ? `${byField[id]} ${error.message}${suffix}` : `${error.message}${suffix}`;
+			const before = byField[id];
+			byField[id] = before ? `${before} ${error.message}${suffix}` : `${error.message}${suffix}`;
 			placed = true;
 			break;
 		}

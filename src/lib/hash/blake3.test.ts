@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { b3sumRunner, pseudoRandomBytes as bytes } from './b3sum.fixture';
+import { B3SUM_DIGESTS, B3SUM_MISSING, b3sumGate, b3sumRunner, describeWithB3sum, pseudoRandomBytes as bytes } from './b3sum.fixture';
 import { compileKernel, KERNEL_MODULE_PATH, KERNEL_WAT_PATH } from '../../../scripts/generate-blake3-kernel';
 import { BLOCK_LEN, CHUNK_END, CHUNK_LEN, CHUNK_START, IV, blockWords, compress } from './blake3-compress';
 import { createBlake3, createKernel } from './blake3';
@@ -16,7 +16,7 @@ async function hashInSlices(data: Uint8Array, slice: number): Promise<string> {
 	return hasher.digestHex();
 }
 
-describe('BLAKE3 on the SIMD kernel, checked against Debian b3sum', () => {
+describeWithB3sum('BLAKE3 on the SIMD kernel, checked against Debian b3sum', () => {
 	const sizes = [
 		0,
 		1,
@@ -59,6 +59,35 @@ describe('BLAKE3 on the SIMD kernel, checked against Debian b3sum', () => {
 			hb.update(b.subarray(at, at + 100_000));
 		}
 		expect([ha.digestHex(), hb.digestHex()]).toEqual([b3sum(a), b3sum(b)]);
+	});
+});
+
+describeWithB3sum('the recorded b3sum digests', () => {
+	it.each(B3SUM_DIGESTS)('are what b3sum prints for %i bytes', (size, digest) => {
+		expect(b3sum(bytes(size, size + 3))).toBe(digest);
+	});
+});
+
+describe('BLAKE3 on the SIMD kernel, against the recorded b3sum digests (runs without b3sum)', () => {
+	it.each(B3SUM_DIGESTS)('matches for %i bytes', async (size, digest) => {
+		expect(await hashInSlices(bytes(size, size + 3), 65_536)).toBe(digest);
+	});
+});
+
+describe('the b3sum gate', () => {
+	it.each([
+		[true, {}, 'run'],
+		[true, { CI: 'true' }, 'run'],
+		[false, {}, 'skip'],
+		[false, { CI: '' }, 'skip'],
+		[false, { CI: 'true' }, 'fail'],
+		[false, { CI: '1' }, 'fail']
+	] as const)('with b3sum installed: %s, env %o: %s', (installed, env, expected) => {
+		expect(b3sumGate(installed, env)).toBe(expected);
+	});
+
+	it('names what is missing and how to install it', () => {
+		expect(B3SUM_MISSING).toMatch(/b3sum is not installed.*apt install b3sum/);
 	});
 });
 

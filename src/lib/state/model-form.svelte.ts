@@ -3,8 +3,8 @@
  * used with this model), seeds, and errors placed at fields (browser validation and a 422's locs).
  */
 import { valueAt, withValueAt, type Field, type FieldPath, type SeedMode, fieldId } from '$lib/forms/field-model';
-import { cleanBody, schemaToForm, type SchemaForm } from '$lib/forms/schema-fields';
-import { InputValidator, locToPath, placeErrors, type FieldError } from '$lib/forms/schema-validate';
+import { cleanBody, type SchemaForm } from '$lib/forms/schema-fields';
+import { InputValidator, locToPath, placeErrors, prepareModelForm, type FieldError } from '$lib/forms/schema-validate';
 import { nextSeed, randomSeed } from '$lib/forms/seeds';
 import type { Json } from '$lib/wire/json';
 
@@ -22,12 +22,12 @@ export class ModelFormStore {
 	mappingMs = $state(0);
 	/** Called after every edit (the page keeps the draft). */
 	onEdit: (() => void) | undefined;
+	/** Null where the browser does not check the input (no schema, or one the validator cannot compile). */
 	private validator: InputValidator | null = null;
-	private validatorFor: SchemaForm | null = null;
 
 	load(document: Record<string, unknown>, title: string, lastInputs: Json | null): void {
 		const t0 = performance.now();
-		const form = schemaToForm(document, title);
+		const { form, validator } = prepareModelForm(document, title);
 		this.mappingMs = performance.now() - t0;
 		this.form = form;
 		this.values =
@@ -36,7 +36,7 @@ export class ModelFormStore {
 				: structuredClone(form.defaults);
 		this.errors = {};
 		this.unplaced = [];
-		this.validator = null;
+		this.validator = validator;
 	}
 
 	valueOf(field: Field): unknown {
@@ -46,12 +46,14 @@ export class ModelFormStore {
 	set(path: FieldPath, value: unknown): void {
 		this.values = (path.length === 0 ? (value ?? {}) : withValueAt(this.values, path, value)) as Record<string, unknown>;
 		const id = fieldId(path);
-		if (this.errors[id]) delete this.errors[id];
+		if (Object.hasOwn(this.errors, id)) delete this.errors[id];
 		this.onEdit?.();
 	}
 
 	errorAt(path: FieldPath): string | undefined {
-		return this.errors[fieldId(path)];
+		const id = fieldId(path);
+		// Field ids are schema property names: `constructor` must not find Object.prototype's.
+		return Object.hasOwn(this.errors, id) ? this.errors[id] : undefined;
 	}
 
 	resetToDefaults(): void {
@@ -61,17 +63,17 @@ export class ModelFormStore {
 	}
 
 	seedMode(id: string): SeedMode {
-		return this.seedModes[id] ?? 'fixed';
+		return (Object.hasOwn(this.seedModes, id) ? this.seedModes[id] : undefined) ?? 'fixed';
 	}
 
 	setSeedMode(id: string, mode: SeedMode): void {
-		this.seedModes[id] = mode;
+		this.seedModes = { ...this.seedModes, [id]: mode };
 	}
 
 	private place(errors: FieldError[]): void {
 		if (!this.form) return;
 		const placed = placeErrors(this.form.group.fields, this.values, errors);
-		this.errors = placed.byField;
+		this.errors = { ...placed.byField };
 		this.unplaced = placed.unplaced;
 	}
 
@@ -79,16 +81,12 @@ export class ModelFormStore {
 	validate(): boolean {
 		const form = this.form;
 		if (!form) return false;
-		if (!form.authored || !form.inputSchema) {
+		if (!this.validator) {
 			const ok = typeof this.values === 'object' && this.values !== null && !Array.isArray(this.values);
 			this.place(ok ? [] : [{ path: [], message: 'The input must be a JSON object.' }]);
 			return ok;
 		}
-		if (this.validatorFor !== form) {
-			this.validator = new InputValidator(form.inputSchema);
-			this.validatorFor = form;
-		}
-		const errors = this.validator!.validate(this.body());
+		const errors = this.validator.validate(this.body());
 		this.place(errors);
 		return errors.length === 0;
 	}
@@ -121,6 +119,8 @@ export class ModelFormStore {
 
 	body(): Json {
 		if (!this.form) return {};
-		return (this.form.authored ? cleanBody(this.form.group.fields, $state.snapshot(this.values)) : $state.snapshot(this.values)) as Json;
+		return (
+			this.form.authored && !this.form.note ? cleanBody(this.form.group.fields, $state.snapshot(this.values)) : $state.snapshot(this.values)
+		) as Json;
 	}
 }

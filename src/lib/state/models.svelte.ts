@@ -56,6 +56,13 @@ export class CatalogStore {
 		} else this.error = result.error;
 	}
 
+	/** Stops following the walk's events (the app's catalog lives as long as the app; tests end theirs). */
+	dispose(): void {
+		this.unsubscribe?.();
+		this.unsubscribe = undefined;
+		this.pages.drop();
+	}
+
 	refresh(): Promise<void> {
 		return this.profileId ? this.open(this.profileId, true) : Promise.resolve();
 	}

@@ -2,6 +2,7 @@
  * One open workflow: its inputs as form values, seeds and their modes, uploads in progress,
  * problems found before sending and errors the service returned, and running it N times.
  */
+import { snapshot } from '$lib/client/snapshot.svelte';
 import { SvelteMap } from 'svelte/reactivity';
 import type { AppError, Result } from '$lib/domain/errors';
 import type { NodeDefinitions } from '$lib/domain/object-info';
@@ -14,7 +15,6 @@ import { canvasLayout } from '$lib/workflow-ui/canvas-layout';
 import type { ApiPrompt } from '$lib/wire/workflow-api';
 import type { SavedWorkflow, UploadedInput, UploadPhase } from '$lib/worker/workflows/api';
 import { cancellable, onWorkerEvent, workerApi } from '$lib/client/worker-bridge.svelte';
-import { workflowRuns } from './workflow-runs.svelte';
 import { draftSaver } from './drafts';
 
 type Values = Record<string, Record<string, unknown>>;
@@ -53,8 +53,11 @@ export class WorkflowEditor {
 	problems = $derived<WorkflowProblem[]>(this.workflow && this.nodes ? checkWorkflow(this.currentPrompt(), this.nodes) : []);
 	partner = $derived(this.workflow && this.nodes ? usesPartnerNodes(this.workflow.prompt, this.nodes) : false);
 
+	private readonly unsubscribe: () => void;
+	private disposed = false;
+
 	constructor(private readonly profileId: () => string | null) {
-		onWorkerEvent((event) => {
+		this.unsubscribe = onWorkerEvent((event) => {
 			if (event.type === 'upload-progress' && this.uploading.has(event.uploadId))
 				this.uploads.set(event.uploadId, { phase: event.phase, loaded: event.loaded, total: event.total });
 		});
@@ -64,6 +67,14 @@ export class WorkflowEditor {
 	private owner(): { profileId?: string } {
 		const profileId = this.profileId();
 		return profileId ? { profileId } : {};
+	}
+
+	/** Stops following upload progress and revokes the previews of picked files; for when the page goes. A pending draft is still saved. */
+	dispose(): void {
+		this.disposed = true;
+		this.unsubscribe();
+		for (const url of new Set(this.previews.values())) URL.revokeObjectURL(url);
+		this.previews.clear();
 	}
 
 	/** The run whose inputs filled the form ("run again with these"), if any. */
@@ -81,7 +92,9 @@ export class WorkflowEditor {
 		if (run) {
 			// Only the nodes this workflow still has take the run's values.
 			const used = workflowValues(run.prompt);
-			for (const nodeId of Object.keys(this.values)) if (used[nodeId]) this.values[nodeId] = used[nodeId]!;
+			// Node ids are the file's words (`constructor`): own lookups, own writes.
+			for (const nodeId of Object.keys(this.values))
+				if (Object.hasOwn(used, nodeId)) this.values = withValueAt(this.values, [nodeId], used[nodeId]) as Values;
 			this.inputsFrom = run;
 		}
 		await this.loadNodes(false);
@@ -89,7 +102,7 @@ export class WorkflowEditor {
 
 	async saveName(name: string): Promise<SavedWorkflow | null> {
 		if (!this.workflow) return null;
-		return workerApi().saveWorkflow({ id: this.workflow.id, name, prompt: $state.snapshot(this.workflow.prompt) });
+		return workerApi().saveWorkflow({ id: this.workflow.id, name, prompt: snapshot(this.workflow.prompt) });
 	}
 
 	async loadNodes(refresh: boolean): Promise<void> {
@@ -107,7 +120,7 @@ export class WorkflowEditor {
 
 	/** The workflow with the form's values, as a plain object (state proxies cannot cross to the worker). */
 	currentPrompt(): ApiPrompt {
-		return this.workflow ? $state.snapshot(applyValues(this.workflow.prompt, this.values)) : {};
+		return this.workflow ? snapshot(applyValues(this.workflow.prompt, this.values)) : {};
 	}
 
 	valueOf(field: Field): unknown {
@@ -127,7 +140,7 @@ export class WorkflowEditor {
 	}
 
 	seedMode(fieldId: string): SeedMode {
-		return this.seedModes[fieldId] ?? 'randomize';
+		return (Object.hasOwn(this.seedModes, fieldId) ? this.seedModes[fieldId] : undefined) ?? 'randomize';
 	}
 
 	/** Hashes and sends a file for a field; `signal` stops both (the Cancel button, or the page going away). */
@@ -151,9 +164,22 @@ export class WorkflowEditor {
 			this.fieldErrors[field.id] = result.error.message;
 			return undefined;
 		}
-		if (!maskFor) this.previews.set(result.value.name, previewUrl);
-		else this.previews.set(result.value.name, this.previews.get(maskFor) ?? previewUrl);
+		// The page went while the file was uploading: nothing shows the preview any more.
+		if (this.disposed) {
+			URL.revokeObjectURL(previewUrl);
+			return undefined;
+		}
+		const shown = maskFor ? (this.previews.get(maskFor) ?? previewUrl) : previewUrl;
+		if (shown !== previewUrl) URL.revokeObjectURL(previewUrl);
+		this.setPreview(result.value.name, shown);
 		return result.value.name;
+	}
+
+	/** Shows `url` for an uploaded name; a URL no name shows any more is revoked. */
+	private setPreview(name: string, url: string): void {
+		const old = this.previews.get(name);
+		this.previews.set(name, url);
+		if (old && old !== url && ![...this.previews.values()].includes(old)) URL.revokeObjectURL(old);
 	}
 
 	/** Checks what the browser can check before sending: bounds and required values. */
@@ -197,7 +223,7 @@ export class WorkflowEditor {
 				}
 				const prompt = this.currentPrompt();
 				this.workflow = await workerApi().saveWorkflow({ id: this.workflow.id, name: this.workflow.name, prompt, ...this.owner() });
-				const result = await workflowRuns.submit({ profileId, workflowId: this.workflow.id, title: this.workflow.name, prompt, seeds });
+				const result = await workerApi().submitRun({ profileId, workflowId: this.workflow.id, title: this.workflow.name, prompt, seeds });
 				if (!result.ok) {
 					this.showSubmitError(result.error);
 					break;
@@ -228,7 +254,8 @@ export class WorkflowEditor {
 	private showSubmitError(error: import('$lib/worker/workflows/api').SubmitRunError): void {
 		if (error.kind === 'rejected') {
 			const fieldErrors: Record<string, string> = {};
-			const nodeMessages: Record<string, string[]> = {};
+			// Keyed by node ids from the workflow file: no prototype for `constructor` or `__proto__` to hit.
+			const nodeMessages: Record<string, string[]> = Object.create(null);
 			for (const [nodeId, problems] of Object.entries(error.problems)) {
 				for (const p of problems) {
 					if (p.inputName && this.groups.some((g) => g.fields.some((f) => f.id === `${nodeId}.${p.inputName}`)))

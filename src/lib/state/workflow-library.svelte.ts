@@ -1,4 +1,5 @@
 /** Saved workflows and the examples offered beside them. */
+import { snapshot } from '$lib/client/snapshot.svelte';
 import type { ImportResult } from '$lib/domain/workflow-import';
 import type { SavedWorkflow, SaveWorkflowInput } from '$lib/worker/workflows/api';
 import { workerApi } from '$lib/client/worker-bridge.svelte';
@@ -13,8 +14,8 @@ export class WorkflowLibraryStore {
 	}
 
 	async save(input: SaveWorkflowInput): Promise<SavedWorkflow> {
-		// JsonObject is too deep for Snapshot<T>; the value is the same plain object.
-		const saved = await workerApi().saveWorkflow($state.snapshot(input as unknown) as SaveWorkflowInput);
+		// JsonObject is too deep for the snapshot's type; the value is the same plain object.
+		const saved = await workerApi().saveWorkflow(snapshot(input as unknown) as SaveWorkflowInput);
 		await this.load();
 		return saved;
 	}

@@ -1,11 +1,13 @@
 /**
  * Workflow runs as the page shows them: the records the worker keeps, the latest preview of each
  * run (an object URL, replaced as frames arrive), and object URLs of cached outputs.
+ *
+ * Each page makes its own and disposes of it when it goes: that drops the subscription and revokes
+ * every object URL it made, so a page visited a hundred times holds nothing a hundred times.
  */
 import { SvelteMap } from 'svelte/reactivity';
 import type { WorkflowRun } from '$lib/domain/run-record';
 import type { AppError, Result } from '$lib/domain/errors';
-import type { SubmitRunError, SubmitRunInput } from '$lib/worker/workflows/api';
 import { onWorkerEvent, workerApi } from '$lib/client/worker-bridge.svelte';
 
 export interface Preview {
@@ -21,17 +23,38 @@ export class WorkflowRunsStore {
 	unattributed = $state<Preview | null>(null);
 	private readonly outputUrls = new Map<string, Promise<Result<string>>>();
 	loaded = $state(false);
-	private started = false;
+	private unsubscribe: (() => void) | undefined;
+	private disposed = false;
+	/** Replaced previews wait a moment before they are revoked (see showPreview). */
+	private readonly revokeLater = new Map<ReturnType<typeof setTimeout>, string>();
 
 	/** Follows run events and previews without reading the whole history (the Runs list reads the timeline index). */
 	listen(): void {
-		if (this.started) return;
-		this.started = true;
-		onWorkerEvent((event) => {
+		if (this.unsubscribe || this.disposed) return;
+		this.unsubscribe = onWorkerEvent((event) => {
 			if (event.type === 'run') this.runs.set(event.run.id, event.run);
 			else if (event.type === 'run-deleted') this.runs.delete(event.id);
 			else if (event.type === 'preview') this.showPreview(event.runId, event.nodeId, event.mime, event.bytes);
 		});
+	}
+
+	/** Stops following events and revokes every object URL this store made; for when its page goes. */
+	dispose(): void {
+		this.disposed = true;
+		this.unsubscribe?.();
+		this.unsubscribe = undefined;
+		for (const [timer, url] of this.revokeLater) {
+			clearTimeout(timer);
+			URL.revokeObjectURL(url);
+		}
+		this.revokeLater.clear();
+		for (const preview of this.previews.values()) URL.revokeObjectURL(preview.url);
+		this.previews.clear();
+		if (this.unattributed) URL.revokeObjectURL(this.unattributed.url);
+		this.unattributed = null;
+		// Outputs still being read are revoked as they arrive (see outputUrl).
+		for (const pending of this.outputUrls.values()) void pending.then((r) => r.ok && URL.revokeObjectURL(r.value));
+		this.outputUrls.clear();
 	}
 
 	/** Reads one run, for its page. */
@@ -43,17 +66,20 @@ export class WorkflowRunsStore {
 	}
 
 	private showPreview(runId: string | null, nodeId: string | null, mime: string, bytes: ArrayBuffer): void {
+		if (this.disposed) return;
 		const url = URL.createObjectURL(new Blob([bytes], { type: mime }));
 		const preview = { url, nodeId, at: Date.now() };
 		const old = runId ? this.previews.get(runId) : this.unattributed;
 		if (runId) this.previews.set(runId, preview);
 		else this.unattributed = preview;
 		// Revoke after the next frame has painted the new image.
-		if (old) setTimeout(() => URL.revokeObjectURL(old.url), 1000);
-	}
-
-	submit(input: SubmitRunInput): Promise<Result<WorkflowRun, SubmitRunError>> {
-		return workerApi().submitRun($state.snapshot(input));
+		if (old) {
+			const timer = setTimeout(() => {
+				this.revokeLater.delete(timer);
+				URL.revokeObjectURL(old.url);
+			}, 1000);
+			this.revokeLater.set(timer, old.url);
+		}
 	}
 
 	async remove(id: string): Promise<void> {
@@ -76,7 +102,11 @@ export class WorkflowRunsStore {
 		if (!pending) {
 			pending = workerApi()
 				.output({ runId, index })
-				.then((r): Result<string> => (r.ok ? { ok: true, value: URL.createObjectURL(r.value) } : r))
+				.then((r): Result<string> => {
+					if (!r.ok) return r;
+					if (this.disposed) return { ok: false, error: { kind: 'unknown', message: 'The page that asked for this output is gone.' } };
+					return { ok: true, value: URL.createObjectURL(r.value) };
+				})
 				.catch((e: unknown): Result<string> => ({ ok: false, error: { kind: 'unknown', message: String(e) } satisfies AppError }));
 			pending.then((r) => {
 				if (!r.ok) this.outputUrls.delete(key);
@@ -86,5 +116,3 @@ export class WorkflowRunsStore {
 		return pending;
 	}
 }
-
-export const workflowRuns = new WorkflowRunsStore();

@@ -75,11 +75,11 @@ function parseMetadata(text: string): PreviewMetadata | undefined {
 	}
 	if (typeof value !== 'object' || value === null) return undefined;
 	const v = value as Record<string, unknown>;
-	const str = (k: string) => (typeof v[k] === 'string' ? (v[k] as string) : undefined);
+	const str = (k: string) => (Object.hasOwn(v, k) && typeof v[k] === 'string' ? (v[k] as string) : undefined);
 	const nodeId = str('node_id');
 	const promptId = str('prompt_id');
 	if (nodeId === undefined || promptId === undefined) return undefined;
-	const parent = v['parent_node_id'];
+	const parent = Object.hasOwn(v, 'parent_node_id') ? v['parent_node_id'] : undefined;
 	return {
 		node_id: nodeId,
 		display_node_id: str('display_node_id') ?? nodeId,

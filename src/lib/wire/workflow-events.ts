@@ -2,7 +2,7 @@
  * JSON text frames of the workflow service's WebSocket (spec: Events). Parsed once here into a
  * tagged union; everything downstream trusts the result.
  */
-import { arr, isObject, num, obj, str, tryParseJson, type Json, type JsonObject } from './json';
+import { arr, isObject, num, obj, own, setOwn, str, tryParseJson, type Json, type JsonObject } from './json';
 import type { FileRef } from './workflow-api';
 
 export type { FileRef };
@@ -59,12 +59,12 @@ export function parseFileRefs(value: Json | undefined): FileRef[] {
 export function parseNodeOutput(value: Json | undefined): NodeOutput {
 	const o = isObject(value) ? value : {};
 	const other: JsonObject = {};
-	for (const [k, v] of Object.entries(o)) if (k !== 'images' && k !== 'video' && k !== 'audio' && k !== 'gifs') other[k] = v;
+	for (const [k, v] of Object.entries(o)) if (k !== 'images' && k !== 'video' && k !== 'audio' && k !== 'gifs') setOwn(other, k, v);
 	// ComfyUI's animated outputs arrive as `gifs` from some nodes; treat them as video.
 	return {
-		images: parseFileRefs(o['images']),
-		video: [...parseFileRefs(o['video']), ...parseFileRefs(o['gifs'])],
-		audio: parseFileRefs(o['audio']),
+		images: parseFileRefs(own(o, 'images')),
+		video: [...parseFileRefs(own(o, 'video')), ...parseFileRefs(own(o, 'gifs'))],
+		audio: parseFileRefs(own(o, 'audio')),
 		other
 	};
 }
@@ -96,7 +96,7 @@ export function parseServerEvent(text: string): ParseEventResult {
 		case 'execution_start':
 			return needPrompt() ?? { ok: true, event: { type, promptId: promptId! } };
 		case 'executing': {
-			const node = data['node'];
+			const node = own(data, 'node');
 			return {
 				ok: true,
 				event: { type, promptId, node: typeof node === 'string' && node !== '' ? node : null }
@@ -113,10 +113,10 @@ export function parseServerEvent(text: string): ParseEventResult {
 		case 'executed': {
 			const node = str(data, 'node') ?? str(data, 'display_node');
 			if (!node) return { ok: false, message: 'executed message has no node' };
-			return needPrompt() ?? { ok: true, event: { type, promptId: promptId!, node, output: parseNodeOutput(data['output']) } };
+			return needPrompt() ?? { ok: true, event: { type, promptId: promptId!, node, output: parseNodeOutput(own(data, 'output')) } };
 		}
 		case 'execution_cached':
-			return needPrompt() ?? { ok: true, event: { type, promptId: promptId!, nodes: strings(data['nodes']) } };
+			return needPrompt() ?? { ok: true, event: { type, promptId: promptId!, nodes: strings(own(data, 'nodes')) } };
 		case 'execution_success':
 			return needPrompt() ?? { ok: true, event: { type, promptId: promptId! } };
 		case 'execution_error':
@@ -139,7 +139,7 @@ export function parseServerEvent(text: string): ParseEventResult {
 		case 'feature_flags':
 			return { ok: true, event: { type, flags: data } };
 		default:
-			return { ok: true, event: { type: 'unknown', rawType: type, data: msg['data'] ?? null } };
+			return { ok: true, event: { type: 'unknown', rawType: type, data: own(msg, 'data') ?? null } };
 	}
 }
 

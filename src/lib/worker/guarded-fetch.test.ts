@@ -112,3 +112,47 @@ describe('following a download redirect', () => {
 		expect(seen).toHaveLength(1);
 	});
 });
+
+describe('the body modes', () => {
+	const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0xff]);
+	const guardedOver = (respond: () => Response) =>
+		createGuardedFetch({
+			allowedOrigins: profileOrigins(profile),
+			appOrigin: 'https://app.example.org',
+			fetchImpl: recordingFetch(respond).fetchImpl
+		});
+	const url = 'https://router.example.com/base/v2/models/a/b';
+
+	it.each([
+		{ read: 'text' as const, status: 200, blob: undefined, bytes: undefined },
+		{ read: 'blob' as const, status: 200, blob: 5, bytes: undefined },
+		{ read: 'blob' as const, status: 500, blob: undefined, bytes: undefined },
+		{ read: 'bytes' as const, status: 200, blob: undefined, bytes: 5 },
+		{ read: 'bytes' as const, status: 500, blob: undefined, bytes: 5 }
+	])('read: $read on HTTP $status', async ({ read, status, blob, bytes: size }) => {
+		const res = await guardedOver(() => new Response(bytes.slice(), { status }))({ url, credential: key, read });
+		if (!res.ok) throw new Error(res.error.message);
+		expect(res.value.blob?.size).toBe(blob);
+		expect(res.value.bytes?.byteLength).toBe(size);
+		if (res.value.bytes) expect([...res.value.bytes]).toEqual([...bytes]);
+	});
+
+	it('keeps the text of an error answer read as bytes, for its error type', async () => {
+		const body = JSON.stringify({ detail: 'busy', error_type: 'service_unavailable' });
+		const res = await guardedOver(() => new Response(body, { status: 503 }))({ url, credential: key, read: 'bytes' });
+		expect(res).toMatchObject({ ok: true, value: { status: 503, body } });
+	});
+
+	it('names a cancelled request "aborted", not a timeout', async () => {
+		const abort = new AbortController();
+		const guarded = createGuardedFetch({
+			allowedOrigins: profileOrigins(profile),
+			appOrigin: 'https://app.example.org',
+			fetchImpl: (_url, init) =>
+				new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(new DOMException('stop', 'AbortError'))))
+		});
+		const pending = guarded({ url, credential: key, signal: abort.signal });
+		abort.abort();
+		expect(await pending).toMatchObject({ ok: false, error: { kind: 'aborted' } });
+	});
+});

@@ -26,8 +26,18 @@ export interface GuardedRequest {
 	 * is refused with this mode.
 	 */
 	redirect?: 'error' | 'follow-without-credentials';
-	/** Read a 2xx body as a Blob instead of text. */
+	/**
+	 * How the body is read: `text` (the default); `blob`, a 2xx body as a Blob (others as text);
+	 * `bytes`, every body as bytes, with its text decoded beside them for error reading.
+	 */
+	read?: 'text' | 'blob' | 'bytes';
+	/** The same as `read: 'blob'` (kept for the workflow client). */
 	binary?: boolean;
+}
+
+/** A raw response, with the body's bytes when `read: 'bytes'` asked for them. */
+export interface GuardedResponse extends RawResponse {
+	bytes?: Uint8Array;
 }
 
 export interface GuardOptions {
@@ -56,7 +66,7 @@ export function isAllowedUrl(url: string, allowedOrigins: readonly string[]): bo
 export function createGuardedFetch(options: GuardOptions) {
 	const fetchImpl: FetchLike = options.fetchImpl ?? ((input, init) => fetch(input, init));
 
-	return async function guardedFetch(request: GuardedRequest): Promise<Result<RawResponse>> {
+	return async function guardedFetch(request: GuardedRequest): Promise<Result<GuardedResponse>> {
 		const follow = request.redirect === 'follow-without-credentials';
 		if (follow && request.credential?.scheme === 'x-api-key') {
 			return {
@@ -95,11 +105,16 @@ export function createGuardedFetch(options: GuardOptions) {
 		} catch (error) {
 			return { ok: false, error: await failureOf(error, request, options, fetchImpl) };
 		}
+		const read = request.read ?? (request.binary ? 'blob' : 'text');
 		let body = '';
 		let blob: Blob | undefined;
+		let bytes: Uint8Array | undefined;
 		try {
-			if (request.binary && response.status >= 200 && response.status < 300) blob = await response.blob();
-			else body = await response.text();
+			if (read === 'blob' && response.status >= 200 && response.status < 300) blob = await response.blob();
+			else if (read === 'bytes') {
+				bytes = new Uint8Array(await response.arrayBuffer());
+				body = new TextDecoder().decode(bytes);
+			} else body = await response.text();
 		} catch {
 			return {
 				ok: false,
@@ -110,7 +125,10 @@ export function createGuardedFetch(options: GuardOptions) {
 			};
 		}
 		const headers = response.headers;
-		return { ok: true, value: { status: response.status, header: (name) => headers.get(name), body, ...(blob ? { blob } : {}) } };
+		return {
+			ok: true,
+			value: { status: response.status, header: (name) => headers.get(name), body, ...(blob ? { blob } : {}), ...(bytes ? { bytes } : {}) }
+		};
 	};
 }
 
@@ -122,7 +140,7 @@ async function failureOf(error: unknown, request: GuardedRequest, options: Guard
 		);
 	}
 	if (error instanceof DOMException && error.name === 'AbortError') {
-		return appError('timeout', 'The request was cancelled.');
+		return appError('aborted', 'The request was cancelled.');
 	}
 	const diagnosis = await diagnoseNetworkFailure(new URL(request.url), options.appOrigin, fetchImpl);
 	// A credentialed request that was redirected fails like a network error; say so when the probe saw a live server.

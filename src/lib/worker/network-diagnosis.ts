@@ -8,6 +8,25 @@ import { isLoopbackOrPrivateHost } from '../domain/profile';
 
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
+/**
+ * A redirect to a non-http address (or a loop) fails a followed fetch like a dead server; asked not
+ * to follow, the browser shows that a redirect came (an opaque redirect), though not where to.
+ */
+async function answersWithRedirect(target: URL, fetchImpl: FetchLike): Promise<boolean> {
+	try {
+		const res = await fetchImpl(target.toString(), {
+			mode: 'no-cors',
+			credentials: 'omit',
+			cache: 'no-store',
+			redirect: 'manual',
+			signal: AbortSignal.timeout(5000)
+		});
+		return res.type === 'opaqueredirect';
+	} catch {
+		return false;
+	}
+}
+
 export async function diagnoseNetworkFailure(target: URL, appOrigin: string, fetchImpl: FetchLike): Promise<AppError> {
 	const app = new URL(appOrigin);
 	const targetIsLocal = isLoopbackOrPrivateHost(target.hostname);
@@ -35,6 +54,13 @@ export async function diagnoseNetworkFailure(target: URL, appOrigin: string, fet
 			'cors',
 			`${target.origin} answered, but its CORS headers do not allow this app (${app.origin}). ` +
 				"A local ComfyUI must be started with --enable-cors-header; a cloud service must list this app's origin."
+		);
+	}
+	if (await answersWithRedirect(target, fetchImpl)) {
+		return appError(
+			'redirect-refused',
+			`${target.origin} answered with a redirect the browser cannot follow (to an address that is not http or https, or in a loop). ` +
+				'Check the service address: it may point at a page that sends browsers elsewhere.'
 		);
 	}
 	if (targetIsLocal && !isLoopbackOrPrivateHost(app.hostname)) {

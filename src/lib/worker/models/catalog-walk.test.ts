@@ -18,9 +18,6 @@ function client(answers: Array<Result<RawResponse>>, seen: string[]): RouterClie
 		base: 'http://r',
 		credential: { scheme: 'x-api-key', key: 'k' },
 		origin: 'http://r',
-		fetchBytes: async () => {
-			throw new Error('not used by the walk');
-		},
 		fetch: async (req: GuardedRequest) => {
 			seen.push(req.url);
 			const next = answers.shift();

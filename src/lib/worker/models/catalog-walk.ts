@@ -9,7 +9,7 @@ import { appError, fail, ok, type AppError, type Result } from '../../domain/err
 import { readJson, type RawResponse } from '../../domain/http-response';
 import { newEntries, parseCatalogPage } from '../../domain/model-catalog';
 import { withRouterWords } from '../../domain/model-errors';
-import type { RouterModelListEntry } from '../../wire/router-api';
+import { ROUTER_HEADERS, type RouterModelListEntry } from '../../wire/router-api';
 import { catalogUrl, type RouterClient } from './router-client';
 
 /** The spec's default page size: the walk must not care how many pages (empty or short) it takes. */
@@ -70,14 +70,14 @@ export async function walkCatalog(
 			const json = readJson(res.value, 'router');
 			if (!json.ok) {
 				error = withRouterWords(json.error);
-				retryHint = retryAfterMs(res.value.header('Retry-After'));
+				retryHint = retryAfterMs(res.value.header(ROUTER_HEADERS.retryAfter));
 			} else {
 				const page = parseCatalogPage(json.value);
 				if (!page.ok)
 					return fail(
 						appError('bad-response', page.message, {
 							status: res.value.status,
-							requestId: res.value.header('X-Service-Request-Id') ?? undefined
+							requestId: res.value.header(ROUTER_HEADERS.requestId) ?? undefined
 						})
 					);
 				pages++;

@@ -120,7 +120,7 @@ describe('model runs against the emulator', () => {
 		const run = await models.runs.settled(started.value.id);
 		expect(run).toMatchObject({
 			status: 'unknown',
-			error: { message: expect.stringContaining('Outcome unknown, may have been charged'), status: 409 }
+			error: { kind: 'outcome-unknown', message: expect.stringContaining('Outcome unknown, may have been charged'), status: 409 }
 		});
 		expect(await dispatchesOf(run!.idempotencyKey)).toBe(1);
 	});
@@ -157,5 +157,23 @@ describe('model runs against the emulator', () => {
 		const done = await models.runs.settled(a.value.id);
 		expect(done).toMatchObject({ status: 'succeeded' });
 		expect(done!.result!.assets[0]).toMatchObject({ bytesKey: expect.any(String) });
+	});
+
+	it('holds at most four synchronous calls open; the others say they wait for a connection, then all finish', async () => {
+		const { api, models } = setup();
+		await control('router/settings', { providerMs: 1200 });
+		const ids: string[] = [];
+		for (let i = 1; i <= 6; i++) {
+			const started = await api.startModelRun({ profileId: 'demo', modelId: 'quill/quill-3', body: { prompt: `call ${i}` }, mode: 'sync' });
+			if (!started.ok) throw new Error(started.error.message);
+			ids.push(started.value.id);
+		}
+		await new Promise((r) => setTimeout(r, 200));
+		const phases = await Promise.all(ids.map(async (id) => (await api.modelRun({ id }))?.phase));
+		expect(phases.filter((p) => p === 'Waiting for a free connection: 4 synchronous calls are already held open.')).toHaveLength(2);
+		expect(models.runs.slots.busy).toBe(4);
+		const done = await Promise.all(ids.map((id) => models.runs.settled(id)));
+		expect(done.map((r) => r?.status)).toEqual(Array(6).fill('succeeded'));
+		expect(models.runs.slots.busy).toBe(0);
 	});
 });

@@ -94,3 +94,25 @@ export async function storeResult(
 	result.assets.push({ path: '', kind: kindOfMime(mime) ?? 'file', mime, source: 'body', bytesKey, size: bytes.byteLength });
 	return result;
 }
+
+/**
+ * Keeps a successful reply's result. The run succeeded (and was charged) even when this device
+ * cannot keep its bytes (storage full): then the warning says so, and how to collect it again.
+ */
+export async function keepResult(
+	kv: KeyValueStore,
+	runId: string,
+	reply: { header(name: string): string | null; body: string; bytes?: Uint8Array },
+	getAsset: AssetFetch
+): Promise<{ result: ModelResult; warning?: string }> {
+	const contentType = reply.header('Content-Type') ?? 'application/octet-stream';
+	const bytes = reply.bytes ?? new TextEncoder().encode(reply.body);
+	try {
+		return { result: await storeResult(kv, runId, bytes, contentType, getAsset) };
+	} catch (error) {
+		return {
+			result: { contentType, size: bytes.byteLength, bytesKey: '', assets: [] },
+			warning: `The result could not be saved on this device (${String(error)}); free some space and retry with the same key to collect it again while the service keeps it.`
+		};
+	}
+}

@@ -5,24 +5,22 @@
 import { appError, fail, ok, type Result } from '../../domain/errors';
 import { modelPath } from '../../domain/model-catalog';
 import type { WorkerContext } from '../context';
-import { profileOrigins } from '../../domain/profile';
-import type { RawResponse } from '../../domain/http-response';
-import { createGuardedFetch, type Credential, type GuardedFetch, type GuardedRequest } from '../guarded-fetch';
+import type { Credential, GuardedFetch, GuardedRequest } from '../guarded-fetch';
+import { ownOrigin, SYNC_TIMEOUT_MS, type ModelCall } from '../../domain/model-run-reducer';
+import { responseError } from '../../domain/http-response';
+import { withRouterWords } from '../../domain/model-errors';
+import { decodeQueueCancel } from '../../wire/router-decode';
+import type { ModelRun } from '../../domain/model-run';
+import { ROUTER_REQUEST_HEADERS } from '../../wire/router-api';
 
 export interface RouterClient {
 	profileId: string;
 	base: string;
 	credential: Credential;
+	/** The profile's guarded fetch (the injected one); `read: 'bytes'` keeps a result's bytes. */
 	fetch: GuardedFetch;
-	/** The same guard, answering with the body's bytes as well (results may be binary). */
-	fetchBytes(request: GuardedRequest): Promise<Result<BytesResponse>>;
 	/** The router's own origin: the only one the key is sent to for queue URLs. */
 	origin: string;
-}
-
-export interface BytesResponse {
-	raw: RawResponse;
-	bytes: Uint8Array;
 }
 
 export async function routerClient(ctx: WorkerContext, profileId: string): Promise<Result<RouterClient>> {
@@ -31,13 +29,11 @@ export async function routerClient(ctx: WorkerContext, profileId: string): Promi
 	const base = conn.value.profile.routerUrl;
 	if (!base)
 		return fail(appError('invalid-profile', 'This profile has no model router address. Add one in Settings to browse and run models.'));
-	const origins = profileOrigins(conn.value.profile);
 	return ok({
 		profileId,
 		base: base.replace(/\/+$/, ''),
 		credential: conn.value.key ? { scheme: 'x-api-key', key: conn.value.key } : null,
 		fetch: conn.value.fetch,
-		fetchBytes: (request) => fetchBytes(origins, ctx.appOrigin, request),
 		origin: new URL(base).origin
 	});
 }
@@ -53,24 +49,27 @@ export function modelUrl(base: string, modelId: string, suffix = ''): string {
 	return `${base}/v2/models/${modelPath(modelId)}${suffix}`;
 }
 
-/**
- * The profile's guarded fetch (same origin list, no redirects, errors as values) with the body
- * kept as bytes: the guard reads text, so the bytes are taken first and handed back beside it.
- */
-async function fetchBytes(origins: string[], appOrigin: string, request: GuardedRequest): Promise<Result<BytesResponse>> {
-	let bytes = new Uint8Array(0);
-	const guarded = createGuardedFetch({
-		allowedOrigins: origins,
-		appOrigin,
-		fetchImpl: async (input, init) => {
-			const res = await fetch(input, init);
-			// Probes of the network diagnosis are opaque: pass them on untouched.
-			if (res.type === 'opaque' || res.status === 0) return res;
-			bytes = new Uint8Array(await res.arrayBuffer());
-			const nullBody = res.status === 204 || res.status === 205 || res.status === 304;
-			return new Response(nullBody ? null : bytes.slice(), { status: res.status, statusText: res.statusText, headers: res.headers });
-		}
-	});
-	const res = await guarded(request);
-	return res.ok ? ok({ raw: res.value, bytes }) : res;
+/** The request of each call of a model run; every send carries the run's one idempotency key. */
+export function modelRunRequest(call: ModelCall, run: ModelRun, client: Pick<RouterClient, 'base' | 'credential'>): GuardedRequest {
+	const { credential } = client;
+	if (call === 'status') return { url: run.queue!.statusUrl, credential };
+	if (call === 'collect') return { url: run.queue!.responseUrl, credential, read: 'bytes' };
+	const headers = { 'Content-Type': 'application/json', [ROUTER_REQUEST_HEADERS.idempotencyKey]: run.idempotencyKey };
+	const url = modelUrl(client.base, run.modelId, call === 'submit' ? '/requests' : '');
+	const send = { url, method: 'POST' as const, headers, body: JSON.stringify(run.body), credential };
+	return call === 'sync' ? { ...send, read: 'bytes', timeoutMs: SYNC_TIMEOUT_MS } : send;
+}
+
+/** Asks the queue to cancel a request: 202 requested, 409 already completed; anything else is an error. */
+export async function cancelQueued(
+	client: RouterClient,
+	cancelUrl: string
+): Promise<Result<{ status: 202 | 409; cancelStatus: string | undefined }>> {
+	const guard = ownOrigin(client.origin, cancelUrl);
+	if (guard) return fail(guard);
+	const res = await client.fetch({ url: cancelUrl, method: 'PUT', credential: client.credential });
+	if (!res.ok) return res;
+	const { status, body } = res.value;
+	if (status !== 202 && status !== 409) return fail(withRouterWords(responseError(res.value, 'router')));
+	return ok({ status, cancelStatus: decodeQueueCancel(body) });
 }

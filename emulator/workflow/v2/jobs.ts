@@ -1,0 +1,245 @@
+/**
+ * v2 jobs: a v2 job IS an engine job (same id, queue, execution, events and outputs; a v1 socket
+ * sees it). This book keeps what v2 adds: the surface that made it, times, the latest progress
+ * snapshot and preview, outputs as assets, the error, cancel and expiry, and the event channel.
+ * It learns everything from the engine's observer hook.
+ */
+import type { JobState, NodeUiOutput } from '../../../src/lib/wire/workflow-api';
+import type { JobStatus, V2JobError, V2PreviewEvent, V2Progress } from '../../../src/lib/wire/workflow-v2';
+import type { WorkflowEngine } from '../engine';
+import type { Job } from '../jobs';
+import { JobChannel } from './sse';
+import type { SurfaceRules } from './surface';
+
+/** How long a job stays pollable (the platform's retention). */
+export const JOB_RETENTION_MS = 24 * 60 * 60 * 1000;
+
+export interface OutputEntry {
+	nodeId: string;
+	name: string;
+	type: 'image' | 'video' | 'audio';
+	assetId: string;
+}
+
+export interface JobRecord {
+	id: string;
+	rules: SurfaceRules;
+	createdAt: number;
+	startedAt: number | null;
+	completedAt: number | null;
+	expiresAt: number;
+	canceling: boolean;
+	expired: boolean;
+	progress: V2Progress | null;
+	preview: V2PreviewEvent | undefined;
+	outputs: OutputEntry[];
+	/** Outputs the proxy sends only after the terminal status. */
+	heldOutputs: OutputEntry[];
+	error: V2JobError | null;
+	channel: JobChannel;
+	/** The terminal status went out on the channel. */
+	announcedEnd: boolean;
+}
+
+export interface JobHooks {
+	/** Makes the output's asset (in the surface's id style) and gives its id. */
+	outputAsset(rec: JobRecord, file: { type: 'output' | 'temp'; filename: string }): string | undefined;
+	/** The Output object for an entry, with a fresh url. */
+	outputBody(rec: JobRecord, entry: OutputEntry): unknown;
+	now(): number;
+}
+
+export function engineStatus(state: JobState, rec: JobRecord): JobStatus {
+	if (rec.expired) return 'expired';
+	switch (state) {
+		case 'pending':
+			return 'queued';
+		case 'in_progress':
+			return rec.canceling ? 'canceling' : 'running';
+		case 'completed':
+			return 'succeeded';
+		case 'failed':
+			return 'failed';
+		case 'cancelled':
+			return 'canceled';
+	}
+}
+
+export function isTerminal(status: JobStatus): boolean {
+	return status === 'succeeded' || status === 'failed' || status === 'canceled' || status === 'expired';
+}
+
+export class V2Jobs {
+	readonly records = new Map<string, JobRecord>();
+
+	constructor(
+		private readonly engine: WorkflowEngine,
+		private readonly hooks: JobHooks
+	) {
+		engine.observers.add({
+			event: (type, data) => this.onEvent(type, data),
+			preview: (promptId, nodeId, jpeg) => {
+				const rec = this.records.get(promptId);
+				if (!rec) return;
+				rec.preview = { node_id: nodeId, content_type: 'image/jpeg', data_base64: jpeg.toString('base64') };
+				rec.channel.preview.push(rec.preview);
+			},
+			text: (promptId, _nodeId, text) => this.records.get(promptId)?.channel.broadcast('log', { level: 'info', message: text })
+		});
+	}
+
+	add(id: string, rules: SurfaceRules): JobRecord {
+		const now = this.hooks.now();
+		const rec: JobRecord = {
+			id,
+			rules,
+			createdAt: now,
+			startedAt: null,
+			completedAt: null,
+			expiresAt: now + JOB_RETENTION_MS,
+			canceling: false,
+			expired: false,
+			progress: null,
+			preview: undefined,
+			outputs: [],
+			heldOutputs: [],
+			error: null,
+			channel: new JobChannel(),
+			announcedEnd: false
+		};
+		this.records.set(id, rec);
+		return rec;
+	}
+
+	engineJob(rec: JobRecord): Job | undefined {
+		return this.engine.book.jobs.get(rec.id);
+	}
+
+	status(rec: JobRecord): JobStatus {
+		const job = this.engineJob(rec);
+		return job ? engineStatus(job.state, rec) : 'expired';
+	}
+
+	queuePosition(rec: JobRecord): number | null {
+		const index = this.engine.book.pendingJobs().findIndex((j) => j.id === rec.id);
+		return index < 0 ? null : index;
+	}
+
+	/**
+	 * Applies the retention deadline: a job not finished by `expires_at` becomes `expired` (and
+	 * stops); a finished one past it is gone (undefined).
+	 */
+	live(rec: JobRecord): JobRecord | undefined {
+		if (this.hooks.now() < rec.expiresAt) return rec;
+		const status = this.status(rec);
+		if (isTerminal(status)) return status === 'expired' ? rec : undefined;
+		rec.expired = true;
+		rec.completedAt = this.hooks.now();
+		this.engine.delete([rec.id]);
+		this.announce(rec);
+		return rec;
+	}
+
+	/** Emits a status change; on a terminal status ends the streams (after the proxy's held outputs). */
+	announce(rec: JobRecord): void {
+		const status = this.status(rec);
+		if (rec.announcedEnd) return;
+		if (isTerminal(status)) rec.channel.flush();
+		rec.channel.broadcast('status', status === 'queued' ? { status, queue_position: this.queuePosition(rec) } : { status });
+		if (!isTerminal(status)) return;
+		rec.announcedEnd = true;
+		for (const entry of rec.heldOutputs.splice(0)) rec.channel.broadcast('output', this.hooks.outputBody(rec, entry));
+		rec.channel.endAll();
+	}
+
+	private onEvent(type: string, data: Record<string, unknown>): void {
+		const id = data['prompt_id'];
+		const rec = typeof id === 'string' ? this.records.get(id) : undefined;
+		if (!rec || rec.expired) return;
+		switch (type) {
+			case 'execution_start':
+				rec.startedAt = this.hooks.now();
+				this.announce(rec);
+				return;
+			case 'progress_state':
+				rec.progress = snapshot(data['nodes'], this.engineJob(rec));
+				rec.channel.progress.push(rec.progress);
+				return;
+			case 'executed':
+				this.addOutputs(rec, String(data['node']), data['output'] as NodeUiOutput);
+				return;
+			case 'execution_error': {
+				const nodeId = typeof data['node_id'] === 'string' ? data['node_id'] : null;
+				const traceback = Array.isArray(data['traceback']) ? data['traceback'].join('') : null;
+				rec.error = {
+					code: 'node_execution_error',
+					message: `${String(data['exception_type'])}: ${String(data['exception_message'])}`,
+					node_id: nodeId,
+					class_type: typeof data['node_type'] === 'string' ? data['node_type'] : null,
+					traceback: rec.rules.proxyStream ? null : traceback
+				};
+				rec.channel.broadcast('log', { level: 'error', message: rec.error.message });
+				this.end(rec);
+				return;
+			}
+			case 'execution_success':
+			case 'execution_interrupted':
+				this.end(rec);
+		}
+	}
+
+	private end(rec: JobRecord): void {
+		rec.completedAt = this.hooks.now();
+		rec.canceling = false;
+		// Deferred until every observer of the terminal event has run (the engine state is already final).
+		queueMicrotask(() => this.announce(rec));
+	}
+
+	private addOutputs(rec: JobRecord, nodeId: string, ui: NodeUiOutput | undefined): void {
+		if (!ui) return;
+		const groups: Array<['image' | 'video' | 'audio', typeof ui.images]> = [
+			['image', ui.images],
+			['video', ui.video],
+			['audio', ui.audio]
+		];
+		for (const [kind, refs] of groups) {
+			for (const ref of refs ?? []) {
+				if (ref.type === 'input') continue;
+				const assetId = this.hooks.outputAsset(rec, ref as { type: 'output' | 'temp'; filename: string });
+				if (!assetId) continue;
+				const type = kind === 'image' && ui.animated?.[0] ? 'video' : kind;
+				const entry: OutputEntry = { nodeId, name: ref.filename, type, assetId };
+				rec.outputs.push(entry);
+				if (rec.rules.proxyStream) rec.heldOutputs.push(entry);
+				else rec.channel.broadcast('output', this.hooks.outputBody(rec, entry));
+			}
+		}
+	}
+
+	clear(): void {
+		for (const rec of this.records.values()) for (const s of rec.channel.streams) s.drop();
+		this.records.clear();
+	}
+}
+
+/** Progress from the runner's node states: node counts plus the running sampler's steps. */
+export function snapshot(nodes: unknown, job: Job | undefined): V2Progress {
+	const states = Object.values((nodes ?? {}) as Record<string, { state?: string; value?: number; max?: number; node_id?: string }>);
+	const total = states.length;
+	const done = states.filter((n) => n.state === 'finished').length;
+	const running = states.find((n) => n.state === 'running');
+	const steps = running && typeof running.max === 'number' && running.max > 1 ? running.max : null;
+	const step = steps !== null ? (running!.value ?? 0) : null;
+	const fraction = steps !== null ? step! / steps : 0;
+	const node = running?.node_id ?? null;
+	return {
+		value: total === 0 ? 0 : Math.min(1, (done + fraction) / total),
+		nodes_done: done,
+		nodes_total: total,
+		current_node: node,
+		current_node_class: node !== null ? (job?.prompt[node]?.class_type ?? null) : null,
+		step,
+		steps,
+		message: null
+	};
+}

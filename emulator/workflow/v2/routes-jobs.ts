@@ -1,0 +1,123 @@
+/** v2 jobs: submit, read, cancel, the event stream, and the proxy's job list. */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { JOB_STATUSES } from '../../../src/lib/wire/workflow-v2';
+import { isObject, parseJson } from '../http-util';
+import type { V2Core, SurfaceState } from './core';
+import { v2Error } from './envelope';
+import { canonicalJson, fingerprintOf } from './idempotency';
+import { isTerminal, type JobRecord } from './jobs';
+import { keyed } from './keyed';
+import { SseStream } from './sse';
+import { submitJob } from './submit';
+
+export function installJobRoutes(app: FastifyInstance, core: V2Core, surface: SurfaceState): void {
+	const rules = surface.rules;
+	const relocated = () => core.state.scenario === 'v2-relocated-urls' && !rules.proxyRoutes;
+
+	const find = (id: string, reply: FastifyReply): JobRecord | undefined => {
+		const rec = core.jobs.records.get(id);
+		const live = rec && rec.rules.name === rules.name ? core.jobs.live(rec) : undefined;
+		if (!live) void v2Error(reply, 404, 'not_found', `No job with the id ${id}.`);
+		return live;
+	};
+
+	app.post<{ Body: unknown }>('/jobs', async (request, reply) => {
+		const parsed = parseJson(request.body);
+		if (!parsed.ok || !isObject(parsed.value))
+			return v2Error(reply, 422, 'invalid_request', 'The body must be a JSON object: {"workflow": {...}, "extra_data"?: {...}}.');
+		const body = parsed.value;
+		return keyed(core, surface, request, reply, fingerprintOf([canonicalJson(body)]), async () => submitJob(core, surface, body));
+	});
+
+	const read = async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
+		const rec = find(request.params.id, reply);
+		return rec ? reply.send(core.jobBody(rec)) : reply;
+	};
+	app.get('/jobs/:id', read);
+	app.get('/x/jobs/:id', read);
+
+	const cancel = async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
+		const rec = find(request.params.id, reply);
+		if (!rec) return reply;
+		const status = core.jobs.status(rec);
+		if (status === 'queued') {
+			core.engine.delete([rec.id]);
+			rec.completedAt = core.state.now();
+			core.jobs.announce(rec);
+		} else if (status === 'running') {
+			core.engine.interrupt(rec.id);
+			if (rules.cancelAtOnce) {
+				// The proxy may answer `canceled` at once: wait for the run's next checkpoint.
+				for (let i = 0; i < 500 && core.jobs.status(rec) === 'running'; i++) await sleep(5);
+			} else {
+				rec.canceling = true;
+				core.jobs.announce(rec);
+			}
+		}
+		return reply.send(core.jobBody(rec));
+	};
+	app.post<{ Params: { id: string } }>('/jobs/:id/cancel', async (request, reply) =>
+		relocated() ? v2Error(reply, 404, 'not_found', 'No such route: follow job.urls.cancel.') : cancel(request, reply)
+	);
+	app.post('/x/jobs/:id/stop', cancel);
+
+	const events = async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
+		const rec = find(request.params.id, reply);
+		if (!rec) return reply;
+		const faults = core.state.faults;
+		const cap = faults.v2StreamCap >= 0 ? faults.v2StreamCap : rules.streamCap;
+		if (cap !== null && surface.openStreams >= cap) {
+			reply.header('Retry-After', '5');
+			return v2Error(reply, 429, 'too_many_streams', `At most ${cap} event streams at once: poll GET /jobs/{id}, or retry later.`);
+		}
+		surface.openStreams++;
+		const headers: Record<string, string> = {};
+		for (const [k, v] of Object.entries(reply.getHeaders())) if (v !== undefined) headers[k] = String(v);
+		reply.hijack();
+		reply.raw.writeHead(200, {
+			...headers,
+			'Content-Type': 'text/event-stream; charset=utf-8',
+			'Cache-Control': 'no-cache',
+			Connection: 'keep-alive'
+		});
+		const stream = new SseStream(reply.raw, {
+			keepaliveMs: rules.proxyStream ? core.selfHosted.keepaliveMs : null,
+			dropAfterFrames: faults.v2StreamDropAfterFrames,
+			observer: core.writeObserver,
+			onClose: () => {
+				surface.openStreams--;
+				rec.channel.streams.delete(stream);
+			}
+		});
+		const status = core.jobs.status(rec);
+		stream.send('status', status === 'queued' ? { status, queue_position: core.jobs.queuePosition(rec) } : { status });
+		// A finished job's stream is its terminal status, then the end (GET /jobs/{id} has the rest).
+		if (isTerminal(status)) {
+			stream.end();
+			return reply;
+		}
+		if (rec.progress) stream.send('progress', rec.progress);
+		if (rec.preview) stream.send('preview', rec.preview);
+		if (!stream.closed) rec.channel.streams.add(stream);
+		return reply;
+	};
+	app.get<{ Params: { id: string } }>('/jobs/:id/events', async (request, reply) =>
+		relocated() ? v2Error(reply, 404, 'not_found', 'No such route: follow job.urls.events.') : events(request, reply)
+	);
+	app.get('/x/streams/:id', events);
+
+	if (rules.proxyRoutes) {
+		app.get<{ Querystring: { status?: string; limit?: string } }>('/jobs', async (request, reply) => {
+			const { status, limit } = request.query;
+			if (status !== undefined && !(JOB_STATUSES as readonly string[]).includes(status))
+				return v2Error(reply, 422, 'invalid_request', `"status" must be one of ${JOB_STATUSES.join(', ')}.`);
+			const n = limit === undefined ? 50 : Number(limit);
+			if (!Number.isInteger(n) || n < 1 || n > 1000)
+				return v2Error(reply, 422, 'invalid_request', '"limit" must be an integer from 1 to 1000.');
+			const mine = [...core.jobs.records.values()].filter((r) => r.rules.name === rules.name).reverse();
+			const jobs = mine.map((r) => core.jobBody(r)).filter((j) => status === undefined || j.status === status);
+			return { jobs: jobs.slice(0, n) };
+		});
+	}
+}

@@ -1,0 +1,70 @@
+/**
+ * One run's page: the run and its live preview, and while it waits, its place in the service's queue
+ * (read every few seconds) and how long it may still take. Made by the page, disposed when it goes.
+ */
+import type { WorkflowRun } from '$lib/domain/run-record';
+import { estimateRemaining, queuePosition, recentWorkflowDurations } from '$lib/domain/eta';
+import { workerApi } from '$lib/client/worker-bridge.svelte';
+import { WorkflowRunsStore } from './workflow-runs.svelte';
+import { timeline } from './timeline.svelte';
+import { network } from './network.svelte';
+
+/** How often the queue is read while the run waits. */
+export const QUEUE_POLL_MS = 3000;
+
+export class RunPageStore {
+	readonly runs = new WorkflowRunsStore();
+	id = $state('');
+	/** Jobs ahead of this one, read from the service's queue while the run waits. */
+	position = $state<number | null>(null);
+
+	run = $derived<WorkflowRun | undefined>(this.runs.runs.get(this.id));
+	preview = $derived(this.runs.previews.get(this.id) ?? null);
+	/** Milliseconds until the run is likely done, from the durations of recent runs of its workflow. */
+	eta = $derived.by(() => {
+		const run = this.run;
+		if (!run || run.status !== 'queued' || this.position === null) return undefined;
+		// Recent durations come from the timeline index, not from reading every full run.
+		return estimateRemaining({ position: this.position, recentDurations: recentWorkflowDurations(timeline.entries.values(), run) });
+	});
+
+	private timer: ReturnType<typeof setInterval> | undefined;
+	private stopEffects: (() => void) | undefined;
+
+	/** Shows run `id`: reads it, follows its events, and reads its queue position while it waits. */
+	open(id: string): void {
+		if (this.id !== id) this.position = null;
+		this.id = id;
+		void this.runs.ensure(id);
+		void timeline.load();
+		this.timer ??= setInterval(() => void this.readPosition(), QUEUE_POLL_MS);
+		// Read the position as soon as the run is known to wait, not only on the timer.
+		this.stopEffects ??= $effect.root(() => {
+			let askedFor: string | null = null;
+			$effect(() => {
+				const run = this.run;
+				if (run?.status === 'queued' && askedFor !== run.id) {
+					askedFor = run.id;
+					void this.readPosition();
+				}
+			});
+		});
+	}
+
+	async readPosition(): Promise<void> {
+		const run = this.run;
+		if (!run || run.status !== 'queued' || !network.online || !run.promptId) return;
+		const queue = await workerApi().queue({ profileId: run.profileId });
+		if (!queue.ok || this.run?.id !== run.id) return;
+		this.position = queuePosition(queue.value, run.promptId);
+	}
+
+	/** Stops the polling and the events, and revokes the page's object URLs. */
+	dispose(): void {
+		clearInterval(this.timer);
+		this.timer = undefined;
+		this.stopEffects?.();
+		this.stopEffects = undefined;
+		this.runs.dispose();
+	}
+}
