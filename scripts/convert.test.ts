@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -83,7 +83,12 @@ describe('npm run convert', () => {
 
 	it.each([
 		['no arguments', [], /^error: Give exactly one workflow file\. Usage/],
-		['a PNG (its reader is not wired in yet)', ['--object-info', 'x', 'a.png'], /^error: Reading \.png files is not supported yet/],
+		[
+			'a .txt file',
+			['--object-info', 'x', 'a.txt'],
+			/^error: Reading \.txt files is not supported; give a \.json workflow or a file ComfyUI saved \(/
+		],
+		['a PNG without a workflow', ['--object-info', objectInfo, file('plain.png', '\x89PNG\r\n\x1a\n')], /^error: /],
 		[
 			'a file that is not JSON',
 			['--object-info', objectInfo, file('bad.json', '{"nodes": [')],
@@ -102,6 +107,17 @@ describe('npm run convert', () => {
 		expect(result.stderr).toMatch(message);
 		expect(result.stderr).not.toMatch(/\n\s+at /);
 	});
+
+	it.each(['image-text.png', 'animated.png', 'animated.webp', 'audio.flac', 'audio.mp3', 'audio.opus', 'video.mp4', 'video.webm'])(
+		'reads the UI workflow of %s, checked against its embedded prompt',
+		async (name) => {
+			const result = await run(['--object-info', objectInfo, `tests/fixtures/workflow-files/${name}`]);
+			expect(result.stderr).toBe('');
+			expect(result.code).toBe(0);
+			const expected = JSON.parse(readFileSync('tests/fixtures/workflow-files/api-workflow.json', 'utf8'));
+			expect(JSON.parse(result.stdout)['3'].inputs).toEqual(expected['3'].inputs);
+		}
+	);
 
 	it('runs as a process through tsx', () => {
 		const child = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/convert.ts', '--object-info', objectInfo, uiFile], {

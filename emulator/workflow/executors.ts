@@ -52,6 +52,7 @@ export interface NodeContext {
 	/** Whether `extra_data.api_key_service_org` carried the account's key. */
 	partnerKeyValid: boolean;
 	prompt: unknown;
+	/** `extra_data.extra_pnginfo` as sent (the editor sends `{workflow}`). */
 	extraPngInfo: unknown;
 	stepMs: number;
 	sleep(ms: number): Promise<void>;
@@ -121,7 +122,10 @@ async function saveImages(ctx: NodeContext, batch: ImageBatch, type: 'output' | 
 	const refs: FileRef[] = [];
 	for (const frame of batch.frames) {
 		const entries: Array<[string, string]> = [['prompt', asciiJson(ctx.prompt)]];
-		if (ctx.extraPngInfo !== undefined) entries.push(['workflow', asciiJson(ctx.extraPngInfo)]);
+		// As ComfyUI's SaveImage: every key of extra_pnginfo (the editor sends `workflow`) becomes a text chunk.
+		const extra = ctx.extraPngInfo;
+		if (typeof extra === 'object' && extra !== null && !Array.isArray(extra))
+			for (const [key, value] of Object.entries(extra)) entries.push([key, asciiJson(value)]);
 		const png = addTextChunks(await encodePng(frame), entries);
 		refs.push(await ctx.saveFile(type, prefix, 'png', png, 'image/png'));
 	}

@@ -193,7 +193,7 @@ describe('running the text-to-image chain', () => {
 			client_id: 'someone-else',
 			number: 5,
 			front: true,
-			extra_data: { extra_pnginfo: { workflow } }
+			extra_data: { extra_pnginfo: { workflow, notes: 'every key becomes a tEXt chunk' } }
 		});
 		expect(submitted.status).toBe(200);
 		// number and front are ignored: the service numbers jobs itself.
@@ -237,6 +237,7 @@ describe('running the text-to-image chain', () => {
 		const text = readTextChunks(png);
 		expect(JSON.parse(text['prompt']!)['3']['class_type']).toBe('KSampler');
 		expect(JSON.parse(text['workflow']!)).toEqual(workflow);
+		expect(JSON.parse(text['notes']!)).toBe('every key becomes a tEXt chunk');
 	});
 
 	it('gives the same picture for the same prompt and seed, another for another seed', async () => {

@@ -147,7 +147,7 @@ export async function runJob(job: Job, env: RunEnvironment): Promise<void> {
 				modelsUnavailable: env.modelsUnavailable(),
 				partnerKeyValid: job.partnerKeyValid,
 				prompt: job.prompt,
-				extraPngInfo: (job.extraData['extra_pnginfo'] as { workflow?: unknown } | undefined)?.workflow,
+				extraPngInfo: job.extraData['extra_pnginfo'],
 				stepMs: env.stepMs,
 				sleep: async (ms) => {
 					await sleep(ms, undefined, { signal: env.halt }).catch((error: unknown) => {

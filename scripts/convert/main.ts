@@ -13,6 +13,8 @@ import { checkApiPrompt } from '../../src/lib/workflow-ui/api-check';
 import { convertUiWorkflow, type ConvertMessage } from '../../src/lib/workflow-ui/convert';
 import { parsePythonJson } from '../../src/lib/workflow-ui/json-python';
 import { workflowFormatOf } from '../../src/lib/workflow-ui/ui-format';
+import { promptDifference } from '../../src/lib/workflow-ui/import-workflow';
+import { bytesSource, readWorkflowFile, workflowFromFileTexts } from '../../src/lib/files';
 
 export interface ConvertIo {
 	readFile(path: string): Promise<Uint8Array>;
@@ -27,12 +29,32 @@ const USAGE = 'Usage: npm run convert -- (--object-info <object_info.json> | --s
 
 class CommandError extends Error {}
 
-/**
- * Turns a file's bytes into the workflow JSON it carries. Only `.json` is read here; the readers
- * for images and other files (src/lib/files/) plug in by extension in this table.
- */
-export const WORKFLOW_READERS: Record<string, (bytes: Uint8Array) => Json> = {
-	'.json': (bytes) => parseJsonText(new TextDecoder().decode(bytes), 'The workflow file')
+/** The workflow a file carries, and the API prompt embedded beside a UI workflow (files ComfyUI saved). */
+interface FileWorkflow {
+	value: Json;
+	embeddedPrompt?: Json;
+}
+
+/** Files ComfyUI's save nodes write: the UI workflow preferred, the embedded prompt kept to check it against. */
+async function readSavedFile(bytes: Uint8Array, path: string): Promise<FileWorkflow> {
+	const read = await readWorkflowFile({ source: bytesSource(bytes), name: path }, AbortSignal.timeout(60_000));
+	if (!read.ok) throw new CommandError(read.message);
+	const texts = workflowFromFileTexts(read.texts);
+	const prompt = texts.prompt !== undefined ? parsePythonJson(texts.prompt) : undefined;
+	const workflow = texts.workflow !== undefined ? parsePythonJson(texts.workflow) : undefined;
+	if (workflow?.ok && workflowFormatOf(workflow.value) === 'ui')
+		return { value: workflow.value, ...(prompt?.ok ? { embeddedPrompt: prompt.value } : {}) };
+	if (prompt?.ok) return { value: prompt.value };
+	const broken = [prompt, workflow].find((p) => p && !p.ok);
+	throw new CommandError(`${path}: its workflow is not valid JSON (${broken && !broken.ok ? broken.message : 'empty'}).`);
+}
+
+/** Turns a file's bytes into the workflow it carries, by extension. */
+export const WORKFLOW_READERS: Record<string, (bytes: Uint8Array, path: string) => Promise<FileWorkflow>> = {
+	'.json': async (bytes) => ({ value: parseJsonText(new TextDecoder().decode(bytes), 'The workflow file') }),
+	...Object.fromEntries(
+		['.png', '.apng', '.webp', '.flac', '.mp3', '.opus', '.ogg', '.mp4', '.m4v', '.mov', '.webm', '.mkv'].map((e) => [e, readSavedFile])
+	)
 };
 
 function parseJsonText(text: string, what: string): Json {
@@ -146,9 +168,22 @@ export async function runConvert(argv: string[], io: ConvertIo): Promise<number>
 		const args = parseArgs(argv);
 		const extension = extname(args.file).toLowerCase();
 		const reader = Object.hasOwn(WORKFLOW_READERS, extension) ? WORKFLOW_READERS[extension] : undefined;
-		if (!reader) throw new CommandError(`Reading ${extension || 'extension-less'} files is not supported yet; give a .json workflow.`);
+		if (!reader)
+			throw new CommandError(
+				`Reading ${extension || 'extension-less'} files is not supported; give a .json workflow or a file ComfyUI saved (${Object.keys(WORKFLOW_READERS).join(' ')}).`
+			);
 		const definitions = await loadDefinitions(io, args);
-		const outcome = convertWorkflowValue(reader(await readLimited(io, args.file)), definitions);
+		const read = await reader(await readLimited(io, args.file), args.file);
+		const outcome = convertWorkflowValue(read.value, definitions);
+		const embedded = read.embeddedPrompt !== undefined ? toApiPrompt(read.embeddedPrompt) : undefined;
+		if (embedded?.ok) {
+			const difference = outcome.prompt ? promptDifference(embedded.prompt, outcome.prompt) : 'it does not convert';
+			if (difference) {
+				outcome.warnings.push(`the file's embedded prompt is printed, as ComfyUI ran it: the editor graph differs (${difference}).`);
+				outcome.prompt = embedded.prompt;
+				outcome.errors = [];
+			}
+		}
 		for (const w of outcome.warnings) io.stderr(`warning: ${w}\n`);
 		for (const e of outcome.errors) io.stderr(`error: ${e}\n`);
 		if (!outcome.prompt) return 1;

@@ -24,8 +24,9 @@ test('an input uploaded twice sends its bytes only once, then the workflow runs 
 	expect(counters.requests['POST /api/upload/image']).toBe(1);
 
 	await chooseImage(page, 'Node Load Image', 'cat.png', bytes);
+	// The field already shows this name from the first pick: wait for the second offer itself.
+	await expect.poll(async () => (await control.counters()).requests['POST /api/assets/from-hash']).toBe(2);
 	counters = await control.counters();
-	expect(counters.requests['POST /api/assets/from-hash']).toBe(2);
 	expect(counters.requests['POST /api/upload/image'], 'known content costs zero uploaded bytes').toBe(1);
 
 	await page.getByRole('button', { name: 'Run', exact: true }).click();
@@ -73,7 +74,10 @@ test('an output image re-opens the workflow that made it, and feeds another run 
 	await expect(page.getByRole('region', { name: 'Node Load Image' }).getByRole('img', { name: /Chosen image/ })).toBeVisible();
 });
 
-test('what cannot be imported is explained: malformed JSON, the UI format, an unknown node type', async ({ page, openApp }) => {
+test('what cannot be imported is explained: malformed JSON, an empty or unconvertible UI workflow, an unknown node type', async ({
+	page,
+	openApp
+}) => {
 	await openApp('/workflows');
 	const paste = page.getByLabel('Or paste the workflow JSON');
 	await paste.fill('{"3": {"class_type": "KSampler",, }}');
@@ -82,7 +86,17 @@ test('what cannot be imported is explained: malformed JSON, the UI format, an un
 
 	await paste.fill('{"nodes": [], "links": [], "version": 0.4}');
 	await page.getByRole('button', { name: 'Import pasted JSON' }).click();
-	await expect(page.getByRole('alert')).toContainText('Export (API)');
+	await expect(page.getByRole('alert')).toContainText('has no nodes that run');
+
+	const ui = {
+		nodes: [{ id: 1, type: 'UpscaleWithMagic', title: 'Magic', properties: { cnr_id: 'magic-pack' } }],
+		links: [],
+		version: 0.4
+	};
+	await paste.fill(JSON.stringify(ui));
+	await page.getByRole('button', { name: 'Import pasted JSON' }).click();
+	await expect(page.getByRole('alert')).toContainText('UpscaleWithMagic from the node pack "magic-pack"');
+	await expect(page.getByRole('alert')).not.toContainText('Export (API)');
 
 	await paste.fill(JSON.stringify({ '1': { class_type: 'UpscaleWithMagic', inputs: {}, _meta: { title: 'Magic' } } }));
 	await page.getByRole('button', { name: 'Import pasted JSON' }).click();

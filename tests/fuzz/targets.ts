@@ -10,7 +10,8 @@ import { ROUTER_ERROR_TYPES, ROUTER_HEADERS } from '../../src/lib/wire/router-ap
 import { readJson, responseError, type RawResponse } from '../../src/lib/domain/http-response';
 import { parseObjectInfo } from '../../src/lib/domain/object-info';
 import { checkWorkflow, usesPartnerNodes } from '../../src/lib/domain/workflow-check';
-import { importFromPngChunks, importWorkflowText, nodeTitle, toApiPrompt } from '../../src/lib/domain/workflow-import';
+import { importWorkflowText, nodeTitle, toApiPrompt } from '../../src/lib/domain/workflow-import';
+import { importWorkflowTexts } from '../../src/lib/workflow-ui/import-workflow';
 import { parseHistoryFile } from '../../src/lib/domain/history-file';
 import { readProfileLink } from '../../src/lib/domain/profile-link';
 import { parseRuntimeConfig } from '../../src/lib/domain/runtime-config';
@@ -330,7 +331,12 @@ const workflowImport: FuzzTarget = {
 		}
 	),
 	parse: (input) => {
-		const result = typeof input === 'string' ? importWorkflowText(input) : importFromPngChunks(input as Record<string, string>);
+		const chunks = input as Record<string, string>;
+		const texts = {
+			...(Object.hasOwn(chunks, 'prompt') ? { prompt: chunks['prompt'] } : {}),
+			...(Object.hasOwn(chunks, 'workflow') ? { workflow: chunks['workflow'] } : {})
+		};
+		const result = typeof input === 'string' ? importWorkflowText(input) : importWorkflowTexts(texts, '"fuzz.png"', null);
 		if (!result.ok) return result;
 		for (const id of Object.keys(result.prompt)) nodeTitle(result.prompt, id);
 		// What the app does next: the library stores it in IndexedDB (a structured clone).

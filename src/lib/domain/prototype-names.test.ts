@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { PROTO_NAMES } from '../wire/prototype-names.fixture';
-import { importFromPngChunks, importWorkflowText, nodeTitle, PROTO_KEY_MESSAGE } from './workflow-import';
+import { importWorkflowText, nodeTitle, PROTO_KEY_MESSAGE } from './workflow-import';
+import { importWorkflowTexts } from '../workflow-ui/import-workflow';
 import { parseObjectInfo } from './object-info';
 import { checkWorkflow, usesPartnerNodes } from './workflow-check';
 import { readJson, responseError, type RawResponse } from './http-response';
@@ -48,7 +49,7 @@ describe.each(keptNames)('a workflow name spelled "%s"', (name) => {
 	it('as a missing node id finds nothing', () => {
 		const result = importWorkflowText('{"1":{"class_type":"X","inputs":{}}}');
 		expect(result.ok && nodeTitle(result.prompt, name)).toBe(name);
-		expect(importFromPngChunks({}).ok).toBe(false);
+		expect(importWorkflowTexts({}, '"a.png"', null).ok).toBe(false);
 	});
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { deflateSync } from 'node:zlib';
-import { importFromPngChunks, importWorkflowText, UI_FORMAT_MESSAGE } from './workflow-import';
+import { importWorkflowText, UI_FORMAT_HINT } from './workflow-import';
 import { readPngText } from './png-chunks';
 import { crc32 } from '../files/crc32';
 import textToImage from '../examples/text-to-image.json';
@@ -46,7 +46,7 @@ describe('importing workflows', () => {
 	});
 
 	it('names the UI format and says how to export the API format', () => {
-		expect(importWorkflowText('{"nodes":[],"links":[],"version":0.4}')).toEqual({ ok: false, message: UI_FORMAT_MESSAGE });
+		expect(importWorkflowText('{"nodes":[],"links":[],"version":0.4}')).toEqual({ ok: false, message: UI_FORMAT_HINT });
 	});
 
 	it('refuses nodes without class_type, empty workflows and non-objects', () => {
@@ -65,8 +65,7 @@ describe('workflows carried in PNG images', () => {
 		);
 		const text = await readPngText(bytes);
 		expect(text.ok).toBe(true);
-		const result = importFromPngChunks(text.ok ? text.chunks : {});
-		expect(result).toMatchObject({ ok: true, source: 'png' });
+		expect(text.ok && importWorkflowText(text.chunks['prompt']!).ok).toBe(true);
 	});
 
 	it('reads compressed iTXt chunks when given an inflater', async () => {
@@ -76,13 +75,7 @@ describe('workflows carried in PNG images', () => {
 			png(chunk('iTXt', data)),
 			async (d) => new Uint8Array(await import('node:zlib').then((z) => z.inflateSync(d)))
 		);
-		expect(text.ok && importFromPngChunks(text.chunks).ok).toBe(true);
-	});
-
-	it('explains a PNG with only the UI workflow, or none', async () => {
-		const uiOnly = await readPngText(png(chunk('tEXt', latin1('workflow\0{}'))));
-		expect(importFromPngChunks(uiOnly.ok ? uiOnly.chunks : {})).toMatchObject({ ok: false, message: /only the editor \(UI\) format/ });
-		expect(importFromPngChunks({})).toMatchObject({ ok: false, message: /carries no workflow/ });
+		expect(text.ok && importWorkflowText(text.chunks['prompt']!).ok).toBe(true);
 	});
 
 	it('refuses files that are not PNG or are cut off', async () => {

@@ -1,19 +1,31 @@
 /**
- * Turning what a person drops, picks or pastes into an API-format workflow, or a message that
- * says exactly what is wrong: malformed JSON (with the position), the UI format (with how to
- * export the API format), a PNG without a workflow, a node without `class_type`.
+ * Checking an API-format workflow, or saying exactly what is wrong: malformed JSON (with the
+ * position), a node without `class_type`. The editor (UI) format is converted by
+ * `workflow-ui/import-workflow.ts`, which builds on this.
  */
-import { isObject, nestingDepth, nullProtoRecord, own, type Json } from '../wire/json';
+import { isObject, nestingDepth, nullProtoRecord, own, type Json, type JsonObject } from '../wire/json';
 import type { ApiNode, ApiPrompt } from '../wire/workflow-api';
+import type { Missing } from '../workflow-ui/convert';
 
-export type ImportResult = { ok: true; prompt: ApiPrompt; source: 'json' | 'png' } | { ok: false; message: string };
+export type ImportResult =
+	| {
+			ok: true;
+			prompt: ApiPrompt;
+			source: 'json' | 'file';
+			/** The editor (UI) format the prompt came from or was embedded beside, kept for titles, groups and export. */
+			ui?: JsonObject;
+			/** What the person should know: offline conversion, the embedded prompt preferred and why, converter warnings. */
+			notes?: string[];
+			/** Node packs and model files the server lacks. */
+			missing?: Missing;
+	  }
+	| { ok: false; message: string; missing?: Missing };
 
 /** ComfyUI's own workflows nest a few levels; far deeper is hostile or broken, and would overflow every walk. */
 export const WORKFLOW_MAX_DEPTH = 64;
 
-export const UI_FORMAT_MESSAGE =
-	'This is a workflow in the editor (UI) format, with "nodes" and "links". Runboard needs the API format: in ComfyUI, ' +
-	'enable the dev mode options in the settings, then use "Export (API)" (or "Save (API Format)") and import that file.';
+export const UI_FORMAT_HINT =
+	'This is a workflow in the editor (UI) format, with "nodes" and "links": it is converted with a server\'s node definitions.';
 
 function jsonError(text: string, error: unknown): string {
 	const message = error instanceof Error ? error.message : String(error);
@@ -50,7 +62,7 @@ export function toApiPrompt(value: Json): ImportResult {
 	if (nestingDepth(value, WORKFLOW_MAX_DEPTH) > WORKFLOW_MAX_DEPTH)
 		return { ok: false, message: `The workflow nests deeper than ${WORKFLOW_MAX_DEPTH} levels: it is not a workflow Runboard can run.` };
 	if (hasProtoKey(value)) return { ok: false, message: PROTO_KEY_MESSAGE };
-	if (Array.isArray(own(value, 'nodes')) && Array.isArray(own(value, 'links'))) return { ok: false, message: UI_FORMAT_MESSAGE };
+	if (Array.isArray(own(value, 'nodes')) && Array.isArray(own(value, 'links'))) return { ok: false, message: UI_FORMAT_HINT };
 	// Some tools wrap the API prompt: {"prompt": {...}} as sent to /api/prompt.
 	const wrapped = own(value, 'prompt');
 	if (isObject(wrapped) && !Object.hasOwn(value, 'class_type')) return toApiPrompt(wrapped);
@@ -83,18 +95,6 @@ export function importWorkflowText(text: string): ImportResult {
 		return { ok: false, message: jsonError(text, error) };
 	}
 	return toApiPrompt(value);
-}
-
-/** From the text chunks of a ComfyUI PNG: the `prompt` chunk, else explain what is there. */
-export function importFromPngChunks(chunks: Record<string, string>): ImportResult {
-	const prompt = own(chunks, 'prompt');
-	if (prompt !== undefined) {
-		const result = importWorkflowText(prompt);
-		return result.ok ? { ...result, source: 'png' } : { ok: false, message: `The image carries a workflow, but: ${result.message}` };
-	}
-	if (own(chunks, 'workflow') !== undefined)
-		return { ok: false, message: `The image carries only the editor (UI) format. ${UI_FORMAT_MESSAGE}` };
-	return { ok: false, message: 'This PNG carries no workflow: only images saved by ComfyUI (SaveImage) have one.' };
 }
 
 /** A node's title as a person knows it: `_meta.title`, else the node type's display name. */

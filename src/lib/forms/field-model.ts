@@ -16,6 +16,8 @@ export interface FieldBase {
 	path: FieldPath;
 	label: string;
 	description?: string;
+	/** Why the value cannot be edited here (shown beside it), when it cannot. */
+	readOnly?: string;
 	required: boolean;
 	/** Shown behind an "advanced" fold (optional fields of a model, for example). */
 	advanced: boolean;
@@ -125,6 +127,10 @@ export interface FieldGroup {
 	subtitle?: string;
 	/** A partner node (calls an external paid service). */
 	partner?: boolean;
+	/** The author's canvas group the node sits in (UI-format workflows). */
+	section?: { title: string; color?: string };
+	/** The author collapsed the node on the canvas: hidden unless asked. */
+	collapsed?: boolean;
 	fields: Field[];
 }
 

@@ -5,6 +5,10 @@ import type { ApiPrompt } from '../wire/workflow-api';
 import { parseObjectInfo, type NodeDefinitions } from '../domain/object-info';
 import { checkWorkflow, usesPartnerNodes } from '../domain/workflow-check';
 import { applyValues, workflowFieldGroups, workflowValues } from './object-info-fields';
+import { readFileSync } from 'node:fs';
+import type { JsonObject } from '../wire/json';
+import { canvasLayout } from '../workflow-ui/canvas-layout';
+import { fixtureDefinitions } from '../workflow-ui/object-info.fixture';
 
 const wire = JSON.parse(JSON.stringify(nodeDefinitions(['cat.png', 'dog.png'])));
 const parsed = parseObjectInfo(wire);
@@ -76,5 +80,47 @@ describe('checking a workflow against the server', () => {
 		expect(messages).toContain('Node 8 "VAE Decode": input "samples" links to node 99, which is not in the workflow.');
 		expect(messages).toContain('Node 8 "VAE Decode": input "vae" links to output 7 of node 4 "Load Checkpoint", which has 3 outputs.');
 		expect(messages).toContain('Node 5 "Empty Latent Image": the required input "width" is missing.');
+	});
+});
+
+// Prompts group (y 100) first, then nodes by y: KSampler (186), Save Image (189), Load Checkpoint (474), Empty Latent (609).
+const EXPECTED_ORDER = [
+	['Positive prompt', 'Prompts'],
+	['Negative prompt', 'Prompts'],
+	['KSampler', null],
+	['Save Image', null],
+	['Load Checkpoint', null],
+	['Empty Latent Image', null]
+];
+
+describe('the form of a UI-format workflow', () => {
+	const ui = JSON.parse(readFileSync('tests/fixtures/workflow-files/ui-workflow.json', 'utf8')) as JsonObject;
+	const api = JSON.parse(readFileSync('tests/fixtures/workflow-files/api-workflow.json', 'utf8')) as ApiPrompt;
+
+	it('groups by the canvas groups, in reading order, with node titles', () => {
+		const groups = workflowFieldGroups(api, fixtureDefinitions(), canvasLayout(ui));
+		expect(groups.map((g) => [g.title, g.section?.title ?? null])).toEqual(EXPECTED_ORDER);
+		expect(groups.find((g) => g.id === '6')).toMatchObject({ title: 'Positive prompt', section: { title: 'Prompts', color: '#3f789e' } });
+	});
+
+	it('hides nothing and keeps ids when there is no layout', () => {
+		expect(workflowFieldGroups(api, fixtureDefinitions()).map((g) => g.id)).toEqual(['3', '4', '5', '6', '7', '9']);
+	});
+
+	it('reads app mode and collapsed nodes', () => {
+		const withApp = structuredClone(ui);
+		withApp['extra'] = {
+			linearData: {
+				inputs: [
+					[6, 'text'],
+					[3, 'seed']
+				],
+				outputs: [9]
+			}
+		};
+		(withApp['nodes'] as JsonObject[])[0]!['flags'] = { collapsed: true };
+		const layout = canvasLayout(withApp);
+		expect(layout.appInputs).toEqual(['6.text', '3.seed']);
+		expect(workflowFieldGroups(api, fixtureDefinitions(), layout).find((g) => g.id === '4')?.collapsed).toBe(true);
 	});
 });

@@ -9,6 +9,7 @@ import type { InputDefinition, NodeDefinitions } from '../domain/object-info';
 import { isLink } from '../domain/workflow-check';
 import { nodeTitle } from '../domain/workflow-import';
 import { fieldId, looksLikeSeed, type Field, type FieldGroup } from './field-model';
+import { groupOf, type CanvasLayout } from '../workflow-ui/canvas-layout';
 
 /** An option the server set on this input itself (never an inherited member such as `constructor`). */
 const opt = (o: Record<string, unknown>, key: string): unknown => (Object.hasOwn(o, key) ? o[key] : undefined);
@@ -67,7 +68,54 @@ export function inputToField(nodeId: string, input: InputDefinition): Field | un
 	}
 }
 
-export function workflowFieldGroups(prompt: ApiPrompt, nodes: NodeDefinitions): FieldGroup[] {
+/**
+ * The form's node groups. With the editor's layout: titled as on the canvas, grouped by the
+ * author's groups, in reading order (top to bottom, then left to right), a PrimitiveNode's targets
+ * as one field; otherwise by node id.
+ */
+export function workflowFieldGroups(prompt: ApiPrompt, nodes: NodeDefinitions, layout?: CanvasLayout | null): FieldGroup[] {
+	const groups = nodeFieldGroups(prompt, nodes);
+	return layout ? arrangeByCanvas(groups, layout) : groups;
+}
+
+function arrangeByCanvas(groups: FieldGroup[], layout: CanvasLayout): FieldGroup[] {
+	const hidden = new Set(layout.primitives.flatMap((p) => p.fields.slice(1)));
+	const primitiveOf = new Map(layout.primitives.map((p) => [p.fields[0]!, p]));
+	const keyed = groups.map((group) => {
+		const node = layout.nodes.get(group.id.split(':')[0]!);
+		const canvasGroup = node ? groupOf(layout, node) : undefined;
+		const instance = group.id.includes(':') ? layout.subgraphInstances.get(group.id.split(':')[0]!) : undefined;
+		const shared =
+			instance && instance.uses > 1
+				? `Inside the subgraph "${instance.name}", used ${instance.uses} times in this workflow: its values are shared, so change them in ComfyUI's editor.`
+				: undefined;
+		const fields = group.fields
+			.filter((f) => !hidden.has(f.id))
+			.map((f) => {
+				const p = primitiveOf.get(f.id);
+				const one = p && p.fields.length > 1 ? { ...f, label: `${p.title} (sets ${p.fields.length} inputs)` } : f;
+				return shared ? { ...one, readOnly: shared } : one;
+			});
+		const arranged: FieldGroup = {
+			...group,
+			...(node?.title && !group.id.includes(':') ? { title: node.title } : {}),
+			...(canvasGroup ? { section: { title: canvasGroup.title, ...(canvasGroup.color ? { color: canvasGroup.color } : {}) } } : {}),
+			...(node?.collapsed ? { collapsed: true } : {}),
+			fields
+		};
+		const anchor = canvasGroup ?? node ?? { x: Infinity, y: Infinity };
+		return { arranged, key: [anchor.y, anchor.x, node?.y ?? Infinity, node?.x ?? Infinity] };
+	});
+	keyed.sort((a, b) => compareAt(a.key, b.key));
+	return keyed.map((k) => k.arranged).filter((g) => g.fields.length > 0);
+}
+
+function compareAt(a: number[], b: number[]): number {
+	for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
+	return 0;
+}
+
+function nodeFieldGroups(prompt: ApiPrompt, nodes: NodeDefinitions): FieldGroup[] {
 	const groups: FieldGroup[] = [];
 	const ids = Object.keys(prompt).sort((a, b) => {
 		const [na, nb] = [Number(a), Number(b)];

@@ -11,6 +11,7 @@ import { checkWorkflow, usesPartnerNodes, type WorkflowProblem } from '$lib/doma
 import { valueAt, withValueAt, type Field, type SeedField, type SeedMode } from '$lib/forms/field-model';
 import { applyValues, workflowFieldGroups, workflowValues } from '$lib/forms/object-info-fields';
 import { nextSeed } from '$lib/forms/seeds';
+import { canvasLayout } from '$lib/workflow-ui/canvas-layout';
 import type { ApiPrompt } from '$lib/wire/workflow-api';
 import type { SavedWorkflow, UploadedInput, UploadPhase } from '$lib/worker/workflows/api';
 import { cancellable, onWorkerEvent, workerApi } from '$lib/client/worker-bridge.svelte';
@@ -38,10 +39,17 @@ export class WorkflowEditor {
 	/** Edits are kept as they are made: reloading (an update, a crash) loses nothing. */
 	private readonly draft = draftSaver(async () => {
 		if (this.workflow)
-			this.workflow = await workerApi().saveWorkflow({ id: this.workflow.id, name: this.workflow.name, prompt: this.currentPrompt() });
+			this.workflow = await workerApi().saveWorkflow({
+				id: this.workflow.id,
+				name: this.workflow.name,
+				prompt: this.currentPrompt(),
+				...this.owner()
+			});
 	});
 
-	groups = $derived(this.workflow && this.nodes ? workflowFieldGroups(this.workflow.prompt, this.nodes) : []);
+	/** What the editor (UI) format says about the canvas, when the workflow came in that format. */
+	layout = $derived(this.workflow?.ui ? canvasLayout(this.workflow.ui) : null);
+	groups = $derived(this.workflow && this.nodes ? workflowFieldGroups(this.workflow.prompt, this.nodes, this.layout) : []);
 	problems = $derived<WorkflowProblem[]>(this.workflow && this.nodes ? checkWorkflow(this.currentPrompt(), this.nodes) : []);
 	partner = $derived(this.workflow && this.nodes ? usesPartnerNodes(this.workflow.prompt, this.nodes) : false);
 
@@ -53,6 +61,12 @@ export class WorkflowEditor {
 			if (event.type === 'upload-progress' && this.uploading.has(event.uploadId))
 				this.uploads.set(event.uploadId, { phase: event.phase, loaded: event.loaded, total: event.total });
 		});
+	}
+
+	/** The profile whose node definitions write the form's values back into a UI-format workflow. */
+	private owner(): { profileId?: string } {
+		const profileId = this.profileId();
+		return profileId ? { profileId } : {};
 	}
 
 	/** Stops following upload progress and revokes the previews of picked files; for when the page goes. A pending draft is still saved. */
@@ -115,6 +129,12 @@ export class WorkflowEditor {
 
 	set(field: Field, value: unknown): void {
 		this.values = withValueAt(this.values, field.path, value) as Values;
+		// A PrimitiveNode's one field sets every input it feeds.
+		const primitive = this.layout?.primitives.find((p) => p.fields[0] === field.id);
+		for (const other of primitive?.fields.slice(1) ?? []) {
+			const [nodeId, input] = [other.slice(0, other.lastIndexOf('.')), other.slice(other.lastIndexOf('.') + 1)];
+			if (this.values[nodeId]) this.values = withValueAt(this.values, [nodeId, input], value) as Values;
+		}
 		delete this.fieldErrors[field.id];
 		this.draft.schedule();
 	}
@@ -202,7 +222,7 @@ export class WorkflowEditor {
 					if (typeof v === 'number') seeds[field.id] = v;
 				}
 				const prompt = this.currentPrompt();
-				this.workflow = await workerApi().saveWorkflow({ id: this.workflow.id, name: this.workflow.name, prompt });
+				this.workflow = await workerApi().saveWorkflow({ id: this.workflow.id, name: this.workflow.name, prompt, ...this.owner() });
 				const result = await workerApi().submitRun({ profileId, workflowId: this.workflow.id, title: this.workflow.name, prompt, seeds });
 				if (!result.ok) {
 					this.showSubmitError(result.error);
@@ -216,7 +236,12 @@ export class WorkflowEditor {
 			}
 			// Keep the seeds as they moved after the runs, as ComfyUI does: reopening must not repeat the last run.
 			if (started.length > 0 && this.workflow) {
-				this.workflow = await workerApi().saveWorkflow({ id: this.workflow.id, name: this.workflow.name, prompt: this.currentPrompt() });
+				this.workflow = await workerApi().saveWorkflow({
+					id: this.workflow.id,
+					name: this.workflow.name,
+					prompt: this.currentPrompt(),
+					...this.owner()
+				});
 			}
 		} catch (error) {
 			this.submitProblem = { message: `The run could not be started: ${error instanceof Error ? error.message : String(error)}` };

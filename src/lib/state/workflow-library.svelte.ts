@@ -1,8 +1,7 @@
 /** Saved workflows and the examples offered beside them. */
 import { snapshot } from '$lib/client/snapshot.svelte';
 import type { ImportResult } from '$lib/domain/workflow-import';
-import type { ApiPrompt } from '$lib/wire/workflow-api';
-import type { SavedWorkflow } from '$lib/worker/workflows/api';
+import type { SavedWorkflow, SaveWorkflowInput } from '$lib/worker/workflows/api';
 import { workerApi } from '$lib/client/worker-bridge.svelte';
 
 export class WorkflowLibraryStore {
@@ -14,8 +13,9 @@ export class WorkflowLibraryStore {
 		this.loaded = true;
 	}
 
-	async save(input: { id?: string; name: string; prompt: ApiPrompt }): Promise<SavedWorkflow> {
-		const saved = await workerApi().saveWorkflow(snapshot(input));
+	async save(input: SaveWorkflowInput): Promise<SavedWorkflow> {
+		// JsonObject is too deep for the snapshot's type; the value is the same plain object.
+		const saved = await workerApi().saveWorkflow(snapshot(input as unknown) as SaveWorkflowInput);
 		await this.load();
 		return saved;
 	}
@@ -31,8 +31,12 @@ export class WorkflowLibraryStore {
 		await this.load();
 	}
 
-	importFile(file: File): Promise<ImportResult> {
-		return workerApi().importFile({ file });
+	importFile(file: File, profileId: string | null): Promise<ImportResult> {
+		return workerApi().importFile({ file, profileId });
+	}
+
+	importText(text: string, profileId: string | null): Promise<ImportResult> {
+		return workerApi().importText({ text, profileId });
 	}
 }
 

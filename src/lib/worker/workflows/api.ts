@@ -55,14 +55,28 @@ export interface SubmitRunInput {
 	seeds: Record<string, number>;
 }
 
+export interface SaveWorkflowInput {
+	id?: string;
+	name: string;
+	prompt: ApiPrompt;
+	ui?: SavedWorkflow['ui'];
+	notes?: string[];
+	missing?: SavedWorkflow['missing'];
+	/** Whose cached node definitions write the prompt's values back into a saved `ui`. */
+	profileId?: string;
+}
+
 export interface WorkflowApi {
 	objectInfo(input: { profileId: string; refresh?: boolean }): Promise<Result<ObjectInfoView>>;
 	listWorkflows(input: Record<string, never>): Promise<SavedWorkflow[]>;
 	getWorkflow(input: { id: string }): Promise<SavedWorkflow | null>;
-	saveWorkflow(input: { id?: string; name: string; prompt: ApiPrompt }): Promise<SavedWorkflow>;
+	saveWorkflow(input: SaveWorkflowInput): Promise<SavedWorkflow>;
 	duplicateWorkflow(input: { id: string }): Promise<SavedWorkflow | null>;
 	deleteWorkflow(input: { id: string }): Promise<void>;
-	importFile(input: { file: File }): Promise<ImportResult>;
+	/** A dropped or picked file; UI-format workflows convert with `profileId`'s node definitions. */
+	importFile(input: { file: File; profileId: string | null }): Promise<ImportResult>;
+	/** Pasted JSON, API or UI format. */
+	importText(input: { text: string; profileId: string | null }): Promise<ImportResult>;
 	/**
 	 * Hashes and sends a chosen file. With `operationId`, `cancelOperation` stops it (comlink cannot
 	 * pass an AbortSignal): the answer is then a `cancelled` error.

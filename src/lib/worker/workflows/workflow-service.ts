@@ -7,12 +7,24 @@ import { appError, fail, ok, type Result } from '../../domain/errors';
 import type { NodeDefinitions } from '../../domain/object-info';
 import { newWorkflowRun, type NodeProblems, type WorkflowRun } from '../../domain/run-record';
 import { usesPartnerNodes } from '../../domain/workflow-check';
-import { importFromPngChunks, importWorkflowText, nodeTitle, type ImportResult } from '../../domain/workflow-import';
+import { nodeTitle, type ImportResult } from '../../domain/workflow-import';
+import { importWorkflowTexts, type ImportDefinitions, type ImportTexts } from '../../workflow-ui/import-workflow';
+import { workflowFromFileTexts } from '../../files/workflow-texts';
+import { writeWidgetValues } from '../../workflow-ui/write-values';
 import type { ApiPrompt, FileRef, NodeErrors } from '../../wire/workflow-api';
 import { readWorkflowFile } from '../../files/read-workflow-file';
 import { formatMiB, MAX_FILE_READ_BYTES } from '../../files/limits';
 import type { WorkerContext } from '../context';
-import type { ObjectInfoView, QueueView, SavedWorkflow, SubmitRunError, SubmitRunInput, UploadedInput, WorkflowApi } from './api';
+import type {
+	ObjectInfoView,
+	QueueView,
+	SavedWorkflow,
+	SaveWorkflowInput,
+	SubmitRunError,
+	SubmitRunInput,
+	UploadedInput,
+	WorkflowApi
+} from './api';
 import { sendInput } from './input-uploader';
 import { LibraryRepo } from './library-repo';
 import { RunTracker } from './run-tracker';
@@ -64,7 +76,8 @@ export class WorkflowService {
 			saveWorkflow: (i) => this.saveWorkflow(i),
 			duplicateWorkflow: (i) => this.duplicateWorkflow(i),
 			deleteWorkflow: ({ id }) => this.library.remove(id),
-			importFile: ({ file }) => this.importFile(file),
+			importFile: ({ file, profileId }) => this.importFile(file, profileId),
+			importText: ({ text, profileId }) => this.importTexts({ prompt: text }, 'The pasted text', profileId),
 			uploadInput: (i) => this.uploadInput(i),
 			submitRun: (i) => this.submitRun(i),
 			listRuns: () => this.runs.list(),
@@ -104,14 +117,22 @@ export class WorkflowService {
 		return ok(record);
 	}
 
-	private async saveWorkflow({ id, name, prompt }: { id?: string; name: string; prompt: ApiPrompt }): Promise<SavedWorkflow> {
+	private async saveWorkflow({ id, name, prompt, ui, notes, missing, profileId }: SaveWorkflowInput): Promise<SavedWorkflow> {
 		const now = Date.now();
 		const existing = id ? await this.library.get(id) : undefined;
+		// The form's values go back into the editor graph, for export and for the run's extra_pnginfo.
+		if (!ui && existing?.ui && profileId) {
+			const cached = await this.ctx.kv.get<CachedObjectInfo>(OBJECT_INFO + profileId);
+			if (cached) ui = writeWidgetValues(existing.ui, prompt, cached.nodes);
+		}
 		const workflow: SavedWorkflow = {
 			...(existing ?? {}),
 			id: existing?.id ?? crypto.randomUUID(),
 			name: name.trim() || 'Untitled workflow',
 			prompt,
+			...(ui ? { ui } : {}),
+			...(notes ? { notes } : {}),
+			...(missing ? { missing } : {}),
 			createdAt: existing?.createdAt ?? now,
 			updatedAt: now
 		};
@@ -123,25 +144,54 @@ export class WorkflowService {
 	private async duplicateWorkflow({ id }: { id: string }): Promise<SavedWorkflow | null> {
 		const original = await this.library.get(id);
 		if (!original) return null;
-		return this.saveWorkflow({ name: `${original.name} (copy)`, prompt: structuredClone(original.prompt) });
+		return this.saveWorkflow({
+			name: `${original.name} (copy)`,
+			prompt: structuredClone(original.prompt),
+			...(original.ui ? { ui: structuredClone(original.ui) } : {}),
+			...(original.notes ? { notes: original.notes } : {}),
+			...(original.missing ? { missing: original.missing } : {})
+		});
 	}
 
-	private async importFile(file: File): Promise<ImportResult> {
+	private async importFile(file: File, profileId: string | null): Promise<ImportResult> {
+		const label = `"${file.name}"`;
 		// Files ComfyUI saved (images, audio, video) are read by their metadata only, within caps.
 		const embedded = await readWorkflowFile({ source: file }, new AbortController().signal);
-		if (embedded.ok) return importFromPngChunks(embedded.texts as Record<string, string>);
+		if (embedded.ok) return this.importTexts(workflowFromFileTexts(embedded.texts), label, profileId);
 		if (embedded.kind !== 'unsupported') return { ok: false, message: embedded.message };
-		if (file.type.startsWith('image/'))
-			return { ok: false, message: `"${file.name}" is an image but not a PNG: only PNGs saved by ComfyUI carry their workflow.` };
+		if (/^(image|audio|video)\//.test(file.type))
+			return { ok: false, message: `${label} is a kind of file ComfyUI does not write its workflow into.` };
 		if (file.size > MAX_FILE_READ_BYTES)
-			return { ok: false, message: `"${file.name}" is larger than ${formatMiB(MAX_FILE_READ_BYTES)}: it is not a workflow file.` };
+			return { ok: false, message: `${label} is larger than ${formatMiB(MAX_FILE_READ_BYTES)}: it is not a workflow file.` };
 		let text: string;
 		try {
 			text = await file.text();
-		} catch {
-			return { ok: false, message: `The file "${file.name}" could not be read.` };
+		} catch (error) {
+			return {
+				ok: false,
+				message: `${label} could not be read (${error instanceof Error ? error.message : String(error)}); choose it again.`
+			};
 		}
-		return importWorkflowText(text);
+		return this.importTexts({ prompt: text }, label, profileId);
+	}
+
+	/** UI-format texts convert with the profile's node definitions: fresh when the server answers, else the cached copy, said so. */
+	private async importTexts(texts: ImportTexts, label: string, profileId: string | null): Promise<ImportResult> {
+		let definitions: ImportDefinitions | null = null;
+		const ui = texts.workflow ?? (texts.prompt && /"nodes"\s*:\s*\[/.test(texts.prompt) ? texts.prompt : undefined);
+		if (profileId && ui !== undefined) {
+			const info = await this.objectInfo({ profileId, refresh: true });
+			if (info.ok)
+				definitions = {
+					nodes: info.value.nodes,
+					...(info.value.fromCache
+						? {
+								cachedNote: `Converted with the node definitions cached on ${new Date(info.value.fetchedAt).toISOString().slice(0, 16).replace('T', ' ')} UTC: the server could not be reached.`
+							}
+						: {})
+				};
+		}
+		return importWorkflowTexts(texts, label, definitions);
 	}
 
 	private async uploadInput({
@@ -189,8 +239,11 @@ export class WorkflowService {
 		await this.save(run);
 		this.tracker.track(run); // before sending: its first events may beat the answer
 		// Our prompt id is stored with the run before sending, so it also serves as the idempotency key.
+		// As ComfyUI's editor does, so the outputs carry the graph (surfaces that take no such field leave it out).
+		const saved = input.workflowId ? await this.library.get(input.workflowId) : undefined;
 		const request = (prompt: ApiPrompt) => ({
 			prompt,
+			...(saved?.ui ? { extraPngInfo: { workflow: saved.ui } } : {}),
 			promptId: run.promptId!,
 			idempotencyKey: run.promptId!,
 			clientId: this.ctx.clientId(),

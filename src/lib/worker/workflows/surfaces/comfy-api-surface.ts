@@ -56,6 +56,7 @@ export abstract class ComfyApiSurface implements WorkflowSurface {
 	async submit(request: SubmitRequest): Promise<Result<JobHandle, SubmitFailure>> {
 		const key = this.connection.key;
 		const extraData: Record<string, unknown> = request.partner && key ? { api_key_service_org: key } : {};
+		if (request.extraPngInfo) extraData['extra_pnginfo'] = request.extraPngInfo;
 		const answer = await this.client.submit(request.prompt, request.promptId, request.clientId, extraData);
 		return answer.ok ? ok({ promptId: answer.value.promptId }) : answer;
 	}

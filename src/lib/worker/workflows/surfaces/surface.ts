@@ -13,6 +13,8 @@ import type { SurfaceCapabilities, SurfaceKind } from './capabilities';
 import type { StopOutcome } from '../../../domain/stop-outcome';
 export type { StopOutcome, StopRoute } from '../../../domain/stop-outcome';
 
+import type { JsonObject } from '../../../wire/json';
+
 export interface SubmitRequest {
 	prompt: ApiPrompt;
 	/** Our id for the job, stored with the run before the first byte is sent; v1 and ComfyUI accept it as `prompt_id`. */
@@ -26,6 +28,11 @@ export interface SubmitRequest {
 	clientId: string;
 	/** The workflow uses partner nodes: the surface adds the key where its `extra_data` wants it. */
 	partner: boolean;
+	/**
+	 * `extra_data.extra_pnginfo` as ComfyUI's editor sends it (`{workflow: <UI format>}`), written into
+	 * the outputs' metadata. v1 and local runtimes send it; the v2 API accepts no such field: never send it there.
+	 */
+	extraPngInfo?: JsonObject;
 }
 
 export type SubmitFailure =

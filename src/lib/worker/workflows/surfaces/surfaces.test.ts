@@ -76,6 +76,21 @@ describe('workflow surfaces', () => {
 		expect(reading).toEqual({ ok: true, value: expected });
 	});
 
+	it('sends the UI workflow as extra_data.extra_pnginfo, as the editor does, and nothing when there is none', async () => {
+		const bodies: unknown[] = [];
+		const fetchImpl = async (_url: string, init?: RequestInit) => {
+			bodies.push(JSON.parse(String(init?.body)));
+			return json({ prompt_id: 'job-1', number: 1, node_errors: {} });
+		};
+		const surface = surfaceOf(connection('local-comfyui', fetchImpl), new CapabilityBook());
+		const request = { prompt: {}, promptId: 'job-1', idempotencyKey: 'job-1', clientId: 'c', partner: false };
+		const workflow = { nodes: [], links: [], version: 0.4 };
+		await surface.submit({ ...request, extraPngInfo: { workflow } });
+		await surface.submit(request);
+		expect(bodies).toMatchObject([{ extra_data: { extra_pnginfo: { workflow } } }, { extra_data: {} }]);
+		expect(bodies[1]).not.toHaveProperty('extra_data.extra_pnginfo');
+	});
+
 	it('a server without from-hash is not offered hashes again', async () => {
 		const { seen, fetchImpl } = server({});
 		const book = new CapabilityBook();

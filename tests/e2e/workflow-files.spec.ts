@@ -1,0 +1,138 @@
+import { readFile } from 'node:fs/promises';
+import type { Page } from '@playwright/test';
+import { test, expect } from './fixtures';
+import { bytesSource, readWorkflowFile, workflowFromFileTexts } from '../../src/lib/files';
+import { convertUiWorkflow } from '../../src/lib/workflow-ui/convert';
+import { fixtureDefinitions } from '../../src/lib/workflow-ui/object-info.fixture';
+import type { JsonObject } from '../../src/lib/wire/json';
+
+const DIR = 'tests/fixtures/workflow-files/';
+const FILES: Array<[string, string]> = [
+	['ui-workflow.json', 'application/json'],
+	['image-text.png', 'image/png'],
+	['animated.webp', 'image/webp'],
+	['animated.png', 'image/png'],
+	['audio.flac', 'audio/flac'],
+	['audio.mp3', 'audio/mpeg'],
+	['video.mp4', 'video/mp4']
+];
+
+async function drop(page: Page, name: string, mime: string, bytes: Buffer): Promise<void> {
+	const data = await page.evaluateHandle(
+		([b64, fileName, type]) => {
+			const raw = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+			const transfer = new DataTransfer();
+			transfer.items.add(new File([raw], fileName, { type }));
+			return transfer;
+		},
+		[bytes.toString('base64'), name, mime] as const
+	);
+	// Anywhere on the page: the heading, not the import panel.
+	await page.getByRole('heading', { name: 'Workflows', level: 1 }).dispatchEvent('drop', { dataTransfer: data });
+}
+
+/** The form as a person sees it: section headings, node titles and every value, in order. */
+async function formShape(page: Page): Promise<string[]> {
+	const form = page.getByRole('form', { name: 'Run form' });
+	await expect(form.getByRole('region', { name: 'Node Positive prompt' })).toBeVisible();
+	return form.evaluate((el) =>
+		[...el.querySelectorAll('h3, input:not([type=file]):not([type=search]):not([type=checkbox]), textarea, select')].map((e) =>
+			e instanceof HTMLHeadingElement ? `# ${e.textContent?.trim()}` : `${(e as HTMLInputElement).value}`
+		)
+	);
+}
+
+for (const [file, mime] of FILES) {
+	test(`${file} dropped on the workflows page opens grouped and titled, runs, and round-trips`, async ({ page, openApp }) => {
+		test.setTimeout(90_000);
+		const name = file.replace(/\.[a-z0-9]+$/, '');
+		await openApp('/workflows');
+		await drop(page, file, mime, await readFile(DIR + file));
+		await expect(page.getByRole('textbox', { name: 'Workflow name' })).toHaveValue(name);
+
+		const form = page.getByRole('form', { name: 'Run form' });
+		await expect(form.getByRole('heading', { name: 'Prompts' })).toBeVisible();
+		await expect(form.getByRole('region', { name: 'Node Positive prompt' })).toBeVisible();
+		await expect(form.getByRole('region', { name: 'Node Negative prompt' })).toBeVisible();
+		await expect(form.getByRole('region', { name: 'Node Load Checkpoint' })).toBeVisible();
+
+		// Change a value, run it, and find the UI workflow (with the change) in the output PNG.
+		await form.getByRole('checkbox', { name: 'Main inputs only' }).setChecked(false);
+		await form.getByRole('region', { name: 'Node KSampler' }).getByRole('spinbutton', { name: 'steps', exact: true }).fill('7');
+		await page.getByRole('button', { name: 'Run', exact: true }).click();
+		await page.getByRole('link', { name: `Open run ${name}` }).click();
+		await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 45_000 });
+		const image = page.getByRole('img', { name: /^Output / }).first();
+		await expect(image).toBeVisible();
+		const src = (await image.getAttribute('src'))!;
+		const bytes = await page.evaluate(async (url) => Array.from(new Uint8Array(await (await fetch(url)).arrayBuffer())), src);
+		const read = await readWorkflowFile({ source: bytesSource(new Uint8Array(bytes)), name: 'output.png' }, new AbortController().signal);
+		expect(read.ok).toBe(true);
+		const carried = read.ok ? workflowFromFileTexts(read.texts) : {};
+		const graph = JSON.parse(carried.workflow!) as JsonObject;
+		const sampler = (graph['nodes'] as JsonObject[]).find((n) => n['id'] === 3)!;
+		expect((sampler['widgets_values'] as unknown[])[2]).toBe(7);
+		expect((graph['groups'] as JsonObject[])[0]!['title']).toBe('Prompts');
+		expect(JSON.parse(carried.prompt!)['3'].inputs.steps).toBe(7);
+
+		// Export gives the UI format back; importing it again gives the same form and prompt.
+		await page.goto(page.url().replace(/\/runs\/.*$/, '/workflows'));
+		const card = page.getByRole('article', { name: `Workflow ${name}`, exact: true });
+		await card.getByRole('link').first().click();
+		const before = await formShape(page);
+		await page.goto(page.url().replace(/\/workflows\/.*$/, '/workflows'));
+		const download = page.waitForEvent('download');
+		await card.getByRole('button', { name: `Export ${name}`, exact: true }).click();
+		const exported = await readFile((await (await download).path())!);
+		const ui = JSON.parse(exported.toString('utf8')) as JsonObject;
+		expect(ui['nodes']).toBeInstanceOf(Array);
+		const converted = convertUiWorkflow(ui, fixtureDefinitions());
+		expect(converted.ok && converted.prompt['3']!.inputs['steps']).toBe(7);
+
+		await drop(page, 'again.json', 'application/json', exported);
+		await expect(page.getByRole('textbox', { name: 'Workflow name' })).toHaveValue('again');
+		expect(await formShape(page)).toEqual(before);
+	});
+}
+
+test('a file that holds no workflow is named in a clear message, and nothing is saved', async ({ page, openApp }) => {
+	await openApp('/workflows');
+	await drop(page, 'notes.txt', 'text/plain', Buffer.from('hello'));
+	await expect(page.getByRole('alert')).toContainText('"notes.txt"');
+	await expect(page.getByRole('alert')).not.toContainText('API format');
+	await expect(page.getByRole('article')).toHaveCount(0);
+});
+
+test('a workflow with app mode opens on the inputs the author exposed, all inputs one tap away; paste works anywhere', async ({
+	page,
+	openApp
+}) => {
+	await openApp('/workflows');
+	const ui = JSON.parse(await readFile(DIR + 'ui-workflow.json', 'utf8')) as JsonObject;
+	ui['extra'] = {
+		...(ui['extra'] as JsonObject),
+		linearData: {
+			inputs: [
+				[6, 'text'],
+				[3, 'steps']
+			],
+			outputs: [9]
+		}
+	};
+	const text = JSON.stringify(ui);
+	// A paste outside any text field imports what was copied.
+	await page.getByRole('heading', { name: 'Workflows', level: 1 }).evaluate((el, copied) => {
+		const data = new DataTransfer();
+		data.setData('text/plain', copied);
+		el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+	}, text);
+	await expect(page.getByRole('textbox', { name: 'Workflow name' })).toHaveValue('Pasted workflow');
+
+	const form = page.getByRole('form', { name: 'Run form' });
+	await expect(form.getByText('The inputs the author exposed (app mode).')).toBeVisible();
+	await expect(form.getByRole('region', { name: /^Node / })).toHaveCount(2);
+	await expect(form.getByRole('spinbutton', { name: 'steps', exact: true })).toBeVisible();
+	await expect(form.getByRole('spinbutton', { name: 'cfg', exact: true })).toHaveCount(0);
+	await form.getByRole('checkbox', { name: 'All inputs' }).check();
+	await expect(form.getByRole('region', { name: 'Node Load Checkpoint' })).toBeVisible();
+});
