@@ -1,16 +1,20 @@
-/** An output chosen with "Use as input", offered to the next image input a person fills. */
+/**
+ * An output chosen with "Use as input", offered to the next image input a person fills. It keeps the
+ * bytes, not the output's object URL: that URL is revoked when the run page that showed it goes.
+ */
 export class InputClipboard {
-	item = $state<{ url: string; filename: string } | null>(null);
+	item = $state<{ blob: Blob; filename: string } | null>(null);
 
-	set(url: string, filename: string): void {
-		this.item = { url, filename };
+	/** Copies the bytes behind `url` (an object URL of the page showing the output). */
+	async set(url: string, filename: string): Promise<void> {
+		const blob = await (await fetch(url)).blob();
+		this.item = { blob, filename };
 	}
 
-	/** The copied output as a File (its object URL is local: no network). */
-	async file(): Promise<File | undefined> {
-		if (!this.item) return undefined;
-		const blob = await (await fetch(this.item.url)).blob();
-		return new File([blob], this.item.filename, { type: blob.type || 'image/png' });
+	/** The copied output as a File. */
+	file(): Promise<File | undefined> {
+		const item = this.item;
+		return Promise.resolve(item ? new File([item.blob], item.filename, { type: item.blob.type || 'image/png' }) : undefined);
 	}
 }
 
