@@ -126,6 +126,28 @@ describe('schema to fields', () => {
 		expect(byName(f, 'other_key')).toMatchObject({ kind: 'secret' });
 	});
 
+	it.each([
+		// The schema's own hints outrank words in the name or description.
+		{ name: 'input', schema: { type: 'string', contentMediaType: 'image/png', description: 'A video frame source' }, accept: 'image' },
+		{ name: 'clip_url', schema: { type: 'string', contentMediaType: 'audio/wav' }, accept: 'audio' },
+		{ name: 'start_url', schema: { type: 'string', format: 'image', description: 'Start of the video' }, accept: 'image' },
+		{ name: 'source', schema: { type: 'string', format: 'video-url' }, accept: 'video' },
+		{ name: 'reference_url', schema: { type: 'string', _fal_ui_field: 'image', description: 'Used for the video.' }, accept: 'image' },
+		{ name: 'input_url', schema: { type: 'string', ui: { field: 'audio' } }, accept: 'audio' },
+		{ name: 'media_url', schema: { type: 'string', 'x-media-type': 'video' }, accept: 'video' },
+		{ name: 'first_url', schema: { type: 'string', examples: ['https://cdn.example/a/first.jpg'] }, accept: 'image' },
+		{ name: 'driver_url', schema: { type: 'string', default: 'https://cdn.example/dance.mp4?x=1' }, accept: 'video' },
+		// Then the name before the description: an image described by a video stays an image.
+		{ name: 'image_url', schema: { type: 'string', description: 'The first frame of the generated video.' }, accept: 'image' },
+		{ name: 'start_image', schema: { type: 'string', format: 'uri', description: 'Video starts here.' }, accept: 'image' },
+		{ name: 'video_url', schema: { type: 'string', description: 'Sound is taken from this.' }, accept: 'video' },
+		{ name: 'input_url', schema: { type: 'string', description: 'A speech recording.' }, accept: 'audio' },
+		{ name: 'file_url', schema: { type: 'string' }, accept: 'any' }
+	])('the media kind of $name comes from the schema first', ({ name, schema, accept }) => {
+		const f = schemaToForm(doc({ type: 'object', properties: { [name]: schema } })).group.fields;
+		expect(byName(f, name)).toMatchObject({ kind: 'media', accept });
+	});
+
 	it('maps arrays of objects and nested objects, with item paths moved to their index', () => {
 		const f = schemaToForm(
 			doc({

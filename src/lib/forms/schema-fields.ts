@@ -168,12 +168,71 @@ function bounds(schema: Schema): { min?: number; max?: number } {
 	return { ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}) };
 }
 
-function mediaAcceptOf(name: string, description: string): MediaAccept {
-	const hay = `${name} ${description}`.toLowerCase();
+const MEDIA_KINDS: ReadonlyArray<Exclude<MediaAccept, 'any'>> = ['image', 'video', 'audio'];
+
+/** A kind named by a hint's text: `image`, `image/png`, `video_url`, `audio-file`, `ImageUrl`. */
+function kindInHint(hint: unknown): MediaAccept | undefined {
+	if (typeof hint !== 'string') return undefined;
+	const word = hint.toLowerCase().match(/^[a-z]+/)?.[0];
+	return MEDIA_KINDS.find((k) => k === word);
+}
+
+/** A kind from a URL's file extension (in `examples` or `default`). */
+function kindOfUrl(value: unknown): MediaAccept | undefined {
+	if (typeof value !== 'string') return undefined;
+	const ext = value
+		.split(/[?#]/)[0]!
+		.match(/\.([a-z0-9]{2,5})$/i)?.[1]
+		?.toLowerCase();
+	if (!ext) return undefined;
+	if (/^(png|jpe?g|webp|gif|bmp|tiff?|avif|heic)$/.test(ext)) return 'image';
+	if (/^(mp4|webm|mov|mkv|avi|m4v)$/.test(ext)) return 'video';
+	if (/^(mp3|wav|flac|ogg|m4a|aac|opus)$/.test(ext)) return 'audio';
+	return undefined;
+}
+
+function kindInWords(text: string): MediaAccept | undefined {
+	const hay = text.toLowerCase();
+	if (/image|mask|frame|photo|picture|img|portrait/.test(hay)) return 'image';
 	if (/video|clip|movie/.test(hay)) return 'video';
 	if (/audio|voice|speech|sound|music/.test(hay)) return 'audio';
-	if (/image|mask|frame|photo|picture|img/.test(hay)) return 'image';
-	return 'any';
+	return undefined;
+}
+
+/**
+ * What a media input takes. The schema's own hints come first (`contentMediaType`, a media
+ * `format`, fal's `_fal_ui_field` and `ui.field`, `x-*` media hints, then the extension of its
+ * examples), and only then words: the name before the description, so an `image_url` described as
+ * "the first frame of the video" stays an image.
+ */
+export function mediaAcceptOf(name: string, schema: Schema, description: string): MediaAccept {
+	const hinted = hintedMediaKind(schema);
+	if (hinted) return hinted;
+	for (const example of [...(examplesOf(schema) ?? []), schema['default']]) {
+		const kind = kindOfUrl(example);
+		if (kind) return kind;
+	}
+	return kindInWords(name) ?? kindInWords(description) ?? 'any';
+}
+
+/** The media kind a schema names outright, which also makes a plain string a media input. */
+function hintedMediaKind(schema: Schema): MediaAccept | undefined {
+	const ui = isSchema(schema['ui']) ? schema['ui'] : undefined;
+	const hints = [
+		schema['contentMediaType'],
+		schema['format'],
+		schema['_fal_ui_field'],
+		ui?.['field'],
+		ui?.['type'],
+		schema['x-media-type'],
+		schema['x-fal-media-type'],
+		schema['accept']
+	];
+	for (const hint of hints) {
+		const kind = kindInHint(hint);
+		if (kind) return kind;
+	}
+	return undefined;
 }
 
 const looksLikeUrlName = (name: string) => /(^|_)url$/i.test(name) || /Url$/.test(name);
@@ -277,12 +336,12 @@ function mapSchema(name: string, path: FieldPath, raw: Schema, required: boolean
 		case 'string': {
 			const format = typeof schema['format'] === 'string' ? schema['format'] : undefined;
 			if (format === 'password' || schema['writeOnly'] === true) return { ...common, kind: 'secret', ...stringLimits(schema) };
-			if (format === 'uri' || format === 'url' || format === 'binary' || looksLikeUrlName(name)) {
+			if (format === 'uri' || format === 'url' || format === 'binary' || hintedMediaKind(schema) || looksLikeUrlName(name)) {
 				return {
 					...common,
 					kind: 'media',
 					transport: 'url',
-					accept: mediaAcceptOf(name, common.description ?? ''),
+					accept: mediaAcceptOf(name, schema, common.description ?? ''),
 					mask: /mask/i.test(name)
 				};
 			}
