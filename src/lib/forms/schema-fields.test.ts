@@ -242,3 +242,18 @@ describe('schema to fields', () => {
 		expect([...new Set(fallbacks)].sort()).toEqual(['llm:outline', 'llm:response_format.json_schema', 'unauthored:body']);
 	});
 });
+
+describe('emulator models shaped like real fal and Cog documents', () => {
+	const formOf = (id: string) => schemaToForm(buildSchemaDocument(buildCatalog().find((m) => m.id === id)!).document).group.fields;
+
+	it('takes the media kind of hinted fal file inputs from their hints, not from "video" in the description', () => {
+		const f = formOf('kestrel/keyframes-v1');
+		expect(byName(f, 'start_url')).toMatchObject({ kind: 'media', accept: 'image' });
+		expect(byName(f, 'end_url')).toMatchObject({ kind: 'media', accept: 'image' });
+		expect(byName(f, 'soundtrack')).toMatchObject({ kind: 'media', accept: 'audio' });
+	});
+
+	it('reads the Cog image input (format uri, no required list) as an image', () => {
+		expect(byName(formOf('cogwork/sdxl-img2img'), 'image')).toMatchObject({ kind: 'media', accept: 'image', required: false });
+	});
+});
