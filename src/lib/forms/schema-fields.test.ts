@@ -257,3 +257,68 @@ describe('emulator models shaped like real fal and Cog documents', () => {
 		expect(byName(formOf('cogwork/sdxl-img2img'), 'image')).toMatchObject({ kind: 'media', accept: 'image', required: false });
 	});
 });
+
+describe('schemas with no required list', () => {
+	const shown = (properties: Schema, extra: Schema = {}) => {
+		const f = schemaToForm(doc({ type: 'object', properties, ...extra })).group.fields;
+		return { main: f.filter((x) => !x.advanced).map((x) => x.id), advanced: f.filter((x) => x.advanced).map((x) => x.id) };
+	};
+
+	it.each([
+		{
+			name: 'Cog image: prompts and the image first, by x-order',
+			properties: {
+				seed: { type: 'integer', 'x-order': 3 },
+				image: { type: 'string', format: 'uri', 'x-order': 2 },
+				prompt: { type: 'string', 'x-order': 0 },
+				negative_prompt: { type: 'string', 'x-order': 1 },
+				width: { type: 'integer', 'x-order': 4 }
+			},
+			main: ['prompt', 'negative_prompt', 'image'],
+			advanced: ['seed', 'width']
+		},
+		{
+			name: 'a media list and a text input',
+			properties: {
+				steps: { type: 'integer', 'x-order': 0 },
+				image_urls: { type: 'array', items: { type: 'string' }, 'x-order': 1 },
+				text: { type: 'string', 'x-order': 2 }
+			},
+			main: ['image_urls', 'text', 'steps'],
+			advanced: []
+		},
+		{
+			name: 'no prompt or media: the earliest few by x-order',
+			properties: {
+				d: { type: 'number', 'x-order': 3 },
+				a: { type: 'number', 'x-order': 0 },
+				b: { type: 'boolean', 'x-order': 1 },
+				c: { type: 'string', 'x-order': 2 },
+				e: { type: 'integer', 'x-order': 4 }
+			},
+			main: ['a', 'b', 'c'],
+			advanced: ['d', 'e']
+		},
+		{
+			name: 'an empty required list counts as none',
+			properties: {
+				top_p: { type: 'number', 'x-order': 1 },
+				prompt: { type: 'string', 'x-order': 0 },
+				max_tokens: { type: 'integer', 'x-order': 2 },
+				t: { type: 'number', 'x-order': 3 }
+			},
+			extra: { required: [] },
+			main: ['prompt', 'top_p', 'max_tokens'],
+			advanced: ['t']
+		}
+	])('$name', ({ properties, extra, main, advanced }) => {
+		expect(shown(properties, extra)).toEqual({ main, advanced });
+	});
+
+	it('keeps a required list as the line between main and advanced', () => {
+		expect(shown({ a: { type: 'number' }, prompt: { type: 'string' } }, { required: ['a'] })).toEqual({
+			main: ['a'],
+			advanced: ['prompt']
+		});
+	});
+});

@@ -440,13 +440,37 @@ export function propertyOrder(schema: Schema, resolve: (s: Schema) => Schema = (
 
 function mapProperties(schema: Schema, path: FieldPath, top: boolean, ctx: Ctx): Field[] {
 	const props = schema['properties'] as Schema;
-	const required = new Set(Array.isArray(schema['required']) ? schema['required'] : []);
-	return propertyOrder(schema).map((name) => {
+	const requiredList = Array.isArray(schema['required']) ? schema['required'] : [];
+	const required = new Set(requiredList);
+	const fields = propertyOrder(schema).map((name) => {
 		const prop = props[name];
 		const isRequired = required.has(name);
 		if (!isSchema(prop)) return jsonField(name, [...path, name], {}, isRequired, top && !isRequired, 'a property with no schema');
 		return mapSchema(name, [...path, name], prop, isRequired, top && !isRequired, ctx);
 	});
+	return top && requiredList.length === 0 ? withNeededInputsFirst(fields) : fields;
+}
+
+/** Fields that hold what a person asks for: prompts and media (alone or in a list). */
+function isNeededInput(field: Field): boolean {
+	const name = String(field.path[field.path.length - 1] ?? '');
+	if (/prompt|^text$|^query$|^question$|^message$|^input$/i.test(name) && (field.kind === 'text' || field.kind === 'textarea')) return true;
+	return field.kind === 'media' || (field.kind === 'array' && field.item.kind === 'media');
+}
+
+/** How many fields the main area shows at least, when a schema marks none as required. */
+const MAIN_AT_LEAST = 3;
+
+/**
+ * A schema with no `required` list (common for Cog models, where every input has a default)
+ * would show an empty main area above all its inputs under "Advanced". Its prompts and media
+ * inputs come first in the main area, then the earliest others (by `x-order`) up to a few.
+ */
+function withNeededInputsFirst(fields: Field[]): Field[] {
+	const needed = fields.filter(isNeededInput);
+	const fill = fields.filter((f) => !isNeededInput(f)).slice(0, Math.max(0, MAIN_AT_LEAST - needed.length));
+	const main = new Set([...needed, ...fill]);
+	return [...needed, ...fill, ...fields.filter((f) => !main.has(f))].map((f) => (main.has(f) ? { ...f, advanced: false, main: true } : f));
 }
 
 function collectDefaults(fields: Field[], into: unknown): unknown {
