@@ -322,3 +322,37 @@ describe('schemas with no required list', () => {
 		});
 	});
 });
+
+describe('exclusive bounds', () => {
+	it.each([
+		{
+			name: '3.1 numeric, fractional',
+			schema: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1 },
+			want: { min: 0, max: 1, exclusiveMin: true, exclusiveMax: true }
+		},
+		{
+			name: 'draft-4 boolean, fractional',
+			schema: { type: 'number', minimum: 0, exclusiveMinimum: true, maximum: 2, exclusiveMaximum: false },
+			want: { min: 0, max: 2, exclusiveMin: true }
+		},
+		{
+			name: '3.1 numeric, whole numbers move inside',
+			schema: { type: 'integer', exclusiveMinimum: 0, exclusiveMaximum: 10 },
+			want: { min: 1, max: 9 }
+		},
+		{
+			name: 'draft-4 boolean, whole numbers',
+			schema: { type: 'integer', minimum: 1, exclusiveMinimum: true, maximum: 5, exclusiveMaximum: true },
+			want: { min: 2, max: 4 }
+		},
+		{
+			name: 'the tighter of both forms wins',
+			schema: { type: 'number', minimum: 3, exclusiveMinimum: 1, maximum: 4, exclusiveMaximum: 4 },
+			want: { min: 3, max: 4, exclusiveMax: true }
+		}
+	])('$name', ({ schema, want }) => {
+		const field = byName(schemaToForm(doc({ type: 'object', properties: { x: schema } })).group.fields, 'x');
+		const { min, max, exclusiveMin, exclusiveMax } = field as Extract<Field, { kind: 'number' | 'integer' }>;
+		expect({ min, max, exclusiveMin, exclusiveMax }).toEqual({ exclusiveMin: undefined, exclusiveMax: undefined, ...want });
+	});
+});

@@ -157,15 +157,34 @@ function num(schema: Schema, key: string): number | undefined {
 	return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }
 
-/** Lower and upper bounds, reading 3.0 boolean and 3.1 numeric `exclusive*` alike. */
-function bounds(schema: Schema): { min?: number; max?: number } {
-	let min = num(schema, 'minimum');
-	let max = num(schema, 'maximum');
-	const exMin = schema['exclusiveMinimum'];
-	const exMax = schema['exclusiveMaximum'];
-	if (typeof exMin === 'number') min = exMin;
-	if (typeof exMax === 'number') max = exMax;
-	return { ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}) };
+/**
+ * Lower and upper bounds, reading the 3.0 / draft-4 boolean and the 3.1 numeric `exclusive*` alike
+ * (the tighter bound wins when both forms are present). A whole number's exclusive bound becomes the
+ * next whole number inside it; a fractional number keeps the bound and says it is exclusive.
+ */
+function bounds(schema: Schema, integer: boolean): { min?: number; max?: number; exclusiveMin?: true; exclusiveMax?: true } {
+	const side = (inclusiveKey: string, exclusiveKey: string, up: boolean): { at?: number; exclusive: boolean } => {
+		const inclusive = num(schema, inclusiveKey);
+		const ex = schema[exclusiveKey];
+		if (ex === true && inclusive !== undefined) return { at: inclusive, exclusive: true };
+		if (typeof ex === 'number' && Number.isFinite(ex)) {
+			const tighter = inclusive === undefined || (up ? ex >= inclusive : ex <= inclusive);
+			return tighter ? { at: ex, exclusive: true } : { at: inclusive, exclusive: false };
+		}
+		return { ...(inclusive !== undefined ? { at: inclusive } : {}), exclusive: false };
+	};
+	const lo = side('minimum', 'exclusiveMinimum', true);
+	const hi = side('maximum', 'exclusiveMaximum', false);
+	let min = lo.at;
+	let max = hi.at;
+	if (integer && min !== undefined) min = lo.exclusive ? Math.floor(min) + 1 : Math.ceil(min);
+	if (integer && max !== undefined) max = hi.exclusive ? Math.ceil(max) - 1 : Math.floor(max);
+	return {
+		...(min !== undefined ? { min } : {}),
+		...(max !== undefined ? { max } : {}),
+		...(!integer && lo.exclusive ? { exclusiveMin: true as const } : {}),
+		...(!integer && hi.exclusive ? { exclusiveMax: true as const } : {})
+	};
 }
 
 const MEDIA_KINDS: ReadonlyArray<Exclude<MediaAccept, 'any'>> = ['image', 'video', 'audio'];
@@ -350,7 +369,7 @@ function mapSchema(name: string, path: FieldPath, raw: Schema, required: boolean
 		}
 		case 'integer':
 		case 'number': {
-			const { min, max } = bounds(schema);
+			const { min, max, exclusiveMin, exclusiveMax } = bounds(schema, type === 'integer');
 			if (type === 'integer' && looksLikeSeed(name))
 				return { ...common, kind: 'seed', min: min ?? 0, max: Math.min(max ?? SEED_MAX, Number.MAX_SAFE_INTEGER) };
 			const step = num(schema, 'multipleOf') ?? (type === 'integer' ? 1 : undefined);
@@ -360,6 +379,8 @@ function mapSchema(name: string, path: FieldPath, raw: Schema, required: boolean
 				...(min !== undefined ? { min } : {}),
 				...(max !== undefined ? { max } : {}),
 				...(step !== undefined ? { step } : {}),
+				...(exclusiveMin ? { exclusiveMin } : {}),
+				...(exclusiveMax ? { exclusiveMax } : {}),
 				slider: min !== undefined && max !== undefined
 			};
 		}
