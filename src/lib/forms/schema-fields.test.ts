@@ -356,3 +356,53 @@ describe('exclusive bounds', () => {
 		expect({ min, max, exclusiveMin, exclusiveMax }).toEqual({ exclusiveMin: undefined, exclusiveMax: undefined, ...want });
 	});
 });
+
+describe('variant labels', () => {
+	const labels = (branches: Schema[], components: Schema = {}) => {
+		const f = byName(schemaToForm(doc({ type: 'object', properties: { v: { anyOf: branches } } }, components)).group.fields, 'v');
+		if (f.kind !== 'variant') throw new Error(`variant expected, got ${f.kind}`);
+		return f.variants.map((x) => x.label);
+	};
+
+	it.each([
+		{
+			name: 'an enum and a width/height object',
+			branches: [
+				{ type: 'string', enum: ['square', 'portrait_4_3'] },
+				{ type: 'object', properties: { width: { type: 'integer' }, height: { type: 'integer' } } }
+			],
+			want: ['Preset', 'Custom size']
+		},
+		{
+			name: 'titles win',
+			branches: [
+				{ type: 'string', title: 'Named style' },
+				{ type: 'integer', title: 'style_id' }
+			],
+			want: ['Named style', 'Style id']
+		},
+		{
+			name: 'scalars by what they hold',
+			branches: [{ type: 'string', format: 'uri' }, { type: 'number', minimum: 0, maximum: 1 }, { type: 'boolean' }],
+			want: ['Link', 'Amount (0 to 1)', 'On or off']
+		},
+		{ name: 'plain text and a list', branches: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }], want: ['Text', 'List'] },
+		{
+			name: 'two lists told apart',
+			branches: [
+				{ type: 'array', items: { type: 'string' } },
+				{ type: 'array', items: { type: 'number' } }
+			],
+			want: ['List (1)', 'List (2)']
+		},
+		{
+			name: 'an object named by its fields',
+			branches: [{ type: 'string' }, { type: 'object', properties: { url: { type: 'string' }, weight: { type: 'number' } } }],
+			want: ['Text', 'Custom (url, weight)']
+		}
+	])('$name', ({ branches, want }) => {
+		const got = labels(branches);
+		expect(got).toEqual(want);
+		for (const l of got) expect(['String', 'Number', 'Integer', 'Object', 'Array', 'Boolean']).not.toContain(l);
+	});
+});

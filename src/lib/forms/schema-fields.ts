@@ -293,6 +293,43 @@ function enumLabel(value: unknown): string {
 	return value === null ? 'None' : typeof value === 'string' ? value : JSON.stringify(value);
 }
 
+/**
+ * A variant's label from its shape when it has no title: what a person chooses between ("Preset",
+ * "Custom size", "Link"), never a JSON type name.
+ */
+function shapeLabel(schema: Schema): string | undefined {
+	if (Array.isArray(schema['enum'])) return schema['enum'].length === 1 ? enumLabel(schema['enum'][0]) : 'Preset';
+	if ('const' in schema) return enumLabel(schema['const']);
+	const type = Array.isArray(schema['type']) ? schema['type'].find((t) => t !== 'null') : schema['type'];
+	const props = isSchema(schema['properties']) ? Object.keys(schema['properties']) : [];
+	switch (type ?? (props.length ? 'object' : undefined)) {
+		case 'object':
+			if (props.includes('width') || props.includes('height')) return 'Custom size';
+			if (props.length === 0) return 'Custom settings';
+			return `Custom (${props
+				.slice(0, 3)
+				.map((p) => humanize(p).toLowerCase())
+				.join(', ')}${props.length > 3 ? ', …' : ''})`;
+		case 'string': {
+			const format = schema['format'];
+			if (format === 'uri' || format === 'url' || hintedMediaKind(schema)) return 'Link';
+			if (schema['contentEncoding'] === 'base64' || format === 'byte') return 'Inline data';
+			return 'Text';
+		}
+		case 'integer':
+		case 'number': {
+			const { min, max } = bounds(schema, type === 'integer');
+			return min !== undefined && max !== undefined ? `Amount (${min} to ${max})` : 'Amount';
+		}
+		case 'boolean':
+			return 'On or off';
+		case 'array':
+			return 'List';
+		default:
+			return undefined;
+	}
+}
+
 /** One property schema to one field. */
 function mapSchema(name: string, path: FieldPath, raw: Schema, required: boolean, advanced: boolean, ctx: Ctx): Field {
 	if (ctx.depth > MAX_DEPTH) return jsonField(name, path, raw, required, advanced, 'nested too deeply');
@@ -329,11 +366,16 @@ function mapSchema(name: string, path: FieldPath, raw: Schema, required: boolean
 		}
 		if (real.length === 0) return jsonField(name, path, schema, required, advanced, 'a union with no usable branch');
 		const variants = real.map((b, i) => {
-			const title = typeof b.norm.schema['title'] === 'string' ? b.norm.schema['title'] : undefined;
-			const label =
-				title ?? b.norm.refName ?? (typeof b.norm.schema['type'] === 'string' ? humanize(b.norm.schema['type']) : `Option ${i + 1}`);
+			const title = typeof b.norm.schema['title'] === 'string' && b.norm.schema['title'].trim() ? b.norm.schema['title'] : undefined;
+			const label = title ? humanize(title) : b.norm.refName ? humanize(b.norm.refName) : (shapeLabel(b.norm.schema) ?? `Option ${i + 1}`);
 			const field = mapSchema(name, path, { ...b.norm.schema, title: humanize(name) }, required, false, branchCtx(b.raw));
-			return { label: humanize(label), field };
+			return { label, field };
+		});
+		// Two branches of one shape (two lists, two objects) still need telling apart.
+		const seen = new Map<string, number>();
+		for (const v of variants) seen.set(v.label, (seen.get(v.label) ?? 0) + 1);
+		variants.forEach((v, i) => {
+			if ((seen.get(v.label) ?? 0) > 1) v.label = `${v.label} (${i + 1})`;
 		});
 		return { ...base(name, path, siblings, required, nullable, advanced), kind: 'variant', variants };
 	}
