@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { joinedStreams, outputSchemaOf } from './token-streams';
+import type { Json } from '../wire/json';
 import { buildCatalog } from '../../../emulator/router/catalog';
 import { buildSchemaDocument } from '../../../emulator/router/schemas/document';
 
@@ -42,7 +43,7 @@ describe('token streams joined into text', () => {
 		},
 		{ name: 'a document without an output', doc: { paths: {} }, json: { output: ['a'] }, want: [] }
 	])('$name', ({ doc, json, want }) => {
-		expect(joinedStreams(doc, json)).toEqual(want);
+		expect(joinedStreams(doc, json as Json)).toEqual(want);
 	});
 
 	it('finds the stream of the emulator Cog language models', () => {
