@@ -48,6 +48,9 @@ interface ProviderFamily {
 
 const sizes = ['', '-turbo', '-pro', '-ultra'];
 
+/** The provider whose documents are shaped like Cog's. */
+export const COG_PROVIDER = 'cogwork';
+
 function variants(
 	bases: string[],
 	suffixes: string[],
@@ -95,6 +98,8 @@ function families(): ProviderFamily[] {
 			provider: 'kestrel',
 			charges: 'yes',
 			models: [
+				// fal documents whose file inputs carry `_fal_ui_field` / `ui.field` / `contentMediaType` hints.
+				{ name: 'keyframes-v1', kind: 'image-to-video', delivery: 'copied-24h', price: 90 },
 				...variants(['kestrel-v1', 'kestrel-v2', 'kestrel-v2-master'], ['-text-to-video', '-image-to-video'], (name) => ({
 					name,
 					kind: name.endsWith('image-to-video') ? 'image-to-video' : 'video',
@@ -155,6 +160,16 @@ function families(): ProviderFamily[] {
 					delivery: 'inline',
 					price: 4
 				}))
+			]
+		},
+		{
+			// Cog (Replicate-style) documents: inputs with `x-order` and no `required`, token-stream outputs.
+			provider: COG_PROVIDER,
+			charges: 'no',
+			models: [
+				{ name: 'sdxl-img2img', kind: 'image-to-image', delivery: 'provider-cdn', price: 3 },
+				{ name: 'llama-3-8b-instruct', kind: 'llm', delivery: 'json', price: 1 },
+				{ name: 'mistral-7b-stream', kind: 'llm', delivery: 'json', price: 1 }
 			]
 		},
 		{

@@ -32,6 +32,9 @@ test('a 503 catalog is "unavailable, retrying", never empty, then completes; the
 	const status = page.getByRole('status', { name: 'Catalog status' });
 	await expect(status).toContainText('Catalog unavailable, retrying');
 	await expect(page.getByText('No models')).toHaveCount(0);
+	await expect(status).toContainText('Service unavailable');
+	await expect(status).not.toContainText('0 models');
+	await expect(page.getByRole('heading', { level: 1 })).toContainText('service unavailable');
 	await sharedFaults(emulator, { catalogUnavailable: false });
 	await expect(status).toContainText('Complete', { timeout: 30_000 });
 	const total = (await catalogIds(emulator)).length;

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { RouterValidationErrorEntry } from '../../../src/lib/wire/router-api';
-import type { CatalogModel } from '../catalog';
+import { COG_PROVIDER, type CatalogModel } from '../catalog';
 import type { RouterContext } from '../context';
 import { IMAGE_MIME, renderClip, renderImage, renderSpeech, type ImageFormat } from './media';
 
@@ -197,6 +197,12 @@ function completion(input: Input): NativeOutput {
 	return json({ output: `Here is a considered reply to "${prompt.slice(0, 200)}".`, usage });
 }
 
+/** A Cog language model's output: the tokens as they were streamed, to be concatenated. */
+function tokenStream(input: Input): NativeOutput {
+	const reply = `Here is a considered reply to "${promptOf(input).slice(0, 200)}".`;
+	return json({ output: reply.match(/\s*\S+/g) ?? [] });
+}
+
 async function community(ctx: RouterContext, model: CatalogModel, input: Input, seed: number): Promise<NativeOutput | ProviderRejection> {
 	// The provider validates what the service did not: it needs a prompt (pydantic v1 wording, passed through).
 	if (typeof input['prompt'] !== 'string' || input['prompt'] === '') {
@@ -229,7 +235,7 @@ export async function produceOutput(ctx: RouterContext, model: CatalogModel, inp
 		case 'tts':
 			return speech(input, seed);
 		case 'llm':
-			return completion(input);
+			return model.provider === COG_PROVIDER ? tokenStream(input) : completion(input);
 		case 'unauthored':
 			return community(ctx, model, input, seed);
 	}

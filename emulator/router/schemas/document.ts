@@ -3,7 +3,7 @@
  * Built once per catalog build; the served bytes and their strong ETag are fixed with it.
  */
 import { createHash } from 'node:crypto';
-import type { CatalogModel } from '../catalog';
+import { COG_PROVIDER, type CatalogModel } from '../catalog';
 import { renderDialect, type JsonSchema } from './dialect';
 import type { SchemaParts } from './parts';
 import {
@@ -16,6 +16,7 @@ import {
 	stabilityTextToImage,
 	stabilityUpscale
 } from './image';
+import { cogImage, cogLanguage, falHintedVideo } from './cog';
 import { falVideo, textToSpeech, veoVideo } from './media';
 import { llm, outline, unauthored } from './text';
 
@@ -28,7 +29,7 @@ export function schemaParts(model: CatalogModel): SchemaParts {
 			if (model.provider === 'vertex') return imagenTextToImage();
 			return falTextToImage();
 		case 'image-to-image':
-			return falImageToImage();
+			return model.provider === COG_PROVIDER ? cogImage() : falImageToImage();
 		case 'inpainting':
 			return model.provider === 'stratus' ? stabilityInpainting() : falInpainting();
 		case 'lora':
@@ -38,10 +39,12 @@ export function schemaParts(model: CatalogModel): SchemaParts {
 		case 'video':
 			return model.provider === 'vertex' ? veoVideo() : falVideo(false, model.extraAsset && model.provider === 'kestrel');
 		case 'image-to-video':
+			if (model.model.startsWith('keyframes')) return falHintedVideo();
 			return falVideo(true, model.extraAsset && model.provider === 'kestrel');
 		case 'tts':
 			return textToSpeech();
 		case 'llm':
+			if (model.provider === COG_PROVIDER) return cogLanguage();
 			return model.model === 'quill-outline' ? outline() : llm();
 		case 'unauthored':
 			return unauthored();

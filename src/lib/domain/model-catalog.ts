@@ -186,3 +186,20 @@ export function modelPath(id: string): string {
 		.map((s) => encodeURIComponent(s))
 		.join('/');
 }
+
+/**
+ * Whether the service refused the catalog as unavailable (503) and nothing is shown: then the page
+ * says so, never "0 models" (an empty catalog is a different fact).
+ */
+export function catalogUnavailable(view: Pick<CatalogView, 'models' | 'walk'>): boolean {
+	if (view.models.length > 0) return false;
+	const walk = view.walk;
+	if (walk.kind !== 'retrying' && walk.kind !== 'failed') return false;
+	return walk.error.status === 503 || walk.error.errorType === 'service_unavailable';
+}
+
+/** The count line: "12 models", or "Service unavailable" when a refused walk left nothing to count. */
+export function catalogCountWords(view: Pick<CatalogView, 'models' | 'walk'>): string {
+	if (catalogUnavailable(view)) return 'Service unavailable';
+	return `${view.models.length} model${view.models.length === 1 ? '' : 's'}`;
+}

@@ -152,6 +152,34 @@ describe('a synchronous call', () => {
 			}
 		},
 		{
+			name: '422 with a text detail shows it and marks no field',
+			answer: reply(422, { detail: 'Prompt is too long for this model' }),
+			effect: { type: 'stop' },
+			run: {
+				status: 'failed',
+				error: { kind: 'invalid-input', message: expect.stringContaining(': Prompt is too long for this model.') },
+				fieldErrors: []
+			}
+		},
+		{
+			name: '422 with a message and no detail',
+			answer: reply(422, { message: 'Image URL could not be fetched.' }),
+			effect: { type: 'stop' },
+			run: { status: 'failed', error: { message: expect.stringContaining('Image URL could not be fetched.') }, fieldErrors: [] }
+		},
+		{
+			name: '422 with entries that only point at the body',
+			answer: reply(422, { detail: [{ loc: ['body'], msg: 'Expected an object' }] }),
+			effect: { type: 'stop' },
+			run: { status: 'failed', error: { message: expect.stringContaining('messages above the form') } }
+		},
+		{
+			name: '422 with an unreadable body',
+			answer: reply(422, '<html>bad</html>'),
+			effect: { type: 'stop' },
+			run: { status: 'failed', error: { message: expect.not.stringContaining('marked') }, fieldErrors: [] }
+		},
+		{
 			name: '429 rate_limited says how long to wait',
 			answer: reply(429, errorBody('rate_limited'), { 'X-Service-Error-Type': 'rate_limited', 'Retry-After': '10' }),
 			effect: { type: 'stop' },

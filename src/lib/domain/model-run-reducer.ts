@@ -6,7 +6,13 @@
  * `concurrency_limit_exceeded` and 504 with Retry-After); a call that got no answer is sent again
  * under the same key a few times; a consumed or expired key ends as "outcome unknown".
  */
-import { decodeErrorType, decodeQueueStatus, decodeQueueSubmit, decodeValidationErrors } from '../wire/router-decode';
+import {
+	decodeErrorType,
+	decodeQueueStatus,
+	decodeQueueSubmit,
+	decodeValidationErrors,
+	decodeValidationMessage
+} from '../wire/router-decode';
 import { ROUTER_HEADERS } from '../wire/router-api';
 import { backoffDelay, type BackoffPolicy } from './backoff';
 import { appError, type AppError } from './errors';
@@ -134,16 +140,21 @@ function failed(drive: ModelDrive, raw: RawResponse, chargeRule: string | undefi
 }
 
 function fieldErrors(drive: ModelDrive, raw: RawResponse, now: number): ModelStep {
-	const error = appError(
-		'invalid-input',
-		'The service rejected some inputs before calling the model (not billed). See the marked fields.',
-		{
-			status: raw.status,
-			requestId: requestIdOf(raw),
-			errorType: raw.header(ROUTER_HEADERS.errorType) ?? 'invalid_input'
-		}
-	);
-	return finish(drive, { status: 'failed', error, fieldErrors: decodeValidationErrors(raw.body) }, now);
+	const entries = decodeValidationErrors(raw.body);
+	// Only entries whose loc goes past `body` point at a field; a text `detail` points at none.
+	const marksFields = entries.some((e) => e.loc.length > (e.loc[0] === 'body' ? 1 : 0));
+	const said = decodeValidationMessage(raw.body);
+	const message = marksFields
+		? 'The service rejected some inputs before calling the model (not billed). See the marked fields.'
+		: `The service rejected the inputs before calling the model (not billed)${said ? `: ${said}` : '.'}${
+				said && !/[.!?]$/.test(said) ? '.' : ''
+			}${entries.length ? ' See the messages above the form.' : ''}`;
+	const error = appError('invalid-input', message, {
+		status: raw.status,
+		requestId: requestIdOf(raw),
+		errorType: raw.header(ROUTER_HEADERS.errorType) ?? 'invalid_input'
+	});
+	return finish(drive, { status: 'failed', error, fieldErrors: entries }, now);
 }
 
 function succeeded(drive: ModelDrive, raw: RawResponse): ModelStep {

@@ -42,6 +42,9 @@ export interface NumberField extends FieldBase {
 	kind: 'integer' | 'number';
 	min?: number;
 	max?: number;
+	/** Whether `min` / `max` themselves are out of range (`exclusiveMinimum` on a fractional number). */
+	exclusiveMin?: true;
+	exclusiveMax?: true;
 	step?: number;
 	/** A slider only when both bounds exist. */
 	slider: boolean;

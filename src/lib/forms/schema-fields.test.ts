@@ -126,6 +126,28 @@ describe('schema to fields', () => {
 		expect(byName(f, 'other_key')).toMatchObject({ kind: 'secret' });
 	});
 
+	it.each([
+		// The schema's own hints outrank words in the name or description.
+		{ name: 'input', schema: { type: 'string', contentMediaType: 'image/png', description: 'A video frame source' }, accept: 'image' },
+		{ name: 'clip_url', schema: { type: 'string', contentMediaType: 'audio/wav' }, accept: 'audio' },
+		{ name: 'start_url', schema: { type: 'string', format: 'image', description: 'Start of the video' }, accept: 'image' },
+		{ name: 'source', schema: { type: 'string', format: 'video-url' }, accept: 'video' },
+		{ name: 'reference_url', schema: { type: 'string', _fal_ui_field: 'image', description: 'Used for the video.' }, accept: 'image' },
+		{ name: 'input_url', schema: { type: 'string', ui: { field: 'audio' } }, accept: 'audio' },
+		{ name: 'media_url', schema: { type: 'string', 'x-media-type': 'video' }, accept: 'video' },
+		{ name: 'first_url', schema: { type: 'string', examples: ['https://cdn.example/a/first.jpg'] }, accept: 'image' },
+		{ name: 'driver_url', schema: { type: 'string', default: 'https://cdn.example/dance.mp4?x=1' }, accept: 'video' },
+		// Then the name before the description: an image described by a video stays an image.
+		{ name: 'image_url', schema: { type: 'string', description: 'The first frame of the generated video.' }, accept: 'image' },
+		{ name: 'start_image', schema: { type: 'string', format: 'uri', description: 'Video starts here.' }, accept: 'image' },
+		{ name: 'video_url', schema: { type: 'string', description: 'Sound is taken from this.' }, accept: 'video' },
+		{ name: 'input_url', schema: { type: 'string', description: 'A speech recording.' }, accept: 'audio' },
+		{ name: 'file_url', schema: { type: 'string' }, accept: 'any' }
+	])('the media kind of $name comes from the schema first', ({ name, schema, accept }) => {
+		const f = schemaToForm(doc({ type: 'object', properties: { [name]: schema } })).group.fields;
+		expect(byName(f, name)).toMatchObject({ kind: 'media', accept });
+	});
+
 	it('maps arrays of objects and nested objects, with item paths moved to their index', () => {
 		const f = schemaToForm(
 			doc({
@@ -218,5 +240,169 @@ describe('schema to fields', () => {
 		}
 		// Only the unauthored community models (whole body), an LLM's free-form json_schema and the self-referencing outline are JSON.
 		expect([...new Set(fallbacks)].sort()).toEqual(['llm:outline', 'llm:response_format.json_schema', 'unauthored:body']);
+	});
+});
+
+describe('emulator models shaped like real fal and Cog documents', () => {
+	const formOf = (id: string) => schemaToForm(buildSchemaDocument(buildCatalog().find((m) => m.id === id)!).document).group.fields;
+
+	it('takes the media kind of hinted fal file inputs from their hints, not from "video" in the description', () => {
+		const f = formOf('kestrel/keyframes-v1');
+		expect(byName(f, 'start_url')).toMatchObject({ kind: 'media', accept: 'image' });
+		expect(byName(f, 'end_url')).toMatchObject({ kind: 'media', accept: 'image' });
+		expect(byName(f, 'soundtrack')).toMatchObject({ kind: 'media', accept: 'audio' });
+	});
+
+	it('reads the Cog image input (format uri, no required list) as an image', () => {
+		expect(byName(formOf('cogwork/sdxl-img2img'), 'image')).toMatchObject({ kind: 'media', accept: 'image', required: false });
+	});
+});
+
+describe('schemas with no required list', () => {
+	const shown = (properties: Schema, extra: Schema = {}) => {
+		const f = schemaToForm(doc({ type: 'object', properties, ...extra })).group.fields;
+		return { main: f.filter((x) => !x.advanced).map((x) => x.id), advanced: f.filter((x) => x.advanced).map((x) => x.id) };
+	};
+
+	it.each([
+		{
+			name: 'Cog image: prompts and the image first, by x-order',
+			properties: {
+				seed: { type: 'integer', 'x-order': 3 },
+				image: { type: 'string', format: 'uri', 'x-order': 2 },
+				prompt: { type: 'string', 'x-order': 0 },
+				negative_prompt: { type: 'string', 'x-order': 1 },
+				width: { type: 'integer', 'x-order': 4 }
+			},
+			main: ['prompt', 'negative_prompt', 'image'],
+			advanced: ['seed', 'width']
+		},
+		{
+			name: 'a media list and a text input',
+			properties: {
+				steps: { type: 'integer', 'x-order': 0 },
+				image_urls: { type: 'array', items: { type: 'string' }, 'x-order': 1 },
+				text: { type: 'string', 'x-order': 2 }
+			},
+			main: ['image_urls', 'text', 'steps'],
+			advanced: []
+		},
+		{
+			name: 'no prompt or media: the earliest few by x-order',
+			properties: {
+				d: { type: 'number', 'x-order': 3 },
+				a: { type: 'number', 'x-order': 0 },
+				b: { type: 'boolean', 'x-order': 1 },
+				c: { type: 'string', 'x-order': 2 },
+				e: { type: 'integer', 'x-order': 4 }
+			},
+			main: ['a', 'b', 'c'],
+			advanced: ['d', 'e']
+		},
+		{
+			name: 'an empty required list counts as none',
+			properties: {
+				top_p: { type: 'number', 'x-order': 1 },
+				prompt: { type: 'string', 'x-order': 0 },
+				max_tokens: { type: 'integer', 'x-order': 2 },
+				t: { type: 'number', 'x-order': 3 }
+			},
+			extra: { required: [] },
+			main: ['prompt', 'top_p', 'max_tokens'],
+			advanced: ['t']
+		}
+	])('$name', ({ properties, extra, main, advanced }) => {
+		expect(shown(properties, extra)).toEqual({ main, advanced });
+	});
+
+	it('keeps a required list as the line between main and advanced', () => {
+		expect(shown({ a: { type: 'number' }, prompt: { type: 'string' } }, { required: ['a'] })).toEqual({
+			main: ['a'],
+			advanced: ['prompt']
+		});
+	});
+});
+
+describe('exclusive bounds', () => {
+	it.each([
+		{
+			name: '3.1 numeric, fractional',
+			schema: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1 },
+			want: { min: 0, max: 1, exclusiveMin: true, exclusiveMax: true }
+		},
+		{
+			name: 'draft-4 boolean, fractional',
+			schema: { type: 'number', minimum: 0, exclusiveMinimum: true, maximum: 2, exclusiveMaximum: false },
+			want: { min: 0, max: 2, exclusiveMin: true }
+		},
+		{
+			name: '3.1 numeric, whole numbers move inside',
+			schema: { type: 'integer', exclusiveMinimum: 0, exclusiveMaximum: 10 },
+			want: { min: 1, max: 9 }
+		},
+		{
+			name: 'draft-4 boolean, whole numbers',
+			schema: { type: 'integer', minimum: 1, exclusiveMinimum: true, maximum: 5, exclusiveMaximum: true },
+			want: { min: 2, max: 4 }
+		},
+		{
+			name: 'the tighter of both forms wins',
+			schema: { type: 'number', minimum: 3, exclusiveMinimum: 1, maximum: 4, exclusiveMaximum: 4 },
+			want: { min: 3, max: 4, exclusiveMax: true }
+		}
+	])('$name', ({ schema, want }) => {
+		const field = byName(schemaToForm(doc({ type: 'object', properties: { x: schema } })).group.fields, 'x');
+		const { min, max, exclusiveMin, exclusiveMax } = field as Extract<Field, { kind: 'number' | 'integer' }>;
+		expect({ min, max, exclusiveMin, exclusiveMax }).toEqual({ exclusiveMin: undefined, exclusiveMax: undefined, ...want });
+	});
+});
+
+describe('variant labels', () => {
+	const labels = (branches: Schema[], components: Schema = {}) => {
+		const f = byName(schemaToForm(doc({ type: 'object', properties: { v: { anyOf: branches } } }, components)).group.fields, 'v');
+		if (f.kind !== 'variant') throw new Error(`variant expected, got ${f.kind}`);
+		return f.variants.map((x) => x.label);
+	};
+
+	it.each([
+		{
+			name: 'an enum and a width/height object',
+			branches: [
+				{ type: 'string', enum: ['square', 'portrait_4_3'] },
+				{ type: 'object', properties: { width: { type: 'integer' }, height: { type: 'integer' } } }
+			],
+			want: ['Preset', 'Custom size']
+		},
+		{
+			name: 'titles win',
+			branches: [
+				{ type: 'string', title: 'Named style' },
+				{ type: 'integer', title: 'style_id' }
+			],
+			want: ['Named style', 'Style id']
+		},
+		{
+			name: 'scalars by what they hold',
+			branches: [{ type: 'string', format: 'uri' }, { type: 'number', minimum: 0, maximum: 1 }, { type: 'boolean' }],
+			want: ['Link', 'Amount (0 to 1)', 'On or off']
+		},
+		{ name: 'plain text and a list', branches: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }], want: ['Text', 'List'] },
+		{
+			name: 'two lists told apart',
+			branches: [
+				{ type: 'array', items: { type: 'string' } },
+				{ type: 'array', items: { type: 'number' } }
+			],
+			want: ['List (1)', 'List (2)']
+		},
+		{
+			name: 'an object named by its fields',
+			branches: [{ type: 'string' }, { type: 'object', properties: { url: { type: 'string' }, weight: { type: 'number' } } }],
+			want: ['Text', 'Custom (url, weight)']
+		}
+	])('$name', ({ branches, want }) => {
+		const got = labels(branches);
+		expect(got).toEqual(want);
+		for (const l of got) expect(['String', 'Number', 'Integer', 'Object', 'Array', 'Boolean']).not.toContain(l);
 	});
 });

@@ -157,23 +157,101 @@ function num(schema: Schema, key: string): number | undefined {
 	return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }
 
-/** Lower and upper bounds, reading 3.0 boolean and 3.1 numeric `exclusive*` alike. */
-function bounds(schema: Schema): { min?: number; max?: number } {
-	let min = num(schema, 'minimum');
-	let max = num(schema, 'maximum');
-	const exMin = schema['exclusiveMinimum'];
-	const exMax = schema['exclusiveMaximum'];
-	if (typeof exMin === 'number') min = exMin;
-	if (typeof exMax === 'number') max = exMax;
-	return { ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}) };
+/**
+ * Lower and upper bounds, reading the 3.0 / draft-4 boolean and the 3.1 numeric `exclusive*` alike
+ * (the tighter bound wins when both forms are present). A whole number's exclusive bound becomes the
+ * next whole number inside it; a fractional number keeps the bound and says it is exclusive.
+ */
+function bounds(schema: Schema, integer: boolean): { min?: number; max?: number; exclusiveMin?: true; exclusiveMax?: true } {
+	const side = (inclusiveKey: string, exclusiveKey: string, up: boolean): { at?: number; exclusive: boolean } => {
+		const inclusive = num(schema, inclusiveKey);
+		const ex = schema[exclusiveKey];
+		if (ex === true && inclusive !== undefined) return { at: inclusive, exclusive: true };
+		if (typeof ex === 'number' && Number.isFinite(ex)) {
+			const tighter = inclusive === undefined || (up ? ex >= inclusive : ex <= inclusive);
+			return tighter ? { at: ex, exclusive: true } : { at: inclusive, exclusive: false };
+		}
+		return { ...(inclusive !== undefined ? { at: inclusive } : {}), exclusive: false };
+	};
+	const lo = side('minimum', 'exclusiveMinimum', true);
+	const hi = side('maximum', 'exclusiveMaximum', false);
+	let min = lo.at;
+	let max = hi.at;
+	if (integer && min !== undefined) min = lo.exclusive ? Math.floor(min) + 1 : Math.ceil(min);
+	if (integer && max !== undefined) max = hi.exclusive ? Math.ceil(max) - 1 : Math.floor(max);
+	return {
+		...(min !== undefined ? { min } : {}),
+		...(max !== undefined ? { max } : {}),
+		...(!integer && lo.exclusive ? { exclusiveMin: true as const } : {}),
+		...(!integer && hi.exclusive ? { exclusiveMax: true as const } : {})
+	};
 }
 
-function mediaAcceptOf(name: string, description: string): MediaAccept {
-	const hay = `${name} ${description}`.toLowerCase();
+const MEDIA_KINDS: ReadonlyArray<Exclude<MediaAccept, 'any'>> = ['image', 'video', 'audio'];
+
+/** A kind named by a hint's text: `image`, `image/png`, `video_url`, `audio-file`, `ImageUrl`. */
+function kindInHint(hint: unknown): MediaAccept | undefined {
+	if (typeof hint !== 'string') return undefined;
+	const word = hint.toLowerCase().match(/^[a-z]+/)?.[0];
+	return MEDIA_KINDS.find((k) => k === word);
+}
+
+/** A kind from a URL's file extension (in `examples` or `default`). */
+function kindOfUrl(value: unknown): MediaAccept | undefined {
+	if (typeof value !== 'string') return undefined;
+	const ext = value
+		.split(/[?#]/)[0]!
+		.match(/\.([a-z0-9]{2,5})$/i)?.[1]
+		?.toLowerCase();
+	if (!ext) return undefined;
+	if (/^(png|jpe?g|webp|gif|bmp|tiff?|avif|heic)$/.test(ext)) return 'image';
+	if (/^(mp4|webm|mov|mkv|avi|m4v)$/.test(ext)) return 'video';
+	if (/^(mp3|wav|flac|ogg|m4a|aac|opus)$/.test(ext)) return 'audio';
+	return undefined;
+}
+
+function kindInWords(text: string): MediaAccept | undefined {
+	const hay = text.toLowerCase();
+	if (/image|mask|frame|photo|picture|img|portrait/.test(hay)) return 'image';
 	if (/video|clip|movie/.test(hay)) return 'video';
 	if (/audio|voice|speech|sound|music/.test(hay)) return 'audio';
-	if (/image|mask|frame|photo|picture|img/.test(hay)) return 'image';
-	return 'any';
+	return undefined;
+}
+
+/**
+ * What a media input takes. The schema's own hints come first (`contentMediaType`, a media
+ * `format`, fal's `_fal_ui_field` and `ui.field`, `x-*` media hints, then the extension of its
+ * examples), and only then words: the name before the description, so an `image_url` described as
+ * "the first frame of the video" stays an image.
+ */
+export function mediaAcceptOf(name: string, schema: Schema, description: string): MediaAccept {
+	const hinted = hintedMediaKind(schema);
+	if (hinted) return hinted;
+	for (const example of [...(examplesOf(schema) ?? []), schema['default']]) {
+		const kind = kindOfUrl(example);
+		if (kind) return kind;
+	}
+	return kindInWords(name) ?? kindInWords(description) ?? 'any';
+}
+
+/** The media kind a schema names outright, which also makes a plain string a media input. */
+function hintedMediaKind(schema: Schema): MediaAccept | undefined {
+	const ui = isSchema(schema['ui']) ? schema['ui'] : undefined;
+	const hints = [
+		schema['contentMediaType'],
+		schema['format'],
+		schema['_fal_ui_field'],
+		ui?.['field'],
+		ui?.['type'],
+		schema['x-media-type'],
+		schema['x-fal-media-type'],
+		schema['accept']
+	];
+	for (const hint of hints) {
+		const kind = kindInHint(hint);
+		if (kind) return kind;
+	}
+	return undefined;
 }
 
 const looksLikeUrlName = (name: string) => /(^|_)url$/i.test(name) || /Url$/.test(name);
@@ -215,6 +293,43 @@ function enumLabel(value: unknown): string {
 	return value === null ? 'None' : typeof value === 'string' ? value : JSON.stringify(value);
 }
 
+/**
+ * A variant's label from its shape when it has no title: what a person chooses between ("Preset",
+ * "Custom size", "Link"), never a JSON type name.
+ */
+function shapeLabel(schema: Schema): string | undefined {
+	if (Array.isArray(schema['enum'])) return schema['enum'].length === 1 ? enumLabel(schema['enum'][0]) : 'Preset';
+	if ('const' in schema) return enumLabel(schema['const']);
+	const type = Array.isArray(schema['type']) ? schema['type'].find((t) => t !== 'null') : schema['type'];
+	const props = isSchema(schema['properties']) ? Object.keys(schema['properties']) : [];
+	switch (type ?? (props.length ? 'object' : undefined)) {
+		case 'object':
+			if (props.includes('width') || props.includes('height')) return 'Custom size';
+			if (props.length === 0) return 'Custom settings';
+			return `Custom (${props
+				.slice(0, 3)
+				.map((p) => humanize(p).toLowerCase())
+				.join(', ')}${props.length > 3 ? ', …' : ''})`;
+		case 'string': {
+			const format = schema['format'];
+			if (format === 'uri' || format === 'url' || hintedMediaKind(schema)) return 'Link';
+			if (schema['contentEncoding'] === 'base64' || format === 'byte') return 'Inline data';
+			return 'Text';
+		}
+		case 'integer':
+		case 'number': {
+			const { min, max } = bounds(schema, type === 'integer');
+			return min !== undefined && max !== undefined ? `Amount (${min} to ${max})` : 'Amount';
+		}
+		case 'boolean':
+			return 'On or off';
+		case 'array':
+			return 'List';
+		default:
+			return undefined;
+	}
+}
+
 /** One property schema to one field. */
 function mapSchema(name: string, path: FieldPath, raw: Schema, required: boolean, advanced: boolean, ctx: Ctx): Field {
 	if (ctx.depth > MAX_DEPTH) return jsonField(name, path, raw, required, advanced, 'nested too deeply');
@@ -251,11 +366,16 @@ function mapSchema(name: string, path: FieldPath, raw: Schema, required: boolean
 		}
 		if (real.length === 0) return jsonField(name, path, schema, required, advanced, 'a union with no usable branch');
 		const variants = real.map((b, i) => {
-			const title = typeof b.norm.schema['title'] === 'string' ? b.norm.schema['title'] : undefined;
-			const label =
-				title ?? b.norm.refName ?? (typeof b.norm.schema['type'] === 'string' ? humanize(b.norm.schema['type']) : `Option ${i + 1}`);
+			const title = typeof b.norm.schema['title'] === 'string' && b.norm.schema['title'].trim() ? b.norm.schema['title'] : undefined;
+			const label = title ? humanize(title) : b.norm.refName ? humanize(b.norm.refName) : (shapeLabel(b.norm.schema) ?? `Option ${i + 1}`);
 			const field = mapSchema(name, path, { ...b.norm.schema, title: humanize(name) }, required, false, branchCtx(b.raw));
-			return { label: humanize(label), field };
+			return { label, field };
+		});
+		// Two branches of one shape (two lists, two objects) still need telling apart.
+		const seen = new Map<string, number>();
+		for (const v of variants) seen.set(v.label, (seen.get(v.label) ?? 0) + 1);
+		variants.forEach((v, i) => {
+			if ((seen.get(v.label) ?? 0) > 1) v.label = `${v.label} (${i + 1})`;
 		});
 		return { ...base(name, path, siblings, required, nullable, advanced), kind: 'variant', variants };
 	}
@@ -277,12 +397,12 @@ function mapSchema(name: string, path: FieldPath, raw: Schema, required: boolean
 		case 'string': {
 			const format = typeof schema['format'] === 'string' ? schema['format'] : undefined;
 			if (format === 'password' || schema['writeOnly'] === true) return { ...common, kind: 'secret', ...stringLimits(schema) };
-			if (format === 'uri' || format === 'url' || format === 'binary' || looksLikeUrlName(name)) {
+			if (format === 'uri' || format === 'url' || format === 'binary' || hintedMediaKind(schema) || looksLikeUrlName(name)) {
 				return {
 					...common,
 					kind: 'media',
 					transport: 'url',
-					accept: mediaAcceptOf(name, common.description ?? ''),
+					accept: mediaAcceptOf(name, schema, common.description ?? ''),
 					mask: /mask/i.test(name)
 				};
 			}
@@ -291,7 +411,7 @@ function mapSchema(name: string, path: FieldPath, raw: Schema, required: boolean
 		}
 		case 'integer':
 		case 'number': {
-			const { min, max } = bounds(schema);
+			const { min, max, exclusiveMin, exclusiveMax } = bounds(schema, type === 'integer');
 			if (type === 'integer' && looksLikeSeed(name))
 				return { ...common, kind: 'seed', min: min ?? 0, max: Math.min(max ?? SEED_MAX, Number.MAX_SAFE_INTEGER) };
 			const step = num(schema, 'multipleOf') ?? (type === 'integer' ? 1 : undefined);
@@ -301,6 +421,8 @@ function mapSchema(name: string, path: FieldPath, raw: Schema, required: boolean
 				...(min !== undefined ? { min } : {}),
 				...(max !== undefined ? { max } : {}),
 				...(step !== undefined ? { step } : {}),
+				...(exclusiveMin ? { exclusiveMin } : {}),
+				...(exclusiveMax ? { exclusiveMax } : {}),
 				slider: min !== undefined && max !== undefined
 			};
 		}
@@ -381,13 +503,37 @@ export function propertyOrder(schema: Schema, resolve: (s: Schema) => Schema = (
 
 function mapProperties(schema: Schema, path: FieldPath, top: boolean, ctx: Ctx): Field[] {
 	const props = schema['properties'] as Schema;
-	const required = new Set(Array.isArray(schema['required']) ? schema['required'] : []);
-	return propertyOrder(schema).map((name) => {
+	const requiredList = Array.isArray(schema['required']) ? schema['required'] : [];
+	const required = new Set(requiredList);
+	const fields = propertyOrder(schema).map((name) => {
 		const prop = props[name];
 		const isRequired = required.has(name);
 		if (!isSchema(prop)) return jsonField(name, [...path, name], {}, isRequired, top && !isRequired, 'a property with no schema');
 		return mapSchema(name, [...path, name], prop, isRequired, top && !isRequired, ctx);
 	});
+	return top && requiredList.length === 0 ? withNeededInputsFirst(fields) : fields;
+}
+
+/** Fields that hold what a person asks for: prompts and media (alone or in a list). */
+function isNeededInput(field: Field): boolean {
+	const name = String(field.path[field.path.length - 1] ?? '');
+	if (/prompt|^text$|^query$|^question$|^message$|^input$/i.test(name) && (field.kind === 'text' || field.kind === 'textarea')) return true;
+	return field.kind === 'media' || (field.kind === 'array' && field.item.kind === 'media');
+}
+
+/** How many fields the main area shows at least, when a schema marks none as required. */
+const MAIN_AT_LEAST = 3;
+
+/**
+ * A schema with no `required` list (common for Cog models, where every input has a default)
+ * would show an empty main area above all its inputs under "Advanced". Its prompts and media
+ * inputs come first in the main area, then the earliest others (by `x-order`) up to a few.
+ */
+function withNeededInputsFirst(fields: Field[]): Field[] {
+	const needed = fields.filter(isNeededInput);
+	const fill = fields.filter((f) => !isNeededInput(f)).slice(0, Math.max(0, MAIN_AT_LEAST - needed.length));
+	const main = new Set([...needed, ...fill]);
+	return [...needed, ...fill, ...fields.filter((f) => !main.has(f))].map((f) => (main.has(f) ? { ...f, advanced: false, main: true } : f));
 }
 
 function collectDefaults(fields: Field[], into: unknown): unknown {

@@ -195,3 +195,17 @@ describe('schema walking is bounded: reference chains, nested allOf and anyOf fa
 		expect(form.group.fields.length + (form.problem ? 1 : 0)).toBeGreaterThan(0);
 	});
 });
+
+describe('bound messages', () => {
+	it.each([
+		{ schema: { type: 'number', exclusiveMinimum: 0 }, value: 0, message: 'Must be greater than 0.' },
+		{ schema: { type: 'number', minimum: 0, exclusiveMinimum: true }, value: -1, message: 'Must be greater than 0.' },
+		{ schema: { type: 'number', exclusiveMaximum: 1.5 }, value: 1.5, message: 'Must be less than 1.5.' },
+		{ schema: { type: 'integer', maximum: 8, exclusiveMaximum: true }, value: 8, message: 'Must be less than 8.' },
+		{ schema: { type: 'number', minimum: -2.5 }, value: -3, message: 'Must be at least -2.5.' },
+		{ schema: { type: 'integer', maximum: 10 }, value: 11, message: 'Must be at most 10.' }
+	])('$schema for $value', ({ schema, value, message }) => {
+		const v = new InputValidator({ type: 'object', properties: { x: schema } });
+		expect(v.validate({ x: value })).toEqual([{ path: ['x'], message }]);
+	});
+});

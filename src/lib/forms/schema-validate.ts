@@ -67,6 +67,13 @@ function pointerToPath(pointer: string): FieldPath {
 		});
 }
 
+const BOUND_WORDS: Record<string, string> = {
+	minimum: 'at least',
+	exclusiveMinimum: 'greater than',
+	maximum: 'at most',
+	exclusiveMaximum: 'less than'
+};
+
 /** A message a person can act on, from one cfworker output unit. */
 function messageOf(unit: OutputUnit): string {
 	const e = unit.error;
@@ -80,7 +87,11 @@ function messageOf(unit: OutputUnit): string {
 		case 'minimum':
 		case 'exclusiveMinimum':
 		case 'maximum':
-		case 'exclusiveMaximum':
+		case 'exclusiveMaximum': {
+			const bound = /(-?[\d.e+-]+)\.?$/i.exec(e)?.[1]?.replace(/\.$/, '');
+			if (bound === undefined) return e.replace(/^Instance /, 'The value ');
+			return `Must be ${BOUND_WORDS[unit.keyword]} ${bound}.`;
+		}
 		case 'minLength':
 		case 'maxLength':
 		case 'minItems':

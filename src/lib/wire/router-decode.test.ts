@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { decodeErrorType, decodeQueueCancel, decodeQueueStatus, decodeQueueSubmit, decodeValidationErrors } from './router-decode';
+import {
+	decodeErrorType,
+	decodeQueueCancel,
+	decodeQueueStatus,
+	decodeQueueSubmit,
+	decodeValidationErrors,
+	decodeValidationMessage
+} from './router-decode';
 
 const urls = { status_url: 'https://r/s', response_url: 'https://r/r', cancel_url: 'https://r/c' };
 const answer = (body: string, headers: Record<string, string> = {}) => {
@@ -55,5 +62,17 @@ describe('router answers', () => {
 			{ loc: ['body'], msg: 'Rejected.' }
 		]);
 		expect(decodeValidationErrors('<html>')).toEqual([]);
+	});
+
+	it.each([
+		{ body: '{"detail":"Prompt too long"}', message: 'Prompt too long' },
+		{ body: '{"detail":"  "}', message: undefined },
+		{ body: '{"message":"No such image"}', message: 'No such image' },
+		{ body: '{"error":"bad size"}', message: 'bad size' },
+		{ body: '{"detail":[{"loc":["body","x"],"msg":"m"}]}', message: undefined },
+		{ body: '<html>', message: undefined },
+		{ body: '"just text"', message: undefined }
+	])('a 422 message without fields: $body', ({ body, message }) => {
+		expect(decodeValidationMessage(body)).toBe(message);
 	});
 });

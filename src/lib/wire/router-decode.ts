@@ -73,3 +73,15 @@ export function decodeValidationErrors(body: string): Array<{ loc: Array<string 
 		msg: str(e, 'msg') ?? 'Rejected.'
 	}));
 }
+
+/**
+ * A 422's message when it names no field: `detail` as text (many servers answer so), else a
+ * `message` or `error` text. Undefined when the body has per-field entries or nothing readable.
+ */
+export function decodeValidationMessage(body: string): string | undefined {
+	const o = objectOf(body);
+	if (!o) return undefined;
+	const text = str(o, 'detail') ?? str(o, 'message') ?? str(o, 'error');
+	const trimmed = text?.trim();
+	return trimmed ? trimmed.slice(0, 2000) : undefined;
+}
