@@ -1,4 +1,5 @@
 import { test, expect } from './fixtures';
+import { crc32, deflateSync } from 'node:zlib';
 
 test('a workflow whose node types, node ids and input names are Object.prototype members imports with a clear message, and every page keeps working', async ({
 	page,
@@ -63,4 +64,66 @@ test('a model whose schema has a self-referencing $ref opens with the JSON edito
 	await editor.fill('{"prompt": "An essay about lighthouses."}');
 	await expect(editor).toHaveValue(/lighthouses/);
 	expect(pageErrors).toEqual([]);
+});
+
+/** A PNG chunk: length, type, data, CRC over type and data. */
+function pngChunk(type: string, data: Buffer): Buffer {
+	const head = Buffer.alloc(4);
+	head.writeUInt32BE(data.length);
+	const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+	const crc = Buffer.alloc(4);
+	crc.writeUInt32BE(crc32(body));
+	return Buffer.concat([head, body, crc]);
+}
+
+/** A 1x1 PNG whose zTXt "workflow" chunk inflates to 256 MiB of spaces (about 250 KB on disk). */
+function decompressionBombPng(): Buffer {
+	const ihdr = Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 8, 0, 0, 0, 0]);
+	const bomb = deflateSync(Buffer.alloc(256 * 1024 * 1024, 0x20), { level: 9 });
+	const ztxt = Buffer.concat([Buffer.from('workflow\0\0', 'latin1'), bomb]);
+	const pixels = deflateSync(Buffer.from([0, 0]));
+	return Buffer.concat([
+		Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+		pngChunk('IHDR', ihdr),
+		pngChunk('zTXt', ztxt),
+		pngChunk('IDAT', pixels),
+		pngChunk('IEND', Buffer.alloc(0))
+	]);
+}
+
+test('a decompression-bomb PNG is refused with a message naming the file, without inflating past the cap', async ({ page, openApp }) => {
+	await openApp('/workflows');
+	// Count every byte any DecompressionStream hands out in the worker that reads files.
+	const worker = await expect
+		.poll(() => page.workers().length)
+		.toBeGreaterThan(0)
+		.then(() => page.workers()[0]!);
+	await worker.evaluate(() => {
+		const scope = globalThis as unknown as { inflated: number; DecompressionStream: typeof DecompressionStream };
+		scope.inflated = 0;
+		const Original = scope.DecompressionStream;
+		scope.DecompressionStream = class extends Original {
+			constructor(format: CompressionFormat) {
+				super(format);
+				const counted = this.readable.pipeThrough(
+					new TransformStream<Uint8Array, Uint8Array>({
+						transform(chunk, controller) {
+							scope.inflated += chunk.byteLength;
+							controller.enqueue(chunk);
+						}
+					})
+				);
+				Object.defineProperty(this, 'readable', { value: counted });
+			}
+		};
+	});
+
+	await page.locator('#import-file').setInputFiles({ name: 'bomb.png', mimeType: 'image/png', buffer: decompressionBombPng() });
+	const alert = page.getByRole('alert');
+	await expect(alert).toContainText('"bomb.png"', { timeout: 15_000 });
+	await expect(alert).toContainText('expands to more than 8 MB');
+	const inflated = await worker.evaluate(() => (globalThis as unknown as { inflated: number }).inflated);
+	expect(inflated).toBeGreaterThan(8 * 1024 * 1024);
+	expect(inflated).toBeLessThan(12 * 1024 * 1024);
+	await expect(page.getByRole('article')).toHaveCount(0);
 });
