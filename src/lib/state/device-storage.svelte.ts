@@ -33,6 +33,7 @@ export class DeviceStorage {
 
 	/** Frees half of the cached output bytes, oldest runs first. */
 	async freeOldestOutputs(): Promise<void> {
+		if (!this.status) await this.refresh();
 		const bytes = Math.ceil((this.status?.outputs.bytes ?? 0) / 2);
 		const { freed, removed } = await workerApi().freeOutputSpace({ bytes });
 		this.notice =

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../kv-store';
-import { storeResult } from './result-store';
+import { keepResult, storeResult } from './result-store';
 import { Slots } from './slots';
 
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -32,6 +32,40 @@ describe('saving results', () => {
 		expect(wav.assets).toEqual([{ path: '', kind: 'audio', mime: 'audio/wav', source: 'body', bytesKey: 'models:bytes:r2:body', size: 4 }]);
 		const cut = await storeResult(kv, 'r3', enc('{"output": "ab'), 'application/json', async () => ({ notSaved: '' }));
 		expect(cut).toMatchObject({ text: '{"output": "ab', assets: [] });
+	});
+
+	it('with the device full, keeps the parsed result and every link, marks the bytes not saved, and says so', async () => {
+		const kv = new MemoryStore();
+		kv.set = async () => {
+			throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+		};
+		const body = { images: [{ url: 'https://store/o/a.png', content_type: 'image/png' }], seed: 7 };
+		const reply = { header: (name: string) => (name === 'Content-Type' ? 'application/json' : null), body: JSON.stringify(body) };
+		const kept = await keepResult(kv, 'r4', reply, async () => enc('bytes'));
+		expect(kept.storageFull).toBe(true);
+		expect(kept.warning).toContain('Storage on this device is full');
+		expect(kept.result).toMatchObject({ bytesKey: '', json: body });
+		expect(kept.result.assets).toEqual([
+			{
+				path: 'images.0.url',
+				kind: 'image',
+				source: 'url',
+				mime: 'image/png',
+				url: 'https://store/o/a.png',
+				notSaved: 'storage on this device is full'
+			}
+		]);
+	});
+
+	it('a failure other than a full device is reported as the result not being saved, not as a full device', async () => {
+		const kv = new MemoryStore();
+		kv.set = async () => {
+			throw new Error('database closed');
+		};
+		const reply = { header: () => 'image/png', body: '', bytes: new Uint8Array([1, 2, 3]) };
+		const kept = await keepResult(kv, 'r5', reply, async () => enc(''));
+		expect(kept.storageFull).toBeUndefined();
+		expect(kept.warning).toContain('database closed');
 	});
 });
 

@@ -8,6 +8,7 @@ import type { ModelResult, StoredAsset } from '../../domain/model-run';
 import { tryParseJson } from '../../wire/json';
 import type { KeyValueStore } from '../kv-store';
 import { MODEL_BYTES_KEY } from '../../domain/storage-keys';
+import { isQuotaError } from '../storage/quota';
 
 export const BYTES_KEY = MODEL_BYTES_KEY;
 const MAX_ASSETS = 16;
@@ -43,15 +44,33 @@ async function keepOpaque(url: string): Promise<boolean> {
 	}
 }
 
+const STORAGE_FULL = 'storage on this device is full';
+
+/**
+ * Saves bytes unless the device is out of space: then the caller keeps the link (or the parsed
+ * value) in the run's record instead, and the person is told. Any other failure is thrown.
+ */
+async function saveBytes(kv: KeyValueStore, key: string, bytes: Uint8Array, full: { seen: boolean }): Promise<boolean> {
+	try {
+		await kv.set(key, bytes);
+		return true;
+	} catch (error) {
+		if (!isQuotaError(error)) throw error;
+		full.seen = true;
+		return false;
+	}
+}
+
 export async function storeResult(
 	kv: KeyValueStore,
 	runId: string,
 	bytes: Uint8Array,
 	contentType: string,
-	getAsset: AssetFetch
+	getAsset: AssetFetch,
+	full: { seen: boolean } = { seen: false }
 ): Promise<ModelResult> {
-	const bytesKey = `${BYTES_KEY}${runId}:body`;
-	await kv.set(bytesKey, bytes);
+	const bodyKey = `${BYTES_KEY}${runId}:body`;
+	const bytesKey = (await saveBytes(kv, bodyKey, bytes, full)) ? bodyKey : '';
 	const result: ModelResult = { contentType, size: bytes.byteLength, bytesKey, assets: [] };
 	const kind = mediaKindOfType(contentType);
 	if (kind === 'json' || kind === 'text') {
@@ -72,26 +91,25 @@ export async function storeResult(
 			const key = `${BYTES_KEY}${runId}:${i}`;
 			if (asset.source === 'inline' && asset.base64) {
 				const decoded = decodeBase64(asset.base64);
-				if (decoded) {
-					await kv.set(key, decoded);
-					Object.assign(stored, { bytesKey: key, size: decoded.byteLength });
-				} else stored.notSaved = 'the inline data is not valid base64';
+				if (!decoded) stored.notSaved = 'the inline data is not valid base64';
+				else if (await saveBytes(kv, key, decoded, full)) Object.assign(stored, { bytesKey: key, size: decoded.byteLength });
+				else stored.notSaved = STORAGE_FULL;
 			} else if (asset.url) {
 				stored.url = asset.url;
 				const expiresAt = urlExpiry(asset.url);
 				if (expiresAt !== undefined) stored.expiresAt = expiresAt;
 				const got = await getAsset(asset.url);
-				if (got instanceof Uint8Array) {
-					await kv.set(key, got);
-					Object.assign(stored, { bytesKey: key, size: got.byteLength });
-				} else stored.notSaved = got.notSaved;
+				if (!(got instanceof Uint8Array)) stored.notSaved = got.notSaved;
+				else if (await saveBytes(kv, key, got, full)) Object.assign(stored, { bytesKey: key, size: got.byteLength });
+				else stored.notSaved = STORAGE_FULL;
 			}
 			result.assets.push(stored);
 		}
 		return result;
 	}
 	const mime = contentType.split(';')[0]!.trim();
-	result.assets.push({ path: '', kind: kindOfMime(mime) ?? 'file', mime, source: 'body', bytesKey, size: bytes.byteLength });
+	const body: StoredAsset = { path: '', kind: kindOfMime(mime) ?? 'file', mime, source: 'body', size: bytes.byteLength };
+	result.assets.push(bytesKey ? { ...body, bytesKey } : { ...body, notSaved: STORAGE_FULL });
 	return result;
 }
 
@@ -104,11 +122,19 @@ export async function keepResult(
 	runId: string,
 	reply: { header(name: string): string | null; body: string; bytes?: Uint8Array },
 	getAsset: AssetFetch
-): Promise<{ result: ModelResult; warning?: string }> {
+): Promise<{ result: ModelResult; warning?: string; storageFull?: boolean }> {
 	const contentType = reply.header('Content-Type') ?? 'application/octet-stream';
 	const bytes = reply.bytes ?? new TextEncoder().encode(reply.body);
+	const full = { seen: false };
 	try {
-		return { result: await storeResult(kv, runId, bytes, contentType, getAsset) };
+		const result = await storeResult(kv, runId, bytes, contentType, getAsset, full);
+		if (!full.seen) return { result };
+		return {
+			result,
+			storageFull: true,
+			warning:
+				'Storage on this device is full: the result is shown from its links, and its bytes were not kept. Free space in Settings → Storage.'
+		};
 	} catch (error) {
 		return {
 			result: { contentType, size: bytes.byteLength, bytesKey: '', assets: [] },
