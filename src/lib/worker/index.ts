@@ -10,9 +10,12 @@ import { WorkflowService } from './workflows/workflow-service';
 import { StorageService } from './storage/storage-service';
 import { HistoryService } from './history/history-service';
 import { TimelineService } from './timeline/timeline-service';
+import { QuotaWatchingStore } from './storage/quota-watching-store';
+import { QUOTA_MESSAGE } from './storage/quota';
 
+const kv = new QuotaWatchingStore(new IdbStore(), () => core.context.emit({ type: 'storage-full', message: QUOTA_MESSAGE }));
 const core = new RunboardWorker({
-	kv: new IdbStore(),
+	kv,
 	appOrigin: self.location.origin,
 	channel: new BroadcastChannel(CHANNEL_NAME),
 	electLeader

@@ -122,7 +122,7 @@ export async function keepResult(
 	runId: string,
 	reply: { header(name: string): string | null; body: string; bytes?: Uint8Array },
 	getAsset: AssetFetch
-): Promise<{ result: ModelResult; warning?: string; storageFull?: boolean }> {
+): Promise<{ result: ModelResult; warning?: string }> {
 	const contentType = reply.header('Content-Type') ?? 'application/octet-stream';
 	const bytes = reply.bytes ?? new TextEncoder().encode(reply.body);
 	const full = { seen: false };
@@ -131,7 +131,6 @@ export async function keepResult(
 		if (!full.seen) return { result };
 		return {
 			result,
-			storageFull: true,
 			warning:
 				'Storage on this device is full: the result is shown from its links, and its bytes were not kept. Free space in Settings → Storage.'
 		};

@@ -16,7 +16,6 @@ import type { GuardedResponse } from '../guarded-fetch';
 import type { StartModelRunInput } from './api';
 import type { ModelDeps } from './deps';
 import { fetchAsset, keepResult, type AssetFetch } from './result-store';
-import { QUOTA_MESSAGE } from '../storage/quota';
 import { cancelQueued, modelRunRequest, routerClient, type RouterClient } from './router-client';
 import { RunRepo } from './run-repo';
 import { Slots, SYNC_HELD_OPEN_CAP } from './slots';
@@ -206,11 +205,8 @@ export class RunService {
 			case 'wait':
 				await this.deps.sleep(effect.ms);
 				return { type: 'waited' };
-			case 'store-result': {
-				const { storageFull, ...kept } = await keepResult(this.ctx.kv, run.id, held.reply!, this.deps.getAsset ?? fetchAsset);
-				if (storageFull) this.ctx.emit({ type: 'storage-full', message: QUOTA_MESSAGE });
-				return { type: 'stored', ...kept };
-			}
+			case 'store-result':
+				return { type: 'stored', ...(await keepResult(this.ctx.kv, run.id, held.reply!, this.deps.getAsset ?? fetchAsset)) };
 		}
 	}
 }

@@ -31,7 +31,7 @@ import { RunTracker } from './run-tracker';
 import { RunsRepo } from './runs-repo';
 import { Surfaces, type WorkflowSurface } from './surfaces';
 import type { ActiveJob, StopOutcome } from './surfaces/surface';
-import { isQuotaError, QUOTA_MESSAGE } from '../storage/quota';
+import { isQuotaError } from '../storage/quota';
 import { OBJECT_INFO_KEY as OBJECT_INFO } from '../../domain/storage-keys';
 
 interface CachedObjectInfo {
@@ -419,8 +419,8 @@ export class WorkflowService {
 			try {
 				await this.runs.putOutput(runId, index, blob.value);
 			} catch (error) {
+				// Shown from the service; the store has already told the person the device is full.
 				if (!isQuotaError(error)) throw error;
-				this.ctx.emit({ type: 'storage-full', message: QUOTA_MESSAGE });
 			}
 		}
 		return blob;
