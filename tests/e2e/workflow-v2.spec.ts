@@ -135,7 +135,7 @@ test('v2: cancel through urls.cancel ends the run as cancelled', async ({ page, 
 	await openApp('/settings');
 	await addProfile(page, emulator, 'Cloud');
 	await runExample(page, 'Text to image');
-	await page.getByRole('button', { name: 'Interrupt run' }).click({ timeout: 15_000 });
+	await page.getByRole('button', { name: 'Cancel run' }).click({ timeout: 15_000 });
 	await expect(page.getByText(/Cancelled/).first()).toBeVisible({ timeout: 20_000 });
 });
 

@@ -8,6 +8,7 @@ import type { ServerEvent } from '../wire/workflow-events';
 import type { JobStatus, V2Job, V2Output, V2Progress } from '../wire/workflow-v2';
 import type { V2StreamEvent } from './v2-events';
 import { progressView } from './v2-events';
+import { EXPIRED_EXCEPTION } from './run-record';
 
 /** How an uploaded asset is named in a prompt until submit turns it into a `core/ASSET` reference. */
 export const ASSET_NAME_PREFIX = 'core/ASSET:';
@@ -54,10 +55,8 @@ export function historyOf(job: V2Job): HistoryEntry {
 		messages.push([
 			'execution_error',
 			{
-				exception_type: expired ? 'JobExpired' : (job.error?.code ?? 'Error'),
-				exception_message: expired
-					? 'The job expired on the service before it finished; what was saved here is still available.'
-					: (job.error?.message ?? ''),
+				exception_type: expired ? EXPIRED_EXCEPTION : (job.error?.code ?? 'Error'),
+				exception_message: expired ? `Retention ended at ${job.expires_at}.` : (job.error?.message ?? ''),
 				...(job.error?.node_id ? { node_id: job.error.node_id } : {})
 			}
 		]);

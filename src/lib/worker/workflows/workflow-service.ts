@@ -367,6 +367,8 @@ export class WorkflowService {
 		const outcome = await surface.value.stop(await this.tracker.handleOf(run.promptId));
 		// A cancel the user asked for and the server confirmed; an interrupted job is read from its history.
 		if (outcome.ok && outcome.value.kind === 'removed') this.tracker.confirmCancelled(run);
+		// v2: the service is still cancelling (`canceling`); the run says so until its terminal state.
+		if (outcome.ok && outcome.value.kind === 'stopping' && surface.value.kind === 'v2') this.tracker.markCanceling(run);
 		void this.tracker.pollAll();
 		return outcome;
 	}

@@ -241,7 +241,12 @@ export class V2Surface implements WorkflowSurface {
 		if (!v2) return ok({ kind: 'not-found' });
 		const state = jobStateOf(v2.status);
 		const terminal = TERMINAL_JOB_STATUSES.includes(v2.status);
-		return ok({ kind: 'status', state, history: terminal ? historyOf(v2) : null });
+		return ok({
+			kind: 'status',
+			state,
+			history: terminal ? historyOf(v2) : null,
+			...(v2.status === 'canceling' ? { canceling: true } : {})
+		});
 	}
 
 	async activeJobs(): Promise<Result<ActiveJob[]>> {
