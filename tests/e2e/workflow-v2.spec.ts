@@ -101,14 +101,17 @@ for (const kind of ['Cloud', 'Self-hosted proxy'] as const) {
 	});
 }
 
-// Not yet: a deployment serves no object_info and the spec names no other source of its node
-// definitions, so the run form cannot be drawn (the adapter's whole run on a deployment is covered by
-// `surfaces/v2-surface.test.ts`).
-test.fixme('Deployment on v2: a run ends with its output', async ({ page, openApp, emulator }) => {
+// A deployment serves no object_info and the spec names no other source of its node definitions:
+// the form is read off the workflow's own values, and the run goes through as on the other surfaces.
+test('Deployment on v2: the form is drawn from the workflow, and a run ends with its output', async ({ page, openApp, emulator }) => {
 	await workflowControl(emulator, 'timing', { stepMs: 30 });
 	await openApp('/settings');
 	await addProfile(page, emulator, 'Deployment');
-	await runImageEdit(page, await picture(12));
+	await openExample(page, 'Image edit');
+	await expect(page.getByText(/does not publish its node definitions/)).toBeVisible();
+	await chooseImage(page, await picture(12));
+	await page.getByRole('button', { name: 'Run', exact: true }).click();
+	await page.getByRole('link', { name: 'Open run Image edit' }).click();
 	await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 30_000 });
 	await expect(page.getByRole('img', { name: /^Output / }).first()).toBeVisible();
 });

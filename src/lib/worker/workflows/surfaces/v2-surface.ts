@@ -103,6 +103,8 @@ const STOP_CHECK_MS = 400;
 export class V2Surface implements WorkflowSurface {
 	readonly kind = 'v2' as const;
 	readonly liveEvents = 'job-stream' as const;
+	/** A deployment serves only `/api/v2`: the spec names no source of its node definitions. */
+	readonly servesNodeDefinitions: boolean;
 	private readonly api: string;
 	private readonly credential: Credential;
 
@@ -115,6 +117,7 @@ export class V2Surface implements WorkflowSurface {
 		private readonly objectInfoBase: string
 	) {
 		this.api = `${connection.profile.workflowUrl}/api/v2`;
+		this.servesNodeDefinitions = dialect !== 'deployment';
 		this.credential = connection.key ? { scheme: 'bearer', key: connection.key } : null;
 	}
 
@@ -139,7 +142,7 @@ export class V2Surface implements WorkflowSurface {
 
 	objectInfo(): Promise<Result<NodeDefinitions>> {
 		const base = this.objectInfoBase;
-		// Node definitions: the managed service and deployments serve v1's route beside v2; the proxy's ComfyUI does.
+		// Node definitions: the managed service serves v1's route beside v2; the proxy's ComfyUI does.
 		const key = this.dialect === 'proxy' ? undefined : this.connection.key;
 		return new WorkflowClient({ ...this.connection, key, profile: { ...this.connection.profile, workflowUrl: base } }).objectInfo();
 	}
