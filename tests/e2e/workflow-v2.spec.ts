@@ -101,6 +101,37 @@ for (const kind of ['Cloud', 'Self-hosted proxy'] as const) {
 	});
 }
 
+for (const kind of ['Cloud', 'Self-hosted proxy'] as const) {
+	test(`${kind} on v2: a submit whose answer is dropped after the job was created leaves exactly one job`, async ({
+		page,
+		openApp,
+		emulator,
+		app,
+		control
+	}) => {
+		test.setTimeout(90_000);
+		if (kind === 'Self-hosted proxy') {
+			await control.scenario('comfyui-local');
+			await proxySettings(emulator, { corsOrigins: [app.url] });
+		}
+		await workflowControl(emulator, 'timing', { stepMs: 30 });
+		await openApp('/settings');
+		await addProfile(page, emulator, kind);
+		await openExample(page, 'Image edit');
+		await chooseImage(page, await picture(13));
+		// The job is created and recorded under its key; the connection is cut before the answer.
+		await control.faults({ v2DropAnswers: 1 });
+		await page.getByRole('button', { name: 'Run', exact: true }).click();
+		await page.getByRole('link', { name: 'Open run Image edit' }).click();
+		await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 30_000 });
+		const state = (await (await fetch(`${emulator.urls.workflow}/__emulator/v2/state`)).json()) as { jobs: string[] };
+		expect(state.jobs, 'the retry found the first job (managed: replay; proxy: 422, then GET /jobs)').toHaveLength(1);
+		const counters = await control.counters();
+		expect(counters.requests['POST /api/v2/jobs'] ?? 0, 'sent again under the same key').toBeGreaterThanOrEqual(2);
+		if (kind === 'Self-hosted proxy') expect(counters.requests['GET /api/v2/jobs'] ?? 0, 'the job list was read').toBeGreaterThanOrEqual(1);
+	});
+}
+
 // A deployment serves no object_info and the spec names no other source of its node definitions:
 // the form is read off the workflow's own values, and the run goes through as on the other surfaces.
 test('Deployment on v2: the form is drawn from the workflow, and a run ends with its output', async ({ page, openApp, emulator }) => {
