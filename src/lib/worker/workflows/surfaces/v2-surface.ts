@@ -21,6 +21,7 @@ import type { StopOutcome } from '../../../domain/stop-outcome';
 import type { Connection } from '../../context';
 import type { Credential, GuardedRequest } from '../../guarded-fetch';
 import { WorkflowClient } from '../workflow-client';
+import { downloadResuming } from '../resumable-download';
 import type { SurfaceCapabilities } from './capabilities';
 import type {
 	ActiveJob,
@@ -298,19 +299,26 @@ export class V2Surface implements WorkflowSurface {
 		}
 	}
 
-	async outputBytes(ref: FileRef): Promise<Result<Blob>> {
-		// The managed service redirects to a signed storage URL: the browser drops the Bearer key on that hop.
-		const res = await this.connection.fetch({
-			url: `${this.api}/assets/${encodeURIComponent(ref.filename)}/content`,
-			credential: this.credential,
-			redirect: 'follow-without-credentials',
-			binary: true,
-			timeoutMs: 120_000
-		});
-		if (!res.ok) return res;
-		if (res.value.status !== 200 || !res.value.blob)
-			return fail(v2ErrorOf(res.value.status, parseV2Envelope(tryParseJson(res.value.body))));
-		return ok(res.value.blob);
+	/**
+	 * An output's bytes through `/assets/{id}/content`. The managed service redirects to a signed
+	 * storage URL: the browser drops the Bearer key on that hop. A drop mid-body resumes with `Range`
+	 * (large videos); where a range is refused (the proxy's 502 `upstream_error`), the whole content.
+	 */
+	async outputBytes(ref: FileRef, signal?: AbortSignal): Promise<Result<Blob>> {
+		const url = `${this.api}/assets/${encodeURIComponent(ref.filename)}/content`;
+		return downloadResuming(
+			(from, onChunk) =>
+				this.connection.fetch({
+					url,
+					credential: this.credential,
+					redirect: 'follow-without-credentials',
+					...(from !== null ? { headers: { Range: `bytes=${from}-` } } : {}),
+					onChunk,
+					timeoutMs: 10 * 60_000,
+					...(signal ? { signal } : {})
+				}),
+			{ errorOf: (res) => v2ErrorOf(res.status, parseV2Envelope(tryParseJson(res.body))), ...(signal ? { signal } : {}) }
+		);
 	}
 
 	async offerHash(hash: string, name: string, _mime: string, signal?: AbortSignal): Promise<Result<HashOffer>> {
