@@ -50,7 +50,16 @@ function addOutputs(run: WorkflowRun, outputs: RunOutput[]): WorkflowRun {
 	const key = (o: RunOutput) => `${o.ref.type}/${o.ref.subfolder}/${o.ref.filename}`;
 	const seen = new Set(run.outputs.map(key));
 	const fresh = outputs.filter((o) => !seen.has(key(o)));
-	return fresh.length === 0 ? run : { ...run, outputs: [...run.outputs, ...fresh] };
+	// v2 links are renewed on every read: a known output takes the latest expiry (its index never moves).
+	const renewed = new Map(outputs.filter((o) => o.ref.link).map((o) => [key(o), o.ref.link!]));
+	let changed = false;
+	const known = run.outputs.map((o) => {
+		const link = renewed.get(key(o));
+		if (!link || (o.ref.link && Date.parse(o.ref.link.expiresAt) >= Date.parse(link.expiresAt))) return o;
+		changed = true;
+		return { ...o, ref: { ...o.ref, link } };
+	});
+	return fresh.length === 0 && !changed ? run : { ...run, outputs: [...known, ...fresh] };
 }
 
 export const EXCEPTION_WORDS: Record<string, string> = {

@@ -32,8 +32,9 @@ export function jobStateOf(status: JobStatus): JobState {
 	return STATE_OF[status];
 }
 
-export function outputRef(output: Pick<V2Output, 'id'>): FileRef {
-	return { filename: output.id, subfolder: '', type: 'output' };
+export function outputRef(output: Pick<V2Output, 'id'> & Partial<Pick<V2Output, 'url' | 'url_expires_at'>>): FileRef {
+	const { url, url_expires_at: expiresAt } = output;
+	return { filename: output.id, subfolder: '', type: 'output', ...(url && expiresAt ? { link: { url, expiresAt } } : {}) };
 }
 
 function uiOutputs(outputs: readonly V2Output[]): Record<string, NodeUiOutput> {
