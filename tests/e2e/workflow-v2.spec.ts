@@ -148,7 +148,9 @@ test('Deployment on v2: the form is drawn from the workflow, and a run ends with
 });
 
 test('v2: a reload mid-run re-attaches to the job, and the stream dropped 20 times loses nothing', async ({ page, openApp, emulator }) => {
-	await workflowControl(emulator, 'timing', { stepMs: 400 });
+	// Slow enough steps that a reload on a loaded machine still finds the sampler running.
+	test.setTimeout(120_000);
+	await workflowControl(emulator, 'timing', { stepMs: 1500 });
 	await openApp('/settings');
 	await addProfile(page, emulator, 'Cloud');
 	await runExample(page, 'Text to image');
@@ -160,7 +162,7 @@ test('v2: a reload mid-run re-attaches to the job, and the stream dropped 20 tim
 		await fetch(`${emulator.urls.workflow}/__emulator/v2/streams/drop`, { method: 'POST' });
 		await page.waitForTimeout(150);
 	}
-	await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 30_000 });
+	await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 60_000 });
 	await expect(page.getByRole('img', { name: /^Output / }).first()).toBeVisible();
 });
 
