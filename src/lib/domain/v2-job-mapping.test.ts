@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { V2Job, V2Output } from '../wire/workflow-v2';
 import { corsAdvice, v2ErrorOf } from './v2-errors';
-import { historyOf, jobStateOf, serverEventsOf } from './v2-job-mapping';
+import { historyOf, jobStateOf, serverEventsOf, webLink } from './v2-job-mapping';
 import { newWorkflowRun, type WorkflowRun } from './run-record';
 import { applyHistory } from './run-reducer';
 
@@ -70,6 +70,15 @@ describe('a v2 job in the reducer’s terms', () => {
 		run = applyHistory(run, first, 3);
 		expect(run.outputs[0]?.ref.link?.expiresAt).toBe('2026-11-24T10:09:00.000001+00:00');
 	});
+
+	it.each([
+		[{ url: 'javascript:alert(1)', expiresAt: '2026-11-24T10:05:00Z' }, null],
+		[{ url: 'https://s.example/x', expiresAt: 'soon' }, null],
+		[
+			{ url: 'https://s.example/x', expiresAt: '2026-11-24T10:05:00Z' },
+			{ url: 'https://s.example/x', expiresAt: '2026-11-24T10:05:00Z' }
+		]
+	])('shows only http(s) links with a readable expiry: %j', (link, shown) => expect(webLink(link)).toEqual(shown));
 
 	it('a failure and an expiry say why', () => {
 		const failed = historyOf(

@@ -32,9 +32,20 @@ export function jobStateOf(status: JobStatus): JobState {
 	return STATE_OF[status];
 }
 
+/**
+ * A link fit to show: an http(s) URL with a readable expiry. Records come back from IndexedDB and
+ * history files unchecked, so a `javascript:` URL or a broken date is dropped here, where it is shown.
+ */
+export function webLink(link: FileRef['link'] | undefined): { url: string; expiresAt: string } | null {
+	if (!link || typeof link.url !== 'string' || typeof link.expiresAt !== 'string') return null;
+	if (!/^https?:\/\//i.test(link.url) || Number.isNaN(Date.parse(link.expiresAt))) return null;
+	return { url: link.url, expiresAt: link.expiresAt };
+}
+
 export function outputRef(output: Pick<V2Output, 'id'> & Partial<Pick<V2Output, 'url' | 'url_expires_at'>>): FileRef {
 	const { url, url_expires_at: expiresAt } = output;
-	return { filename: output.id, subfolder: '', type: 'output', ...(url && expiresAt ? { link: { url, expiresAt } } : {}) };
+	const link = url && expiresAt ? webLink({ url, expiresAt }) : null;
+	return { filename: output.id, subfolder: '', type: 'output', ...(link ? { link } : {}) };
 }
 
 function uiOutputs(outputs: readonly V2Output[]): Record<string, NodeUiOutput> {
