@@ -7,116 +7,14 @@
  * page, idle, in the same run.
  */
 import { cpus, loadavg } from 'node:os';
-import type { Browser, Page } from '@playwright/test';
 import { launchChromium, openRunningRun, startEmulator } from './support/app-run';
 import { median, ratio, verdict } from './support/stats';
 import { watchdog } from './support/watchdog';
+import { FLOOD_PROBE, phase, show } from './support/flood-trace';
 
 const PER_SECOND = 5000;
 const SECONDS = 10;
 const IDLE_SECONDS = 5;
-const CLICK_EVERY_MS = 1000;
-
-const FLOOD_PROBE = `(() => {
-	const probe = (window.__benchFlood = { clickDelays: [] });
-	const tick = () => requestAnimationFrame(tick);
-	requestAnimationFrame(tick);
-	addEventListener('click', (event) => probe.clickDelays.push(performance.now() - event.timeStamp), { capture: true });
-})()`;
-
-interface FloodProbe {
-	clickDelays: number[];
-}
-
-interface TraceEvent {
-	name: string;
-	ph: string;
-	pid: number;
-	tid: number;
-	ts: number;
-	dur?: number;
-	args?: { name?: string };
-}
-
-interface TraceCounts {
-	seconds: number;
-	frames: number;
-	paints: number;
-	layouts: number;
-}
-
-/**
- * From the renderer main thread with the most animation frames: its span, its frames (our rAF loop
- * fires in every one, so this is the display rate), its paints (top-level `Paint` events: one frame's
- * paint nests #document and HTML) and its layouts.
- */
-function countTrace(trace: Buffer): TraceCounts {
-	const events = (JSON.parse(trace.toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
-	const mains = new Set(
-		events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`)
-	);
-	const byThread = new Map<string, TraceEvent[]>();
-	for (const e of events) {
-		const key = `${e.pid}:${e.tid}`;
-		if (mains.has(key) && e.ph === 'X') byThread.set(key, [...(byThread.get(key) ?? []), e]);
-	}
-	const count = (list: TraceEvent[], name: string) => list.filter((e) => e.name === name).length;
-	const busiest = [...byThread.values()].sort((a, b) => count(b, 'FireAnimationFrame') - count(a, 'FireAnimationFrame'))[0] ?? [];
-	let paints = 0;
-	let paintEnd = -Infinity;
-	for (const e of busiest.filter((x) => x.name === 'Paint').sort((a, b) => a.ts - b.ts)) {
-		if (e.ts < paintEnd) continue;
-		paints++;
-		paintEnd = e.ts + (e.dur ?? 0);
-	}
-	const times = busiest.map((e) => e.ts);
-	const seconds = times.length ? (Math.max(...times) - Math.min(...times)) / 1e6 : 0;
-	return { seconds, frames: count(busiest, 'FireAnimationFrame'), paints, layouts: count(busiest, 'Layout') };
-}
-
-interface Phase {
-	seconds: number;
-	/** Per second, over the traced span. */
-	paints: number;
-	layouts: number;
-	displayRate: number;
-	clickDelays: number[];
-}
-
-/** Traces the page while `during` runs, clicking a harmless control (a <details> summary) every second. */
-async function phase(browser: Browser, page: Page, during: Promise<unknown>, seconds: number): Promise<Phase> {
-	const summary = page.getByText('The workflow as sent (API format)');
-	await summary.scrollIntoViewIfNeeded();
-	const box = (await summary.boundingBox())!;
-	await page.evaluate(() => ((window as unknown as { __benchFlood: FloodProbe }).__benchFlood.clickDelays = []));
-	await browser.startTracing(page, { categories: ['devtools.timeline'] });
-	const started = Date.now();
-	let done = false;
-	void during.finally(() => (done = true));
-	while (!done || Date.now() - started < seconds * 1000) {
-		await page.waitForTimeout(CLICK_EVERY_MS);
-		if (Date.now() - started >= seconds * 1000) break;
-		await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
-	}
-	await during;
-	const counts = countTrace(await browser.stopTracing());
-	const probe = await page.evaluate(() => (window as unknown as { __benchFlood: FloodProbe }).__benchFlood);
-	const perSecond = (n: number) => (counts.seconds > 0 ? n / counts.seconds : 0);
-	return {
-		seconds: counts.seconds,
-		paints: perSecond(counts.paints),
-		layouts: perSecond(counts.layouts),
-		displayRate: perSecond(counts.frames),
-		clickDelays: probe.clickDelays
-	};
-}
-
-function show(name: string, p: Phase): void {
-	const delays = p.clickDelays.map((d) => d.toFixed(1)).join(', ');
-	console.log(
-		`  ${name} (${p.seconds.toFixed(1)} s): ${p.paints.toFixed(1)} paints/s, ${p.layouts.toFixed(1)} layouts/s, display rate ${p.displayRate.toFixed(1)} frames/s; click input delays ${delays || 'none recorded'} ms`
-	);
-}
 
 watchdog(3);
 const emulator = await startEmulator();

@@ -49,6 +49,11 @@ export interface FaultSet {
 	v2HashDelayMs: number;
 	/** v2: POST /jobs and POST /assets hold their answer this long (the call stays in flight). */
 	v2HoldMs: number;
+	/**
+	 * v2: the next this many POST /jobs and POST /assets calls do their work and record it under their
+	 * key, then the connection is cut before the answer (a drop after the job or asset was created).
+	 */
+	v2DropAnswers: number;
 	/** v2: every new event stream is cut (socket destroyed) after this many frames; 0 = never. */
 	v2StreamDropAfterFrames: number;
 	/** v2: concurrent streams per surface past which 429 too_many_streams; -1 = the surface's default. */
@@ -73,6 +78,7 @@ export function emptyV2Faults() {
 		v2ScanMs: 0,
 		v2HashDelayMs: 0,
 		v2HoldMs: 0,
+		v2DropAnswers: 0,
 		v2StreamDropAfterFrames: 0,
 		v2StreamCap: -1
 	};

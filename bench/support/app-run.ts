@@ -65,7 +65,7 @@ export async function openRunningRun(emulator: Emulator, browser: Browser, initS
 		await page.getByRole('button', { name: 'Open example Text to image' }).click();
 		await page.getByRole('button', { name: 'Run', exact: true }).click();
 		await page.getByRole('link', { name: 'Open run Text to image' }).click();
-		await page.getByText(/Running KSampler/).waitFor({ timeout: 30_000 });
+		await page.getByText(/Running KSampler/).waitFor({ timeout: 90_000 });
 		const promptId = (await page.locator('dt:text-is("Job id") + dd').textContent())?.trim() ?? '';
 		if (!promptId) throw new Error('the run page shows no job id');
 		return { emulator, browser, page, promptId, control: (route, body) => control(emulator, route, body), close };
@@ -73,4 +73,34 @@ export async function openRunningRun(emulator: Emulator, browser: Browser, initS
 		await close();
 		throw error;
 	}
+}
+
+/**
+ * On the page of `run`: adds a Cloud profile for `service`, an emulator of its own (whose engine is
+ * free while the first run holds the other's; its workflow service offers v2, so its runs go through
+ * `/api/v2`), makes it active, and opens the run page of a fresh text-to-image run sitting in its first
+ * KSampler step. Gives the v2 job id.
+ */
+export async function openV2Run(run: RunningRun, service: Emulator): Promise<string> {
+	const { page } = run;
+	await control(service, 'workflow/timing', { stepMs: 60_000 });
+	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+	await page.getByRole('button', { name: 'Add profile' }).click();
+	const form = page.getByRole('form', { name: 'New profile' });
+	await form.getByRole('radio', { name: /^Cloud/ }).check();
+	await form.getByLabel('Workflow service URL').fill(service.urls.workflow);
+	await form.getByRole('textbox', { name: 'API key' }).fill(service.apiKey);
+	await form.getByRole('button', { name: 'Save profile' }).click();
+	await page.getByRole('button', { name: 'Test connection of Cloud' }).waitFor({ timeout: 30_000 });
+	const use = page.getByRole('button', { name: 'Use Cloud' });
+	if (await use.isVisible()) await use.click();
+	await page.getByRole('link', { name: /Connection: Cloud, Live/ }).waitFor({ timeout: 30_000 });
+	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Workflows' }).click();
+	await page.getByRole('button', { name: 'Open example Text to image' }).click();
+	await page.getByRole('button', { name: 'Run', exact: true }).click();
+	await page.getByRole('link', { name: 'Open run Text to image' }).first().click();
+	await page.getByText(/Running KSampler/).waitFor({ timeout: 90_000 });
+	const jobId = (await page.locator('dt:text-is("Job id") + dd').textContent())?.trim() ?? '';
+	if (!jobId) throw new Error('the v2 run page shows no job id');
+	return jobId;
 }

@@ -22,7 +22,7 @@ interface StreamResult {
 }
 
 /** Calls `send(n)` with how many items are due, until `count` are sent at `perSecond`. */
-function paced(count: number, perSecond: number, send: (first: number, n: number) => void): Promise<StreamResult> {
+export function paced(count: number, perSecond: number, send: (first: number, n: number) => void): Promise<StreamResult> {
 	const start = performance.now();
 	let sent = 0;
 	let maxLagMs = 0;

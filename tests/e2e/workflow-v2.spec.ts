@@ -101,20 +101,56 @@ for (const kind of ['Cloud', 'Self-hosted proxy'] as const) {
 	});
 }
 
-// Not yet: a deployment serves no object_info and the spec names no other source of its node
-// definitions, so the run form cannot be drawn (the adapter's whole run on a deployment is covered by
-// `surfaces/v2-surface.test.ts`).
-test.fixme('Deployment on v2: a run ends with its output', async ({ page, openApp, emulator }) => {
+for (const kind of ['Cloud', 'Self-hosted proxy'] as const) {
+	test(`${kind} on v2: a submit whose answer is dropped after the job was created leaves exactly one job`, async ({
+		page,
+		openApp,
+		emulator,
+		app,
+		control
+	}) => {
+		test.setTimeout(90_000);
+		if (kind === 'Self-hosted proxy') {
+			await control.scenario('comfyui-local');
+			await proxySettings(emulator, { corsOrigins: [app.url] });
+		}
+		await workflowControl(emulator, 'timing', { stepMs: 30 });
+		await openApp('/settings');
+		await addProfile(page, emulator, kind);
+		await openExample(page, 'Image edit');
+		await chooseImage(page, await picture(13));
+		// The job is created and recorded under its key; the connection is cut before the answer.
+		await control.faults({ v2DropAnswers: 1 });
+		await page.getByRole('button', { name: 'Run', exact: true }).click();
+		await page.getByRole('link', { name: 'Open run Image edit' }).click();
+		await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 30_000 });
+		const state = (await (await fetch(`${emulator.urls.workflow}/__emulator/v2/state`)).json()) as { jobs: string[] };
+		expect(state.jobs, 'the retry found the first job (managed: replay; proxy: 422, then GET /jobs)').toHaveLength(1);
+		const counters = await control.counters();
+		expect(counters.requests['POST /api/v2/jobs'] ?? 0, 'sent again under the same key').toBeGreaterThanOrEqual(2);
+		if (kind === 'Self-hosted proxy') expect(counters.requests['GET /api/v2/jobs'] ?? 0, 'the job list was read').toBeGreaterThanOrEqual(1);
+	});
+}
+
+// A deployment serves no object_info and the spec names no other source of its node definitions:
+// the form is read off the workflow's own values, and the run goes through as on the other surfaces.
+test('Deployment on v2: the form is drawn from the workflow, and a run ends with its output', async ({ page, openApp, emulator }) => {
 	await workflowControl(emulator, 'timing', { stepMs: 30 });
 	await openApp('/settings');
 	await addProfile(page, emulator, 'Deployment');
-	await runImageEdit(page, await picture(12));
+	await openExample(page, 'Image edit');
+	await expect(page.getByText(/does not publish its node definitions/)).toBeVisible();
+	await chooseImage(page, await picture(12));
+	await page.getByRole('button', { name: 'Run', exact: true }).click();
+	await page.getByRole('link', { name: 'Open run Image edit' }).click();
 	await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 30_000 });
 	await expect(page.getByRole('img', { name: /^Output / }).first()).toBeVisible();
 });
 
 test('v2: a reload mid-run re-attaches to the job, and the stream dropped 20 times loses nothing', async ({ page, openApp, emulator }) => {
-	await workflowControl(emulator, 'timing', { stepMs: 400 });
+	// Slow enough steps that a reload on a loaded machine still finds the sampler running.
+	test.setTimeout(120_000);
+	await workflowControl(emulator, 'timing', { stepMs: 1500 });
 	await openApp('/settings');
 	await addProfile(page, emulator, 'Cloud');
 	await runExample(page, 'Text to image');
@@ -126,7 +162,7 @@ test('v2: a reload mid-run re-attaches to the job, and the stream dropped 20 tim
 		await fetch(`${emulator.urls.workflow}/__emulator/v2/streams/drop`, { method: 'POST' });
 		await page.waitForTimeout(150);
 	}
-	await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 30_000 });
+	await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 60_000 });
 	await expect(page.getByRole('img', { name: /^Output / }).first()).toBeVisible();
 });
 

@@ -49,6 +49,13 @@ export async function keyed(
 		throw error;
 	}
 	if (verdict?.kind === 'fresh') verdict.settle(answer.record ? { status: answer.status, body: answer.body } : undefined);
+	if (core.state.faults.v2DropAnswers > 0) {
+		// Done and recorded, but the answer never arrives: the client sees a network failure.
+		core.state.faults.v2DropAnswers--;
+		reply.hijack();
+		request.raw.socket.destroy();
+		return reply;
+	}
 	for (const [name, value] of Object.entries(answer.headers ?? {})) reply.header(name, value);
 	return reply.code(answer.status).type('application/json; charset=utf-8').send(answer.body);
 }

@@ -228,6 +228,18 @@ describe.each(['managed', 'deployment'] as const)('v2 %s', (mode) => {
 			expect(bed.emu.workflow.engine.book.jobs.size).toBe(jobs);
 		});
 
+		it('a dropped answer (fault v2DropAnswers) still created the job: the retry under the same key replays it', async () => {
+			await faults(bed.emu, { v2DropAnswers: 1 });
+			const headers = { 'Idempotency-Key': 'k-drop' };
+			const jobs = bed.emu.workflow.engine.book.jobs.size;
+			await expect(client().submit(smallJob(), {}, headers)).rejects.toThrow();
+			expect(bed.emu.workflow.engine.book.jobs.size).toBe(jobs + 1);
+			const again = await client().submit<JobBody>(smallJob(), {}, headers);
+			expect(again.status).toBe(201);
+			expect(again.headers.get('idempotency-replayed')).toBe('true');
+			expect(bed.emu.workflow.engine.book.jobs.size).toBe(jobs + 1);
+		});
+
 		it('answers 422 idempotency_key_reuse for the same key with another body', async () => {
 			await client().submit(smallJob(3, 1), {}, { 'Idempotency-Key': 'k-2' });
 			const res = await client().submit<Err>(smallJob(3, 2), {}, { 'Idempotency-Key': 'k-2' });

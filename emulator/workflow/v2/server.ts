@@ -17,6 +17,7 @@ import { installAssetRoutes } from './routes-assets';
 import { installJobRoutes } from './routes-jobs';
 import { installProxyFrontDoor, isHealthPath } from './proxy-rules';
 import type { SurfaceName } from './surface';
+import { paced } from '../routes-bench';
 
 /** Registers the v2 routes of one surface under `/api/v2` of `app`, with the contract's Bearer check. */
 export function installV2(app: FastifyInstance, core: V2Core, name: SurfaceName): void {
@@ -82,6 +83,36 @@ export function installV2ControlRoutes(app: FastifyInstance, core: V2Core): void
 		if (corsOrigins !== undefined) core.selfHosted.corsOrigins = corsOrigins as string[];
 		if (keepaliveMs !== undefined) core.selfHosted.keepaliveMs = keepaliveMs as number;
 		return { selfHosted: core.selfHosted };
+	});
+	/**
+	 * Benchmark: a flood of complete `progress` snapshots on one job's open streams, `perSecond` of
+	 * them, past the surface's throttle (about two a second), so a client's own throttling is measured.
+	 */
+	app.post<{ Body: unknown }>(`${p}/bench/progress`, async (request, reply) => {
+		const parsed = parseJson(request.body);
+		const b = parsed.ok && isObject(parsed.value) ? parsed.value : {};
+		const { jobId, count, perSecond } = b;
+		const rec = typeof jobId === 'string' ? core.jobs.records.get(jobId) : undefined;
+		if (!rec) return badRequest(reply, 'jobId must name a job.');
+		if (!Number.isInteger(count) || (count as number) < 1 || (count as number) > 1_000_000)
+			return badRequest(reply, 'count: 1 to 1000000.');
+		if (typeof perSecond !== 'number' || !(perSecond > 0 && perSecond <= 100_000))
+			return badRequest(reply, 'perSecond: above 0, at most 100000.');
+		const total = count as number;
+		const result = await paced(total, perSecond, (first, n) => {
+			for (let i = first; i < first + n; i++)
+				rec.channel.broadcast('progress', {
+					value: (i + 1) / total,
+					nodes_done: 3,
+					nodes_total: 7,
+					current_node: '3',
+					current_node_class: 'KSampler',
+					step: i + 1,
+					steps: total,
+					message: null
+				});
+		});
+		return { ...result, streams: rec.channel.streams.size };
 	});
 	/** The proxy restarts: its streams drop and its output ids stop resolving; jobs and uploads stay. */
 	app.post(`${p}/self-hosted/restart`, async () => {

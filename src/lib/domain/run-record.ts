@@ -100,6 +100,23 @@ export interface WorkflowRun {
 	elsewhere?: boolean;
 	/** v2: the links the service gave for the job (`urls`, resolved), followed after a reload instead of built. */
 	jobLinks?: { self: string; events: string | null; cancel: string | null };
+	/**
+	 * v2: the service said `canceling` (or a cancel was sent and the job still ran). Shown until the
+	 * terminal state; kept after it, so a job that finished anyway says the cancel came too late.
+	 */
+	canceling?: boolean;
+}
+
+/** A v2 job past its retention deadline (`expired`): shown as such; what was saved here stays. */
+export const EXPIRED_EXCEPTION = 'JobExpired';
+
+export function isExpired(run: Pick<WorkflowRun, 'status' | 'error'>): boolean {
+	return run.status === 'failed' && run.error?.exceptionType === EXPIRED_EXCEPTION;
+}
+
+/** A run whose cancel was asked for but which ended otherwise (succeeded or failed first). */
+export function finishedBeforeCancel(run: Pick<WorkflowRun, 'status' | 'canceling'>): boolean {
+	return run.canceling === true && (run.status === 'succeeded' || run.status === 'failed');
 }
 
 export function newWorkflowRun(init: {

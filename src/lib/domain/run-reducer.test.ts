@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { newWorkflowRun, runFraction, type WorkflowRun } from './run-record';
-import { applyHistory, applyJobState, applyServerEvent } from './run-reducer';
+import { EXPIRED_EXCEPTION, finishedBeforeCancel, isExpired, newWorkflowRun, runFraction, type WorkflowRun } from './run-record';
+import { applyCanceling, applyHistory, applyJobState, applyServerEvent } from './run-reducer';
 import type { ServerEvent } from '../wire/workflow-events';
 import textToImage from '../examples/text-to-image.json';
 import type { ApiPrompt, HistoryEntry } from '../wire/workflow-api';
@@ -205,5 +205,44 @@ describe('a failure polled before its reason arrived', () => {
 		};
 		expect(applyHistory(polled, entry, 6).error).toMatchObject({ exceptionType: 'OOMError', nodeId: '5' });
 		expect(explainFailure(polled).error?.message).toMatch(/no details/);
+	});
+});
+
+describe('a v2 cancel and an expired job', () => {
+	const running = () => applyServerEvent(fresh(), ev.start, 1);
+
+	it('says cancelling until the terminal state, and never cancelled before the service does', () => {
+		const canceling = applyCanceling(running());
+		expect(canceling).toMatchObject({ status: 'running', canceling: true });
+		expect(applyJobState(canceling, 'in_progress', 2).status).toBe('running');
+		const cancelled = applyJobState(canceling, 'cancelled', 3);
+		expect(cancelled.status).toBe('cancelled');
+		expect(finishedBeforeCancel(cancelled)).toBe(false);
+	});
+
+	it('a job that finished before the cancel took effect says so', () => {
+		const done = applyJobState(applyCanceling(running()), 'completed', 3);
+		expect(done.status).toBe('succeeded');
+		expect(finishedBeforeCancel(done)).toBe(true);
+		expect(finishedBeforeCancel(applyJobState(running(), 'completed', 3))).toBe(false);
+	});
+
+	it('a finished run is not marked as cancelling afterwards', () => {
+		const done = applyJobState(running(), 'completed', 3);
+		expect(applyCanceling(done)).toBe(done);
+	});
+
+	it('an expired job is shown as expired, keeping the outputs it had', () => {
+		const withOutput = applyServerEvent(running(), ev.executed, 2);
+		const entry: HistoryEntry = {
+			prompt: [0, 'p1', {}, {}, []],
+			outputs: {},
+			status: { status_str: 'error', completed: false, messages: [['execution_error', { exception_type: EXPIRED_EXCEPTION }]] },
+			meta: {}
+		};
+		const expired = applyHistory(applyJobState(withOutput, 'failed', 3), entry, 3);
+		expect(isExpired(expired)).toBe(true);
+		expect(expired.error).toMatchObject({ title: 'Expired', message: expect.stringMatching(/still available/) });
+		expect(expired.outputs).toHaveLength(1);
 	});
 });

@@ -5,7 +5,7 @@
  */
 import type { NodeOutput, ServerEvent } from '../wire/workflow-events';
 import type { HistoryEntry, JobState, NodeUiOutput } from '../wire/workflow-api';
-import { advances, isTerminal, type RunError, type RunOutput, type RunStatus, type WorkflowRun } from './run-record';
+import { advances, EXPIRED_EXCEPTION, isTerminal, type RunError, type RunOutput, type RunStatus, type WorkflowRun } from './run-record';
 
 function withStatus(run: WorkflowRun, status: RunStatus, now: number): WorkflowRun {
 	if (!advances(run.status, status) || run.status === status) return run;
@@ -50,7 +50,16 @@ function addOutputs(run: WorkflowRun, outputs: RunOutput[]): WorkflowRun {
 	const key = (o: RunOutput) => `${o.ref.type}/${o.ref.subfolder}/${o.ref.filename}`;
 	const seen = new Set(run.outputs.map(key));
 	const fresh = outputs.filter((o) => !seen.has(key(o)));
-	return fresh.length === 0 ? run : { ...run, outputs: [...run.outputs, ...fresh] };
+	// v2 links are renewed on every read: a known output takes the latest expiry (its index never moves).
+	const renewed = new Map(outputs.filter((o) => o.ref.link).map((o) => [key(o), o.ref.link!]));
+	let changed = false;
+	const known = run.outputs.map((o) => {
+		const link = renewed.get(key(o));
+		if (!link || (o.ref.link && Date.parse(o.ref.link.expiresAt) >= Date.parse(link.expiresAt))) return o;
+		changed = true;
+		return { ...o, ref: { ...o.ref, link } };
+	});
+	return fresh.length === 0 && !changed ? run : { ...run, outputs: [...known, ...fresh] };
 }
 
 export const EXCEPTION_WORDS: Record<string, string> = {
@@ -59,7 +68,9 @@ export const EXCEPTION_WORDS: Record<string, string> = {
 	ImageDownloadError: 'An input image could not be downloaded from its URL.',
 	OOMError: 'The GPU ran out of memory. Try a smaller size or batch.',
 	InsufficientFundsError: 'The account has too few credits for the partner nodes of this workflow. Add credits and run again.',
-	InactiveSubscriptionError: 'The subscription is not active. Renew it to run workflows.'
+	InactiveSubscriptionError: 'The subscription is not active. Renew it to run workflows.',
+	[EXPIRED_EXCEPTION]:
+		'The job expired on the service before it finished. What was saved here (inputs, outputs already fetched) is still available.'
 };
 
 /** Applies one socket event that belongs to this run (the caller filtered by prompt id). */
@@ -111,6 +122,11 @@ export function applyServerEvent(run: WorkflowRun, event: ServerEvent, now: numb
 	}
 }
 
+/** The service is cancelling the job (v2 `canceling`): said until the terminal state, never as cancelled before it. */
+export function applyCanceling(run: WorkflowRun): WorkflowRun {
+	return run.canceling || isTerminal(run.status) ? run : { ...run, canceling: true };
+}
+
 /** Applies a polled `/api/job/{id}/status`. */
 export function applyJobState(run: WorkflowRun, state: JobState, now: number): WorkflowRun {
 	switch (state) {
@@ -154,7 +170,7 @@ export function applyHistory(run: WorkflowRun, entry: HistoryEntry, now: number)
 		...withStatus(next, 'failed', now),
 		error: {
 			kind: 'execution',
-			title: exceptionType,
+			title: exceptionType === EXPIRED_EXCEPTION ? 'Expired' : exceptionType,
 			message: EXCEPTION_WORDS[exceptionType] ?? 'The workflow failed while running.',
 			exceptionType,
 			...(typeof data['node_id'] === 'string' ? { nodeId: data['node_id'] } : {}),

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { V2Job, V2Output } from '../wire/workflow-v2';
 import { corsAdvice, v2ErrorOf } from './v2-errors';
-import { historyOf, jobStateOf, serverEventsOf } from './v2-job-mapping';
+import { historyOf, jobStateOf, serverEventsOf, webLink } from './v2-job-mapping';
+import { newWorkflowRun, type WorkflowRun } from './run-record';
+import { applyHistory } from './run-reducer';
+
+const fresh = (): WorkflowRun => ({
+	...newWorkflowRun({ id: 'r', profileId: 'p', title: 't', workflowId: null, prompt: {}, seeds: {}, partner: false, now: 0 }),
+	promptId: 'j1',
+	status: 'running'
+});
 
 const output: V2Output = {
 	node_id: '9',
@@ -45,6 +53,32 @@ describe('a v2 job in the reducer’s terms', () => {
 	it('outputs become history outputs referenced by asset id', () => {
 		expect(historyOf(job({})).outputs['9']).toEqual({ images: [{ filename: 'out.a-b', subfolder: '', type: 'output' }] });
 	});
+
+	it('an output keeps the link the service gave and until when it works; a renewed link replaces an older one', () => {
+		const at = (expiresAt: string) =>
+			job({ outputs: [{ ...output, url: 'http://h/api/v2/assets/out.a-b/content', url_expires_at: expiresAt }] });
+		const first = historyOf(at('2026-11-24T10:05:00.000001+00:00'));
+		expect(first.outputs['9']?.images?.[0]?.link).toEqual({
+			url: 'http://h/api/v2/assets/out.a-b/content',
+			expiresAt: '2026-11-24T10:05:00.000001+00:00'
+		});
+		let run = applyHistory(fresh(), first, 1);
+		run = applyHistory(run, historyOf(at('2026-11-24T10:09:00.000001+00:00')), 2);
+		expect(run.outputs).toHaveLength(1);
+		expect(run.outputs[0]?.ref.link?.expiresAt).toBe('2026-11-24T10:09:00.000001+00:00');
+		// An older reading arriving late does not pull the expiry back.
+		run = applyHistory(run, first, 3);
+		expect(run.outputs[0]?.ref.link?.expiresAt).toBe('2026-11-24T10:09:00.000001+00:00');
+	});
+
+	it.each([
+		[{ url: 'javascript:alert(1)', expiresAt: '2026-11-24T10:05:00Z' }, null],
+		[{ url: 'https://s.example/x', expiresAt: 'soon' }, null],
+		[
+			{ url: 'https://s.example/x', expiresAt: '2026-11-24T10:05:00Z' },
+			{ url: 'https://s.example/x', expiresAt: '2026-11-24T10:05:00Z' }
+		]
+	])('shows only http(s) links with a readable expiry: %j', (link, shown) => expect(webLink(link)).toEqual(shown));
 
 	it('a failure and an expiry say why', () => {
 		const failed = historyOf(

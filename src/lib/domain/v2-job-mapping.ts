@@ -8,6 +8,7 @@ import type { ServerEvent } from '../wire/workflow-events';
 import type { JobStatus, V2Job, V2Output, V2Progress } from '../wire/workflow-v2';
 import type { V2StreamEvent } from './v2-events';
 import { progressView } from './v2-events';
+import { EXPIRED_EXCEPTION } from './run-record';
 
 /** How an uploaded asset is named in a prompt until submit turns it into a `core/ASSET` reference. */
 export const ASSET_NAME_PREFIX = 'core/ASSET:';
@@ -31,8 +32,20 @@ export function jobStateOf(status: JobStatus): JobState {
 	return STATE_OF[status];
 }
 
-export function outputRef(output: Pick<V2Output, 'id'>): FileRef {
-	return { filename: output.id, subfolder: '', type: 'output' };
+/**
+ * A link fit to show: an http(s) URL with a readable expiry. Records come back from IndexedDB and
+ * history files unchecked, so a `javascript:` URL or a broken date is dropped here, where it is shown.
+ */
+export function webLink(link: FileRef['link'] | undefined): { url: string; expiresAt: string } | null {
+	if (!link || typeof link.url !== 'string' || typeof link.expiresAt !== 'string') return null;
+	if (!/^https?:\/\//i.test(link.url) || Number.isNaN(Date.parse(link.expiresAt))) return null;
+	return { url: link.url, expiresAt: link.expiresAt };
+}
+
+export function outputRef(output: Pick<V2Output, 'id'> & Partial<Pick<V2Output, 'url' | 'url_expires_at'>>): FileRef {
+	const { url, url_expires_at: expiresAt } = output;
+	const link = url && expiresAt ? webLink({ url, expiresAt }) : null;
+	return { filename: output.id, subfolder: '', type: 'output', ...(link ? { link } : {}) };
 }
 
 function uiOutputs(outputs: readonly V2Output[]): Record<string, NodeUiOutput> {
@@ -54,10 +67,8 @@ export function historyOf(job: V2Job): HistoryEntry {
 		messages.push([
 			'execution_error',
 			{
-				exception_type: expired ? 'JobExpired' : (job.error?.code ?? 'Error'),
-				exception_message: expired
-					? 'The job expired on the service before it finished; what was saved here is still available.'
-					: (job.error?.message ?? ''),
+				exception_type: expired ? EXPIRED_EXCEPTION : (job.error?.code ?? 'Error'),
+				exception_message: expired ? `Retention ended at ${job.expires_at}.` : (job.error?.message ?? ''),
 				...(job.error?.node_id ? { node_id: job.error.node_id } : {})
 			}
 		]);

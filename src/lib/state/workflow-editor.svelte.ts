@@ -6,6 +6,7 @@ import { snapshot } from '$lib/client/snapshot.svelte';
 import { SvelteMap } from 'svelte/reactivity';
 import type { AppError, Result } from '$lib/domain/errors';
 import type { NodeDefinitions } from '$lib/domain/object-info';
+import { definitionsFromWorkflow } from '$lib/domain/object-info-inferred';
 import type { WorkflowRun } from '$lib/domain/run-record';
 import { checkWorkflow, usesPartnerNodes, type WorkflowProblem } from '$lib/domain/workflow-check';
 import { valueAt, withValueAt, type Field, type SeedField, type SeedMode } from '$lib/forms/field-model';
@@ -25,6 +26,8 @@ export class WorkflowEditor {
 	nodes = $state<NodeDefinitions | null>(null);
 	infoProblem = $state<AppError | null>(null);
 	infoFromCache = $state(false);
+	/** The service publishes no node definitions (a v2 deployment): the form is read off the workflow's values. */
+	infoInferred = $state(false);
 	values = $state<Values>({});
 	seedModes = $state<Record<string, SeedMode>>({});
 	fieldErrors = $state<Record<string, string>>({});
@@ -110,7 +113,8 @@ export class WorkflowEditor {
 		if (!profileId) return;
 		const info = await workerApi().objectInfo({ profileId, refresh });
 		if (info.ok) {
-			this.nodes = info.value.nodes;
+			this.infoInferred = info.value.none === true;
+			this.nodes = info.value.none && this.workflow ? definitionsFromWorkflow(this.workflow.prompt) : info.value.nodes;
 			this.infoFromCache = info.value.fromCache;
 			this.infoProblem = info.value.problem ?? null;
 		} else {

@@ -74,6 +74,8 @@ export interface FileRef {
 	filename: string;
 	subfolder: string;
 	type: 'input' | 'output' | 'temp';
+	/** v2: the short-lived content URL the service gave, and until when it works (`url_expires_at`). */
+	link?: { url: string; expiresAt: string };
 }
 
 /** What an output node reports in `executed.output` and in history `outputs`. */

@@ -28,6 +28,11 @@ export interface ObjectInfoView {
 	fromCache: boolean;
 	/** Why a fresh copy could not be fetched, when the cached one is shown. */
 	problem?: AppError;
+	/**
+	 * The service publishes no node definitions (a v2 deployment): `nodes` is empty and the form is
+	 * drawn from the workflow's own values (`domain/object-info-inferred.ts`).
+	 */
+	none?: true;
 }
 
 export type SubmitRunError =

@@ -7,7 +7,7 @@
 import { isTerminal, newWorkflowRun, type RunError, type WorkflowRun } from '../../domain/run-record';
 import { nodeTitle } from '../../domain/workflow-import';
 import type { ApiPrompt } from '../../wire/workflow-api';
-import { applyHistory, applyJobState, applyServerEvent, explainFailure } from '../../domain/run-reducer';
+import { applyCanceling, applyHistory, applyJobState, applyServerEvent, explainFailure } from '../../domain/run-reducer';
 import type { ServerEvent } from '../../wire/workflow-events';
 import type { WorkerContext } from '../context';
 import type { SocketMessage } from '../socket-message';
@@ -180,6 +180,13 @@ export class RunTracker {
 		return newest;
 	}
 
+	/** A cancel was sent and the job still runs: shown as cancelling until its terminal state. */
+	markCanceling(run: WorkflowRun): void {
+		const current = this.current(run);
+		const next = applyCanceling(current);
+		if (next !== current) this.update(next, true);
+	}
+
 	/** The user's cancel removed the waiting job, and the server's queue confirmed it. */
 	confirmCancelled(run: WorkflowRun): void {
 		const current = this.current(run);
@@ -276,7 +283,8 @@ export class RunTracker {
 			case 'not-found':
 				return this.notAccepted(run);
 			case 'status': {
-				const next = applyJobState(this.current(run), reading.state, this.now());
+				const current = this.current(run);
+				const next = applyJobState(reading.canceling ? applyCanceling(current) : current, reading.state, this.now());
 				if (!isTerminal(next.status)) return this.update(next);
 				// Terminal by job status: the history, when there is one, has the outputs (the source of truth).
 				return this.update(explainFailure(reading.history ? applyHistory(next, reading.history, this.now()) : next), true);

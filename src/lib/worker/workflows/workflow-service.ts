@@ -5,6 +5,7 @@
  */
 import { appError, fail, ok, type Result } from '../../domain/errors';
 import type { NodeDefinitions } from '../../domain/object-info';
+import { V2Surface } from './surfaces/v2-surface';
 import { newWorkflowRun, type NodeProblems, type WorkflowRun } from '../../domain/run-record';
 import { usesPartnerNodes } from '../../domain/workflow-check';
 import { nodeTitle, type ImportResult } from '../../domain/workflow-import';
@@ -97,6 +98,9 @@ export class WorkflowService {
 	}
 
 	async objectInfo({ profileId, refresh }: { profileId: string; refresh?: boolean }): Promise<Result<ObjectInfoView>> {
+		const surface = await this.surface(profileId);
+		if (surface.ok && surface.value instanceof V2Surface && !surface.value.servesNodeDefinitions)
+			return ok({ nodes: Object.create(null) as NodeDefinitions, fetchedAt: Date.now(), fromCache: false, none: true });
 		const cached = await this.ctx.kv.get<CachedObjectInfo>(OBJECT_INFO + profileId);
 		// Served from the cache once revalidated since the worker started or the socket reconnected: not
 		// fetched again on every page or submit. A failed revalidation (a CORS refusal) is told with it.
@@ -181,7 +185,7 @@ export class WorkflowService {
 		const ui = texts.workflow ?? (texts.prompt && /"nodes"\s*:\s*\[/.test(texts.prompt) ? texts.prompt : undefined);
 		if (profileId && ui !== undefined) {
 			const info = await this.objectInfo({ profileId, refresh: true });
-			if (info.ok)
+			if (info.ok && !info.value.none)
 				definitions = {
 					nodes: info.value.nodes,
 					...(info.value.fromCache
@@ -367,6 +371,8 @@ export class WorkflowService {
 		const outcome = await surface.value.stop(await this.tracker.handleOf(run.promptId));
 		// A cancel the user asked for and the server confirmed; an interrupted job is read from its history.
 		if (outcome.ok && outcome.value.kind === 'removed') this.tracker.confirmCancelled(run);
+		// v2: the service is still cancelling (`canceling`); the run says so until its terminal state.
+		if (outcome.ok && outcome.value.kind === 'stopping' && surface.value.kind === 'v2') this.tracker.markCanceling(run);
 		void this.tracker.pollAll();
 		return outcome;
 	}

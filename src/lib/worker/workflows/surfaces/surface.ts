@@ -59,7 +59,7 @@ export type JobReading =
 	/** The service has no job with this id: not accepted (yet), or expired. */
 	| { kind: 'not-found' }
 	/** The job-status route's answer; once terminal, the history with the outputs (null when it could not be read). */
-	| { kind: 'status'; state: JobState; history: HistoryEntry | null }
+	| { kind: 'status'; state: JobState; history: HistoryEntry | null; canceling?: boolean }
 	/** No job-status route: the history is the state. */
 	| { kind: 'history'; entry: HistoryEntry }
 	/** No history yet, and the job is in the queue. */

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { blake3 } from 'hash-wasm';
 import { control } from '../../../../../emulator/workflow/test-support';
+import { faults } from '../../../../../emulator/workflow/v2/helpers.test-util';
 import { useWorkflowEmulator } from '../../../../../emulator/workflow/use-workflow-emulator';
 import { png } from '../../../../../emulator/workflow/v2/fixtures';
 import type { Emulator } from '../../../../../emulator/index';
@@ -135,6 +136,20 @@ describe.each(['managed', 'deployment', 'proxy'] as const)('v2 adapter on the %s
 		const second = await surface.submit({ ...request });
 		expect(first.ok && second.ok).toBe(true);
 		if (first.ok && second.ok) expect(second.value.promptId).toBe(first.value.promptId);
+	});
+
+	it('a submit whose answer is dropped after the job was created leaves exactly one job, which runs to its end', async () => {
+		const surface = surfaceOf(dialect);
+		const prompt = imageJob(await sendImage(surface, await png(43)));
+		// The proxy sits in front of a stock ComfyUI (the emulator's workflow origin in that scenario).
+		if (dialect === 'proxy') await control(bed.emu, '/scenario', { name: 'comfyui-local' });
+		await control(bed.emu, '/workflow/timing', { stepMs: 30 });
+		const before = bed.emu.workflow.engine.book.jobs.size;
+		await faults(bed.emu, { v2DropAnswers: 1 });
+		const submitted = await surface.submit({ prompt, promptId: 'x', idempotencyKey: crypto.randomUUID(), clientId: 'c', partner: false });
+		expect(submitted.ok).toBe(true);
+		expect(bed.emu.workflow.engine.book.jobs.size).toBe(before + 1);
+		if (submitted.ok) expect((await untilTerminal(surface, submitted.value)).state).toBe('completed');
 	});
 
 	it('refuses an invalid workflow with the node errors at their fields', async () => {

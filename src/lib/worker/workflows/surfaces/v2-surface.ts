@@ -21,6 +21,7 @@ import type { StopOutcome } from '../../../domain/stop-outcome';
 import type { Connection } from '../../context';
 import type { Credential, GuardedRequest } from '../../guarded-fetch';
 import { WorkflowClient } from '../workflow-client';
+import { downloadResuming } from '../resumable-download';
 import type { SurfaceCapabilities } from './capabilities';
 import type {
 	ActiveJob,
@@ -103,6 +104,8 @@ const STOP_CHECK_MS = 400;
 export class V2Surface implements WorkflowSurface {
 	readonly kind = 'v2' as const;
 	readonly liveEvents = 'job-stream' as const;
+	/** A deployment serves only `/api/v2`: the spec names no source of its node definitions. */
+	readonly servesNodeDefinitions: boolean;
 	private readonly api: string;
 	private readonly credential: Credential;
 
@@ -115,6 +118,7 @@ export class V2Surface implements WorkflowSurface {
 		private readonly objectInfoBase: string
 	) {
 		this.api = `${connection.profile.workflowUrl}/api/v2`;
+		this.servesNodeDefinitions = dialect !== 'deployment';
 		this.credential = connection.key ? { scheme: 'bearer', key: connection.key } : null;
 	}
 
@@ -139,7 +143,7 @@ export class V2Surface implements WorkflowSurface {
 
 	objectInfo(): Promise<Result<NodeDefinitions>> {
 		const base = this.objectInfoBase;
-		// Node definitions: the managed service and deployments serve v1's route beside v2; the proxy's ComfyUI does.
+		// Node definitions: the managed service serves v1's route beside v2; the proxy's ComfyUI does.
 		const key = this.dialect === 'proxy' ? undefined : this.connection.key;
 		return new WorkflowClient({ ...this.connection, key, profile: { ...this.connection.profile, workflowUrl: base } }).objectInfo();
 	}
@@ -241,7 +245,12 @@ export class V2Surface implements WorkflowSurface {
 		if (!v2) return ok({ kind: 'not-found' });
 		const state = jobStateOf(v2.status);
 		const terminal = TERMINAL_JOB_STATUSES.includes(v2.status);
-		return ok({ kind: 'status', state, history: terminal ? historyOf(v2) : null });
+		return ok({
+			kind: 'status',
+			state,
+			history: terminal ? historyOf(v2) : null,
+			...(v2.status === 'canceling' ? { canceling: true } : {})
+		});
 	}
 
 	async activeJobs(): Promise<Result<ActiveJob[]>> {
@@ -290,19 +299,26 @@ export class V2Surface implements WorkflowSurface {
 		}
 	}
 
-	async outputBytes(ref: FileRef): Promise<Result<Blob>> {
-		// The managed service redirects to a signed storage URL: the browser drops the Bearer key on that hop.
-		const res = await this.connection.fetch({
-			url: `${this.api}/assets/${encodeURIComponent(ref.filename)}/content`,
-			credential: this.credential,
-			redirect: 'follow-without-credentials',
-			binary: true,
-			timeoutMs: 120_000
-		});
-		if (!res.ok) return res;
-		if (res.value.status !== 200 || !res.value.blob)
-			return fail(v2ErrorOf(res.value.status, parseV2Envelope(tryParseJson(res.value.body))));
-		return ok(res.value.blob);
+	/**
+	 * An output's bytes through `/assets/{id}/content`. The managed service redirects to a signed
+	 * storage URL: the browser drops the Bearer key on that hop. A drop mid-body resumes with `Range`
+	 * (large videos); where a range is refused (the proxy's 502 `upstream_error`), the whole content.
+	 */
+	async outputBytes(ref: FileRef, signal?: AbortSignal): Promise<Result<Blob>> {
+		const url = `${this.api}/assets/${encodeURIComponent(ref.filename)}/content`;
+		return downloadResuming(
+			(from, onChunk) =>
+				this.connection.fetch({
+					url,
+					credential: this.credential,
+					redirect: 'follow-without-credentials',
+					...(from !== null ? { headers: { Range: `bytes=${from}-` } } : {}),
+					onChunk,
+					timeoutMs: 10 * 60_000,
+					...(signal ? { signal } : {})
+				}),
+			{ errorOf: (res) => v2ErrorOf(res.status, parseV2Envelope(tryParseJson(res.body))), ...(signal ? { signal } : {}) }
+		);
 	}
 
 	async offerHash(hash: string, name: string, _mime: string, signal?: AbortSignal): Promise<Result<HashOffer>> {

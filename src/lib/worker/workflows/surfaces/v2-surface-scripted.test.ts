@@ -1,0 +1,83 @@
+/**
+ * The v2 adapter against scripted answers, for what the emulator does not do: a proxy in front of
+ * ComfyUI 0.3.64, whose cancel answers `canceling` while the job runs on to `succeeded`.
+ */
+import { describe, expect, it } from 'vitest';
+import { ok } from '../../../domain/errors';
+import type { Profile } from '../../../domain/profile';
+import type { Connection } from '../../context';
+import type { GuardedRequest, GuardedResponse } from '../../guarded-fetch';
+import { DEFAULT_CAPABILITIES } from './capabilities';
+import { V2Surface } from './v2-surface';
+
+const BASE = 'http://127.0.0.1:8189';
+const ID = '3f2b8c1e-6a4d-4e8b-9c1f-2d7e5a9b0c11';
+
+function v2Job(status: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+	return {
+		id: ID,
+		status,
+		created_at: '2026-11-24T10:00:00.123456+00:00',
+		started_at: null,
+		completed_at: null,
+		expires_at: '2026-11-25T10:00:00.123456+00:00',
+		queue_position: null,
+		progress: null,
+		outputs: [],
+		error: null,
+		urls: { self: `/api/v2/jobs/${ID}`, events: `/api/v2/jobs/${ID}/events`, cancel: `/api/v2/jobs/${ID}/cancel` },
+		...extra
+	};
+}
+
+type Script = (request: GuardedRequest) => GuardedResponse | Promise<GuardedResponse>;
+
+function answer(status: number, body: unknown, headers: Record<string, string> = {}): GuardedResponse {
+	const h = new Headers(headers);
+	return { status, header: (n) => h.get(n), body: typeof body === 'string' ? body : JSON.stringify(body) };
+}
+
+function scriptedSurface(script: Script, seen: GuardedRequest[] = []): V2Surface {
+	const profile: Profile = {
+		id: 'p1',
+		name: 'proxy',
+		preset: 'self-hosted-proxy',
+		workflowUrl: BASE,
+		routerUrl: null,
+		createdAt: 0,
+		updatedAt: 0
+	};
+	const connection: Connection = {
+		profile,
+		key: undefined,
+		fetch: async (request) => {
+			seen.push(request);
+			return ok(await script(request));
+		},
+		upload: async () => ok(answer(500, ''))
+	};
+	return new V2Surface(connection, { ...DEFAULT_CAPABILITIES.v2 }, () => {}, 'proxy', 'http://127.0.0.1:8188');
+}
+
+describe('v2 cancel on a proxy whose ComfyUI lacks job cancel', () => {
+	it('a read while the service cancels says canceling, still running', async () => {
+		const surface = scriptedSurface(() => answer(200, v2Job('canceling')));
+		const read = await surface.read({ promptId: ID });
+		expect(read.ok && read.value).toEqual({ kind: 'status', state: 'in_progress', history: null, canceling: true });
+	});
+
+	it('a cancel answered canceling and then succeeded is reported as finished first, never as cancelled', async () => {
+		const reads = ['canceling', 'canceling', 'succeeded'];
+		const surface = scriptedSurface((request) =>
+			request.method === 'POST' ? answer(200, v2Job('canceling')) : answer(200, v2Job(reads.shift() ?? 'succeeded'))
+		);
+		const stop = await surface.stop({ promptId: ID });
+		expect(stop.ok && stop.value).toEqual({ kind: 'finished-first' });
+	});
+
+	it('a cancel still canceling after the checks is reported as stopping', async () => {
+		const surface = scriptedSurface(() => answer(200, v2Job('canceling')));
+		const stop = await surface.stop({ promptId: ID });
+		expect(stop.ok && stop.value).toMatchObject({ kind: 'stopping' });
+	}, 10_000);
+});
