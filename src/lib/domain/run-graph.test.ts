@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildRunGraph, overlaps, visibleNodeOf } from './run-graph';
-import { layoutGraph } from './run-graph-layout';
+import { DAGRE_LIMIT, layeredLayout, layoutGraph } from './run-graph-layout';
 import { nodeViews } from './run-graph-states';
 import { newWorkflowRun, type WorkflowRun } from './run-record';
 import { applyServerEvent } from './run-reducer';
@@ -42,6 +42,39 @@ describe('the picture of a workflow', () => {
 		expect(overlaps(graph.nodes)).toEqual([]);
 		const x = (id: string) => graph.nodes.find((n) => n.id === id)!.x;
 		for (const edge of graph.edges) expect(x(edge.from)).toBeLessThan(x(edge.to));
+	});
+
+	/** A chain of stages, each fed by the stage before and by one loader shared by all (long links). */
+	const stages = (count: number): ApiPrompt => {
+		const prompt: ApiPrompt = { '0': { class_type: 'Loader', inputs: {} } };
+		for (let s = 1; s <= count; s++) {
+			prompt[`${s}a`] = { class_type: 'Encode', inputs: { clip: ['0', 1] } };
+			prompt[`${s}b`] = {
+				class_type: 'Sample',
+				inputs: { model: ['0', 0], positive: [`${s}a`, 0], ...(s > 1 ? { latent: [`${s - 1}b`, 0] } : {}) }
+			};
+			prompt[`${s}c`] = { class_type: 'Save', inputs: { images: [`${s}b`, 0] } };
+		}
+		return prompt;
+	};
+
+	it.each([
+		['dagre', 20],
+		["the layered layout, past dagre's limit", Math.ceil(DAGRE_LIMIT / 3) + 10]
+	])('lays out left to right without overlaps: %s', (_name, count) => {
+		const graph = layoutGraph(buildRunGraph(stages(count)));
+		expect(graph.nodes).toHaveLength(3 * count + 1);
+		expect(overlaps(graph.nodes)).toEqual([]);
+		const x = new Map(graph.nodes.map((n) => [n.id, n.x]));
+		for (const edge of graph.edges) expect(x.get(edge.from)!).toBeLessThan(x.get(edge.to)!);
+	});
+
+	it('keeps boxes level with their inputs in the layered layout', () => {
+		const graph = layeredLayout(buildRunGraph({ a: { class_type: 'A', inputs: {} }, b: { class_type: 'B', inputs: { x: ['a', 0] } } }));
+		expect(graph.nodes.map((n) => [n.id, n.y])).toEqual([
+			['a', 0],
+			['b', 0]
+		]);
 	});
 
 	it('shows a subgraph as one box standing for its inside, and maps a path id to it', () => {
