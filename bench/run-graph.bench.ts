@@ -127,7 +127,7 @@ async function bigGraph(browser: Browser): Promise<boolean> {
 		);
 		let met = true;
 		for (const [id, what] of [
-			['graph-api', 'API format, dagre layout'],
+			['graph-api', 'API format, automatic layout'],
 			['graph-ui', "UI format, the author's layout"]
 		] as const) {
 			const list: number[] = [];
