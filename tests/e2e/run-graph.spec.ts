@@ -37,16 +37,16 @@ test('the graph shows each node moving from waiting to done, the preview on the 
 	emulator
 }, info) => {
 	test.setTimeout(90_000);
-	await workflowControl(emulator, 'timing', { stepMs: 500 });
+	await workflowControl(emulator, 'timing', { stepMs: 1000 });
 	await openApp('/');
 	// The graph tab chosen before: the run page opens on it.
 	await page.evaluate(() => localStorage.setItem('runboard:run-view', 'graph'));
 	await runExample(page, 'Text to image');
 	const graph = page.getByRole('region', { name: 'Run graph' });
 	await expect(graph.locator('.node')).toHaveCount(7, { timeout: 20_000 });
-	// The sampler running with its steps and preview while the save waits, then all done.
-	await expect(box(page, 'KSampler')).toHaveAttribute('data-state', 'running', { timeout: 20_000 });
+	// The save waits behind the sampler (20 steps of 1 s), which runs with its steps and preview; then all done.
 	await expect(box(page, 'Save Image')).toHaveAttribute('data-state', 'waiting');
+	await expect(box(page, 'KSampler')).toHaveAttribute('data-state', 'running', { timeout: 20_000 });
 	await expect(graph.locator('path.live')).toHaveCount(4);
 	await expect(box(page, 'KSampler').getByRole('img', { name: 'Latest preview from KSampler' })).toBeVisible({ timeout: 20_000 });
 	await expect(box(page, 'KSampler')).toContainText(/\d+ of 20 steps/);
@@ -102,6 +102,7 @@ test('a second run of the same workflow marks the nodes the server reused as cac
 });
 
 test("a failed run's node is red with the error's message", async ({ page, openApp, control }) => {
+	test.setTimeout(90_000);
 	await control.scenario('models-unavailable');
 	await openApp('/');
 	await runExample(page, 'Text to image');
@@ -182,4 +183,28 @@ test.describe('opening an example', () => {
 		expect(scripts.length).toBeGreaterThan(withoutGraph);
 		expect(before).toBeGreaterThan(0);
 	});
+});
+
+test('a finished run is drawn offline from its saved record, the graph code from the precache', async ({
+	page,
+	context,
+	openApp,
+	emulator
+}) => {
+	test.setTimeout(90_000);
+	await workflowControl(emulator, 'timing', { stepMs: 5 });
+	await openApp('/');
+	await expect.poll(() => page.evaluate(() => navigator.serviceWorker.ready.then(() => true))).toBe(true);
+	await runExample(page, 'Text to image');
+	await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 20_000 });
+	const runUrl = page.url();
+	try {
+		await context.setOffline(true);
+		await page.goto(runUrl);
+		await expect(page.getByRole('heading', { name: 'Text to image' })).toBeVisible({ timeout: 15_000 });
+		const graph = await openGraph(page);
+		await expect(graph.locator('.node[data-state="done"]')).toHaveCount(7, { timeout: 20_000 });
+	} finally {
+		await context.setOffline(false);
+	}
 });
