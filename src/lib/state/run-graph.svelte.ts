@@ -12,6 +12,22 @@ import { nodeViews, sameView, type NodeView } from '$lib/domain/run-graph-states
 import type { JsonObject } from '$lib/wire/json';
 import { workerApi } from '$lib/client/worker-bridge.svelte';
 
+/** Files read this session, by workflow id: switching tabs back and forth reads the library once. */
+const filesRead = new Map<string, Promise<JsonObject | null>>();
+const FILES_KEPT = 8;
+
+function readFile(workflowId: string): Promise<JsonObject | null> {
+	let file = filesRead.get(workflowId);
+	if (!file) {
+		file = workerApi()
+			.getWorkflow({ id: workflowId })
+			.then((saved) => saved?.ui ?? null);
+		filesRead.set(workflowId, file);
+		if (filesRead.size > FILES_KEPT) filesRead.delete(filesRead.keys().next().value!);
+	}
+	return file;
+}
+
 export class RunGraphState {
 	/** The library's UI-format file of the run's workflow: undefined while read, null when there is none. */
 	ui = $state.raw<JsonObject | null | undefined>(undefined);
@@ -29,8 +45,14 @@ export class RunGraphState {
 			this.ui = null;
 			return;
 		}
-		const saved = await workerApi().getWorkflow({ id: workflowId });
-		this.ui = saved?.ui ?? null;
+		try {
+			this.ui = await readFile(workflowId);
+		} catch (error) {
+			// The library could not be read: draw the prompt with the automatic layout, and try again next time.
+			filesRead.delete(workflowId);
+			console.warn('the workflow file for the graph could not be read', error);
+			this.ui = null;
+		}
 	}
 
 	/** Takes the run as it is now; the picture follows at the next frame. */
