@@ -115,6 +115,7 @@ test("a failed run's node is red with the error's message", async ({ page, openA
 });
 
 test('an API-format workflow is laid out left to right with no overlapping nodes', async ({ page, openApp }) => {
+	test.setTimeout(90_000);
 	await openApp('/');
 	await runExample(page, 'Text to image');
 	const graph = await openGraph(page);
@@ -169,6 +170,7 @@ test("a UI-format workflow keeps its author's layout and groups", async ({ page,
 
 test.describe('opening an example', () => {
 	test('keeps the first view light: the graph code loads only with its tab', async ({ page, openApp }) => {
+		test.setTimeout(90_000);
 		const scripts: string[] = [];
 		page.on('request', (r) => r.resourceType() === 'script' && scripts.push(r.url()));
 		await openApp('/');
