@@ -57,6 +57,8 @@ export interface RunOutput {
 export interface WorkflowProgress {
 	/** Node ids that finished or were cached: only grows. */
 	done: string[];
+	/** Of those, the ones the server reused from its cache (`execution_cached`); absent in records before the graph view. */
+	cached?: string[];
 	/** Nodes in the workflow: the denominator of whole-run progress. */
 	total: number;
 	current: string | null;

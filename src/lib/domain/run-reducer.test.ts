@@ -70,6 +70,22 @@ describe('a workflow run, event by event', () => {
 		expect(runFraction(run)).toBe(1);
 	});
 
+	it('keeps which nodes were cached apart from the ones that ran', () => {
+		const run = play(fresh(), [ev.start, ev.cached, ev.exec('5'), ev.exec('3'), ev.cached]);
+		expect(run.progress.cached).toEqual(['4', '6', '7']);
+		expect(run.progress.done).toEqual(['4', '6', '7', '5']);
+	});
+
+	it('learns the cached nodes from a history entry too', () => {
+		const entry: HistoryEntry = {
+			prompt: [0, 'p1', {}, {}, ['9']],
+			outputs: {},
+			status: { status_str: 'success', completed: true, messages: [['execution_cached', { nodes: ['4', 7, '6'] }]] },
+			meta: {}
+		};
+		expect(applyHistory(fresh(), entry, 5).progress.cached).toEqual(['4', '6']);
+	});
+
 	it('counts cached nodes as done in the whole-run fraction', () => {
 		const run = play(fresh(), [ev.start, ev.cached]);
 		expect(runFraction(run)).toBeCloseTo(3 / 7);

@@ -24,6 +24,12 @@ function addDone(run: WorkflowRun, nodes: string[]): WorkflowRun {
 	return fresh.length === 0 ? run : { ...run, progress: { ...run.progress, done: [...run.progress.done, ...fresh] } };
 }
 
+function addCached(run: WorkflowRun, nodes: string[]): WorkflowRun {
+	const known = run.progress.cached ?? [];
+	const fresh = nodes.filter((n) => !known.includes(n));
+	return fresh.length === 0 ? run : { ...run, progress: { ...run.progress, cached: [...known, ...fresh] } };
+}
+
 function outputsOf(nodeId: string, output: Pick<NodeOutput, 'images' | 'video' | 'audio'>): RunOutput[] {
 	return [
 		...output.images.map((ref) => ({ nodeId, kind: 'image' as const, ref })),
@@ -82,7 +88,7 @@ export function applyServerEvent(run: WorkflowRun, event: ServerEvent, now: numb
 		case 'execution_start':
 			return withStatus(run, 'running', now);
 		case 'execution_cached':
-			return addDone(withStatus(run, 'running', now), event.nodes);
+			return addCached(addDone(withStatus(run, 'running', now), event.nodes), event.nodes);
 		case 'executing': {
 			let next = withStatus(run, 'running', now);
 			const previous = next.progress.current;
@@ -151,6 +157,12 @@ function uiOutputs(nodeId: string, output: NodeUiOutput): RunOutput[] {
 /** Applies a history entry (the local runtime's only record of a job, and the outputs' source of truth). */
 export function applyHistory(run: WorkflowRun, entry: HistoryEntry, now: number): WorkflowRun {
 	let next = run;
+	const cached = entry.status.messages.find(([type]) => type === 'execution_cached')?.[1]?.['nodes'];
+	if (Array.isArray(cached))
+		next = addCached(
+			next,
+			cached.filter((n): n is string => typeof n === 'string')
+		);
 	for (const [nodeId, output] of Object.entries(entry.outputs))
 		next = addTexts(addOutputs(next, uiOutputs(nodeId, output)), nodeId, output.text);
 	if (!entry.status.completed && entry.status.status_str !== 'error') return next;

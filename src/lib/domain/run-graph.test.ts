@@ -1,0 +1,222 @@
+import { describe, expect, it } from 'vitest';
+import { buildRunGraph, overlaps, visibleNodeOf } from './run-graph';
+import { DAGRE_LIMIT, layeredLayout, layoutGraph } from './run-graph-layout';
+import { nodeViews } from './run-graph-states';
+import { newWorkflowRun, type WorkflowRun } from './run-record';
+import { applyServerEvent } from './run-reducer';
+import textToImage from '../examples/text-to-image.json';
+import type { ApiPrompt } from '../wire/workflow-api';
+import type { ServerEvent } from '../wire/workflow-events';
+import type { JsonObject } from '../wire/json';
+
+const t2i = textToImage as ApiPrompt;
+
+const withSubgraph: ApiPrompt = {
+	'1': { class_type: 'CheckpointLoaderSimple', inputs: { ckpt_name: 'a.safetensors' } },
+	'5:2': { class_type: 'CLIPTextEncode', inputs: { clip: ['1', 1], text: 'x' } },
+	'5:3': { class_type: 'KSampler', inputs: { model: ['1', 0], positive: ['5:2', 0] } },
+	'9': { class_type: 'SaveImage', inputs: { images: ['5:3', 0] } }
+};
+
+const ui: JsonObject = {
+	nodes: [
+		{ id: 1, type: 'CheckpointLoaderSimple', pos: [10, 20], size: [300, 98] },
+		{ id: 5, type: 'sg-1', pos: [400, 20], size: [250, 120], flags: { collapsed: true } },
+		{ id: 9, type: 'SaveImage', pos: [800, 20], size: [210, 270], title: 'Keep it' }
+	],
+	links: [{ id: 11, origin_id: 1, origin_slot: 0, target_id: 5, target_slot: 0, type: 'MODEL', parentId: 2 }, [12, 5, 0, 9, 0, 'IMAGE']],
+	reroutes: [
+		{ id: 1, pos: [350, 60] },
+		{ id: 2, pos: [380, 70], parentId: 1 }
+	],
+	groups: [{ title: 'Load', color: '#3f789e', bounding: [0, -20, 330, 160] }],
+	definitions: { subgraphs: [{ id: 'sg-1', name: 'Sample' }] }
+};
+
+describe('the picture of a workflow', () => {
+	it('draws every prompt node of an API-format workflow, linked as the inputs say, laid out left to right', () => {
+		const graph = layoutGraph(buildRunGraph(t2i));
+		expect(graph.layout).toBe('auto');
+		expect(graph.nodes.map((n) => n.id).sort()).toEqual(Object.keys(t2i).sort());
+		expect(graph.edges.map((e) => e.id)).toContain('4->3');
+		expect(overlaps(graph.nodes)).toEqual([]);
+		const x = (id: string) => graph.nodes.find((n) => n.id === id)!.x;
+		for (const edge of graph.edges) expect(x(edge.from)).toBeLessThan(x(edge.to));
+	});
+
+	/** A chain of stages, each fed by the stage before and by one loader shared by all (long links). */
+	const stages = (count: number): ApiPrompt => {
+		const prompt: ApiPrompt = { '0': { class_type: 'Loader', inputs: {} } };
+		for (let s = 1; s <= count; s++) {
+			prompt[`${s}a`] = { class_type: 'Encode', inputs: { clip: ['0', 1] } };
+			prompt[`${s}b`] = {
+				class_type: 'Sample',
+				inputs: { model: ['0', 0], positive: [`${s}a`, 0], ...(s > 1 ? { latent: [`${s - 1}b`, 0] } : {}) }
+			};
+			prompt[`${s}c`] = { class_type: 'Save', inputs: { images: [`${s}b`, 0] } };
+		}
+		return prompt;
+	};
+
+	it.each([
+		['dagre', 20],
+		["the layered layout, past dagre's limit", Math.ceil(DAGRE_LIMIT / 3) + 10]
+	])('lays out left to right without overlaps: %s', (_name, count) => {
+		const graph = layoutGraph(buildRunGraph(stages(count)));
+		expect(graph.nodes).toHaveLength(3 * count + 1);
+		expect(overlaps(graph.nodes)).toEqual([]);
+		const x = new Map(graph.nodes.map((n) => [n.id, n.x]));
+		for (const edge of graph.edges) expect(x.get(edge.from)!).toBeLessThan(x.get(edge.to)!);
+	});
+
+	it('keeps boxes level with their inputs in the layered layout', () => {
+		const graph = layeredLayout(buildRunGraph({ a: { class_type: 'A', inputs: {} }, b: { class_type: 'B', inputs: { x: ['a', 0] } } }));
+		expect(graph.nodes.map((n) => [n.id, n.y])).toEqual([
+			['a', 0],
+			['b', 0]
+		]);
+	});
+
+	it('shows a subgraph as one box standing for its inside, and maps a path id to it', () => {
+		const graph = buildRunGraph(withSubgraph);
+		expect(Object.fromEntries(graph.nodes.map((n) => [n.id, n.members]))).toEqual({ '1': [], '5': ['5:2', '5:3'], '9': [] });
+		expect(graph.edges.map((e) => e.id).sort()).toEqual(['1->5', '5->9']);
+		expect(visibleNodeOf(graph, '5:3')).toBe('5');
+		expect(visibleNodeOf(graph, '5:3:7')).toBe('5');
+		expect(visibleNodeOf(graph, '9')).toBe('9');
+	});
+
+	it("keeps a UI-format file's layout, groups, collapsed nodes, link types and reroutes", () => {
+		const graph = layoutGraph(buildRunGraph(withSubgraph, ui));
+		expect(graph.layout).toBe('author');
+		expect(graph.nodes.find((n) => n.id === '1')).toMatchObject({ x: 10, y: 20, width: 300, height: 98 });
+		expect(graph.nodes.find((n) => n.id === '5')).toMatchObject({ collapsed: true, classType: 'Subgraph “Sample”', height: 30 });
+		expect(graph.nodes.find((n) => n.id === '9')?.title).toBe('Keep it');
+		expect(graph.groups).toEqual([{ title: 'Load', color: '#3f789e', x: 0, y: -20, width: 330, height: 160 }]);
+		expect(graph.edges.find((e) => e.id === '1->5')).toMatchObject({
+			type: 'MODEL',
+			points: [
+				{ x: 350, y: 60 },
+				{ x: 380, y: 70 }
+			]
+		});
+		expect(graph.edges.find((e) => e.id === '5->9')?.type).toBe('IMAGE');
+	});
+
+	it('lays out afresh when the file does not place every node (another version of the workflow)', () => {
+		const graph = buildRunGraph({ ...withSubgraph, '10': { class_type: 'PreviewImage', inputs: { images: ['9', 0] } } }, ui);
+		expect(graph.layout).toBe('auto');
+		expect(graph.groups).toEqual([]);
+	});
+
+	it.each([
+		['garbage nodes and links', { nodes: [null, 3, { id: {} }], links: [[null], { origin_id: 1 }], groups: 'no' }],
+		[
+			'a reroute cycle',
+			{
+				...ui,
+				reroutes: [
+					{ id: 1, parentId: 2 },
+					{ id: 2, parentId: 1 }
+				]
+			}
+		]
+	])('reads a hostile file without failing: %s', (_name, file) => {
+		expect(() => buildRunGraph(withSubgraph, file as JsonObject)).not.toThrow();
+	});
+});
+
+const run = (prompt: ApiPrompt = t2i): WorkflowRun => ({
+	...newWorkflowRun({ id: 'r', profileId: 'p', title: 'T', workflowId: null, prompt, seeds: {}, partner: false, now: 0 }),
+	promptId: 'p1',
+	status: 'queued'
+});
+const play = (r: WorkflowRun, events: ServerEvent[]) => events.reduce((acc, e, i) => applyServerEvent(acc, e, i + 1), r);
+const states = (r: WorkflowRun, prompt: ApiPrompt = t2i) =>
+	Object.fromEntries([...nodeViews(r, buildRunGraph(prompt).nodes)].map(([id, v]) => [id, v.state]));
+
+describe('the state of each node', () => {
+	const start: ServerEvent = { type: 'execution_start', promptId: 'p1' };
+	const cached: ServerEvent = { type: 'execution_cached', promptId: 'p1', nodes: ['4', '6'] };
+	const exec = (node: string | null): ServerEvent => ({ type: 'executing', promptId: 'p1', node });
+
+	it.each<[string, ServerEvent[], Record<string, string>]>([
+		['queued: all waiting', [], { '3': 'waiting', '4': 'waiting', '9': 'waiting' }],
+		[
+			'cached then running',
+			[start, cached, exec('7'), exec('3')],
+			{ '4': 'cached', '6': 'cached', '7': 'done', '3': 'running', '9': 'waiting' }
+		],
+		[
+			'succeeded: ran or cached',
+			[start, cached, exec('3'), { type: 'execution_success', promptId: 'p1' }],
+			{ '4': 'cached', '3': 'done', '9': 'done' }
+		],
+		[
+			'failed: the node is red, the ones after it did not run',
+			[
+				start,
+				exec('4'),
+				{
+					type: 'execution_error',
+					promptId: 'p1',
+					nodeId: '4',
+					nodeType: 'CheckpointLoaderSimple',
+					exceptionType: 'ModelDownloadError',
+					exceptionMessage: 'no such model',
+					traceback: []
+				}
+			],
+			{ '4': 'failed', '3': 'not-run' }
+		],
+		[
+			'interrupted at a node',
+			[start, exec('3'), { type: 'execution_interrupted', promptId: 'p1', nodeId: '3', nodeType: 'KSampler' }],
+			{ '3': 'interrupted', '9': 'not-run' }
+		]
+	])('%s', (_name, events, expected) => {
+		expect(states(play(run(), events))).toMatchObject(expected);
+	});
+
+	it('carries the step progress of the running node and the message of the failed one', () => {
+		const running = play(run(), [start, exec('3'), { type: 'progress', promptId: 'p1', node: '3', value: 5, max: 20 }]);
+		expect(nodeViews(running, buildRunGraph(t2i).nodes).get('3')).toEqual({ state: 'running', progress: { value: 5, max: 20 } });
+		const failed = play(run(), [
+			start,
+			{
+				type: 'execution_error',
+				promptId: 'p1',
+				nodeId: '4',
+				nodeType: 'X',
+				exceptionType: 'ModelDownloadError',
+				exceptionMessage: 'no such model',
+				traceback: []
+			}
+		]);
+		expect(nodeViews(failed, buildRunGraph(t2i).nodes).get('4')).toMatchObject({
+			state: 'failed',
+			message: 'ModelDownloadError: no such model'
+		});
+	});
+
+	it('names the inputs a submit-time problem names', () => {
+		const r = { ...run(), status: 'failed' as const, nodeProblems: { '3': [{ inputName: 'steps', message: 'Value too big' }] } };
+		expect(nodeViews(r, buildRunGraph(t2i).nodes).get('3')).toEqual({ state: 'failed', message: 'Value too big', inputs: ['steps'] });
+	});
+
+	it('says "not reported" for a v2 job rather than guessing, except the node it reports running', () => {
+		const r = { ...play(run(), [start, exec('7'), exec('3')]), jobLinks: { self: 'https://x/jobs/1', events: null, cancel: null } };
+		expect(states(r)).toMatchObject({ '3': 'running', '7': 'not-reported', '9': 'not-reported' });
+	});
+
+	it('gives a subgraph box the most telling state of its inside', () => {
+		expect(states(play(run(withSubgraph), [start, exec('5:2'), exec('5:3')]), withSubgraph)).toMatchObject({
+			'1': 'waiting',
+			'5': 'running'
+		});
+		expect(states(play(run(withSubgraph), [start, exec('5:2'), exec('9')]), withSubgraph)).toMatchObject({
+			'5': 'running',
+			'9': 'running'
+		});
+	});
+});

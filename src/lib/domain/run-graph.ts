@@ -1,0 +1,267 @@
+/**
+ * The picture of a run's workflow: which boxes to draw, where, and the links between them. The
+ * prompt as sent is the truth of what ran; a UI-format file (the library's copy of the workflow)
+ * adds the author's layout, groups, collapsed nodes, link types and native reroutes. A subgraph
+ * instance is one box standing for every prompt node whose path id starts with its id (`a:b:c`
+ * belongs to box `a`). Without a file, boxes have no position yet: `layoutGraph` places them.
+ */
+import { isObject, type Json, type JsonObject } from '../wire/json';
+import type { ApiPrompt } from '../wire/workflow-api';
+
+export interface GraphNode {
+	id: string;
+	title: string;
+	classType: string;
+	x: number;
+	y: number;
+	width: number;
+	height: number;
+	collapsed: boolean;
+	/** The prompt node ids this box stands for: itself, or a subgraph's inside. */
+	members: string[];
+}
+
+export interface GraphEdge {
+	id: string;
+	from: string;
+	to: string;
+	/** The link's type (`MODEL`, `IMAGE`…) where the file says, else `*`. */
+	type: string;
+	/** Native reroutes on the link, from the origin towards the target. */
+	points: Array<{ x: number; y: number }>;
+}
+
+export interface GraphGroup {
+	title: string;
+	color?: string;
+	x: number;
+	y: number;
+	width: number;
+	height: number;
+}
+
+export interface RunGraph {
+	nodes: GraphNode[];
+	edges: GraphEdge[];
+	groups: GraphGroup[];
+	/** `author`: positions from the file; `auto`: to be laid out. */
+	layout: 'author' | 'auto';
+}
+
+export const NODE_WIDTH = 200;
+export const NODE_HEIGHT = 64;
+const COLLAPSED_HEIGHT = 30;
+const MAX_REROUTE_CHAIN = 64;
+
+const num = (v: Json | undefined, fallback: number): number => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
+const idOf = (v: Json | undefined): string | null => (typeof v === 'number' || (typeof v === 'string' && v !== '') ? String(v) : null);
+
+function pair(v: Json | undefined, fallback: [number, number]): [number, number] {
+	if (Array.isArray(v)) return [num(v[0], fallback[0]), num(v[1], fallback[1])];
+	if (isObject(v)) return [num(v['0'], fallback[0]), num(v['1'], fallback[1])];
+	return fallback;
+}
+
+/** The box a prompt node id is drawn in: itself when shown, else its outermost subgraph instance. */
+export function visibleNodeOf(graph: Pick<RunGraph, 'nodes'> & { index?: Map<string, string> }, promptId: string): string | undefined {
+	const index = graph.index ?? memberIndex(graph.nodes);
+	return index.get(promptId) ?? index.get(promptId.split(':')[0]!);
+}
+
+/** Prompt id → box id. */
+export function memberIndex(nodes: GraphNode[]): Map<string, string> {
+	const index = new Map<string, string>();
+	for (const node of nodes) {
+		index.set(node.id, node.id);
+		for (const m of node.members) index.set(m, node.id);
+	}
+	return index;
+}
+
+function promptLinks(prompt: ApiPrompt): Array<{ from: string; to: string }> {
+	const links: Array<{ from: string; to: string }> = [];
+	for (const [to, node] of Object.entries(prompt)) {
+		for (const value of Object.values(node.inputs ?? {})) {
+			if (
+				Array.isArray(value) &&
+				value.length === 2 &&
+				(typeof value[0] === 'string' || typeof value[0] === 'number') &&
+				typeof value[1] === 'number'
+			)
+				links.push({ from: String(value[0]), to });
+		}
+	}
+	return links;
+}
+
+interface FileLink {
+	from: string;
+	to: string;
+	type: string;
+	parentId: string | null;
+}
+
+interface FileFacts {
+	nodes: Map<string, { title?: string; type: string; x: number; y: number; width: number; height: number; collapsed: boolean }>;
+	links: FileLink[];
+	groups: GraphGroup[];
+	reroutes: Map<string, { x: number; y: number; parentId: string | null }>;
+	subgraphNames: Map<string, string>;
+}
+
+/** Reads what the picture needs from an untrusted UI-format file (top-level graph only). */
+function readFile(ui: JsonObject): FileFacts {
+	const nodes: FileFacts['nodes'] = new Map();
+	for (const raw of Array.isArray(ui['nodes']) ? ui['nodes'].filter(isObject) : []) {
+		const id = idOf(raw['id']);
+		if (id === null) continue;
+		const [x, y] = pair(raw['pos'], [0, 0]);
+		const [width, height] = pair(raw['size'], [NODE_WIDTH, NODE_HEIGHT]);
+		const flags = isObject(raw['flags']) ? raw['flags'] : {};
+		const title = typeof raw['title'] === 'string' && raw['title'].trim() ? raw['title'] : undefined;
+		const type = typeof raw['type'] === 'string' ? raw['type'] : '';
+		nodes.set(id, {
+			...(title ? { title } : {}),
+			type,
+			x,
+			y,
+			width: Math.max(40, width),
+			height: Math.max(20, height),
+			collapsed: flags['collapsed'] === true
+		});
+	}
+	const extra = isObject(ui['extra']) ? ui['extra'] : {};
+	const extensions = new Map<string, string>();
+	for (const e of Array.isArray(extra['linkExtensions']) ? extra['linkExtensions'].filter(isObject) : []) {
+		const id = idOf(e['id']);
+		const parent = idOf(e['parentId']);
+		if (id !== null && parent !== null) extensions.set(id, parent);
+	}
+	const links: FileLink[] = [];
+	for (const raw of Array.isArray(ui['links']) ? ui['links'] : []) {
+		if (Array.isArray(raw)) {
+			const [id, from, , to, , type] = raw;
+			const f = idOf(from);
+			const t = idOf(to);
+			if (f !== null && t !== null)
+				links.push({ from: f, to: t, type: typeof type === 'string' ? type : '*', parentId: extensions.get(idOf(id) ?? '') ?? null });
+		} else if (isObject(raw)) {
+			const f = idOf(raw['origin_id']);
+			const t = idOf(raw['target_id']);
+			if (f !== null && t !== null)
+				links.push({
+					from: f,
+					to: t,
+					type: typeof raw['type'] === 'string' ? raw['type'] : '*',
+					parentId: idOf(raw['parentId']) ?? extensions.get(idOf(raw['id']) ?? '') ?? null
+				});
+		}
+	}
+	const reroutes: FileFacts['reroutes'] = new Map();
+	const rawReroutes = Array.isArray(ui['reroutes']) ? ui['reroutes'] : Array.isArray(extra['reroutes']) ? extra['reroutes'] : [];
+	for (const r of rawReroutes.filter(isObject)) {
+		const id = idOf(r['id']);
+		if (id === null) continue;
+		const [x, y] = pair(r['pos'], [0, 0]);
+		reroutes.set(id, { x, y, parentId: idOf(r['parentId']) });
+	}
+	const groups: GraphGroup[] = [];
+	for (const g of Array.isArray(ui['groups']) ? ui['groups'].filter(isObject) : []) {
+		const b = Array.isArray(g['bounding']) ? g['bounding'] : [];
+		groups.push({
+			title: typeof g['title'] === 'string' ? g['title'] : 'Group',
+			...(typeof g['color'] === 'string' ? { color: g['color'] } : {}),
+			x: num(b[0], 0),
+			y: num(b[1], 0),
+			width: num(b[2], 0),
+			height: num(b[3], 0)
+		});
+	}
+	const subgraphNames = new Map<string, string>();
+	const definitions = isObject(ui['definitions']) ? ui['definitions'] : {};
+	for (const s of Array.isArray(definitions['subgraphs']) ? definitions['subgraphs'].filter(isObject) : []) {
+		const id = idOf(s['id']);
+		if (id !== null) subgraphNames.set(id, typeof s['name'] === 'string' ? s['name'] : 'Subgraph');
+	}
+	return { nodes, links, groups, reroutes, subgraphNames };
+}
+
+function reroutePoints(facts: FileFacts, parentId: string | null): Array<{ x: number; y: number }> {
+	const points: Array<{ x: number; y: number }> = [];
+	const seen = new Set<string>();
+	let at = parentId;
+	while (at !== null && !seen.has(at) && points.length < MAX_REROUTE_CHAIN) {
+		seen.add(at);
+		const r = facts.reroutes.get(at);
+		if (!r) break;
+		points.push({ x: r.x, y: r.y });
+		at = r.parentId;
+	}
+	return points.reverse();
+}
+
+/**
+ * Builds the picture of `prompt`. With `ui` (the file the workflow came from), prompt nodes the file
+ * places keep its position; the others (and every node without a file) wait for the automatic layout.
+ */
+export function buildRunGraph(prompt: ApiPrompt, ui?: JsonObject | null): RunGraph {
+	const facts = ui ? readFile(ui) : null;
+	const byBox = new Map<string, string[]>();
+	for (const id of Object.keys(prompt)) {
+		const outer = id.split(':')[0]!;
+		const box = facts?.nodes.has(id) ? id : facts?.nodes.has(outer) ? outer : id.includes(':') ? outer : id;
+		const list = byBox.get(box);
+		if (list) list.push(id);
+		else byBox.set(box, [id]);
+	}
+	let placed = 0;
+	const nodes: GraphNode[] = [];
+	for (const [id, members] of byBox) {
+		const own = prompt[id];
+		const file = facts?.nodes.get(id);
+		const inside = members.length > 1 || !own;
+		const subgraphName = file ? facts?.subgraphNames.get(file.type) : undefined;
+		const title = file?.title ?? own?._meta?.title ?? subgraphName ?? own?.class_type ?? (inside ? `Subgraph ${id}` : id);
+		const classType = own?.class_type ?? (subgraphName ? `Subgraph “${subgraphName}”` : 'Subgraph');
+		if (file) placed++;
+		nodes.push({
+			id,
+			title,
+			classType,
+			x: file?.x ?? 0,
+			y: file?.y ?? 0,
+			width: file ? (file.collapsed ? Math.max(80, Math.min(file.width, 8 * title.length + 40)) : file.width) : NODE_WIDTH,
+			height: file ? (file.collapsed ? COLLAPSED_HEIGHT : file.height) : NODE_HEIGHT,
+			collapsed: file?.collapsed ?? false,
+			members: inside ? members : []
+		});
+	}
+	const index = memberIndex(nodes);
+	const edges = new Map<string, GraphEdge>();
+	for (const link of promptLinks(prompt)) {
+		const from = index.get(link.from) ?? index.get(link.from.split(':')[0]!);
+		const to = index.get(link.to);
+		if (!from || !to || from === to) continue;
+		const id = `${from}->${to}`;
+		if (edges.has(id)) continue;
+		const fileLink = facts?.links.find((l) => l.from === from && l.to === to);
+		edges.set(id, { id, from, to, type: fileLink?.type ?? '*', points: facts && fileLink ? reroutePoints(facts, fileLink.parentId) : [] });
+	}
+	// Author's layout only when the file places every box: a file from another version of the workflow is laid out afresh.
+	const layout = facts && nodes.length > 0 && placed === nodes.length ? 'author' : 'auto';
+	return { nodes, edges: [...edges.values()], groups: layout === 'author' ? (facts?.groups ?? []) : [], layout };
+}
+
+/** Whether any two boxes overlap (tests and the benchmark check the automatic layout with it). */
+export function overlaps(nodes: GraphNode[]): Array<[string, string]> {
+	const sorted = [...nodes].sort((a, b) => a.x - b.x);
+	const found: Array<[string, string]> = [];
+	for (let i = 0; i < sorted.length; i++) {
+		const a = sorted[i]!;
+		for (let j = i + 1; j < sorted.length && sorted[j]!.x < a.x + a.width; j++) {
+			const b = sorted[j]!;
+			if (b.y < a.y + a.height && a.y < b.y + b.height) found.push([a.id, b.id]);
+		}
+	}
+	return found;
+}

@@ -1,0 +1,212 @@
+import { readFile } from 'node:fs/promises';
+import type { Locator, Page } from '@playwright/test';
+import { test, expect, openExample, runExample, workflowControl } from './fixtures';
+
+/** The box of a node in the graph, by its title. */
+const box = (page: Page, title: string): Locator =>
+	page.getByRole('region', { name: 'Run graph' }).getByRole('button', { name: new RegExp(`^${title} \\(`) });
+
+async function openGraph(page: Page): Promise<Locator> {
+	await page.getByRole('tab', { name: 'Graph' }).click();
+	const graph = page.getByRole('region', { name: 'Run graph' });
+	await expect(graph.locator('.node').first()).toBeVisible({ timeout: 20_000 });
+	return graph;
+}
+
+interface Rect {
+	id: string;
+	x: number;
+	y: number;
+	width: number;
+	height: number;
+}
+
+/** Every box's place on screen. */
+function rects(graph: Locator): Promise<Rect[]> {
+	return graph.locator('.node').evaluateAll((els) =>
+		els.map((el) => {
+			const r = el.getBoundingClientRect();
+			return { id: (el as HTMLElement).dataset['nodeId'] ?? '', x: r.x, y: r.y, width: r.width, height: r.height };
+		})
+	);
+}
+
+test('the graph shows each node moving from waiting to done, the preview on the sampler, and outputs @phone', async ({
+	page,
+	openApp,
+	emulator
+}, info) => {
+	test.setTimeout(90_000);
+	await workflowControl(emulator, 'timing', { stepMs: 1000 });
+	await openApp('/');
+	// The graph tab chosen before: the run page opens on it.
+	await page.evaluate(() => localStorage.setItem('runboard:run-view', 'graph'));
+	await runExample(page, 'Text to image');
+	const graph = page.getByRole('region', { name: 'Run graph' });
+	await expect(graph.locator('.node')).toHaveCount(7, { timeout: 20_000 });
+	// The save waits behind the sampler (20 steps of 1 s), which runs with its steps and preview; then all done.
+	await expect(box(page, 'Save Image')).toHaveAttribute('data-state', 'waiting');
+	await expect(box(page, 'KSampler')).toHaveAttribute('data-state', 'running', { timeout: 20_000 });
+	await expect(graph.locator('path.live')).toHaveCount(4);
+	await expect(box(page, 'KSampler').getByRole('img', { name: 'Latest preview from KSampler' })).toBeVisible({ timeout: 20_000 });
+	await expect(box(page, 'KSampler')).toContainText(/\d+ of 20 steps/);
+	await expect(graph.locator('.node[data-state="done"]')).toHaveCount(7, { timeout: 30_000 });
+	await expect(box(page, 'Save Image').getByRole('img', { name: /Output 1 of/ })).toBeVisible({ timeout: 20_000 });
+	await expect(page.getByRole('list', { name: 'Node states' }).getByRole('listitem')).toHaveCount(7);
+	await expect(page.getByRole('list', { name: 'Node states' })).toContainText('KSampler: Done');
+
+	// A tap (or click) opens the node's inputs as sent.
+	if (info.project.name === 'phone') await box(page, 'KSampler').tap();
+	else await box(page, 'KSampler').click();
+	const details = page.getByRole('complementary', { name: 'Node details' });
+	await expect(details).toContainText('steps');
+	await details.getByRole('button', { name: 'Close' }).click();
+
+	if (info.project.name === 'phone') {
+		// Upright on a phone the graph fills the screen.
+		const area = await graph.boundingBox();
+		expect(area?.height).toBeGreaterThan(700);
+		const scale = () => graph.locator('.world').evaluate((el) => new DOMMatrix(getComputedStyle(el).transform).a);
+		const before = await scale();
+		const cdp = await page.context().newCDPSession(page);
+		const host = (await graph.locator('.plane').boundingBox())!;
+		await cdp.send('Input.synthesizePinchGesture', {
+			x: host.x + host.width / 2,
+			y: host.y + host.height / 2,
+			scaleFactor: 2,
+			relativeSpeed: 400,
+			gestureSourceType: 'touch'
+		});
+		await expect.poll(scale, { timeout: 15_000 }).toBeGreaterThan(before * 1.3);
+	}
+
+	// The tab is remembered on this device, and the saved run is drawn again after a reload.
+	await page.reload();
+	await expect(page.getByRole('tab', { name: 'Graph' })).toHaveAttribute('aria-selected', 'true');
+	await expect(graph.locator('.node[data-state="done"]')).toHaveCount(7, { timeout: 20_000 });
+});
+
+test('a second run of the same workflow marks the nodes the server reused as cached', async ({ page, openApp, emulator }) => {
+	test.setTimeout(90_000);
+	await workflowControl(emulator, 'timing', { stepMs: 5 });
+	await openApp('/');
+	await runExample(page, 'Text to image');
+	await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 20_000 });
+	await page.getByRole('link', { name: 'Open workflow' }).click();
+	await page.getByRole('button', { name: 'Run', exact: true }).click();
+	await page.getByRole('link', { name: 'Open run Text to image' }).first().click();
+	const graph = await openGraph(page);
+	await expect(graph.locator('.node[data-state="cached"]').first()).toBeVisible({ timeout: 20_000 });
+	await expect(box(page, 'Load Checkpoint')).toHaveAttribute('data-state', 'cached');
+	await expect(page.getByRole('list', { name: 'Node states' })).toContainText('Load Checkpoint: Cached');
+});
+
+test("a failed run's node is red with the error's message", async ({ page, openApp, control }) => {
+	test.setTimeout(90_000);
+	await control.scenario('models-unavailable');
+	await openApp('/');
+	await runExample(page, 'Text to image');
+	const graph = await openGraph(page);
+	const failed = graph.locator('.node[data-state="failed"]');
+	await expect(failed).toHaveCount(1, { timeout: 20_000 });
+	await expect(failed).toContainText('ModelDownloadError');
+	await expect(failed.locator('.message')).toHaveCSS('background-color', /rgb\((185, 28, 28|248, 113, 113)\)/);
+	await expect(box(page, 'KSampler')).toHaveAttribute('data-state', 'not-run');
+});
+
+test('an API-format workflow is laid out left to right with no overlapping nodes', async ({ page, openApp }) => {
+	test.setTimeout(90_000);
+	await openApp('/');
+	await runExample(page, 'Text to image');
+	const graph = await openGraph(page);
+	const boxes = await rects(graph);
+	expect(boxes).toHaveLength(7);
+	for (const a of boxes)
+		for (const b of boxes)
+			if (a.id < b.id)
+				expect(
+					a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y,
+					`${a.id} and ${b.id} overlap`
+				).toBe(true);
+	const at = new Map(boxes.map((b) => [b.id, b]));
+	const links = await graph.locator('path[data-link]').evaluateAll((els) => els.map((el) => el.getAttribute('data-link')!.split('->')));
+	expect(links.length).toBeGreaterThan(5);
+	for (const [from, to] of links) expect(at.get(from!)!.x, `${from} left of ${to}`).toBeLessThan(at.get(to!)!.x);
+});
+
+test("a UI-format workflow keeps its author's layout and groups", async ({ page, openApp }) => {
+	test.setTimeout(60_000);
+	await openApp('/workflows');
+	const text = await readFile('tests/fixtures/workflow-files/ui-workflow.json', 'utf8');
+	const data = await page.evaluateHandle((t) => {
+		const transfer = new DataTransfer();
+		transfer.items.add(new File([t], 'ui-workflow.json', { type: 'application/json' }));
+		return transfer;
+	}, text);
+	await page.getByRole('heading', { name: 'Workflows', level: 1 }).dispatchEvent('drop', { dataTransfer: data });
+	await expect(page.getByRole('form', { name: 'Run form' })).toBeVisible();
+	await page.getByRole('button', { name: 'Run', exact: true }).click();
+	await page
+		.getByRole('link', { name: /^Open run/ })
+		.first()
+		.click();
+	const graph = await openGraph(page);
+	await expect(graph.locator('.group')).toHaveText('Prompts');
+	const boxes = new Map((await rects(graph)).map((b) => [b.id, b]));
+	// The file: Load Checkpoint (4) at x 26, the prompts (6, 7) at 415/413, KSampler (3) at 863, SaveImage (9) at 1451.
+	const k = boxes.get('4')!.width / 315;
+	expect(boxes.get('3')!.x - boxes.get('4')!.x).toBeCloseTo((863 - 26) * k, 0);
+	expect(boxes.get('9')!.x - boxes.get('3')!.x).toBeCloseTo((1451 - 863) * k, 0);
+	expect(boxes.get('7')!.y - boxes.get('6')!.y).toBeCloseTo((389 - 186) * k, 0);
+	// The group's box encloses its two prompts, as in the file.
+	const group = (await graph.locator('.group').boundingBox())!;
+	for (const id of ['6', '7']) {
+		const b = boxes.get(id)!;
+		expect(b.x).toBeGreaterThanOrEqual(group.x);
+		expect(b.x + b.width).toBeLessThanOrEqual(group.x + group.width + 1);
+	}
+	await expect(graph.locator('path[data-link="4->3"]')).toHaveAttribute('stroke', '#b39ddb');
+});
+
+test.describe('opening an example', () => {
+	test('keeps the first view light: the graph code loads only with its tab', async ({ page, openApp }) => {
+		test.setTimeout(90_000);
+		const scripts: string[] = [];
+		page.on('request', (r) => r.resourceType() === 'script' && scripts.push(r.url()));
+		await openApp('/');
+		await openExample(page, 'Text to image');
+		const before = scripts.length;
+		await page.getByRole('button', { name: 'Run', exact: true }).click();
+		await page.getByRole('link', { name: 'Open run Text to image' }).click();
+		await page.getByRole('tab', { name: 'Details' }).click();
+		await expect(page.getByRole('region', { name: 'Run graph' })).toHaveCount(0);
+		const withoutGraph = scripts.length;
+		await openGraph(page);
+		expect(scripts.length).toBeGreaterThan(withoutGraph);
+		expect(before).toBeGreaterThan(0);
+	});
+});
+
+test('a finished run is drawn offline from its saved record, the graph code from the precache', async ({
+	page,
+	context,
+	openApp,
+	emulator
+}) => {
+	test.setTimeout(90_000);
+	await workflowControl(emulator, 'timing', { stepMs: 5 });
+	await openApp('/');
+	await expect.poll(() => page.evaluate(() => navigator.serviceWorker.ready.then(() => true))).toBe(true);
+	await runExample(page, 'Text to image');
+	await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 20_000 });
+	const runUrl = page.url();
+	try {
+		await context.setOffline(true);
+		await page.goto(runUrl);
+		await expect(page.getByRole('heading', { name: 'Text to image' })).toBeVisible({ timeout: 15_000 });
+		const graph = await openGraph(page);
+		await expect(graph.locator('.node[data-state="done"]')).toHaveCount(7, { timeout: 20_000 });
+	} finally {
+		await context.setOffline(false);
+	}
+});
