@@ -228,3 +228,21 @@ export function summariseSchema(modelId: string, doc: Schema, etag: string | nul
 		...(description ? { description, sentence: firstSentence(description) } : {})
 	};
 }
+
+const NEEDED: readonly NeededInput[] = ['text', 'image', 'audio', 'video'];
+
+/** A saved summary (IndexedDB) read back into a typed value, or undefined when it is not one. */
+export function parseSummary(value: unknown): ModelSummary | undefined {
+	if (!isSchema(value)) return undefined;
+	const { modelId, kind, needs, etag, title, sentence, description } = value;
+	if (typeof modelId !== 'string' || !(MODEL_KINDS as readonly unknown[]).includes(kind) || !Array.isArray(needs)) return undefined;
+	return {
+		modelId,
+		kind: kind as ModelKind,
+		needs: NEEDED.filter((n) => needs.includes(n)),
+		etag: typeof etag === 'string' ? etag : null,
+		...(typeof title === 'string' ? { title: title.slice(0, TITLE_MAX) } : {}),
+		...(typeof sentence === 'string' ? { sentence: sentence.slice(0, SENTENCE_MAX) } : {}),
+		...(typeof description === 'string' ? { description: description.slice(0, DESCRIPTION_MAX) } : {})
+	};
+}
