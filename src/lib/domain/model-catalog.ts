@@ -150,7 +150,7 @@ export interface CatalogFilter {
 	/** Only models whose policy refusals are never charged. */
 	notChargedOnRefusal: boolean;
 	/** What the schemas say (title, description, kind), by model id, as they arrive. */
-	summaries?: ReadonlyMap<string, ModelSummary>;
+	summaries?: ReadonlyMap<string, ModelSummary | undefined>;
 }
 
 /** The text a search looks in: id, title, description and the kind with its words ("speech" for audio). */
@@ -167,9 +167,11 @@ export function filterModels(models: RouterModelListEntry[], filter: CatalogFilt
 		if (filter.provider && m.provider !== filter.provider) return false;
 		if (providers && !providers.has(m.provider)) return false;
 		if (filter.notChargedOnRefusal && m.billing.charges_on_policy_rejection !== 'no') return false;
+		// Summaries are read only when a kind or a word asks for them: a reactive map then tracks only
+		// those reads, so summaries arriving without a search re-render their own tiles, not the list.
+		if (!kinds && words.length === 0) return true;
 		const summary = filter.summaries?.get(m.id);
 		if (kinds && (!summary || !kinds.has(summary.kind))) return false;
-		if (words.length === 0) return true;
 		const hay = searchText(m, summary);
 		return words.every((w) => hay.includes(w));
 	});

@@ -29,8 +29,12 @@ export class CatalogStore {
 	/** Kind and provider chips: none chosen shows all. */
 	readonly kinds = new SvelteSet<ModelKind>();
 	readonly providerChips = new SvelteSet<string>();
-	/** What each model's schema says (kind, title, first sentence, needs), as the background prefetch brings it. */
-	readonly summaries = new SvelteMap<string, ModelSummary>();
+	/**
+	 * What each model's schema says (kind, title, first sentence, needs), as the background prefetch
+	 * brings it. Every listed id has an entry (undefined until its summary arrives): a reactive map
+	 * tracks a read per key only for keys it holds, so a summary arriving updates its own tile alone.
+	 */
+	readonly summaries = new SvelteMap<string, ModelSummary | undefined>();
 	prefetch = $state.raw<PrefetchProgress | null>(null);
 	private profileId: string | null = null;
 	private unsubscribe: (() => void) | undefined;
@@ -93,7 +97,7 @@ export class CatalogStore {
 	private async loadSummaries(profileId: string): Promise<void> {
 		const known = await workerApi().modelSummaries({ profileId });
 		if (this.profileId !== profileId) return;
-		for (const s of known.summaries) if (!this.summaries.has(s.modelId)) this.summaries.set(s.modelId, s);
+		for (const s of known.summaries) if (!this.summaries.get(s.modelId)) this.summaries.set(s.modelId, s);
 		this.prefetch ??= known.progress;
 	}
 
@@ -111,6 +115,11 @@ export class CatalogStore {
 	private show(view: CatalogView): void {
 		this.pages.drop();
 		this.view = { ...view, models: keepIdentities(this.view?.models ?? [], view.models) };
+		this.holdPlaces(view.models);
+	}
+
+	private holdPlaces(models: CatalogView['models']): void {
+		for (const m of models) if (!this.summaries.has(m.id)) this.summaries.set(m.id, undefined);
 	}
 
 	private applyPages(events: CatalogPageEvent[]): void {
@@ -122,6 +131,7 @@ export class CatalogStore {
 			else view = next;
 		}
 		this.view = view;
+		if (view) this.holdPlaces(view.models);
 	}
 
 	private async resync(): Promise<void> {

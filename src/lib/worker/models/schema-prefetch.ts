@@ -13,8 +13,8 @@ import type { SchemaService } from './schema-service';
 
 /** Documents asked for at once: low, so a model page's own request never waits behind many. */
 export const PREFETCH_CONCURRENCY = 2;
-/** Summaries reach the page at most this often (each batch costs both threads a message). */
-const EVENT_MS = 250;
+/** Summaries reach the page at most this often (each batch costs the page a render and a layout). */
+const EVENT_MS = 500;
 /** The saved record is rewritten at most this often while a prefetch runs, and at its end. */
 const SAVE_MS = 3000;
 /** How often a paused prefetch looks again whether the walk has ended. */
