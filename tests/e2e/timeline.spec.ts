@@ -81,3 +81,23 @@ test('a model request shows in the timeline with its picture, and can be deleted
 	await page.reload();
 	await expect(page.getByRole('heading', { name: 'No runs yet' })).toBeVisible();
 });
+
+test('a run is titled by its prompt and found by a word of it', async ({ page, openApp, emulator }) => {
+	await workflowControl(emulator, 'timing', { stepMs: 5 });
+	await openApp('/');
+	await openExample(page, 'Text to image');
+	const positive = page.getByRole('region', { name: 'Node CLIP Text Encode (Positive)' });
+	await positive.getByRole('textbox', { name: 'text' }).fill('a zeppelin over a harbour at dawn');
+	await page.getByRole('button', { name: 'Run', exact: true }).click();
+	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Runs' }).click();
+	const runs = page.getByRole('list', { name: 'Runs' });
+	const row = runs.getByRole('link', { name: /a zeppelin over a harbour at dawn/ });
+	await expect(row).toBeVisible({ timeout: 20_000 });
+	await expect(row.locator('.title')).toHaveText('a zeppelin over a harbour at dawn');
+
+	const filters = page.getByRole('form', { name: 'Filter runs' });
+	await filters.getByLabel('Search').fill('harbour');
+	await expect(runs.getByRole('link')).toHaveCount(1);
+	await filters.getByLabel('Search').fill('lighthouse');
+	await expect(page.getByText('No run matches these filters.')).toBeVisible();
+});
