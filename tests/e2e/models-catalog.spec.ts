@@ -125,3 +125,24 @@ test('tiles fill in with kind, title and first sentence from the schemas; search
 	const top = page.getByRole('region', { name: 'Pinned and recent' });
 	await expect(top.getByRole('link', { name: /community-audio-v2/ })).toContainText('Audio');
 });
+
+test('a profile without a model router says so on Models and how to add one, never a red error', async ({ page, openApp, emulator }) => {
+	await openApp('/settings');
+	await page.getByRole('button', { name: 'Add profile' }).click();
+	const form = page.getByRole('form', { name: 'New profile' });
+	await form.getByRole('radio', { name: /Cloud/ }).check();
+	await form.getByLabel('Name').fill('Workflows only');
+	await form.getByLabel('Workflow service URL').fill(emulator.urls.workflow);
+	await form.getByLabel('Model router URL').fill('');
+	await form.getByLabel('API key', { exact: true }).fill(emulator.apiKey);
+	await form.getByRole('button', { name: 'Save profile' }).click();
+	await page.getByRole('button', { name: 'Use Workflows only' }).click();
+	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Models' }).click();
+	await expect(page.getByRole('heading', { name: 'This profile has no model service' })).toBeVisible();
+	await expect(page.getByText('add the model router address')).toBeVisible();
+	await expect(
+		page.getByRole('region', { name: 'This profile has no model service' }).getByRole('link', { name: 'Open Settings' })
+	).toBeVisible();
+	await expect(page.getByRole('alert')).toHaveCount(0);
+	await expect(page.getByText('cannot be shown')).toHaveCount(0);
+});
