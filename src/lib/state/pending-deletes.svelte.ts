@@ -23,7 +23,7 @@ export class PendingDeletes {
 	/** Ids hidden now: deletions waiting in this tab or in another. */
 	readonly hidden = new SvelteSet<string>();
 	/** This tab's deletions waiting for their window to end (the newest is offered for undo). */
-	batches = $state<PendingBatch[]>([]);
+	batches = $state.raw<PendingBatch[]>([]);
 	private readonly timers = new Map<number, ReturnType<typeof setTimeout>>();
 	private readonly fallbacks = new Map<string, ReturnType<typeof setTimeout>>();
 	private seq = 0;
@@ -109,7 +109,8 @@ export class PendingDeletes {
 	}
 
 	private post(message: Message): void {
-		this.channel?.postMessage(message);
+		// A plain copy: a Svelte state proxy cannot be structured-cloned.
+		this.channel?.postMessage({ ...message, ids: [...message.ids] });
 	}
 }
 
