@@ -20,7 +20,15 @@ export function readCliOptions(argv: string[], env: NodeJS.ProcessEnv): Emulator
 	};
 	const scenario = flags.get('scenario') ?? env['RUNBOARD_SCENARIO'] ?? 'default';
 	if (!isScenarioName(scenario)) throw new Error(`--scenario: unknown scenario "${scenario}"`);
+	const sizeRaw = flags.get('catalog-size') ?? env['RUNBOARD_CATALOG_SIZE'];
+	let catalogSize: number | undefined;
+	if (sizeRaw !== undefined && sizeRaw !== '') {
+		catalogSize = Number(sizeRaw);
+		if (!Number.isInteger(catalogSize) || catalogSize < 1 || catalogSize > 20_000)
+			throw new Error(`--catalog-size/RUNBOARD_CATALOG_SIZE: "${sizeRaw}" is not a whole number from 1 to 20000`);
+	}
 	return {
+		...(catalogSize === undefined ? {} : { catalogSize }),
 		host: flags.get('host') ?? env['RUNBOARD_HOST'] ?? '127.0.0.1',
 		apiKey: flags.get('api-key') ?? env['RUNBOARD_API_KEY'] ?? DEFAULT_API_KEY,
 		deploymentKey: flags.get('deployment-key') ?? env['RUNBOARD_DEPLOYMENT_KEY'] ?? DEFAULT_DEPLOYMENT_KEY,

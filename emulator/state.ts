@@ -31,7 +31,11 @@ export class EmulatorState {
 	leaks: LeakRecord[] = [];
 	private readonly resetHooks: Array<() => void> = [];
 
-	constructor(readonly apiKey: string) {}
+	constructor(
+		readonly apiKey: string,
+		/** The router catalog's size as started (`--catalog-size`); null for its own catalog. Kept by reset. */
+		readonly catalogSize: number | null = null
+	) {}
 
 	now(): number {
 		return Date.now() + this.clockOffsetMs;

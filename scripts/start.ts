@@ -60,6 +60,20 @@ try {
 	);
 }
 
+// The demo's example workflows take a few seconds (20 steps of 150 ms), so a newcomer sees live
+// progress and previews on the first run; tests start their own emulator and keep its fast pace.
+const DEMO_STEP_MS = Number(process.env['RUNBOARD_DEMO_STEP_MS'] ?? 150);
+try {
+	const res = await fetch(`${emulator.urls.workflow}/__emulator/workflow/timing`, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json' },
+		body: JSON.stringify({ stepMs: DEMO_STEP_MS })
+	});
+	if (!res.ok) console.warn(`The demo runs at the emulator's test pace: its timing route answered ${res.status}.`);
+} catch (error) {
+	console.warn(`The demo runs at the emulator's test pace: ${(error as Error).message}`);
+}
+
 const config = demoConfig(emulator);
 let app: ServedApp;
 try {

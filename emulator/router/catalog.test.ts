@@ -102,6 +102,24 @@ describe('catalog', () => {
 		expect(res.headers.get('x-service-error-type')).toBe('invalid_input');
 	});
 
+	it('rebuilds at a catalog size (1,000 for benchmarks): unique ids, each with its schema; reset restores its own', async () => {
+		const own = buildCatalog().length;
+		expect(await api.control('/router/catalog/rebuild', { size: 1000 })).toMatchObject({ models: 1000 });
+		const { ids } = await walk(100);
+		expect(ids).toHaveLength(1000);
+		expect(new Set(ids).size).toBe(1000);
+		expect((await api.get(`/v2/models/${ids[999]}/openapi.json`)).status).toBe(200);
+		expect(await api.control('/router/catalog/rebuild', { size: 10 })).toMatchObject({ models: 10 });
+		await api.control('/reset');
+		expect((await walk(100)).ids).toHaveLength(own);
+		const refused = await fetch(`${api.base}/__emulator/router/catalog/rebuild`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: '{"size":0}'
+		});
+		expect(refused.status).toBe(400);
+	});
+
 	it('answers 503 service_unavailable when the catalog fault is on', async () => {
 		await fetch(`${api.base}/__emulator/faults`, {
 			method: 'POST',

@@ -255,7 +255,23 @@ function families(): ProviderFamily[] {
 	];
 }
 
-export function buildCatalog(): CatalogModel[] {
+/** The catalog's own models; `size` (the catalog-size setting) trims it or fills it with numbered copies. */
+export function buildCatalog(size?: number | null): CatalogModel[] {
+	const base = baseCatalog();
+	if (size === undefined || size === null || size === base.length) return base;
+	if (size < base.length) return base.slice(0, size);
+	// Copies of the entitled models with short names, so every copy has a schema, a kind and a price.
+	const sources = base.filter((m) => m.entitled && m.model.length <= 100);
+	const models = base.slice();
+	for (let i = 0; models.length < size; i++) {
+		const source = sources[i % sources.length]!;
+		const model = `${source.model}-r${Math.floor(i / sources.length) + 1}`;
+		models.push({ ...source, id: `${source.provider}/${model}`, model });
+	}
+	return models;
+}
+
+function baseCatalog(): CatalogModel[] {
 	const models: CatalogModel[] = [];
 	for (const family of families()) {
 		for (const m of family.models) {

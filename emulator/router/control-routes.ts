@@ -15,6 +15,8 @@ function bad(reply: FastifyReply, message: string): FastifyReply {
 	return reply.code(400).send({ error: message });
 }
 
+export const MAX_CATALOG_SIZE = 20_000;
+
 const NUMERIC_SETTINGS = [
 	'providerMs',
 	'networkMs',
@@ -30,7 +32,13 @@ const NUMERIC_SETTINGS = [
 export function installRouterControlRoutes(app: FastifyInstance, ctx: RouterContext): void {
 	const { router } = ctx;
 
-	app.post(`${P}/catalog/rebuild`, async () => ({ generation: router.rebuildCatalog(), models: router.catalog.models.length }));
+	app.post<{ Body: Body }>(`${P}/catalog/rebuild`, async (request, reply) => {
+		const size = (request.body ?? {})['size'];
+		if (size !== undefined && size !== null && (typeof size !== 'number' || !Number.isInteger(size) || size < 1 || size > MAX_CATALOG_SIZE))
+			return bad(reply, `size must be null or an integer from 1 to ${MAX_CATALOG_SIZE}`);
+		const generation = size === undefined ? router.rebuildCatalog() : router.rebuildCatalog(size);
+		return { generation, models: router.catalog.models.length };
+	});
 
 	app.get(`${P}/settings`, async () => ({ settings: router.settings, faults: router.faults }));
 

@@ -90,8 +90,12 @@ export class CatalogBuild {
 	private readonly documents = new Map<string, SchemaDocument>();
 	private readonly validators = new Map<string, InputValidator>();
 
-	constructor(readonly generation: number) {
-		this.models = buildCatalog();
+	constructor(
+		readonly generation: number,
+		/** The catalog-size setting: null for the emulator's own catalog. */
+		readonly size: number | null = null
+	) {
+		this.models = buildCatalog(size);
 		this.byId = new Map(this.models.map((m) => [m.id, m]));
 	}
 
@@ -118,7 +122,7 @@ export class CatalogBuild {
 }
 
 export class RouterState {
-	catalog = new CatalogBuild(1);
+	catalog: CatalogBuild;
 	settings = defaultSettings();
 	faults = defaultRouterFaults();
 	readonly tokens = new TokenIssuer();
@@ -128,11 +132,13 @@ export class RouterState {
 	private readonly settingsHooks: Array<() => void> = [];
 
 	constructor(readonly emulator: EmulatorState) {
+		this.catalog = new CatalogBuild(1, emulator.catalogSize);
 		emulator.onReset(() => this.reset());
 	}
 
-	rebuildCatalog(): number {
-		this.catalog = new CatalogBuild(this.catalog.generation + 1);
+	/** A new build (earlier cursors answer 400); `size` sets the catalog size until the next reset. */
+	rebuildCatalog(size: number | null = this.catalog.size): number {
+		this.catalog = new CatalogBuild(this.catalog.generation + 1, size);
 		return this.catalog.generation;
 	}
 
@@ -150,7 +156,7 @@ export class RouterState {
 	}
 
 	private reset(): void {
-		this.rebuildCatalog();
+		this.rebuildCatalog(this.emulator.catalogSize);
 		this.settings = defaultSettings();
 		this.faults = defaultRouterFaults();
 		this.spend.clear();

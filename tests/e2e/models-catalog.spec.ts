@@ -81,3 +81,68 @@ test('a cursor made invalid mid-walk (catalog rebuilt) stops the walk with the e
 	await page.getByRole('button', { name: 'Refresh catalog' }).click();
 	await expect(status).toContainText('Complete', { timeout: 20_000 });
 });
+
+test('tiles fill in with kind, title and first sentence from the schemas; search finds a word only the description has, and kind chips filter', async ({
+	page,
+	openApp
+}) => {
+	// Every schema of the catalog is fetched in the background, two at a time: slow on a loaded machine.
+	test.setTimeout(180_000);
+	await openApp('/models');
+	const status = page.getByRole('status', { name: 'Catalog status' });
+	await expect(status).toContainText('Complete', { timeout: 20_000 });
+	// The catalog is usable at once: the ids are there before any schema.
+	const voice = page.getByRole('link', { name: /voice-hd/ }).first();
+	await expect(voice).toBeVisible();
+	// Then the background prefetch brings each schema's words.
+	await expect(voice).toContainText('Reads your text aloud as natural speech.', { timeout: 60_000 });
+	await expect(voice).toContainText('Audio · needs text');
+	await expect(page.getByText(/reading model details/)).toHaveCount(0, { timeout: 90_000 });
+
+	// "speech" is in no id of the sonora voice-hd models, only in their descriptions.
+	await page.getByLabel('Search models').fill('speech');
+	await expect(page.getByRole('link', { name: /voice-hd/ }).first()).toBeVisible();
+	await expect(page.getByRole('region', { name: 'Provider lumen' })).toHaveCount(0);
+	await page.getByLabel('Search models').fill('');
+
+	const kinds = page.getByRole('group', { name: 'Kinds' });
+	await kinds.getByRole('button', { name: 'Text' }).click();
+	await expect(page.getByRole('region', { name: 'Provider quill' })).toBeVisible();
+	await expect(page.getByRole('region', { name: 'Provider lumen' })).toHaveCount(0);
+	await expect(page.getByRole('region', { name: 'Provider sonora' })).toHaveCount(0);
+	await kinds.getByRole('button', { name: 'Audio' }).click();
+	await expect(page.getByRole('region', { name: 'Provider sonora' })).toBeVisible();
+	await kinds.getByRole('button', { name: 'Text' }).click();
+	await expect(page.getByRole('region', { name: 'Provider quill' })).toHaveCount(0);
+	await page.getByRole('group', { name: 'Providers' }).getByRole('button', { name: 'openforge' }).click();
+	// Audio and openforge: the community audio model, known as audio only by its title's words.
+	await expect(page.locator('main section[aria-label^="Provider"] a')).toHaveCount(3);
+	await expect(page.getByRole('link', { name: /community-audio/ }).first()).toBeVisible();
+
+	// Pinned first, and still after a reload (the summaries come from the saved copy at once).
+	await page.getByRole('button', { name: 'Pin openforge/community-audio-v2' }).click();
+	await page.reload();
+	const top = page.getByRole('region', { name: 'Pinned and recent' });
+	await expect(top.getByRole('link', { name: /community-audio-v2/ })).toContainText('Audio');
+});
+
+test('a profile without a model router says so on Models and how to add one, never a red error', async ({ page, openApp, emulator }) => {
+	await openApp('/settings');
+	await page.getByRole('button', { name: 'Add profile' }).click();
+	const form = page.getByRole('form', { name: 'New profile' });
+	await form.getByRole('radio', { name: /Cloud/ }).check();
+	await form.getByLabel('Name').fill('Workflows only');
+	await form.getByLabel('Workflow service URL').fill(emulator.urls.workflow);
+	await form.getByLabel('Model router URL').fill('');
+	await form.getByLabel('API key', { exact: true }).fill(emulator.apiKey);
+	await form.getByRole('button', { name: 'Save profile' }).click();
+	await page.getByRole('button', { name: 'Use Workflows only' }).click();
+	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Models' }).click();
+	await expect(page.getByRole('heading', { name: 'This profile has no model service' })).toBeVisible();
+	await expect(page.getByText('add the model router address')).toBeVisible();
+	await expect(
+		page.getByRole('region', { name: 'This profile has no model service' }).getByRole('link', { name: 'Open Settings' })
+	).toBeVisible();
+	await expect(page.getByRole('alert')).toHaveCount(0);
+	await expect(page.getByText('cannot be shown')).toHaveCount(0);
+});

@@ -79,11 +79,36 @@ test('a dropped call whose key was consumed is "outcome unknown", never sent und
 	expect(Object.values((await counters(emulator)).dispatches).reduce((a, b) => a + b, 0)).toBe(2);
 });
 
-test('browser validation and a service 422 put their messages at the field', async ({ page, openApp }) => {
+test('browser validation is worded, outlined, focused and summed up by Run; a service 422 puts its messages at the field', async ({
+	page,
+	openApp
+}) => {
 	const form = await openModel(page, openApp, 'lumen/flux-1');
-	await form.getByRole('textbox', { name: 'Prompt', exact: true }).fill('');
+	const prompt = form.getByRole('textbox', { name: 'Prompt', exact: true });
+	await prompt.fill('');
+	await form.getByText(/Advanced \(\d+ optional\)/).click();
+	const steps = form.locator('[data-field="num_inference_steps"] input[type="number"]');
+	await steps.fill('99');
 	await form.getByRole('button', { name: 'Run now' }).click();
-	await expect(form.locator('[data-field="prompt"]').getByRole('alert')).toHaveText('Required.');
+	// In the field's words, at the field, outlined.
+	await expect(form.locator('[data-field="prompt"]').getByRole('alert')).toHaveText('Write a prompt.');
+	await expect(form.locator('[data-field="num_inference_steps"]').getByRole('alert')).toHaveText('Use a whole number from 1 to 50.');
+	await expect(form.locator('[data-field="prompt"]')).toHaveClass(/invalid/);
+	expect(await prompt.evaluate((el) => getComputedStyle(el).outlineStyle)).toBe('solid');
+	// The first error is focused (and so in view); the summary by Run names both, and takes you to each.
+	await expect(prompt).toBeFocused();
+	await expect(prompt).toBeInViewport();
+	const summary = form.getByRole('alert', { name: 'Problems with the input' });
+	await expect(summary).toContainText('2 fields need attention');
+	await expect(summary).toContainText('Prompt: Write a prompt.');
+	await summary.getByRole('button', { name: 'Steps' }).click();
+	await expect(steps).toBeFocused();
+	// Mended, the messages and the summary go.
+	await prompt.fill('a red boat');
+	await steps.fill('20');
+	await expect(form.locator('[data-field="prompt"]').getByRole('alert')).toHaveCount(0);
+	await expect(form.locator('[data-field="num_inference_steps"]').getByRole('alert')).toHaveCount(0);
+	await expect(summary).toHaveCount(0);
 
 	// An unauthored model: the browser cannot check it, the provider answers 422 with loc [body, prompt].
 	const open = await openModel(page, openApp, 'openforge/community-sdxl');

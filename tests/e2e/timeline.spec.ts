@@ -50,7 +50,11 @@ test('the timeline filters runs and acts on many at once: cancel, run again, del
 	await filters.getByLabel('Status').selectOption('All');
 	await page.getByRole('checkbox', { name: 'Select all 6' }).check();
 	await page.getByRole('button', { name: 'Delete 6 from history' }).click();
+	// Several runs: asked once.
+	await page.getByRole('button', { name: 'Yes, delete 6' }).click();
 	await expect(page.getByRole('status').filter({ hasText: 'Deleted 6 runs from history.' })).toBeVisible();
+	// Nothing is deleted until the undo window ends.
+	await expect(page.getByRole('button', { name: /Undo delete/ })).toHaveCount(0, { timeout: 20_000 });
 	await page.reload();
 	await expect(page.getByRole('heading', { name: 'No runs yet' })).toBeVisible();
 });
@@ -78,6 +82,72 @@ test('a model request shows in the timeline with its picture, and can be deleted
 	await row.getByRole('checkbox').check();
 	await page.getByRole('button', { name: 'Delete 1 from history' }).click();
 	await expect(page.getByRole('status').filter({ hasText: 'Deleted 1 run from history.' })).toBeVisible();
+	await expect(page.getByRole('button', { name: /Undo delete/ })).toHaveCount(0, { timeout: 20_000 });
 	await page.reload();
 	await expect(page.getByRole('heading', { name: 'No runs yet' })).toBeVisible();
+});
+
+test('a run is titled by its prompt and found by a word of it', async ({ page, openApp, emulator }) => {
+	await workflowControl(emulator, 'timing', { stepMs: 5 });
+	await openApp('/');
+	await openExample(page, 'Text to image');
+	const positive = page.getByRole('region', { name: 'Node CLIP Text Encode (Positive)' });
+	await positive.getByRole('textbox', { name: 'text' }).fill('a zeppelin over a harbour at dawn');
+	await page.getByRole('button', { name: 'Run', exact: true }).click();
+	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Runs' }).click();
+	const runs = page.getByRole('list', { name: 'Runs' });
+	const row = runs.getByRole('link', { name: /a zeppelin over a harbour at dawn/ });
+	await expect(row).toBeVisible({ timeout: 20_000 });
+	await expect(row.locator('.title')).toHaveText('a zeppelin over a harbour at dawn');
+
+	const filters = page.getByRole('form', { name: 'Filter runs' });
+	await filters.getByLabel('Search').fill('harbour');
+	await expect(runs.getByRole('link')).toHaveCount(1);
+	await filters.getByLabel('Search').fill('lighthouse');
+	await expect(page.getByText('No run matches these filters.')).toBeVisible();
+});
+
+test('a deleted run is hidden at once and comes back with undo; deleted without undo it is gone in every tab', async ({
+	page,
+	context,
+	openApp,
+	emulator
+}) => {
+	await workflowControl(emulator, 'timing', { stepMs: 5 });
+	await openApp('/');
+	await openExample(page, 'Text to image');
+	await page.getByLabel('Run times').fill('2');
+	await page.getByRole('button', { name: 'Run 2 times' }).click();
+	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Runs' }).click();
+	const runs = page.getByRole('list', { name: 'Runs' });
+	const done = runs.getByRole('link', { name: /Run Text to image, succeeded/ });
+	await expect(done).toHaveCount(2, { timeout: 20_000 });
+
+	const other = await context.newPage();
+	await other.goto(page.url());
+	const otherRuns = other.getByRole('list', { name: 'Runs' });
+	await expect(otherRuns.getByRole('link', { name: /Run Text to image, succeeded/ })).toHaveCount(2, { timeout: 20_000 });
+
+	// Delete one, then undo: hidden here and in the other tab, then back in both.
+	await runs.getByRole('listitem').first().getByRole('checkbox').check();
+	await page.getByRole('button', { name: 'Delete 1 from history' }).click();
+	await expect(done).toHaveCount(1);
+	await expect(otherRuns.getByRole('link')).toHaveCount(1);
+	await page.getByRole('button', { name: 'Undo delete of 1 run' }).click();
+	await expect(done).toHaveCount(2);
+	await expect(otherRuns.getByRole('link')).toHaveCount(2);
+
+	// Delete one and let the window end: gone here, in the other tab, and after a reload of either.
+	await runs.getByRole('listitem').first().getByRole('checkbox').check();
+	await page.getByRole('button', { name: 'Delete 1 from history' }).click();
+	await expect(page.getByRole('button', { name: /Undo delete/ })).toHaveCount(0, { timeout: 20_000 });
+	await expect(otherRuns.getByRole('link')).toHaveCount(1);
+	// Past the other tab's grace: still gone (deleted, not merely hidden).
+	await other.waitForTimeout(4000);
+	await expect(otherRuns.getByRole('link')).toHaveCount(1);
+	await other.reload();
+	await expect(otherRuns.getByRole('link')).toHaveCount(1, { timeout: 20_000 });
+	await page.reload();
+	await expect(runs.getByRole('link')).toHaveCount(1, { timeout: 20_000 });
+	await other.close();
 });

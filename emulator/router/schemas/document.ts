@@ -51,6 +51,28 @@ export function schemaParts(model: CatalogModel): SchemaParts {
 	}
 }
 
+/** What each kind does, in the words a provider's page would use (the first sentence is the summary). */
+const KIND_WORDS: Record<CatalogModel['kind'], string> = {
+	'text-to-image': 'Turns a written prompt into a picture. Fast drafts or detailed renders, several per call.',
+	'image-to-image': 'Restyles a picture you give it, guided by a prompt. Keeps the composition, changes the look.',
+	inpainting: 'Repaints the masked part of a picture from a prompt. The rest stays untouched.',
+	lora: 'Draws pictures in a style of your own, from LoRA weights you link. Good for characters and brands.',
+	upscale: 'Enlarges a picture up to four times, adding fine detail. Faces and text stay sharp.',
+	video: 'Makes a short clip from a written prompt. Five or ten seconds, with camera motion.',
+	'image-to-video': 'Animates a still picture into a short clip. The picture is the first frame.',
+	tts: 'Reads your text aloud as natural speech. Many voices and languages.',
+	llm: 'A chat model that answers questions and writes. Give it a prompt, get text back.',
+	unauthored: 'A community upload. Its author documented no inputs; send a prompt.'
+};
+
+/** "flux-1-pro" as "Flux 1 Pro". */
+function titleOf(name: string): string {
+	return name
+		.split('-')
+		.map((w) => (w.length > 0 ? w[0]!.toUpperCase() + w.slice(1) : w))
+		.join(' ');
+}
+
 export interface SchemaDocument {
 	document: JsonSchema;
 	bytes: Buffer;
@@ -68,7 +90,7 @@ export function buildSchemaDocument(model: CatalogModel): SchemaDocument {
 	if (output && model.provider !== 'tidal') ok['content'] = { [output.mediaType]: { schema: output.schema } };
 	const document: JsonSchema = {
 		openapi: model.dialect === '3.1' ? '3.1.0' : '3.0.3',
-		info: { title: model.id, version: '1.0.0', description: `Schema of ${model.id} (${model.kind}).` },
+		info: { title: titleOf(model.model), version: '1.0.0', description: KIND_WORDS[model.kind] },
 		[AUTHORED_FLAG]: authored,
 		paths: {
 			[`/v2/models/${model.id}`]: {

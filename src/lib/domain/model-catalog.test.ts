@@ -6,9 +6,12 @@ import {
 	keepIdentities,
 	newEntries,
 	parseCatalogPage,
+	pinnedAndRecent,
 	policyCharge,
+	type CatalogFilter,
 	type CatalogView
 } from './model-catalog';
+import type { ModelSummary } from './model-summary';
 
 describe('catalog rules', () => {
 	it('words the policy charge: only "no" means not charged, anything else may be charged with its raw value', () => {
@@ -38,6 +41,41 @@ describe('catalog rules', () => {
 		expect(groupByProvider(list).map((g) => g.provider)).toEqual(['b', 'a']);
 		expect(filterModels(list, { query: 'b th', provider: null, notChargedOnRefusal: false }).map((x) => x.id)).toEqual(['b/three']);
 		expect(filterModels(list, { query: '', provider: null, notChargedOnRefusal: true })).toHaveLength(2);
+	});
+
+	it('searches titles, descriptions and kinds once schemas arrive, and filters by kind and provider chips', () => {
+		const m = (id: string) => ({
+			id,
+			provider: id.split('/')[0]!,
+			model: id.split('/')[1]!,
+			billing: { charges_on_policy_rejection: 'no' }
+		});
+		const list = [m('sonora/voice-hd'), m('quill/quill-3'), m('stratus/upscale-fast'), m('lumen/flux-1')];
+		const summaries = new Map<string, ModelSummary>([
+			[
+				'sonora/voice-hd',
+				{ modelId: 'sonora/voice-hd', kind: 'audio', needs: ['text'], etag: null, description: 'Reads your text aloud as natural speech.' }
+			],
+			['quill/quill-3', { modelId: 'quill/quill-3', kind: 'text', needs: ['text'], etag: null, title: 'Quill 3' }],
+			['stratus/upscale-fast', { modelId: 'stratus/upscale-fast', kind: 'image', needs: ['image'], etag: null }]
+		]);
+		const ids = (filter: Partial<CatalogFilter>) =>
+			filterModels(list, { query: '', notChargedOnRefusal: false, summaries, ...filter }).map((x) => x.id);
+		expect(ids({ query: 'speech' })).toEqual(['sonora/voice-hd']);
+		expect(ids({ query: 'chat' })).toEqual(['quill/quill-3']);
+		expect(ids({ query: 'upscale' })).toEqual(['stratus/upscale-fast']);
+		expect(ids({ query: 'quill 3' })).toEqual(['quill/quill-3']);
+		// Before its schema arrives a model is found by its id only, and has no kind to filter by.
+		expect(ids({ query: 'speech', summaries: new Map() })).toEqual([]);
+		expect(ids({ kinds: new Set(['audio', 'image']) })).toEqual(['sonora/voice-hd', 'stratus/upscale-fast']);
+		expect(ids({ providers: new Set(['lumen', 'quill']) })).toEqual(['quill/quill-3', 'lumen/flux-1']);
+		expect(ids({ kinds: new Set(), providers: new Set() })).toHaveLength(4);
+	});
+
+	it('puts pinned models first, then recent ones, each once, among those shown', () => {
+		const m = (id: string) => ({ id, provider: 'p', model: id.slice(2), billing: { charges_on_policy_rejection: 'no' } });
+		const shown = [m('p/a'), m('p/b'), m('p/c')];
+		expect(pinnedAndRecent(shown, ['p/c', 'p/gone'], ['p/a', 'p/c']).map((x) => x.id)).toEqual(['p/c', 'p/a']);
 	});
 
 	it('keeps an id seen on an earlier page once', () => {

@@ -5,6 +5,7 @@
 import { arr, bool, isObject, num, str, type Json } from '../wire/json';
 import type { RouterModelListEntry } from '../wire/router-api';
 import type { AppError } from './errors';
+import { KIND_WORDS, type ModelKind, type ModelSummary } from './model-summary';
 
 export interface CatalogPage {
 	entries: RouterModelListEntry[];
@@ -141,19 +142,57 @@ export interface ProviderGroup {
 
 export interface CatalogFilter {
 	query: string;
-	provider: string | null;
+	provider?: string | null;
+	/** Provider chips: none chosen means every provider. */
+	providers?: ReadonlySet<string>;
+	/** Kind chips: none chosen means every kind; a model whose schema has not arrived has no kind yet. */
+	kinds?: ReadonlySet<ModelKind>;
 	/** Only models whose policy refusals are never charged. */
 	notChargedOnRefusal: boolean;
+	/** What the schemas say (title, description, kind), by model id, as they arrive. */
+	summaries?: ReadonlyMap<string, ModelSummary | undefined>;
+}
+
+/** The text a search looks in: id, title, description and the kind with its words ("speech" for audio). */
+export function searchText(model: RouterModelListEntry, summary: ModelSummary | undefined): string {
+	if (!summary) return model.id.toLowerCase();
+	return `${model.id} ${summary.title ?? ''} ${summary.description ?? ''} ${summary.kind} ${KIND_WORDS[summary.kind]}`.toLowerCase();
 }
 
 export function filterModels(models: RouterModelListEntry[], filter: CatalogFilter): RouterModelListEntry[] {
 	const words = filter.query.toLowerCase().split(/\s+/).filter(Boolean);
+	const kinds = filter.kinds && filter.kinds.size > 0 ? filter.kinds : undefined;
+	const providers = filter.providers && filter.providers.size > 0 ? filter.providers : undefined;
 	return models.filter((m) => {
 		if (filter.provider && m.provider !== filter.provider) return false;
+		if (providers && !providers.has(m.provider)) return false;
 		if (filter.notChargedOnRefusal && m.billing.charges_on_policy_rejection !== 'no') return false;
-		const hay = m.id.toLowerCase();
+		// Summaries are read only when a kind or a word asks for them: a reactive map then tracks only
+		// those reads, so summaries arriving without a search re-render their own tiles, not the list.
+		if (!kinds && words.length === 0) return true;
+		const summary = filter.summaries?.get(m.id);
+		if (kinds && (!summary || !kinds.has(summary.kind))) return false;
+		const hay = searchText(m, summary);
 		return words.every((w) => hay.includes(w));
 	});
+}
+
+/** Pinned models first (in pin order), then recently used ones (newest first), each once, among those shown. */
+export function pinnedAndRecent(
+	shown: RouterModelListEntry[],
+	pinned: readonly string[],
+	recent: readonly string[]
+): RouterModelListEntry[] {
+	const byId = new Map(shown.map((m) => [m.id, m]));
+	const out: RouterModelListEntry[] = [];
+	const seen = new Set<string>();
+	for (const id of [...pinned, ...recent]) {
+		const model = byId.get(id);
+		if (!model || seen.has(id)) continue;
+		seen.add(id);
+		out.push(model);
+	}
+	return out;
 }
 
 /** Groups in order of first appearance, so models show as they arrive without jumping around. */

@@ -34,6 +34,8 @@ export const MODEL_INPUTS_KEY = 'models:inputs:';
 export const MODEL_SPEND_KEY = 'models:spend:';
 export const MODEL_SCHEMA_KEY = 'models:schema:';
 export const MODEL_CATALOG_KEY = 'models:catalog:';
+/** What each model's schema says for its catalog tile (kind, title, first sentence), per profile. */
+export const MODEL_SUMMARIES_KEY = 'models:summaries:';
 
 // The Runs timeline: `tl:<created at, 13 digits>:<id>`.
 export const TIMELINE_KEY = 'tl:';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filterTimeline, NO_FILTER, workflowEntry, type TimelineEntry } from './timeline';
+import { askedOfBody, askedOfWorkflow, askedWords, filterTimeline, NO_FILTER, workflowEntry, type TimelineEntry } from './timeline';
 import { newWorkflowRun } from './run-record';
 
 const entry = (over: Partial<TimelineEntry>): TimelineEntry => ({
@@ -63,5 +63,46 @@ describe('the Runs timeline', () => {
 			]
 		};
 		expect(workflowEntry(run)).toMatchObject({ durationMs: 2500, seed: 42, thumbnail: 1, subject: 'w', href: '/runs/r' });
+	});
+});
+
+describe('what was asked', () => {
+	it('reads a workflow prompt, skipping the negative encoder, and a model body', () => {
+		const prompt = {
+			'7': { class_type: 'CLIPTextEncode', inputs: { text: 'text, watermark' }, _meta: { title: 'CLIP Text Encode (Negative)' } },
+			'6': { class_type: 'CLIPTextEncode', inputs: { text: '  a lighthouse\nat dusk ' }, _meta: { title: 'CLIP Text Encode (Positive)' } },
+			'3': { class_type: 'KSampler', inputs: { seed: 1 } }
+		};
+		expect(askedOfWorkflow(prompt as never)).toBe('a lighthouse at dusk');
+		expect(askedOfBody({ prompt: 'a red boat', steps: 4 })).toBe('a red boat');
+		expect(
+			askedOfBody({
+				messages: [
+					{ role: 'user', content: 'first' },
+					{ role: 'user', content: 'last question' }
+				]
+			})
+		).toBe('last question');
+		expect(askedOfBody({ steps: 4 })).toBeUndefined();
+		expect(askedOfBody(['prompt'])).toBeUndefined();
+	});
+
+	it('titles a row by its first words and finds it by any word of the prompt', () => {
+		expect(askedWords('a lighthouse at dusk')).toBe('a lighthouse at dusk');
+		expect(askedWords('one two three four five six seven eight nine ten eleven twelve thirteen', 30)).toBe('one two three four five six…');
+		const run = newWorkflowRun({
+			id: 'w1',
+			profileId: 'p',
+			title: 'Text to image',
+			workflowId: null,
+			prompt: { '6': { class_type: 'CLIPTextEncode', inputs: { text: 'a purple galaxy in a bottle' } } },
+			seeds: {},
+			partner: false,
+			now: 1
+		});
+		const entry = workflowEntry(run);
+		expect(entry.asked).toBe('a purple galaxy in a bottle');
+		expect(filterTimeline([entry], { ...NO_FILTER, text: 'GALAXY' })).toHaveLength(1);
+		expect(filterTimeline([entry], { ...NO_FILTER, text: 'nebula' })).toHaveLength(0);
 	});
 });

@@ -3,6 +3,8 @@
  * thousand of them load and filter fast. Entries are derived from the full records and can always be
  * rebuilt from them.
  */
+import type { Json } from '../wire/json';
+import type { ApiPrompt } from '../wire/workflow-api';
 import type { ModelRun } from './model-run';
 import type { WorkflowRun } from './run-record';
 
@@ -15,6 +17,8 @@ export interface TimelineEntry {
 	kind: TimelineKind;
 	profileId: string;
 	title: string;
+	/** What was asked: the prompt's text (bounded), for the row's title and search; absent when there is none. */
+	asked?: string;
 	/** The model id, or the workflow's saved id. */
 	subject: string | null;
 	status: TimelineStatus;
@@ -34,7 +38,58 @@ export interface TimelineEntry {
 	promptId: string | null;
 }
 
+const ASKED_MAX = 300;
+const PROMPT_NAMES = ['prompt', 'text', 'positive', 'input', 'question'];
+
+const bounded = (text: string) => {
+	const t = text.replace(/\s+/g, ' ').trim();
+	return t.length > ASKED_MAX ? `${t.slice(0, ASKED_MAX - 1)}…` : t;
+};
+
+/**
+ * A workflow's prompt text: the first text input named like a prompt, in node order, skipping nodes
+ * titled negative (ComfyUI's CLIPTextEncode pair), so "text, watermark" is never what was asked.
+ */
+export function askedOfWorkflow(prompt: ApiPrompt): string | undefined {
+	const ids = Object.keys(prompt).sort((a, b) => Number(a) - Number(b) || a.localeCompare(b));
+	for (const id of ids) {
+		const node = prompt[id];
+		if (!node || typeof node.inputs !== 'object' || node.inputs === null) continue;
+		if (/negative/i.test(node._meta?.title ?? '')) continue;
+		for (const name of PROMPT_NAMES) {
+			const value = Object.hasOwn(node.inputs, name) ? (node.inputs as Record<string, unknown>)[name] : undefined;
+			if (typeof value === 'string' && value.trim()) return bounded(value);
+		}
+	}
+	return undefined;
+}
+
+/** A model request's prompt text: its `prompt`, `text` or similar field, or the last chat message's text. */
+export function askedOfBody(body: Json): string | undefined {
+	if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+	for (const name of PROMPT_NAMES) {
+		const value = Object.hasOwn(body, name) ? body[name] : undefined;
+		if (typeof value === 'string' && value.trim()) return bounded(value);
+	}
+	const messages = Object.hasOwn(body, 'messages') ? body['messages'] : undefined;
+	if (Array.isArray(messages))
+		for (const m of [...messages].reverse())
+			if (m && typeof m === 'object' && !Array.isArray(m) && typeof m['content'] === 'string' && m['content'].trim())
+				return bounded(m['content']);
+	return undefined;
+}
+
+/** The first words of what was asked, for a row's title: "a red boat at dawn…". */
+export function askedWords(asked: string, max = 60): string {
+	if (asked.length <= max) return asked;
+	const cut = asked.slice(0, max);
+	const space = cut.lastIndexOf(' ');
+	return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.]+$/, '')}…`;
+}
+
 const duration = (start?: number, end?: number) => (start && end && end >= start ? end - start : null);
+
+const withAsked = (asked: string | undefined) => (asked ? { asked } : {});
 
 export function workflowEntry(run: WorkflowRun): TimelineEntry {
 	const image = run.outputs.findIndex((o) => o.kind === 'image');
@@ -43,6 +98,7 @@ export function workflowEntry(run: WorkflowRun): TimelineEntry {
 		kind: 'workflow',
 		profileId: run.profileId,
 		title: run.title,
+		...withAsked(askedOfWorkflow(run.prompt)),
 		subject: run.workflowId,
 		status: run.status,
 		createdAt: run.createdAt,
@@ -64,6 +120,7 @@ export function modelEntry(run: ModelRun): TimelineEntry {
 		kind: 'model',
 		profileId: run.profileId,
 		title: run.title,
+		...withAsked(askedOfBody(run.body)),
 		subject: run.modelId,
 		status: run.status,
 		createdAt: run.createdAt,
@@ -92,7 +149,7 @@ export function isOpen(entry: Pick<TimelineEntry, 'status'>): boolean {
 	return OPEN.has(entry.status);
 }
 
-/** Newest first, matching every part of the filter; text matches title or model/workflow. */
+/** Newest first, matching every part of the filter; text matches title, model/workflow or what was asked. */
 export function filterTimeline(entries: readonly TimelineEntry[], filter: TimelineFilter): TimelineEntry[] {
 	const text = filter.text.trim().toLowerCase();
 	return entries
@@ -108,7 +165,10 @@ export function filterTimeline(entries: readonly TimelineEntry[], filter: Timeli
 							: filter.status === 'cancelled'
 								? e.status === 'cancelled' || e.status === 'interrupted'
 								: e.status === filter.status)) &&
-				(text === '' || e.title.toLowerCase().includes(text) || (e.subject ?? '').toLowerCase().includes(text))
+				(text === '' ||
+					e.title.toLowerCase().includes(text) ||
+					(e.subject ?? '').toLowerCase().includes(text) ||
+					(e.asked ?? '').toLowerCase().includes(text))
 		)
 		.sort((a, b) => b.createdAt - a.createdAt);
 }

@@ -15,7 +15,7 @@ export interface JoinedText {
 const isSchema = (v: unknown): v is Schema => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Follows one local `$ref` hop at a time (a few at most), else returns the schema itself. */
-function resolve(document: Schema, schema: unknown): Schema | undefined {
+export function resolveLocalRef(document: Schema, schema: unknown): Schema | undefined {
 	let current = schema;
 	for (let hops = 0; hops < 8 && isSchema(current) && typeof current['$ref'] === 'string'; hops++) {
 		const ref = current['$ref'];
@@ -40,7 +40,7 @@ export function outputSchemaOf(document: Schema): Schema | undefined {
 		const content = isSchema(ok) ? ok['content'] : undefined;
 		if (!isSchema(content)) continue;
 		for (const media of Object.values(content)) {
-			const schema = isSchema(media) ? resolve(document, media['schema']) : undefined;
+			const schema = isSchema(media) ? resolveLocalRef(document, media['schema']) : undefined;
 			if (schema) return schema;
 		}
 	}
@@ -61,7 +61,7 @@ export function joinedStreams(document: Schema, json: Json): JoinedText[] {
 	const record = json as { [key: string]: Json };
 	for (const [name, prop] of Object.entries(props)) {
 		const value = Object.hasOwn(record, name) ? record[name] : undefined;
-		if (concatenates(resolve(document, prop)) && isTokens(value)) out.push({ path: name, text: value.join('') });
+		if (concatenates(resolveLocalRef(document, prop)) && isTokens(value)) out.push({ path: name, text: value.join('') });
 	}
 	return out;
 }

@@ -6,6 +6,7 @@
 import { Validator, type OutputUnit } from '@cfworker/json-schema';
 import { fieldId, valueAt, type Field, type FieldPath } from './field-model';
 import { itemField, jsonFallbackForm, schemaToForm, type SchemaForm } from './schema-fields';
+import { plainMessage } from './plain-words';
 
 type Schema = { [key: string]: unknown };
 
@@ -53,6 +54,8 @@ export function toJsonSchema(value: unknown): unknown {
 export interface FieldError {
 	path: FieldPath;
 	message: string;
+	/** The keyword that failed, so the form can say it in the field's own words (`plain-words.ts`). */
+	keyword?: string;
 }
 
 function pointerToPath(pointer: string): FieldPath {
@@ -159,7 +162,7 @@ export class InputValidator {
 			const key = fieldId(path);
 			if (seen.has(key)) continue;
 			seen.add(key);
-			out.push({ path, message });
+			out.push({ path, message, keyword: unit.keyword });
 		}
 		return out.length ? out : [{ path: [], message: 'The input does not match the schema.' }];
 	}
@@ -316,6 +319,8 @@ function refDefect(root: Schema, ref: unknown, at: string, sound: Set<string>): 
 const ANNOTATIONS = new Set(['title', 'description', 'default', 'examples', 'example', '$comment', 'deprecated', 'readOnly', 'writeOnly']);
 
 /** A 422 `detail[]` entry's `loc` (outermost first, `body` first) as a field path. */
+const sentence = (s: string) => (/[.!?]$/.test(s) ? s : `${s}.`);
+
 export function locToPath(loc: ReadonlyArray<unknown>): FieldPath {
 	const rest = loc[0] === 'body' ? loc.slice(1) : [...loc];
 	return rest.filter((s): s is string | number => typeof s === 'string' || typeof s === 'number');
@@ -323,18 +328,23 @@ export function locToPath(loc: ReadonlyArray<unknown>): FieldPath {
 
 /** Ids of the fields a form shows for these values (array items included). */
 export function shownFieldIds(fields: Field[], values: unknown, into: Set<string> = new Set()): Set<string> {
+	return new Set(shownFields(fields, values).keys());
+}
+
+/** The fields a form shows for these values (array items included), by id. */
+export function shownFields(fields: Field[], values: unknown, into: Map<string, Field> = new Map()): Map<string, Field> {
 	for (const f of fields) {
-		into.add(fieldId(f.path));
-		if (f.kind === 'object') shownFieldIds(f.fields, values, into);
+		into.set(fieldId(f.path), f);
+		if (f.kind === 'object') shownFields(f.fields, values, into);
 		if (f.kind === 'variant')
-			shownFieldIds(
+			shownFields(
 				f.variants.map((v) => v.field),
 				values,
 				into
 			);
 		if (f.kind === 'array') {
 			const items = valueAt(values, f.path);
-			if (Array.isArray(items)) items.forEach((_, i) => shownFieldIds([itemField(f, i)], values, into));
+			if (Array.isArray(items)) items.forEach((_, i) => shownFields([itemField(f, i)], values, into));
 		}
 	}
 	return into;
@@ -349,7 +359,7 @@ export function placeErrors(
 	values: unknown,
 	errors: FieldError[]
 ): { byField: Record<string, string>; unplaced: string[] } {
-	const shown = shownFieldIds(fields, values);
+	const shown = shownFields(fields, values);
 	// Keyed by field ids, which are property names from the schema (`constructor`, `__proto__`).
 	const byField: Record<string, string> = Object.create(null);
 	const unplaced: string[] = [];
@@ -358,9 +368,13 @@ export function placeErrors(
 		for (let n = error.path.length; n >= 0; n--) {
 			const id = fieldId(error.path.slice(0, n));
 			if (!shown.has(id)) continue;
-			const suffix = n < error.path.length ? ` (at ${error.path.slice(n).join('.')})` : '';
+			const exact = n === error.path.length;
+			const suffix = exact ? '' : ` (at ${error.path.slice(n).join('.')})`;
+			// At its own field an error is said in that field's words; deeper ones keep the validator's.
+			const field = shown.get(id);
+			const message = exact && field && error.keyword ? sentence(plainMessage(field, error)) : error.message;
 			const before = byField[id];
-			byField[id] = before ? `${before} ${error.message}${suffix}` : `${error.message}${suffix}`;
+			byField[id] = before ? `${before} ${message}${suffix}` : `${message}${suffix}`;
 			placed = true;
 			break;
 		}

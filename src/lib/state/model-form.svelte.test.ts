@@ -47,7 +47,7 @@ describe('the model form store', () => {
 		form.onEdit = onEdit;
 		form.load(document, 'Model', null);
 		expect(form.validate()).toBe(false);
-		expect(form.errorAt(['prompt'])).toBe('Required.');
+		expect(form.errorAt(['prompt'])).toBe('Write a prompt.');
 		form.set(['prompt'], 'a fox');
 		expect(form.errorAt(['prompt'])).toBeUndefined();
 		expect(form.valueOf(field(form, 'prompt'))).toBe('a fox');

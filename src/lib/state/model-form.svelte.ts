@@ -4,7 +4,7 @@
  */
 import { valueAt, withValueAt, type Field, type FieldPath, type SeedMode, fieldId } from '$lib/forms/field-model';
 import { cleanBody, type SchemaForm } from '$lib/forms/schema-fields';
-import { InputValidator, locToPath, placeErrors, prepareModelForm, type FieldError } from '$lib/forms/schema-validate';
+import { InputValidator, locToPath, placeErrors, prepareModelForm, shownFields, type FieldError } from '$lib/forms/schema-validate';
 import { nextSeed, randomSeed } from '$lib/forms/seeds';
 import type { Json } from '$lib/wire/json';
 
@@ -75,6 +75,16 @@ export class ModelFormStore {
 		const placed = placeErrors(this.form.group.fields, this.values, errors);
 		this.errors = { ...placed.byField };
 		this.unplaced = placed.unplaced;
+	}
+
+	/** The errors in the order of the form, with the label of the field each is at, for the summary by Run. */
+	errorSummary(): Array<{ id: string; label: string; message: string }> {
+		if (!this.form) return [];
+		const shown = shownFields(this.form.group.fields, this.values);
+		const out: Array<{ id: string; label: string; message: string }> = [];
+		for (const [id, field] of shown) if (Object.hasOwn(this.errors, id)) out.push({ id, label: field.label, message: this.errors[id]! });
+		for (const message of this.unplaced) out.push({ id: '', label: 'Input', message });
+		return out;
 	}
 
 	/** Checks the body against the schema in the browser; true when it may be sent. */

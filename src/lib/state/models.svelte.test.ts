@@ -33,6 +33,31 @@ describe('the catalog store', () => {
 		bridge.reset();
 		frames.length = 0;
 		bridge.answer('modelCatalog', () => ({ ok: true, value: view([model('a/one')]) }));
+		bridge.answer('modelSummaries', () => ({ summaries: [], progress: null }));
+	});
+
+	it('shows saved summaries at once, then those the prefetch sends, and filters by kind chips', async () => {
+		bridge.answer('modelCatalog', () => ({ ok: true, value: view([model('a/one'), model('a/two')]) }));
+		bridge.answer('modelSummaries', () => ({
+			summaries: [{ modelId: 'a/one', kind: 'audio', needs: ['text'], etag: null, description: 'Reads text aloud as speech.' }],
+			progress: { done: 1, total: 2 }
+		}));
+		const catalog = new CatalogStore();
+		await catalog.open('p');
+		await vi.waitFor(() => expect(catalog.summaries.get('a/one')?.kind).toBe('audio'));
+		catalog.query = 'speech';
+		expect(catalog.shown.map((m) => m.id)).toEqual(['a/one']);
+		catalog.query = '';
+		bridge.emit({
+			type: 'model-summaries',
+			profileId: 'p',
+			summaries: [{ modelId: 'a/two', kind: 'video', needs: [], etag: null }],
+			progress: { done: 2, total: 2 }
+		});
+		catalog.kinds.add('video');
+		expect(catalog.shown.map((m) => m.id)).toEqual(['a/two']);
+		expect(catalog.prefetch).toEqual({ done: 2, total: 2 });
+		catalog.dispose();
 	});
 
 	it('asks the worker once while a walk runs, however often it is opened', async () => {

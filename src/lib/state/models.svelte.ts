@@ -1,6 +1,17 @@
 /** The model catalog of the active profile, as the worker walks it, with the search and filters of the page. */
 import type { AppError } from '$lib/domain/errors';
-import { applyPageUpdate, filterModels, groupByProvider, keepIdentities, type CatalogView } from '$lib/domain/model-catalog';
+import {
+	applyPageUpdate,
+	filterModels,
+	groupByProvider,
+	keepIdentities,
+	pinnedAndRecent,
+	type CatalogView
+} from '$lib/domain/model-catalog';
+import type { ModelKind, ModelSummary } from '$lib/domain/model-summary';
+import type { PrefetchProgress } from '$lib/worker/models/schema-prefetch';
+import { SvelteMap, SvelteSet } from 'svelte/reactivity';
+import { modelPicks } from './model-picks.svelte';
 import { onWorkerEvent, workerApi } from '$lib/client/worker-bridge.svelte';
 import { perFrame } from '$lib/client/per-frame';
 import type { WorkerEvent } from '$lib/worker/api';
@@ -15,6 +26,16 @@ export class CatalogStore {
 	query = $state('');
 	provider = $state<string | null>(null);
 	notChargedOnRefusal = $state(false);
+	/** Kind and provider chips: none chosen shows all. */
+	readonly kinds = new SvelteSet<ModelKind>();
+	readonly providerChips = new SvelteSet<string>();
+	/**
+	 * What each model's schema says (kind, title, first sentence, needs), as the background prefetch
+	 * brings it. Every listed id has an entry (undefined until its summary arrives): a reactive map
+	 * tracks a read per key only for keys it holds, so a summary arriving updates its own tile alone.
+	 */
+	readonly summaries = new SvelteMap<string, ModelSummary | undefined>();
+	prefetch = $state.raw<PrefetchProgress | null>(null);
 	private profileId: string | null = null;
 	private unsubscribe: (() => void) | undefined;
 	private resyncing = false;
@@ -25,18 +46,33 @@ export class CatalogStore {
 	models = $derived(this.view?.models ?? []);
 	providers = $derived([...new Set(this.models.map((m) => m.provider))]);
 	shown = $derived(
-		filterModels(this.models, { query: this.query, provider: this.provider, notChargedOnRefusal: this.notChargedOnRefusal })
+		filterModels(this.models, {
+			query: this.query,
+			provider: this.provider,
+			providers: this.providerChips,
+			kinds: this.kinds,
+			notChargedOnRefusal: this.notChargedOnRefusal,
+			summaries: this.summaries
+		})
 	);
 	groups = $derived(groupByProvider(this.shown));
+	/** Pinned, then recently used models among those shown, above the groups. */
+	top = $derived(pinnedAndRecent(this.shown, modelPicks.pinned, modelPicks.recent));
 
 	async open(profileId: string, refresh = false): Promise<void> {
 		this.unsubscribe ??= onWorkerEvent((event) => {
 			if (event.type === 'model-catalog' && event.view.profileId === this.profileId) this.show(event.view);
 			else if (event.type === 'model-catalog-page' && event.profileId === this.profileId) this.pages.push(event);
+			else if (event.type === 'model-summaries' && event.profileId === this.profileId) {
+				for (const s of event.summaries) this.summaries.set(s.modelId, s);
+				this.prefetch = event.progress;
+			}
 		});
 		if (this.profileId !== profileId) {
 			this.view = null;
 			this.pages.drop();
+			this.summaries.clear();
+			this.prefetch = null;
 		}
 		// Opened again (the press, the route's load, the page itself) while its walk runs: the walk's
 		// events bring everything, there is nothing to ask.
@@ -53,7 +89,16 @@ export class CatalogStore {
 			this.error = null;
 			// An event may already have brought a newer state than this answer.
 			if (!this.view || this.view.walk.kind === 'idle') this.show(result.value);
+			void this.loadSummaries(profileId);
 		} else this.error = result.error;
+	}
+
+	/** Saved summaries at once; the worker fetches missing ones in the background (events follow). */
+	private async loadSummaries(profileId: string): Promise<void> {
+		const known = await workerApi().modelSummaries({ profileId });
+		if (this.profileId !== profileId) return;
+		for (const s of known.summaries) if (!this.summaries.get(s.modelId)) this.summaries.set(s.modelId, s);
+		this.prefetch ??= known.progress;
 	}
 
 	/** Stops following the walk's events (the app's catalog lives as long as the app; tests end theirs). */
@@ -70,6 +115,11 @@ export class CatalogStore {
 	private show(view: CatalogView): void {
 		this.pages.drop();
 		this.view = { ...view, models: keepIdentities(this.view?.models ?? [], view.models) };
+		this.holdPlaces(view.models);
+	}
+
+	private holdPlaces(models: CatalogView['models']): void {
+		for (const m of models) if (!this.summaries.has(m.id)) this.summaries.set(m.id, undefined);
 	}
 
 	private applyPages(events: CatalogPageEvent[]): void {
@@ -81,6 +131,7 @@ export class CatalogStore {
 			else view = next;
 		}
 		this.view = view;
+		if (view) this.holdPlaces(view.models);
 	}
 
 	private async resync(): Promise<void> {

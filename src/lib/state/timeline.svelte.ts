@@ -13,6 +13,7 @@ import {
 	type TimelineFilter
 } from '$lib/domain/timeline';
 import { onWorkerEvent, workerApi } from '$lib/client/worker-bridge.svelte';
+import { pendingDeletes } from './pending-deletes.svelte';
 
 /** Enough rows to fill a tall screen. */
 const FIRST_PAGE = 40;
@@ -27,12 +28,22 @@ export class TimelineStore {
 	notice = $state('');
 	private started = false;
 
-	shown = $derived(filterTimeline([...this.entries.values()], this.filter));
+	/** Runs waiting to be deleted (here or in another tab) are hidden until undone or gone. */
+	shown = $derived(
+		filterTimeline(
+			[...this.entries.values()].filter((e) => !pendingDeletes.hidden.has(e.id)),
+			this.filter
+		)
+	);
 	selection = $derived(this.shown.filter((e) => this.selected.has(e.id)));
 
 	async load(): Promise<void> {
 		if (!this.started) {
 			this.started = true;
+			pendingDeletes.start(
+				(ids) => this.deleteNow(ids),
+				(ids) => ids.forEach((id) => this.entries.delete(id))
+			);
 			onWorkerEvent((event) => {
 				if (event.type === 'run') this.upsert(workflowEntry(event.run));
 				else if (event.type === 'model-run') this.upsert(modelEntry(event.run));
@@ -102,18 +113,28 @@ export class TimelineStore {
 		this.selected.clear();
 	}
 
-	/** Deletes the selected finished runs from this device's history (the services keep their own records). */
-	async deleteSelected(): Promise<void> {
-		// Counted before deleting: the selection shrinks as the deletions arrive.
+	/**
+	 * Deletes the selected finished runs from this device's history (the services keep their own
+	 * records) when the undo window ends; until then they are hidden here and in other tabs.
+	 */
+	deleteSelected(): void {
+		// Counted before deleting: the selection shrinks as the runs are hidden.
 		const chosen = [...this.selection];
 		const finished = chosen.filter((e) => !isOpen(e));
 		const kept = chosen.length - finished.length;
-		for (const e of finished) {
-			if (e.kind === 'workflow') await workerApi().deleteRun({ id: e.id });
-			else await workerApi().deleteModelRun({ id: e.id });
-		}
+		if (finished.length > 0) pendingDeletes.delete(finished.map((e) => e.id));
 		this.notice = `Deleted ${finished.length} run${finished.length === 1 ? '' : 's'} from history${kept ? `; ${kept} still running ${kept === 1 ? 'was' : 'were'} kept` : ''}.`;
 		this.selected.clear();
+	}
+
+	/** The worker's delete of each run, when its undo window has ended. */
+	private async deleteNow(ids: string[]): Promise<void> {
+		for (const id of ids) {
+			const entry = this.entries.get(id);
+			if (entry?.kind === 'model') await workerApi().deleteModelRun({ id });
+			else await workerApi().deleteRun({ id });
+			this.entries.delete(id);
+		}
 	}
 
 	/** Starts each selected run again with the same inputs (a model request gets a new key: a new call). */

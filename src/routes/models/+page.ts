@@ -7,6 +7,6 @@ import { catalog } from '$lib/state/models.svelte';
 import { profiles } from '$lib/state/profiles.svelte';
 
 export function load(): Record<string, never> {
-	if (profiles.activeId) void catalog.open(profiles.activeId);
+	if (profiles.activeId && profiles.active?.routerUrl) void catalog.open(profiles.activeId);
 	return {};
 }

@@ -2,6 +2,8 @@
 import type { AppError, Result } from '../../domain/errors';
 import type { CatalogPageUpdate, CatalogView } from '../../domain/model-catalog';
 import type { ModelRun, SpendFacts } from '../../domain/model-run';
+import type { ModelSummary } from '../../domain/model-summary';
+import type { PrefetchProgress } from './schema-prefetch';
 import type { Json, JsonObject } from '../../wire/json';
 import type { RouterModelListEntry } from '../../wire/router-api';
 export interface SchemaView {
@@ -29,6 +31,11 @@ export interface StartModelRunInput {
 export interface ModelApi {
 	/** The saved catalog at once (with its age); a walk refreshes it in the background, page by page as events. */
 	modelCatalog(input: { profileId: string; refresh?: boolean }): Promise<Result<CatalogView>>;
+	/**
+	 * What the schemas say for the catalog's tiles (kind, title, first sentence, needed inputs), saved
+	 * ones at once; the missing ones are fetched in the background and follow as `model-summaries`.
+	 */
+	modelSummaries(input: { profileId: string }): Promise<{ summaries: ModelSummary[]; progress: PrefetchProgress | null }>;
 	/** One model's id, provider and billing: from the catalog when known, else from the detail route. */
 	modelEntry(input: { profileId: string; modelId: string }): Promise<Result<RouterModelListEntry>>;
 	/** The model's schema document, revalidated with If-None-Match; the saved copy when offline. */
@@ -58,6 +65,8 @@ export type ModelEvent =
 	| { type: 'model-catalog'; view: CatalogView }
 	/** A walk in progress between whole views: its status and the entries new since the last update. */
 	| ({ type: 'model-catalog-page'; profileId: string } & CatalogPageUpdate)
+	/** Summaries new or changed since the last event, and how far the background prefetch is. */
+	| { type: 'model-summaries'; profileId: string; summaries: ModelSummary[]; progress: PrefetchProgress }
 	| { type: 'model-run'; run: ModelRun }
 	| { type: 'model-spend'; profileId: string; spend: SpendFacts }
 	/** A background revalidation found a new document, or could not reach the service (`staleBecause`). */

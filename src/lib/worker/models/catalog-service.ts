@@ -44,11 +44,24 @@ export class CatalogService {
 	private readonly views = new Map<string, CatalogView>();
 	private readonly walks = new Map<string, { id: number; done: Promise<void> }>();
 	private walkSeq = 0;
+	/** Told the ids of each completed walk (the schema prefetch starts from there). */
+	onWalked: ((profileId: string, modelIds: string[]) => void) | undefined;
 
 	constructor(
 		private readonly ctx: WorkerContext,
 		private readonly deps: CatalogDeps
 	) {}
+
+	/** Whether a walk of the profile is on its way (background work waits for it to end). */
+	isWalking(profileId: string): boolean {
+		const kind = this.views.get(profileId)?.walk.kind;
+		return kind === 'walking' || kind === 'retrying';
+	}
+
+	/** The ids of the list known now (saved or walked), for background work. */
+	modelIds(profileId: string): string[] {
+		return this.views.get(profileId)?.models.map((m) => m.id) ?? [];
+	}
 
 	private publish(view: CatalogView): CatalogView {
 		this.views.set(view.profileId, view);
@@ -139,6 +152,10 @@ export class CatalogService {
 		// Shown first, saved after: the save never delays the list.
 		if (view) this.publish({ ...view, models: result.value.models, savedAt: at, source: 'walk', walk });
 		await this.ctx.kv.set(CATALOG_KEY + profileId, { v: RECORD_VERSION, savedAt: at, models: result.value.models } satisfies CatalogRecord);
+		this.onWalked?.(
+			profileId,
+			result.value.models.map((m) => m.id)
+		);
 	}
 
 	private pagesOf(profileId: string): number {

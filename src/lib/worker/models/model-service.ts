@@ -8,6 +8,7 @@ import { CatalogService } from './catalog-service';
 import type { ModelDeps } from './deps';
 import { BYTES_KEY, type AssetFetch } from './result-store';
 import { RunService } from './run-service';
+import { SchemaPrefetch } from './schema-prefetch';
 import { SchemaService } from './schema-service';
 
 export const REAL_DEPS: ModelDeps & { newId(): string } = {
@@ -23,6 +24,7 @@ export class ModelService {
 	readonly catalog: CatalogService;
 	readonly schemas: SchemaService;
 	readonly runs: RunService;
+	readonly prefetch: SchemaPrefetch;
 
 	constructor(
 		readonly ctx: WorkerContext,
@@ -31,6 +33,8 @@ export class ModelService {
 	) {
 		this.catalog = new CatalogService(ctx, deps);
 		this.schemas = new SchemaService(ctx, deps.now);
+		this.prefetch = new SchemaPrefetch(ctx, this.schemas, (profileId) => this.catalog.isWalking(profileId), deps);
+		this.catalog.onWalked = (profileId, ids) => void this.prefetch.start(profileId, ids);
 		this.runs = new RunService(ctx, deps, (profileId, modelId) => this.entry(profileId, modelId));
 		if (options.resumeWhenLeader) void this.resumeWhenLeader();
 		// Back online (the page reports it as a wake-up; the worker may hear it too): send the outbox.
@@ -61,6 +65,11 @@ export class ModelService {
 			modelEntry: async (i) => {
 				const known = await this.catalog.entry(i.profileId, i.modelId);
 				return known ? ok(known) : this.schemas.detail(i);
+			},
+			modelSummaries: async ({ profileId }) => {
+				// A saved list shown without a walk: summaries still missing are fetched (no revalidation).
+				if (!this.catalog.isWalking(profileId)) void this.prefetch.fillIn(profileId, this.catalog.modelIds(profileId));
+				return this.prefetch.summaries(profileId);
 			},
 			modelSchema: (i) => (i.savedFirst ? this.schemas.schemaFast(i) : this.schemas.schema(i)),
 			startModelRun: (i) => this.runs.start(i),
