@@ -16,6 +16,6 @@ export function textBlocks(text: string): TextBlock[] {
 	}
 	if (at < text.length) blocks.push({ kind: 'prose', text: text.slice(at) });
 	return blocks
-		.map((b) => (b.kind === 'prose' ? { kind: 'prose', text: b.text.replace(/^\n+|\n+$/g, '') } : b))
+		.map((b) => (b.kind === 'prose' ? { kind: 'prose' as const, text: b.text.replace(/^\n+|\n+$/g, '') } : b))
 		.filter((b) => b.kind === 'code' || b.text !== '');
 }
