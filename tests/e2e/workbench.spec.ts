@@ -6,6 +6,9 @@ import type { Page } from '@playwright/test';
 import { test, expect, openExample, workflowControl, hasHorizontalScroll } from './fixtures';
 import { routerControl } from './models-helpers';
 
+// Whole journeys with a run or two each: generous under a loaded machine.
+test.describe.configure({ timeout: 90_000 });
+
 async function openModel(page: Page, openApp: (path?: string) => Promise<void>, id: string) {
 	await openApp(`/models/${id}`);
 	const form = page.getByRole('form', { name: `Input of ${id}` });
