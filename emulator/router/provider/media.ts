@@ -1,8 +1,9 @@
 /**
  * Real media bytes for simulated results, a pure function of a seed: still images (PNG, JPEG, WebP)
- * and animated WebP clips made with sharp, and WAV speech tones. Cached, since the same input must
+ * made with sharp, WAV speech tones, and one short WebM video read from a committed fixture. Cached, since the same input must
  * give the same bytes and benchmarks repeat inputs.
  */
+import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { prng } from '../../prng';
 
@@ -60,14 +61,13 @@ export function renderImage(seed: number, width: number, height: number, format:
 	});
 }
 
-/** An animated WebP standing in for a video: `frames` frames at 10 fps. */
-export function renderClip(seed: number, width: number, height: number, frames: number): Promise<Buffer> {
-	return cached(`clip:${seed}:${width}x${height}:${frames}`, async () => {
-		const all = Buffer.concat(Array.from({ length: frames }, (_, f) => pixels(seed, width, height, f)));
-		return sharp(all, { raw: { width, height: height * frames, channels: 3, pageHeight: height } })
-			.webp({ quality: 70, delay: Array(frames).fill(100), loop: 0 })
-			.toBuffer();
-	});
+/**
+ * A real two-second video (VP9 in WebM, 160x90, 12.9 KB) for the video models: made once by
+ * `scripts/make-video-fixture.sh` with ffmpeg and committed, so the emulator never needs ffmpeg.
+ */
+export const VIDEO_MIME = 'video/webm';
+export function renderVideo(): Promise<Buffer> {
+	return cached('video:clip', () => readFile(new URL('./fixtures/clip.webm', import.meta.url)));
 }
 
 /** 16-bit mono PCM WAV: a seeded tone whose length follows the text. */

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { RouterValidationErrorEntry } from '../../../src/lib/wire/router-api';
 import { COG_PROVIDER, type CatalogModel } from '../catalog';
 import type { RouterContext } from '../context';
-import { IMAGE_MIME, renderClip, renderImage, renderSpeech, type ImageFormat } from './media';
+import { IMAGE_MIME, renderImage, renderSpeech, renderVideo, VIDEO_MIME, type ImageFormat } from './media';
 
 export interface NativeOutput {
 	kind: 'output';
@@ -124,13 +124,12 @@ async function falImages(ctx: RouterContext, model: CatalogModel, input: Input, 
 
 async function falVideo(ctx: RouterContext, model: CatalogModel, input: Input, seed: number): Promise<NativeOutput> {
 	const [width, height] = ratioSize(input['aspect_ratio'] ?? '16:9', 160);
-	const frames = input['duration'] === '10' ? 20 : 10;
-	const clip = await renderClip(seed, width, height, frames);
+	const clip = await renderVideo();
 	const result: Input = {
 		video: {
-			url: await place(ctx, model, clip, 'image/webp', `${model.model}-${seed}.webp`),
-			content_type: 'image/webp',
-			file_name: `${model.model}-${seed}.webp`,
+			url: await place(ctx, model, clip, VIDEO_MIME, `${model.model}-${seed}.webm`),
+			content_type: VIDEO_MIME,
+			file_name: `${model.model}-${seed}.webm`,
 			file_size: clip.length
 		}
 	};
@@ -143,17 +142,16 @@ async function falVideo(ctx: RouterContext, model: CatalogModel, input: Input, s
 }
 
 async function veoVideo(ctx: RouterContext, model: CatalogModel, input: Input, seed: number): Promise<NativeOutput> {
-	const [width, height] = ratioSize(input['aspectRatio'] ?? '16:9', 160);
 	const seconds = typeof input['durationSeconds'] === 'number' ? (input['durationSeconds'] as number) : 8;
-	const clip = await renderClip(seed, width, height, seconds * 2);
+	const clip = await renderVideo();
 	// Long clips are written to storage and linked; short ones come back inline.
 	if (seconds >= 8) {
-		const blob = await ctx.storage.blobs.put(new Uint8Array(clip), 'image/webp');
-		const gcsUri = ctx.storage.signedUrl(blob.hash, `${model.model}-${seed}.webp`, GCS_URI_LIFETIME_SECONDS);
-		return json({ response: { videos: [{ gcsUri, mimeType: 'image/webp' }], raiMediaFilteredCount: 0 } });
+		const blob = await ctx.storage.blobs.put(new Uint8Array(clip), VIDEO_MIME);
+		const gcsUri = ctx.storage.signedUrl(blob.hash, `${model.model}-${seed}.webm`, GCS_URI_LIFETIME_SECONDS);
+		return json({ response: { videos: [{ gcsUri, mimeType: VIDEO_MIME }], raiMediaFilteredCount: 0 } });
 	}
 	return json({
-		response: { videos: [{ bytesBase64Encoded: clip.toString('base64'), mimeType: 'image/webp' }], raiMediaFilteredCount: 0 }
+		response: { videos: [{ bytesBase64Encoded: clip.toString('base64'), mimeType: VIDEO_MIME }], raiMediaFilteredCount: 0 }
 	});
 }
 
