@@ -9,7 +9,7 @@ import {
 	type CatalogView
 } from '$lib/domain/model-catalog';
 import type { ModelKind, ModelSummary } from '$lib/domain/model-summary';
-import type { PrefetchProgress } from '$lib/worker/models/schema-prefetch';
+import type { PrefetchProgress } from '$lib/worker/models/api';
 import { SvelteMap, SvelteSet } from 'svelte/reactivity';
 import { modelPicks } from './model-picks.svelte';
 import { onWorkerEvent, workerApi } from '$lib/client/worker-bridge.svelte';

@@ -3,9 +3,16 @@ import type { AppError, Result } from '../../domain/errors';
 import type { CatalogPageUpdate, CatalogView } from '../../domain/model-catalog';
 import type { ModelRun, SpendFacts } from '../../domain/model-run';
 import type { ModelSummary } from '../../domain/model-summary';
-import type { PrefetchProgress } from './schema-prefetch';
 import type { Json, JsonObject } from '../../wire/json';
 import type { RouterModelListEntry } from '../../wire/router-api';
+
+/** How far the background reading of model schemas has come, for one profile. */
+export interface PrefetchProgress {
+	done: number;
+	total: number;
+	/** Why the prefetch stopped early, when it did. */
+	stoppedBecause?: AppError;
+}
 export interface SchemaView {
 	modelId: string;
 	document: JsonObject;

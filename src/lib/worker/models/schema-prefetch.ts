@@ -10,6 +10,7 @@ import { parseSummary, summariseSchema, type ModelSummary } from '../../domain/m
 import { MODEL_SUMMARIES_KEY } from '../../domain/storage-keys';
 import type { WorkerContext } from '../context';
 import type { SchemaService } from './schema-service';
+import type { PrefetchProgress } from './api';
 
 /** Documents asked for at once: low, so a model page's own request never waits behind many. */
 export const PREFETCH_CONCURRENCY = 2;
@@ -22,13 +23,6 @@ const WALK_POLL_MS = 100;
 /** Failures in a row (offline, service down) that end a prefetch; the next walk starts another. */
 const MAX_FAILURES_IN_A_ROW = 4;
 const RECORD_VERSION = 1;
-
-export interface PrefetchProgress {
-	done: number;
-	total: number;
-	/** Why the prefetch stopped early, when it did. */
-	stoppedBecause?: AppError;
-}
 
 export interface PrefetchDeps {
 	now(): number;
