@@ -1,8 +1,8 @@
 /**
  * Runs one job: nodes in dependency order, cached outputs reused (and announced with
- * `execution_cached`), events in ComfyUI's order, and interrupts honoured where ComfyUI checks for
- * them: when a node starts (after its `executing`) and between sampler steps (its progress hook).
- * A stop that arrives during the last node is never read: that job completes.
+ * `execution_cached`), events in ComfyUI's order, and interrupts honoured at node boundaries (before
+ * the next node starts) and between sampler steps (ComfyUI's progress hook checks there too). A stop
+ * that arrives during the last node is never read: that job completes.
  */
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -134,6 +134,7 @@ export async function runJob(job: Job, env: RunEnvironment): Promise<void> {
 			});
 		};
 		for (const id of order) {
+			checkpoint();
 			current = id;
 			const node = job.prompt[id]!;
 			const key = keys.get(id)!;
@@ -147,8 +148,6 @@ export async function runJob(job: Job, env: RunEnvironment): Promise<void> {
 			env.emit(event, 'executing', { node: id, display_node: id, prompt_id: job.id });
 			setNode(id, 'running');
 			progressState();
-			// ComfyUI's before_node_execution: the interrupt check as the node's function starts.
-			checkpoint();
 			const hold = env.holdMs(id, node.class_type);
 			// A held node is busy, not checking: a stop sent now is read when the next node starts.
 			if (hold > 0) await wait(hold);

@@ -1,7 +1,7 @@
 /**
  * Cancel lands in a chosen node, on purpose: the emulator holds that node (the timing control's
- * `holdNode`) and a test socket says when it has started. ComfyUI reads a stop when the next node
- * starts, so a cancel during the last node is too late.
+ * `holdNode`) and a test socket says when it has started. A stop is read at the next node boundary,
+ * so a cancel during the last node is too late.
  */
 import type { Page } from '@playwright/test';
 import { RecordingSocket } from '../../emulator/workflow/test-support';
@@ -48,13 +48,13 @@ test('a cancel during the last node is too late: the run is done and says the ca
 	socket.close();
 });
 
-test('a cancel during a node before the last stops the run when the next node starts', async ({ page, openApp, emulator, control }) => {
+test('a cancel during a node before the last stops the run before the next node starts', async ({ page, openApp, emulator, control }) => {
 	test.setTimeout(75_000);
 	await workflowControl(emulator, 'timing', { stepMs: 5, holdNode: { classType: 'VAEDecode', ms: HOLD_MS } });
 	const socket = await RecordingSocket.open(emulator);
 	await openApp('/');
 	await cancelDuring(page, control, socket, '8');
-	await expect(page.getByRole('status').filter({ hasText: /^Interrupted at Save Image/ })).toBeVisible({ timeout: 20_000 });
+	await expect(page.getByRole('status').filter({ hasText: /^Interrupted at VAE Decode/ })).toBeVisible({ timeout: 20_000 });
 	await expect(page.getByText('The job finished before the cancel took effect.')).toHaveCount(0);
 	socket.close();
 });
