@@ -17,6 +17,9 @@ import { workflowScenario } from './scenario-rules';
 
 export const DEFAULT_STEP_MS = 25;
 
+/** The timing control's hold: nodes matching by type or id (one of the two) run `ms` longer once started. */
+export type NodeHold = { classType: string; ms: number } | { nodeId: string; ms: number };
+
 /** Sees every job event the engine emits, whatever its socket route (the v2 surface listens here). */
 export interface EngineObserver {
 	event(type: string, data: Record<string, unknown>): void;
@@ -38,6 +41,7 @@ export class WorkflowEngine {
 	readonly files = new FileIndex();
 	readonly cache = new OutputCache();
 	stepMs = DEFAULT_STEP_MS;
+	holdNode: NodeHold | null = null;
 	readonly observers = new Set<EngineObserver>();
 	private readonly halt = new AbortController();
 
@@ -53,6 +57,7 @@ export class WorkflowEngine {
 			this.files.clear();
 			this.cache.clear();
 			this.stepMs = DEFAULT_STEP_MS;
+			this.holdNode = null;
 			this.hub.corruptFrames = false;
 		});
 	}
@@ -326,7 +331,13 @@ export class WorkflowEngine {
 			loadInput: (name) => this.loadInput(name),
 			inputHash: (name) => this.inputHash(name),
 			saveFile: (type, prefix, extension, bytes, mime) => this.saveFile(type, prefix, extension, bytes, mime),
-			cache: this.cache
+			cache: this.cache,
+			// Read as each node starts, so a hold set while a job runs applies to its later nodes.
+			holdMs: (nodeId, classType) => {
+				const hold = this.holdNode;
+				if (!hold) return 0;
+				return ('nodeId' in hold ? hold.nodeId === nodeId : hold.classType === classType) ? hold.ms : 0;
+			}
 		};
 	}
 }

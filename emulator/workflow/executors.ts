@@ -12,7 +12,9 @@ import {
 	decodeImage,
 	encodeJpeg,
 	encodePng,
+	negated,
 	noisyStep,
+	paintPicture,
 	previewSize,
 	proceduralPicture,
 	rawInput,
@@ -191,23 +193,28 @@ export const EXECUTORS: Record<string, Executor> = {
 		// ComfyUI's default (latent2rgb) preview has the latent's resolution: one pixel per 8×8 block.
 		const size = previewSize(Math.max(8, Math.round(latent.width / 8)), Math.max(8, Math.round(latent.height / 8)), PREVIEW_MAX);
 		const small = proceduralPicture(text, seed, size.width, size.height);
-		// The full pictures are painted before the steps: painting them after the last step would hold
-		// the event loop while that step's preview frame is still being written.
-		const pictures = Array.from({ length: latent.batch }, (_, i) => proceduralPicture(text, seed + i, latent.width, latent.height));
-		for (let step = 1; step <= steps; step++) {
-			await ctx.sleep(ctx.stepMs);
-			await ctx.progress(step, steps, () => encodeJpeg(noisyStep(small, step, steps, seed), 75));
+		// Painted (on sharp's threads when large) while the steps run.
+		const painting = Promise.all(Array.from({ length: latent.batch }, (_, i) => paintPicture(text, seed + i, latent.width, latent.height)));
+		try {
+			for (let step = 1; step <= steps; step++) {
+				await ctx.sleep(ctx.stepMs);
+				await ctx.progress(step, steps, () => encodeJpeg(noisyStep(small, step, steps, seed), 75));
+			}
+		} finally {
+			// An interrupted sampler still lets its painting end, so no sharp work outlives the job unseen.
+			await painting.catch(() => undefined);
 		}
-		return { outputs: [{ ...latent, pictures } satisfies Latent] };
+		return { outputs: [{ ...latent, pictures: await painting } satisfies Latent] };
 	},
 	async VAEDecode(inputs) {
 		const latent = inputs['samples'] as Latent;
-		const frames = latent.pictures ?? Array.from({ length: latent.batch }, () => solidImage(latent.width, latent.height, 0x7f7f7f));
+		const frames = latent.pictures ?? Array(latent.batch).fill(await solidImage(latent.width, latent.height, 0x7f7f7f));
 		return { outputs: [{ kind: 'image', frames } satisfies ImageBatch] };
 	},
 	async LoadImage(inputs, ctx) {
 		const { image, alpha } = await loadPicture(ctx, str(inputs['image']));
-		const mask = alpha ? Buffer.from(alpha.map((a) => 255 - a)) : Buffer.alloc(64 * 64);
+		// MASK = 1 - alpha, as ComfyUI's LoadImage; no alpha gives a 64×64 empty mask.
+		const mask = alpha ? await negated(alpha, image.width, image.height, 1) : Buffer.alloc(64 * 64);
 		const maskBatch: MaskBatch = {
 			kind: 'mask',
 			frames: [alpha ? { width: image.width, height: image.height, data: mask } : { width: 64, height: 64, data: mask }]
@@ -219,7 +226,7 @@ export const EXECUTORS: Record<string, Executor> = {
 		const channel = ({ alpha: 3, red: 0, green: 1, blue: 2 } as const)[str(inputs['channel']) as 'alpha'] ?? 3;
 		try {
 			const { data, info } = await sharp(file.bytes).ensureAlpha().extractChannel(channel).raw().toBuffer({ resolveWithObject: true });
-			const values = channel === 3 ? Buffer.from(data.map((a) => 255 - a)) : data;
+			const values = channel === 3 ? await negated(data, info.width, info.height, 1) : data;
 			return { outputs: [{ kind: 'mask', frames: [{ width: info.width, height: info.height, data: values }] } satisfies MaskBatch] };
 		} catch {
 			throw new ExecutionFailure('ValidationError', `Invalid image file: ${str(inputs['image'])} is not an image this service can read.`);
@@ -234,7 +241,7 @@ export const EXECUTORS: Record<string, Executor> = {
 	},
 	async ImageInvert(inputs) {
 		return {
-			outputs: [await mapFrames(images(inputs['image']), (f) => ({ ...f, data: Buffer.from(f.data.map((v) => 255 - v)) }))]
+			outputs: [await mapFrames(images(inputs['image']), async (f) => ({ ...f, data: await negated(f.data, f.width, f.height, 3) }))]
 		};
 	},
 	async ImageScale(inputs) {
@@ -303,7 +310,7 @@ export const EXECUTORS: Record<string, Executor> = {
 		const height = num(inputs['height']);
 		const batch = num(inputs['batch_size']);
 		guardMemory(width, height, batch);
-		const frame = solidImage(width, height, num(inputs['color']));
+		const frame = await solidImage(width, height, num(inputs['color']));
 		return { outputs: [{ kind: 'image', frames: Array.from({ length: batch }, () => frame) } satisfies ImageBatch] };
 	},
 	async SaveAnimatedWEBP(inputs, ctx) {
@@ -320,7 +327,7 @@ export const EXECUTORS: Record<string, Executor> = {
 	async StabilityStableImageUltraNode(inputs, ctx) {
 		await partnerCall(ctx, 'Stability AI');
 		const { width, height } = aspectSize(str(inputs['aspect_ratio']));
-		const picture = proceduralPicture(`${str(inputs['prompt'])}|${str(inputs['style_preset'])}`, num(inputs['seed']), width, height);
+		const picture = await paintPicture(`${str(inputs['prompt'])}|${str(inputs['style_preset'])}`, num(inputs['seed']), width, height);
 		return { outputs: [{ kind: 'image', frames: [picture] } satisfies ImageBatch] };
 	},
 	async StabilityTextToAudio(inputs, ctx) {

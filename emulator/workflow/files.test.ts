@@ -88,6 +88,74 @@ describe('uploads', () => {
 	});
 });
 
+describe('upload/mask stores what ComfyUI stores', () => {
+	/** A 40×30 RGBA mask, alpha 0 where painted (x 10..19, y 5..14) and 255 elsewhere, as the app's painter makes it. */
+	const paintedMask = () => {
+		const data = Buffer.alloc(40 * 30 * 4);
+		for (let y = 0; y < 30; y++) for (let x = 0; x < 40; x++) data[(y * 40 + x) * 4 + 3] = x >= 10 && x < 20 && y >= 5 && y < 15 ? 0 : 255;
+		return sharp(data, { raw: { width: 40, height: 30, channels: 4 } })
+			.png()
+			.toBuffer();
+	};
+	const storedInput = async (name: string) => {
+		const res = await fetch((await api(emu).get(`/api/view?filename=${name}&type=input`)).headers.get('location')!);
+		return sharp(new Uint8Array(await res.arrayBuffer()))
+			.raw()
+			.toBuffer({ resolveWithObject: true });
+	};
+
+	it.each([
+		['an RGB original', 3],
+		['an original that has alpha of its own', 4]
+	] as const)("keeps the colours of %s and takes the mask's alpha as is: painted pixels alpha 0", async (_, channels) => {
+		const original = await sharp({ create: { width: 40, height: 30, channels, background: { r: 200, g: 40, b: 90, alpha: 1 } } })
+			.png()
+			.toBuffer();
+		await api(emu).upload('/api/upload/image', 'photo.png', new Uint8Array(original));
+		const res = await api(emu).upload('/api/upload/mask', 'clipspace-mask.png', new Uint8Array(await paintedMask()), {
+			original_ref: JSON.stringify({ filename: 'photo.png', subfolder: '', type: 'input' }),
+			type: 'input'
+		});
+		expect(res.status).toBe(200);
+		const { data, info } = await storedInput('clipspace-mask.png');
+		expect([info.width, info.height, info.channels]).toEqual([40, 30, 4]);
+		const pixel = (x: number, y: number) => [...data.subarray((y * 40 + x) * 4, (y * 40 + x) * 4 + 4)];
+		for (const [x, y] of [
+			[10, 5],
+			[19, 14],
+			[15, 10]
+		] as const)
+			expect(pixel(x, y), `painted ${x},${y}`).toEqual([200, 40, 90, 0]);
+		for (const [x, y] of [
+			[9, 5],
+			[20, 14],
+			[15, 4],
+			[15, 15],
+			[0, 0],
+			[39, 29]
+		] as const)
+			expect(pixel(x, y), `unpainted ${x},${y}`).toEqual([200, 40, 90, 255]);
+		const painted = [...Array(40 * 30).keys()].filter((i) => data[i * 4 + 3] === 0).length;
+		expect(painted).toBe(100);
+	});
+
+	it("keeps the original's PNG text chunks (its workflow), as ComfyUI copies them", async () => {
+		const { addTextChunks, readTextChunks } = await import('./png-text');
+		const original = addTextChunks(
+			await sharp({ create: { width: 40, height: 30, channels: 3, background: '#336699' } })
+				.png()
+				.toBuffer(),
+			[['prompt', '{"1":{}}']]
+		);
+		await api(emu).upload('/api/upload/image', 'with-text.png', new Uint8Array(original));
+		await api(emu).upload('/api/upload/mask', 'masked.png', new Uint8Array(await paintedMask()), {
+			original_ref: JSON.stringify({ filename: 'with-text.png', subfolder: '', type: 'input' })
+		});
+		const res = await fetch((await api(emu).get('/api/view?filename=masked.png&type=input')).headers.get('location')!);
+		expect(readTextChunks(new Uint8Array(await res.arrayBuffer()))).toEqual({ prompt: '{"1":{}}' });
+	});
+});
+
 describe('the image edit and animation examples', () => {
 	it('runs the image edit chain on an upload with real image operations', async () => {
 		await api(emu).upload('/api/upload/image', 'example.png', photo);

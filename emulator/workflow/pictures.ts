@@ -28,26 +28,41 @@ export interface MaskBatch {
 	frames: Array<{ width: number; height: number; data: Buffer }>;
 }
 
-export function solidImage(width: number, height: number, rgb: number): RawImage {
-	const data = Buffer.alloc(width * height * 3);
-	const r = (rgb >> 16) & 255;
-	const g = (rgb >> 8) & 255;
-	const b = rgb & 255;
-	for (let i = 0; i < data.length; i += 3) {
-		data[i] = r;
-		data[i + 1] = g;
-		data[i + 2] = b;
-	}
+/** A picture of one colour, made on sharp's threads (a 4096² one would hold the event loop for a second in JS). */
+export async function solidImage(width: number, height: number, rgb: number): Promise<RawImage> {
+	const background = { r: (rgb >> 16) & 255, g: (rgb >> 8) & 255, b: rgb & 255 };
+	const data = await sharp({ create: { width, height, channels: 3, background } })
+		.raw()
+		.toBuffer();
 	return { width, height, data };
+}
+
+/** Every value turned into 255 minus itself (an image's colours, or a mask's 0..255), on sharp's threads. */
+export async function negated(data: Buffer, width: number, height: number, channels: 1 | 3): Promise<Buffer> {
+	return sharp(data, { raw: { width, height, channels } }).negate({ alpha: false }).raw().toBuffer();
 }
 
 export function digestSeed(...parts: Array<string | number>): number {
 	return createHash('sha256').update(parts.join('\u0000')).digest().readUInt32BE(0);
 }
 
+/** The largest side `paintPicture` paints in JS; larger pictures are scaled up from this by sharp. */
+export const PAINT_MAX = 512;
+
+/**
+ * `proceduralPicture` at any size without holding the event loop: up to PAINT_MAX a side it is
+ * painted as is (a few ms); larger, it is painted at PAINT_MAX and scaled up on sharp's threads
+ * (the picture is smooth, so nothing visible is lost, and a 4096² one costs milliseconds, not seconds).
+ */
+export async function paintPicture(text: string, seed: number, width: number, height: number): Promise<RawImage> {
+	if (Math.max(width, height) <= PAINT_MAX) return proceduralPicture(text, seed, width, height);
+	const small = previewSize(width, height, PAINT_MAX);
+	return resize(proceduralPicture(text, seed, small.width, small.height), width, height, 'cubic');
+}
+
 /**
  * Soft blobs of colour over a two-colour gradient, all chosen from the prompt and seed.
- * Computed at `width`×`height`; about 4 ms for 512×512.
+ * Computed at `width`×`height` in JS, about 4 ms for 512×512: use `paintPicture` for large ones.
  */
 export function proceduralPicture(text: string, seed: number, width: number, height: number): RawImage {
 	const random = prng(digestSeed(text, seed));
@@ -60,6 +75,12 @@ export function proceduralPicture(text: string, seed: number, width: number, hei
 		r2: (0.05 + random() * 0.3) ** 2 * width * height,
 		c: colour()
 	}));
+	// A Gaussian is separable: exp(-(dx²+dy²)/r²) = exp(-dx²/r²)·exp(-dy²/r²), so each blob needs one
+	// row and one column of weights instead of an exp per pixel.
+	const along = (size: number, centre: number, r2: number) =>
+		Float64Array.from({ length: size }, (_, k) => Math.exp(-((k - centre) ** 2) / r2));
+	const xs = blobs.map((blob) => along(width, blob.x, blob.r2));
+	const ys = blobs.map((blob) => along(height, blob.y, blob.r2));
 	const data = Buffer.alloc(width * height * 3);
 	let i = 0;
 	for (let y = 0; y < height; y++) {
@@ -68,10 +89,9 @@ export function proceduralPicture(text: string, seed: number, width: number, hei
 			let r = top[0] * (1 - t) + bottom[0] * t;
 			let g = top[1] * (1 - t) + bottom[1] * t;
 			let b = top[2] * (1 - t) + bottom[2] * t;
-			for (const blob of blobs) {
-				const dx = x - blob.x;
-				const dy = y - blob.y;
-				const w = Math.exp(-(dx * dx + dy * dy) / blob.r2);
+			for (let k = 0; k < blobs.length; k++) {
+				const blob = blobs[k]!;
+				const w = xs[k]![x]! * ys[k]![y]!;
 				r += (blob.c[0] - r) * w;
 				g += (blob.c[1] - g) * w;
 				b += (blob.c[2] - b) * w;

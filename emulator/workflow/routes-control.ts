@@ -1,11 +1,11 @@
 /**
- * Control routes of the workflow service only (under `/__emulator/workflow/`): sampler speed,
- * corrupt binary frames, and a restart that keeps state.
+ * Control routes of the workflow service only (under `/__emulator/workflow/`): sampler speed and
+ * node holds, corrupt binary frames, and a restart that keeps state.
  */
 import type { FastifyInstance } from 'fastify';
 import type { EmulatorState } from '../state';
 import { CONTROL_PREFIX } from '../control';
-import type { WorkflowEngine } from './engine';
+import type { NodeHold, WorkflowEngine } from './engine';
 import type { SocketHub } from './socket-hub';
 import { badRequest, isObject, parseJson } from './http-util';
 
@@ -26,19 +26,29 @@ export function installWorkflowControlRoutes(
 
 	app.get(`${p}/state`, async () => ({
 		stepMs: engine.stepMs,
+		holdNode: engine.holdNode,
 		corruptFrames: hub.corruptFrames,
 		downUntil: down.until > state.now() ? new Date(down.until).toISOString() : null,
 		sockets: hub.clients.size,
 		queue: { running: engine.book.runningJobs().map((j) => j.id), pending: engine.book.pendingJobs().map((j) => j.id) }
 	}));
 
+	/**
+	 * `{stepMs?, holdNode?}`, at least one: `stepMs` is a sampler step's time; `holdNode`
+	 * (`{classType, ms}` or `{nodeId, ms}`, or null to clear) keeps every matching node busy for `ms`
+	 * once it has started, in every job until changed or reset, so stops can land in a chosen node.
+	 */
 	app.post<{ Body: unknown }>(`${p}/timing`, async (request, reply) => {
 		const b = body(request.body);
-		const stepMs = b?.['stepMs'];
-		if (typeof stepMs !== 'number' || !Number.isFinite(stepMs) || stepMs < 0 || stepMs > 60_000)
+		if (!b || (!('stepMs' in b) && !('holdNode' in b))) return badRequest(reply, 'Send {"stepMs": ms} and/or {"holdNode": {...} | null}.');
+		const stepMs = b['stepMs'];
+		if (stepMs !== undefined && (typeof stepMs !== 'number' || !isMs(stepMs)))
 			return badRequest(reply, 'stepMs must be a number of milliseconds from 0 to 60000.');
-		engine.stepMs = stepMs;
-		return { stepMs };
+		const hold = 'holdNode' in b ? parseHold(b['holdNode']) : { ok: true as const, value: engine.holdNode };
+		if (!hold.ok) return badRequest(reply, hold.message);
+		if (stepMs !== undefined) engine.stepMs = stepMs;
+		engine.holdNode = hold.value;
+		return { stepMs: engine.stepMs, holdNode: engine.holdNode };
 	});
 
 	app.post<{ Body: unknown }>(`${p}/corrupt-frames`, async (request, reply) => {
@@ -61,4 +71,17 @@ export function installWorkflowControlRoutes(
 		state.faults.refuseSocketsUntil = Math.max(state.faults.refuseSocketsUntil, down.until);
 		return { dropped: hub.dropAll(), downUntil: new Date(down.until).toISOString() };
 	});
+}
+
+const isMs = (n: number) => Number.isFinite(n) && n >= 0 && n <= 60_000;
+
+function parseHold(raw: unknown): { ok: true; value: NodeHold | null } | { ok: false; message: string } {
+	if (raw === null) return { ok: true, value: null };
+	const usage = 'holdNode must be null, {"classType": "SaveImage", "ms": 2000} or {"nodeId": "9", "ms": 2000}.';
+	if (!isObject(raw)) return { ok: false, message: usage };
+	const { classType, nodeId, ms } = raw;
+	if (typeof ms !== 'number' || !isMs(ms)) return { ok: false, message: 'holdNode.ms must be a number of milliseconds from 0 to 60000.' };
+	if (typeof classType === 'string' && classType !== '' && nodeId === undefined) return { ok: true, value: { classType, ms } };
+	if (typeof nodeId === 'string' && nodeId !== '' && classType === undefined) return { ok: true, value: { nodeId, ms } };
+	return { ok: false, message: usage };
 }

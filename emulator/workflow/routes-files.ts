@@ -9,6 +9,7 @@ import type { WorkflowEngine } from './engine';
 import { isFileType, type FileType } from './files';
 import { both, bareNotFound, badRequest, isObject, parseJson } from './http-util';
 import { MAX_UPLOAD_BYTES } from './socket-hub';
+import { addTextChunks, readTextChunks } from './png-text';
 
 /** A current ComfyUI started without `--enable-assets` (the default): its asset routes answer 503, as JSON. */
 function assetsDisabled(reply: FastifyReply): FastifyReply {
@@ -142,19 +143,7 @@ export function installFileRoutes(app: FastifyInstance, state: EmulatorState, en
 				return badRequest(reply, `original_ref names ${ref.value['filename']}, which is not stored: upload the image first.`);
 			let composed: Buffer;
 			try {
-				// ComfyUI puts the mask's alpha into the original image and saves that as the new file.
-				const base = sharp(originalBlob.bytes).removeAlpha();
-				const { width, height } = await base.metadata();
-				const alpha = await sharp(read.parts.file!.bytes)
-					.ensureAlpha()
-					.extractChannel(3)
-					.resize(width, height, { fit: 'fill' })
-					.raw()
-					.toBuffer();
-				composed = await base
-					.joinChannel(alpha, { raw: { width: width!, height: height!, channels: 1 } })
-					.png()
-					.toBuffer();
+				composed = await withMaskAsAlpha(originalBlob.bytes, read.parts.file!.bytes);
 			} catch {
 				return badRequest(reply, 'The mask or the original is not an image this service can read.');
 			}
@@ -243,6 +232,25 @@ export function installFileRoutes(app: FastifyInstance, state: EmulatorState, en
 				.send();
 		});
 	}
+}
+
+/**
+ * What ComfyUI's /upload/mask saves: the original's colours with the uploaded mask's alpha channel
+ * copied in unchanged (the client makes painted pixels alpha 0, since LoadImage's MASK is 1 − alpha),
+ * as PNG, keeping the original's PNG text chunks. A mask of another size is stretched to the original.
+ */
+export async function withMaskAsAlpha(original: Uint8Array, mask: Uint8Array): Promise<Buffer> {
+	// Raw RGB first: sharp applies removeAlpha after joinChannel in one pipeline, which would drop the new alpha.
+	const rgb = await sharp(original).removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+	const { width, height } = rgb.info;
+	const alpha = await sharp(mask).ensureAlpha().extractChannel(3).resize(width, height, { fit: 'fill' }).raw().toBuffer();
+	const png = await sharp(rgb.data, { raw: { width, height, channels: 3 } })
+		.joinChannel(alpha, { raw: { width, height, channels: 1 } })
+		.png()
+		.toBuffer();
+	const isPng = Buffer.from(original.subarray(0, 8)).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+	const text = isPng ? Object.entries(readTextChunks(original)) : [];
+	return text.length > 0 ? addTextChunks(png, text) : png;
 }
 
 function sendBytes(reply: FastifyReply, bytes: Uint8Array, mime: string, filename: string): FastifyReply {

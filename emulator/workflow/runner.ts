@@ -1,7 +1,8 @@
 /**
  * Runs one job: nodes in dependency order, cached outputs reused (and announced with
- * `execution_cached`), events in ComfyUI's order, and interrupts honoured between nodes and between
- * sampler steps (ComfyUI's progress hook checks there too).
+ * `execution_cached`), events in ComfyUI's order, and interrupts honoured at node boundaries (before
+ * the next node starts) and between sampler steps (ComfyUI's progress hook checks there too). A stop
+ * that arrives during the last node is never read: that job completes.
  */
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -33,6 +34,8 @@ export interface RunEnvironment {
 	cache: OutputCache;
 	/** Aborted when the emulator closes: a node waiting out its step time stops at once. */
 	halt: AbortSignal;
+	/** How long to hold this node once it has started (the timing control's `holdNode`); 0 for none. */
+	holdMs(nodeId: string, classType: string): number;
 }
 
 export interface CachedNode {
@@ -124,6 +127,12 @@ export async function runJob(job: Job, env: RunEnvironment): Promise<void> {
 		for (const id of order) setNode(id, cachedIds.includes(id) ? 'finished' : 'pending');
 
 		const values = new Map<string, unknown[]>();
+		const wait = async (ms: number) => {
+			await sleep(ms, undefined, { signal: env.halt }).catch((error: unknown) => {
+				if (env.halt.aborted) throw new Interrupted();
+				throw error;
+			});
+		};
 		for (const id of order) {
 			checkpoint();
 			current = id;
@@ -139,6 +148,9 @@ export async function runJob(job: Job, env: RunEnvironment): Promise<void> {
 			env.emit(event, 'executing', { node: id, display_node: id, prompt_id: job.id });
 			setNode(id, 'running');
 			progressState();
+			const hold = env.holdMs(id, node.class_type);
+			// A held node is busy, not checking: a stop sent now is read when the next node starts.
+			if (hold > 0) await wait(hold);
 			const inputs: Record<string, unknown> = {};
 			for (const [name, value] of Object.entries(node.inputs)) inputs[name] = isLink(value) ? values.get(value[0])?.[value[1]] : value;
 			const ctx: NodeContext = {
@@ -149,12 +161,7 @@ export async function runJob(job: Job, env: RunEnvironment): Promise<void> {
 				prompt: job.prompt,
 				extraPngInfo: job.extraData['extra_pnginfo'],
 				stepMs: env.stepMs,
-				sleep: async (ms) => {
-					await sleep(ms, undefined, { signal: env.halt }).catch((error: unknown) => {
-						if (env.halt.aborted) throw new Interrupted();
-						throw error;
-					});
-				},
+				sleep: wait,
 				checkpoint,
 				progress: async (value, max, preview) => {
 					const stepEndedAt = performance.now();

@@ -1,4 +1,6 @@
 /** What a Cancel did on the server, and how to say it. See `WorkflowSurface.stop`. */
+import type { RunStatus } from './run-record';
+
 /**
  * What a Cancel did, read back from the server's queue and history afterwards (never what was asked):
  * `removed` it was waiting and is gone; `interrupted` it was running and stopped; `stopping` the
@@ -36,4 +38,15 @@ export function describeStop(outcome: StopOutcome): string {
 		case 'still-waiting':
 			return `The server kept the job in its queue after ${how}: it was not cancelled.`;
 	}
+}
+
+/**
+ * A stop still under way (`stopping`) is settled by how the run then ended: one that succeeded was in
+ * its last node and finished before the cancel took effect; one the server stopped was interrupted.
+ */
+export function settleStop(outcome: StopOutcome, status: RunStatus): StopOutcome {
+	if (outcome.kind !== 'stopping') return outcome;
+	if (status === 'succeeded') return { kind: 'finished-first' };
+	if (status === 'interrupted' || status === 'cancelled') return { kind: 'interrupted', via: outcome.via };
+	return outcome;
 }

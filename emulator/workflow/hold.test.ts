@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import textToImage from '../../src/lib/examples/text-to-image.json';
+import type { ApiPrompt } from '../../src/lib/wire/workflow-api';
+import { RecordingSocket, api, control, variant } from './test-support';
+import { useWorkflowEmulator } from './use-workflow-emulator';
+
+// Nodes in run order: 4 checkpoint, 5 latent, 6 and 7 prompts, 3 KSampler, 8 VAEDecode, 9 SaveImage (last).
+const small = () => variant(textToImage as ApiPrompt, { '5': { width: 64, height: 64 }, '3': { steps: 2 } });
+
+const bed = useWorkflowEmulator();
+
+type History = Record<string, { status: { status_str: string; messages: Array<[string, Record<string, unknown>]> }; outputs: object }>;
+const historyOf = async (id: string) => ((await (await api(bed.emu).get(`/api/history/${id}`)).json()) as History)[id]!;
+const statusOf = async (id: string) => ((await (await api(bed.emu).get(`/api/job/${id}/status`)).json()) as { status: string }).status;
+
+/** Submits the small text-to-image job and waits until `nodeId` has started (its `executing`). */
+async function startAndReach(socket: RecordingSocket, nodeId: string): Promise<string> {
+	const id = (await api(bed.emu).submit(small(), { client_id: 'test-client' })).body['prompt_id'] as string;
+	await socket.until(() => socket.json('executing', id).some((m) => m.data['node'] === nodeId));
+	return id;
+}
+
+const started = (socket: RecordingSocket, id: string, nodeId: string) =>
+	socket.json('executing', id).some((m) => m.data['node'] === nodeId);
+
+describe('the timing control holds a node', () => {
+	it('takes {classType, ms} or {nodeId, ms}, clears with null, and refuses anything else with a message', async () => {
+		expect(await control(bed.emu, '/workflow/timing', { holdNode: { classType: 'SaveImage', ms: 500 } })).toEqual({
+			stepMs: 2,
+			holdNode: { classType: 'SaveImage', ms: 500 }
+		});
+		const state = (await (await fetch(`${bed.emu.urls.workflow}/__emulator/workflow/state`)).json()) as Record<string, unknown>;
+		expect(state['holdNode']).toEqual({ classType: 'SaveImage', ms: 500 });
+		expect(await control(bed.emu, '/workflow/timing', { stepMs: 3 })).toEqual({ stepMs: 3, holdNode: { classType: 'SaveImage', ms: 500 } });
+		expect(await control(bed.emu, '/workflow/timing', { holdNode: { nodeId: '8', ms: 0 } })).toMatchObject({
+			holdNode: { nodeId: '8', ms: 0 }
+		});
+		expect(await control(bed.emu, '/workflow/timing', { holdNode: null })).toMatchObject({ holdNode: null });
+		for (const bad of [
+			{},
+			{ holdNode: { ms: 100 } },
+			{ holdNode: { classType: 'SaveImage', nodeId: '9', ms: 100 } },
+			{ holdNode: { classType: 'SaveImage', ms: -1 } },
+			{ holdNode: { nodeId: '9', ms: 60_001 } },
+			{ holdNode: { nodeId: 9, ms: 100 } },
+			{ holdNode: 'SaveImage' },
+			{ stepMs: 'fast' }
+		]) {
+			const res = await fetch(`${bed.emu.urls.workflow}/__emulator/workflow/timing`, {
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json' },
+				body: JSON.stringify(bad)
+			});
+			expect(res.status, JSON.stringify(bad)).toBe(400);
+			expect(((await res.json()) as { message: string }).message).toMatch(/stepMs|holdNode/);
+		}
+	});
+
+	it('answers status, queue and uploads while a node is held for 2 s, before that node ends', async () => {
+		await control(bed.emu, '/workflow/timing', { holdNode: { nodeId: '8', ms: 2000 } });
+		const socket = await RecordingSocket.open(bed.emu);
+		const id = await startAndReach(socket, '8');
+		expect(await statusOf(id)).toBe('in_progress');
+		const queue = (await (await api(bed.emu).get('/api/queue')).json()) as { queue_running: unknown[][] };
+		expect(queue.queue_running.map((q) => q[1])).toEqual([id]);
+		const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#808080' } })
+			.png()
+			.toBuffer();
+		expect((await api(bed.emu).upload('/api/upload/image', 'during-hold.png', new Uint8Array(png))).status).toBe(200);
+		// All three were answered while node 8 still ran: the next node has not started.
+		expect(started(socket, id, '9')).toBe(false);
+		expect(socket.json('executed', id)).toEqual([]);
+		const done = await socket.untilDone(id);
+		expect(done.map((m) => m.type)).toContain('execution_success');
+		socket.close();
+	});
+});
+
+describe('a stop takes effect at the next node boundary, as in ComfyUI', () => {
+	const stops = [
+		{ how: 'an interrupt', send: (id: string) => api(bed.emu).post('/api/interrupt', { prompt_id: id }) },
+		{ how: 'a queue delete (the cloud stops running jobs too)', send: (id: string) => api(bed.emu).post('/api/queue', { delete: [id] }) }
+	];
+
+	it.each(stops)('$how during a held node that is not the last ends the job cancelled before the next node starts', async ({ send }) => {
+		await control(bed.emu, '/workflow/timing', { holdNode: { classType: 'VAEDecode', ms: 1500 } });
+		const socket = await RecordingSocket.open(bed.emu);
+		const id = await startAndReach(socket, '8');
+		expect((await send(id)).status).toBe(200);
+		const done = await socket.untilDone(id);
+		// The held node was not cut short: it ended, and the stop was read before the next one started.
+		const interrupted = done.find((m) => m.type === 'execution_interrupted')!.data;
+		expect(interrupted).toMatchObject({ prompt_id: id, node_id: '8', node_type: 'VAEDecode' });
+		expect(interrupted['executed']).toContain('8');
+		expect(interrupted['executed']).not.toContain('9');
+		expect(started(socket, id, '9')).toBe(false);
+		expect(done.map((m) => m.type)).not.toContain('execution_success');
+		expect(await statusOf(id)).toBe('cancelled');
+		const history = await historyOf(id);
+		expect(history.status.status_str).toBe('cancelled');
+		expect(history.status.messages.map(([type]) => type)).toContain('execution_interrupted');
+		expect(history.outputs).toEqual({});
+		socket.close();
+	});
+
+	it.each(stops)('$how during the last node is too late: the job completes with its outputs', async ({ send }) => {
+		await control(bed.emu, '/workflow/timing', { holdNode: { classType: 'SaveImage', ms: 1500 } });
+		const socket = await RecordingSocket.open(bed.emu);
+		const id = await startAndReach(socket, '9');
+		expect((await send(id)).status).toBe(200);
+		const done = await socket.untilDone(id);
+		expect(done.map((m) => m.type)).toContain('execution_success');
+		expect(done.map((m) => m.type)).not.toContain('execution_interrupted');
+		expect(await statusOf(id)).toBe('completed');
+		const history = await historyOf(id);
+		expect(history.status.status_str).toBe('success');
+		expect(history.outputs).toMatchObject({ '9': { images: [{ type: 'output' }] } });
+		socket.close();
+	});
+
+	it('in comfyui-local: an interrupt during a held middle node ends the job as an error with execution_interrupted in history; during the last node, success', async () => {
+		await control(bed.emu, '/scenario', { name: 'comfyui-local' });
+		const socket = await RecordingSocket.open(bed.emu);
+		await control(bed.emu, '/workflow/timing', { holdNode: { nodeId: '8', ms: 1500 } });
+		const middle = await startAndReach(socket, '8');
+		await api(bed.emu).post('/api/interrupt', {});
+		await socket.untilDone(middle);
+		const stopped = await historyOf(middle);
+		// ComfyUI has no cancelled state: an interrupted prompt's history says error, with the interrupt among its messages.
+		expect(stopped.status.status_str).toBe('error');
+		expect(stopped.status.messages.find(([type]) => type === 'execution_interrupted')?.[1]).toMatchObject({ node_id: '8' });
+
+		await control(bed.emu, '/workflow/timing', { holdNode: { nodeId: '9', ms: 1500 } });
+		const last = await startAndReach(socket, '9');
+		await api(bed.emu).post('/api/interrupt', {});
+		await socket.untilDone(last);
+		expect((await historyOf(last)).status.status_str).toBe('success');
+		socket.close();
+	});
+});

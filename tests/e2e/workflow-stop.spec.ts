@@ -1,0 +1,60 @@
+/**
+ * Cancel lands in a chosen node, on purpose: the emulator holds that node (the timing control's
+ * `holdNode`) and a test socket says when it has started. A stop is read at the next node boundary,
+ * so a cancel during the last node is too late.
+ */
+import type { Page } from '@playwright/test';
+import { RecordingSocket } from '../../emulator/workflow/test-support';
+import { test, expect, workflowControl, runExample, type Control } from './fixtures';
+
+/** Long enough that the app's stop reaches the server while the node is still held, even on a busy machine. */
+const HOLD_MS = 10_000;
+
+/** Runs Text to image, presses Cancel run once node `nodeId` has started, and checks that the stop reached the server inside that node. */
+async function cancelDuring(page: Page, control: Control, socket: RecordingSocket, nodeId: string): Promise<void> {
+	await runExample(page, 'Text to image');
+	await expect(page.getByRole('button', { name: 'Cancel run' })).toBeEnabled();
+	await socket.until(() => socket.json('executing').some((m) => m.data['node'] === nodeId), 20_000);
+	await page.getByRole('button', { name: 'Cancel run' }).click();
+	const stopsSent = async () =>
+		Object.entries((await control.counters()).requests)
+			.filter(([route]) => /^POST \/api\/(interrupt|queue|jobs\/)/.test(route))
+			.reduce((sum, [, n]) => sum + n, 0);
+	await expect.poll(stopsSent, { timeout: 15_000 }).toBeGreaterThan(0);
+	const nodesStarted = socket.json('executing').map((m) => m.data['node']);
+	expect(nodesStarted.at(-1), 'the stop reached the server while the held node ran').toBe(nodeId);
+	expect(socket.json('execution_success')).toEqual([]);
+}
+
+test('a cancel during the last node is too late: the run is done and says the cancel came too late', async ({
+	page,
+	openApp,
+	emulator,
+	control
+}) => {
+	test.setTimeout(75_000);
+	await workflowControl(emulator, 'timing', { stepMs: 5, holdNode: { classType: 'SaveImage', ms: HOLD_MS } });
+	const socket = await RecordingSocket.open(emulator);
+	await openApp('/');
+	await cancelDuring(page, control, socket, '9');
+	await expect(page.getByRole('status').filter({ hasText: 'The job finished before the cancel took effect.' })).toBeVisible({
+		timeout: 20_000
+	});
+	await expect(page.getByText('Done', { exact: true })).toBeVisible();
+	await expect(page.getByRole('region', { name: 'Outputs' }).getByRole('img').first()).toBeVisible({ timeout: 15_000 });
+	await expect(page.getByText(/cancelled/i)).toHaveCount(0);
+	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Runs' }).click();
+	await expect(page.getByRole('link', { name: 'Run Text to image, succeeded' })).toHaveCount(1, { timeout: 15_000 });
+	socket.close();
+});
+
+test('a cancel during a node before the last stops the run before the next node starts', async ({ page, openApp, emulator, control }) => {
+	test.setTimeout(75_000);
+	await workflowControl(emulator, 'timing', { stepMs: 5, holdNode: { classType: 'VAEDecode', ms: HOLD_MS } });
+	const socket = await RecordingSocket.open(emulator);
+	await openApp('/');
+	await cancelDuring(page, control, socket, '8');
+	await expect(page.getByRole('status').filter({ hasText: /^Interrupted at VAE Decode/ })).toBeVisible({ timeout: 20_000 });
+	await expect(page.getByText('The job finished before the cancel took effect.')).toHaveCount(0);
+	socket.close();
+});
