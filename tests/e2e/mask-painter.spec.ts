@@ -41,7 +41,8 @@ for (const [width, height] of [
 		const image = node.getByRole('img', { name: 'The input being masked' });
 		const canvas = node.getByLabel('Paint the mask here');
 		await expect.poll(() => canvas.evaluate((c: HTMLCanvasElement) => c.width), { timeout: 15_000 }).toBe(width);
-		await image.scrollIntoViewIfNeeded();
+		// In the middle of the screen, as a person would paint: not under the sticky Run bar at the bottom.
+		await image.evaluate((el) => el.scrollIntoView({ block: 'center' }));
 		const shown = (await image.boundingBox())!;
 		const over = (await canvas.boundingBox())!;
 		for (const key of ['x', 'y', 'width', 'height'] as const) expect(Math.abs(over[key] - shown[key]), `canvas ${key}`).toBeLessThan(1);
