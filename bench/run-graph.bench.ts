@@ -16,6 +16,7 @@ import { launchChromium, openRunningRun, startEmulator } from './support/app-run
 import { seedAppStore } from './support/app-store';
 import { median, ratio, verdict } from './support/stats';
 import { watchdog } from './support/watchdog';
+import { countTrace } from './support/flood-trace';
 
 const NODES = 500;
 const ROUNDS = 5;
@@ -172,41 +173,6 @@ const FLOOD_PROBE = `(() => {
 	const tick = () => requestAnimationFrame(tick);
 	requestAnimationFrame(tick);
 })()`;
-
-interface TraceEvent {
-	name: string;
-	ph: string;
-	pid: number;
-	tid: number;
-	ts: number;
-	dur?: number;
-	args?: { name?: string };
-}
-
-/** Frames (our rAF loop fires in every one) and top-level paints on the renderer main thread with the most frames. */
-function countTrace(trace: Buffer): { seconds: number; frames: number; paints: number } {
-	const events = (JSON.parse(trace.toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
-	const mains = new Set(
-		events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`)
-	);
-	const byThread = new Map<string, TraceEvent[]>();
-	for (const e of events) {
-		const key = `${e.pid}:${e.tid}`;
-		if (mains.has(key) && e.ph === 'X') byThread.set(key, [...(byThread.get(key) ?? []), e]);
-	}
-	const count = (list: TraceEvent[], name: string) => list.filter((e) => e.name === name).length;
-	const busiest = [...byThread.values()].sort((a, b) => count(b, 'FireAnimationFrame') - count(a, 'FireAnimationFrame'))[0] ?? [];
-	let paints = 0;
-	let paintEnd = -Infinity;
-	for (const e of busiest.filter((x) => x.name === 'Paint').sort((a, b) => a.ts - b.ts)) {
-		if (e.ts < paintEnd) continue;
-		paints++;
-		paintEnd = e.ts + (e.dur ?? 0);
-	}
-	const times = busiest.map((e) => e.ts);
-	const seconds = times.length ? (Math.max(...times) - Math.min(...times)) / 1e6 : 0;
-	return { seconds, frames: count(busiest, 'FireAnimationFrame'), paints };
-}
 
 interface FloodResult {
 	paintsPerFrame: number;

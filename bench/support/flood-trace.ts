@@ -40,7 +40,7 @@ interface TraceCounts {
  * fires in every one, so this is the display rate), its paints (top-level `Paint` events: one frame's
  * paint nests #document and HTML) and its layouts.
  */
-function countTrace(trace: Buffer): TraceCounts {
+export function countTrace(trace: Buffer): TraceCounts {
 	const events = (JSON.parse(trace.toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
 	const mains = new Set(
 		events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`)
