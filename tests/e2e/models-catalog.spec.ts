@@ -19,7 +19,7 @@ test('walks a catalog with empty and short pages in the middle and shows every m
 	await page.getByRole('link', { name: /kestrel-v2-image-to-video/ }).click();
 	// The page opens on the schema's title, with the id beneath it, and the form.
 	await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-	await expect(page.getByRole('main').getByText('kestrel/kestrel-v2-image-to-video', { exact: true })).toBeVisible();
+	await expect(page.getByRole('main').getByText('kestrel/kestrel-v2-image-to-video', { exact: true }).first()).toBeVisible();
 	await expect(page.getByRole('form', { name: 'Input of kestrel/kestrel-v2-image-to-video' })).toBeVisible({ timeout: 15_000 });
 	await expect(page.getByLabel('Model facts')).toContainText('May be charged');
 	await expect(page.getByLabel('Model facts')).toContainText('raw value: yes');
