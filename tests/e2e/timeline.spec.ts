@@ -2,6 +2,8 @@ import { test, expect, openExample, workflowControl } from './fixtures';
 import { latestModelRun } from './models-helpers';
 
 test('the timeline filters runs and acts on many at once: cancel, run again, delete', async ({ page, openApp, emulator }) => {
+	// Six runs, two of them slow, and the undo window: longer than the default budget on a loaded machine.
+	test.setTimeout(90_000);
 	await workflowControl(emulator, 'timing', { stepMs: 5 });
 	await openApp('/');
 	await openExample(page, 'Text to image');
@@ -55,6 +57,8 @@ test('the timeline filters runs and acts on many at once: cancel, run again, del
 	await expect(page.getByRole('status').filter({ hasText: 'Deleted 6 runs from history.' })).toBeVisible();
 	// Nothing is deleted until the undo window ends.
 	await expect(page.getByRole('button', { name: /Undo delete/ })).toHaveCount(0, { timeout: 20_000 });
+	// The page sends the deletes when the window ends; once they are done the list is empty, and stays so.
+	await expect(page.getByRole('heading', { name: 'No runs yet' })).toBeVisible({ timeout: 15_000 });
 	await page.reload();
 	await expect(page.getByRole('heading', { name: 'No runs yet' })).toBeVisible();
 });
@@ -83,6 +87,8 @@ test('a model request shows in the timeline with its picture, and can be deleted
 	await page.getByRole('button', { name: 'Delete 1 from history' }).click();
 	await expect(page.getByRole('status').filter({ hasText: 'Deleted 1 run from history.' })).toBeVisible();
 	await expect(page.getByRole('button', { name: /Undo delete/ })).toHaveCount(0, { timeout: 20_000 });
+	// The page sends the deletes when the window ends; once they are done the list is empty, and stays so.
+	await expect(page.getByRole('heading', { name: 'No runs yet' })).toBeVisible({ timeout: 15_000 });
 	await page.reload();
 	await expect(page.getByRole('heading', { name: 'No runs yet' })).toBeVisible();
 });
