@@ -10,7 +10,7 @@ import { cpus, loadavg } from 'node:os';
 import { launchChromium, openRunningRun, startEmulator } from './support/app-run';
 import { median, ratio, verdict } from './support/stats';
 import { watchdog } from './support/watchdog';
-import { FLOOD_PROBE, phase, show } from './support/flood-trace';
+import { FLOOD_PROBE, phase, secondsUntilShown, show } from './support/flood-trace';
 
 const PER_SECOND = 5000;
 const SECONDS = 10;
@@ -45,12 +45,7 @@ try {
 				SECONDS
 			);
 			// The page must end showing the last event: nothing lost, nothing stuck behind the flood.
-			const caughtUp = Date.now();
-			const last = await run.page
-				.getByText(`step ${count} of ${count}`)
-				.waitFor({ timeout: 15_000 })
-				.then(() => (Date.now() - caughtUp) / 1000)
-				.catch(() => undefined);
+			const last = await secondsUntilShown(run.page, `step ${count} of ${count}`);
 			show('idle run page (baseline)', idle);
 			show('during the flood', flood);
 			console.log(

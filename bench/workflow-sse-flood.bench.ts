@@ -8,7 +8,7 @@
 import { cpus, loadavg } from 'node:os';
 import type { Browser } from '@playwright/test';
 import { control, launchChromium, openRunningRun, openV2Run, startEmulator, type RunningRun } from './support/app-run';
-import { FLOOD_PROBE, phase, show, type Phase } from './support/flood-trace';
+import { FLOOD_PROBE, phase, secondsUntilShown, show, type Phase } from './support/flood-trace';
 import { ratio, verdict } from './support/stats';
 import { watchdog } from './support/watchdog';
 
@@ -35,12 +35,7 @@ async function flood(browser: Browser, run: RunningRun, name: string, send: () =
 		),
 		SECONDS
 	);
-	const t0 = Date.now();
-	const caughtUpS = await run.page
-		.getByText(`step ${COUNT} of ${COUNT}`)
-		.waitFor({ timeout: 15_000 })
-		.then(() => (Date.now() - t0) / 1000)
-		.catch(() => undefined);
+	const caughtUpS = await secondsUntilShown(run.page, `step ${COUNT} of ${COUNT}`);
 	return { ...measured, ...(caughtUpS !== undefined ? { caughtUpS } : {}) };
 }
 

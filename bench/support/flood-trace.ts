@@ -107,3 +107,13 @@ export function show(name: string, p: Phase): void {
 		`  ${name} (${p.seconds.toFixed(1)} s): ${p.paints.toFixed(1)} paints/s, ${p.layouts.toFixed(1)} layouts/s, display rate ${p.displayRate.toFixed(1)} frames/s; click input delays ${delays || 'none recorded'} ms`
 	);
 }
+
+/** Seconds until the page shows `text` (the flood's last event), or undefined after 15 s: nothing lost, nothing stuck. */
+export async function secondsUntilShown(page: Page, text: string): Promise<number | undefined> {
+	const start = Date.now();
+	return page
+		.getByText(text)
+		.waitFor({ timeout: 15_000 })
+		.then(() => (Date.now() - start) / 1000)
+		.catch(() => undefined);
+}
