@@ -7,7 +7,9 @@ test('a second device on the same profile sees a run started on the first, live,
 	openApp,
 	emulator
 }) => {
-	await workflowControl(emulator, 'timing', { stepMs: 250 });
+	test.setTimeout(90_000);
+	// 20 steps of 600 ms: long enough that the phone, under load, still finds the sampler running.
+	await workflowControl(emulator, 'timing', { stepMs: 600 });
 	const phoneContext = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
 	try {
 		const phone = await phoneContext.newPage();
@@ -21,8 +23,8 @@ test('a second device on the same profile sees a run started on the first, live,
 		const seen = phone.getByRole('link', { name: /Run Save Image \(started elsewhere\), (queued|running)/ });
 		await expect(seen).toBeVisible({ timeout: 15_000 });
 		await seen.tap();
-		await expect(phone.getByText(/Running KSampler: step \d+ of 20/)).toBeVisible();
-		await expect(phone.getByText('Done', { exact: true })).toBeVisible({ timeout: 20_000 });
+		await expect(phone.getByText(/Running KSampler: step \d+ of 20/)).toBeVisible({ timeout: 15_000 });
+		await expect(phone.getByText('Done', { exact: true })).toBeVisible({ timeout: 30_000 });
 		await expect(phone.getByRole('img', { name: /Output ComfyUI_\d+_\.png/ })).toBeVisible();
 
 		// The device that started it keeps exactly its own record, never an "elsewhere" copy.

@@ -41,7 +41,8 @@ async function addProfile(page: Page, emulator: Emulator, kind: Kind): Promise<v
 		await form.getByLabel('ComfyUI address (behind the proxy)').fill(emulator.urls.workflow);
 	}
 	await form.getByRole('button', { name: 'Save profile' }).click();
-	// The first profile added beside the demo may already be the active one.
+	// The first profile added beside the demo may already be the active one; wait for its card before asking.
+	await expect(page.getByRole('article', { name: `Profile ${kind}` })).toBeVisible();
 	const use = page.getByRole('button', { name: `Use ${kind}` });
 	if (await use.isVisible()) await use.click();
 	await expect(page.getByRole('link', { name: new RegExp(`Connection: ${kind}, Live`) })).toBeVisible();
@@ -74,6 +75,7 @@ for (const kind of ['Cloud', 'Self-hosted proxy'] as const) {
 		app,
 		control
 	}) => {
+		test.setTimeout(90_000);
 		if (kind === 'Self-hosted proxy') {
 			// The ComfyUI behind the proxy (node definitions) is the emulator's workflow origin as a stock ComfyUI.
 			await control.scenario('comfyui-local');
