@@ -1,6 +1,6 @@
 /**
  * Control routes of the workflow service only (under `/__emulator/workflow/`): sampler speed and
- * node holds, corrupt binary frames, and a restart that keeps state.
+ * node holds, corrupt binary frames, CORS as ComfyUI without its flag, and a restart that keeps state.
  */
 import type { FastifyInstance } from 'fastify';
 import type { EmulatorState } from '../state';
@@ -8,13 +8,15 @@ import { CONTROL_PREFIX } from '../control';
 import type { NodeHold, WorkflowEngine } from './engine';
 import type { SocketHub } from './socket-hub';
 import { badRequest, isObject, parseJson } from './http-util';
+import type { CorsHeaderSetting } from './origin-check';
 
 export function installWorkflowControlRoutes(
 	app: FastifyInstance,
 	state: EmulatorState,
 	engine: WorkflowEngine,
 	hub: SocketHub,
-	down: { until: number }
+	down: { until: number },
+	cors: CorsHeaderSetting
 ): void {
 	const p = `${CONTROL_PREFIX}/workflow`;
 	const body = (raw: unknown): Record<string, unknown> | undefined => {
@@ -28,6 +30,7 @@ export function installWorkflowControlRoutes(
 		stepMs: engine.stepMs,
 		holdNode: engine.holdNode,
 		corruptFrames: hub.corruptFrames,
+		enableCorsHeader: cors.enableCorsHeader,
 		downUntil: down.until > state.now() ? new Date(down.until).toISOString() : null,
 		sockets: hub.clients.size,
 		queue: { running: engine.book.runningJobs().map((j) => j.id), pending: engine.book.pendingJobs().map((j) => j.id) }
@@ -56,6 +59,18 @@ export function installWorkflowControlRoutes(
 		if (typeof enabled !== 'boolean') return badRequest(reply, 'enabled must be a boolean.');
 		hub.corruptFrames = enabled;
 		return { corruptFrames: enabled };
+	});
+
+	/**
+	 * `{enableCorsHeader: false}` runs the origin as ComfyUI does when started without
+	 * `--enable-cors-header`: no CORS headers, a bare 403 for a request from another origin.
+	 */
+	app.post<{ Body: unknown }>(`${p}/cors`, async (request, reply) => {
+		const enabled = body(request.body)?.['enableCorsHeader'];
+		if (typeof enabled !== 'boolean') return badRequest(reply, 'enableCorsHeader must be a boolean.');
+		cors.enableCorsHeader = enabled;
+		// Changing a flag means a restart: open sockets drop (queue and history are kept here).
+		return { enableCorsHeader: enabled, dropped: hub.dropAll() };
 	});
 
 	/**

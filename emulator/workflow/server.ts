@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import type { EmulatorState } from '../state';
 import { installCors } from '../http/cors';
+import { installOriginCheck, refusedOrigin, type CorsHeaderSetting } from './origin-check';
 import { installFaults } from '../http/faults';
 import { installControlRoutes, CONTROL_PREFIX } from '../control';
 import { HTML_PROXY_PAGE } from '../scenarios';
@@ -45,13 +46,17 @@ export function createWorkflowService(state: EmulatorState, storage: StorageServ
 	engine = new WorkflowEngine(state, storage, hub);
 	const v2 = new V2Core(state, engine, storage, v2Options.deploymentKey, v2Options.selfHosted);
 	const down = { until: 0 };
+	const cors: CorsHeaderSetting = { enableCorsHeader: true };
 	state.onReset(() => {
 		down.until = 0;
+		cors.enableCorsHeader = true;
 	});
-	installCors(app);
+	installOriginCheck(app, cors);
+	hub.refusesOrigin = (headers) => refusedOrigin(cors, headers);
+	installCors(app, { enabled: () => cors.enableCorsHeader });
 	installFaults(app, state);
 	installControlRoutes(app, state, { dropSockets: () => hub.dropAll() });
-	installWorkflowControlRoutes(app, state, engine, hub, down);
+	installWorkflowControlRoutes(app, state, engine, hub, down, cors);
 	installWorkflowBenchRoutes(app, hub);
 	installV2ControlRoutes(app, v2);
 	void app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 2, fields: 16 } });

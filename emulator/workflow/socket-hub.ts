@@ -38,6 +38,8 @@ export class SocketHub {
 	previewTimer: PreviewTimer | undefined;
 	/** Messages a new socket gets after `status` (the node a running job is at, as ComfyUI sends on reconnect). */
 	greeting: ((clientId: string) => unknown[]) | undefined;
+	/** True when the server's origin check refuses this upgrade (403, as for any request). */
+	refusesOrigin: (headers: IncomingMessage['headers']) => boolean = () => false;
 
 	constructor(
 		private readonly state: EmulatorState,
@@ -57,6 +59,7 @@ export class SocketHub {
 		const url = new URL(request.url ?? '/', 'http://emulator');
 		if (url.pathname !== '/ws' && url.pathname !== '/api/ws') return this.refuse(socket, 404, 'Not Found');
 		this.state.count('GET /ws');
+		if (this.refusesOrigin(request.headers)) return this.refuse(socket, 403, 'Forbidden');
 		if (this.state.now() < this.state.faults.refuseSocketsUntil) return this.refuse(socket, 503, 'Service Unavailable');
 		if (!workflowScenario(this.state.scenario).local && url.searchParams.get('token') !== this.state.apiKey) {
 			return this.refuse(socket, 401, 'Unauthorized');

@@ -92,7 +92,6 @@ export async function openExample(page: Page, title: string): Promise<void> {
 	await expect(page.getByRole('form', { name: 'Run form' })).toBeVisible();
 }
 
-/** Posts to a workflow-service control route of the emulator. */
 /** Opens an example workflow, runs it once and opens the page of that run. */
 export async function runExample(page: Page, title: string): Promise<void> {
 	await openExample(page, title);
@@ -100,6 +99,7 @@ export async function runExample(page: Page, title: string): Promise<void> {
 	await page.getByRole('link', { name: `Open run ${title}` }).click();
 }
 
+/** Posts to a workflow-service control route of the emulator. */
 export async function workflowControl(emulator: Emulator, route: string, body: unknown): Promise<void> {
 	await post(`${emulator.urls.workflow}/__emulator/workflow/${route}`, body);
 }

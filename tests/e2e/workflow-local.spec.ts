@@ -1,9 +1,8 @@
-import { test, expect, workflowControl, runExample } from './fixtures';
+import type { Page } from '@playwright/test';
+import type { Emulator } from '../../emulator/index';
+import { test, expect, workflowControl, runExample, openExample } from './fixtures';
 
-test('the core flow works unchanged against a stock local ComfyUI', async ({ page, openApp, emulator, control }) => {
-	await control.scenario('comfyui-local');
-	await workflowControl(emulator, 'timing', { stepMs: 60 });
-	await openApp('/settings');
+async function useLocalProfile(page: Page, emulator: Emulator): Promise<void> {
 	await page.getByRole('button', { name: 'Add profile' }).click();
 	const form = page.getByRole('form', { name: 'New profile' });
 	await form.getByRole('radio', { name: /Local ComfyUI/ }).check();
@@ -11,8 +10,49 @@ test('the core flow works unchanged against a stock local ComfyUI', async ({ pag
 	await form.getByRole('button', { name: 'Save profile' }).click();
 	await page.getByRole('button', { name: 'Use Local ComfyUI' }).click();
 	await expect(page.getByRole('link', { name: /Connection: Local ComfyUI, Live/ })).toBeVisible();
+}
+
+test('the core flow works unchanged against a stock local ComfyUI', async ({ page, openApp, emulator, control }) => {
+	test.setTimeout(90_000);
+	await control.scenario('comfyui-local');
+	await workflowControl(emulator, 'timing', { stepMs: 60 });
+	await openApp('/settings');
+	await useLocalProfile(page, emulator);
 
 	await runExample(page, 'Text to image');
 	await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 20_000 });
 	await expect(page.getByRole('img', { name: /Output ComfyUI_\d+_\.png/ })).toBeVisible();
+});
+
+test('a ComfyUI started without the CORS flag is named on the workflow page with the flag to add, and Run waits for it', async ({
+	page,
+	openApp,
+	emulator,
+	control,
+	app
+}) => {
+	test.setTimeout(90_000);
+	await control.scenario('comfyui-local');
+	await workflowControl(emulator, 'timing', { stepMs: 60 });
+	await openApp('/settings');
+	await useLocalProfile(page, emulator);
+	// The definitions are seen once; then the server is restarted without --enable-cors-header.
+	await openExample(page, 'Text to image');
+	await workflowControl(emulator, 'cors', { enableCorsHeader: false });
+	await expect(page.getByRole('link', { name: /Connection: Local ComfyUI, Refuses this app/ })).toBeVisible({ timeout: 15_000 });
+	await page.reload();
+	const refusal = page.getByRole('alert', { name: 'The server refuses this app' });
+	await expect(refusal).toBeVisible({ timeout: 15_000 });
+	await expect(refusal.locator('code')).toHaveText(`--enable-cors-header ${new URL(app.url).origin}`);
+	const run = page.getByRole('button', { name: 'Run', exact: true });
+	await expect(run).toBeDisabled();
+
+	await workflowControl(emulator, 'cors', { enableCorsHeader: true });
+	await refusal.getByRole('button', { name: 'Try again' }).click();
+	await expect(refusal).toBeHidden({ timeout: 15_000 });
+	await expect(page.getByRole('link', { name: /Connection: Local ComfyUI, Live/ })).toBeVisible({ timeout: 15_000 });
+	await expect(run).toBeEnabled();
+	await run.click();
+	await page.getByRole('link', { name: 'Open run Text to image' }).click();
+	await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 20_000 });
 });

@@ -111,6 +111,8 @@ export class WorkflowEditor {
 	async loadNodes(refresh: boolean): Promise<void> {
 		const profileId = this.profileId();
 		if (!profileId) return;
+		// Asked to try again: the live socket, waiting out its backoff, tries now too.
+		if (refresh) workerApi().wake({ reason: 'retry' });
 		const info = await workerApi().objectInfo({ profileId, refresh });
 		if (info.ok) {
 			this.infoInferred = info.value.none === true;

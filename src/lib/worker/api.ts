@@ -55,7 +55,7 @@ export interface CoreApi {
 	setActiveProfile(input: { id: string }): Promise<void>;
 	testConnection(input: { id: string }): Promise<Result<ConnectionReport>>;
 	/** The page saw it may have been asleep (visible again, online, pageshow): reconnect now. */
-	wake(input: { reason: 'visible' | 'online' | 'pageshow' | 'focus' }): void;
+	wake(input: { reason: 'visible' | 'online' | 'pageshow' | 'focus' | 'retry' }): void;
 	clearAllData(input: Record<string, never>): Promise<void>;
 	/** Stops a long operation the page started with this id (a hash, an upload); see `client/cancellable`. */
 	cancelOperation(input: { id: string }): void;

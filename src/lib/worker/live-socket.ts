@@ -1,13 +1,15 @@
 /**
  * The live WebSocket of one profile: sends `feature_flags` first, hands every frame on, and
  * reconnects with backoff and jitter. A socket refused before it opens shows no status, so the
- * key is checked over HTTP; on 401/403 it stops and asks for a new key instead of looping.
+ * key is checked over HTTP; on 401/403 it stops and asks for a new key instead of looping, and a
+ * server that refuses this app's origin is said to, while retries go on (a restart with the flag fixes it).
  */
 import { backoffDelay, SOCKET_BACKOFF } from '../domain/backoff';
 import type { SocketState } from '../domain/socket-state';
 import { CLIENT_FEATURE_FLAGS } from '../wire/workflow-events';
 
-export type AuthCheck = { verdict: 'ok' } | { verdict: 'refused'; message: string } | { verdict: 'unreachable' };
+export type AuthCheck =
+	{ verdict: 'ok' } | { verdict: 'refused'; message: string } | { verdict: 'origin-refused'; message: string } | { verdict: 'unreachable' };
 
 export interface LiveSocketOptions {
 	url: string;
@@ -35,7 +37,8 @@ export class LiveSocket {
 	/** Reconnect now if waiting (page became visible, network came back). */
 	wake(): void {
 		if (this.stopped) return;
-		if (this.state.status === 'waiting' || this.state.status === 'offline' || this.state.status === 'idle') {
+		const { status } = this.state;
+		if (status === 'waiting' || status === 'origin-refused' || status === 'offline' || status === 'idle') {
 			this.attempt = 0;
 			this.connect();
 		}
@@ -99,19 +102,22 @@ export class LiveSocket {
 
 	private async closed(wasOpen: boolean): Promise<void> {
 		if (this.stopped) return;
-		if (!wasOpen) {
-			const auth = await this.options.checkAuth();
-			if (this.stopped) return;
-			if (auth.verdict === 'refused') {
-				this.stopped = true;
-				this.setState({ status: 'auth-failed', message: auth.message });
-				return;
-			}
+		const auth = wasOpen ? undefined : await this.options.checkAuth();
+		if (this.stopped) return;
+		if (auth?.verdict === 'refused') {
+			this.stopped = true;
+			this.setState({ status: 'auth-failed', message: auth.message });
+			return;
 		}
 		const delay = backoffDelay(this.attempt, SOCKET_BACKOFF, (this.options.random ?? Math.random)());
 		this.attempt++;
-		const reason = wasOpen ? 'The connection dropped.' : 'The service did not accept the connection.';
-		this.setState({ status: 'waiting', attempt: this.attempt, retryAt: Date.now() + delay, reason });
+		const retryAt = Date.now() + delay;
+		if (auth?.verdict === 'origin-refused') {
+			this.setState({ status: 'origin-refused', attempt: this.attempt, retryAt, message: auth.message });
+		} else {
+			const reason = wasOpen ? 'The connection dropped.' : 'The service did not accept the connection.';
+			this.setState({ status: 'waiting', attempt: this.attempt, retryAt, reason });
+		}
 		this.retryTimer = setTimeout(() => this.connect(), delay);
 	}
 }

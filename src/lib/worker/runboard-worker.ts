@@ -413,7 +413,7 @@ export class RunboardWorker implements CoreApi {
 			credential: key ? { scheme: 'x-api-key', key } : null,
 			timeoutMs: 10_000
 		});
-		if (!res.ok) return { verdict: 'unreachable' };
+		if (!res.ok) return res.error.kind === 'cors' ? { verdict: 'origin-refused', message: res.error.message } : { verdict: 'unreachable' };
 		if (res.value.status === 401 || res.value.status === 403)
 			return { verdict: 'refused', message: responseError(res.value, 'workflow').message };
 		return readJson(res.value, 'workflow').ok ? { verdict: 'ok' } : { verdict: 'unreachable' };
