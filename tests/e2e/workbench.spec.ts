@@ -117,6 +117,29 @@ test('an LLM answer shows as text, not as a JSON tree', async ({ page, openApp, 
 	await expect(result).toContainText(/output tokens\s*\d+/);
 });
 
+/** How far apart the darkest and brightest pixels of an image are (0 for a blank box, black or grey). */
+function spreadOfImage(page: Page, src: string): Promise<number> {
+	return page.evaluate(async (src) => {
+		const image = new Image();
+		image.src = src;
+		await image.decode();
+		const canvas = document.createElement('canvas');
+		canvas.width = image.naturalWidth;
+		canvas.height = image.naturalHeight;
+		const context = canvas.getContext('2d')!;
+		context.drawImage(image, 0, 0);
+		const data = context.getImageData(0, 0, canvas.width, canvas.height).data;
+		let low = 255;
+		let high = 0;
+		for (let i = 0; i < data.length; i += 4) {
+			const luma = (data[i]! + data[i + 1]! + data[i + 2]!) / 3;
+			low = Math.min(low, luma);
+			high = Math.max(high, luma);
+		}
+		return high - low;
+	}, src);
+}
+
 test('a video model result plays in a real video player', async ({ page, openApp, emulator }) => {
 	await routerControl(emulator, 'settings', { providerMs: 100 });
 	const form = await openModel(page, openApp, 'tidal/wave-1-t2v');
@@ -127,6 +150,17 @@ test('a video model result plays in a real video player', async ({ page, openApp
 	await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
 	expect(await video.evaluate((v: HTMLVideoElement) => Math.round(v.duration))).toBe(2);
 	expect(await video.evaluate((v: HTMLVideoElement) => v.videoWidth)).toBe(160);
+	// Before play, the tile and the history strip show a frame of the video itself, not a blank box.
+	await expect(video).toHaveAttribute('poster', /^blob:/, { timeout: 15_000 });
+	expect(await video.evaluate((v: HTMLVideoElement) => v.paused)).toBe(true);
+	expect(await spreadOfImage(page, (await video.getAttribute('poster'))!)).toBeGreaterThan(20);
+	const strip = page.getByRole('region', { name: 'Earlier runs here' });
+	const thumb = strip
+		.getByRole('button', { name: /Show the run of/ })
+		.first()
+		.locator('img');
+	await expect(thumb).toHaveAttribute('src', /^blob:/, { timeout: 15_000 });
+	expect(await spreadOfImage(page, (await thumb.getAttribute('src'))!)).toBeGreaterThan(20);
 	await video.evaluate((v: HTMLVideoElement) => ((v.muted = true), v.play()));
 	await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 10_000 }).toBeGreaterThan(0);
 	expect(await video.evaluate((v: HTMLVideoElement) => v.controls && v.loop)).toBe(true);
