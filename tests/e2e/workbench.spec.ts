@@ -3,6 +3,7 @@
  * another page; results are shown by kind (text as text, real video and audio players); runs compare.
  */
 import type { Page } from '@playwright/test';
+import sharp from 'sharp';
 import { test, expect, openExample, workflowControl, hasHorizontalScroll } from './fixtures';
 import { routerControl } from './models-helpers';
 
@@ -79,6 +80,28 @@ test('"Run 2 times" fills a grid of two tiles, and two runs compare side by side
 	await expect(compare).toContainText('1 input differs');
 	await expect(compare.locator('[data-differs]').first()).toContainText('seed');
 	await expect(compare.getByRole('slider', { name: /Before and after/ })).toBeVisible();
+});
+
+test('an image edit workflow slides its input picture against its output, where Run was pressed', async ({ page, openApp, emulator }) => {
+	await workflowControl(emulator, 'timing', { stepMs: 20 });
+	await openApp('/');
+	await openExample(page, 'Image edit');
+	const node = page.getByRole('region', { name: 'Node Load Image' });
+	const picture = await sharp({ create: { width: 96, height: 64, channels: 3, background: { r: 230, g: 120, b: 40 } } })
+		.png()
+		.toBuffer();
+	await node.locator('input[type=file]').first().setInputFiles({ name: 'sunset.png', mimeType: 'image/png', buffer: picture });
+	await expect(node.getByLabel(/^image: (image|file name) on the service$/)).toHaveValue(/_sunset\.png$/, { timeout: 15_000 });
+	const url = page.url();
+	await page.getByRole('button', { name: 'Run', exact: true }).click();
+	const pane = page.getByRole('region', { name: 'Run and results' });
+	await expect(pane.getByRole('slider', { name: /^Before and after: show 50 % of Input image .*_sunset\.png$/ })).toBeVisible({
+		timeout: 30_000
+	});
+	const before = pane.getByRole('img', { name: /^Input image .*_sunset\.png$/ });
+	await expect.poll(() => before.evaluate((img: HTMLImageElement) => img.naturalWidth), { timeout: 15_000 }).toBe(96);
+	await expect(pane.getByRole('img', { name: 'Output', exact: true })).toBeVisible();
+	expect(page.url()).toBe(url);
 });
 
 test('a model run, synchronous then queued, shows beside the form without navigation', async ({ page, openApp, emulator }) => {
