@@ -187,6 +187,12 @@ test('a video model result plays in a real video player', async ({ page, openApp
 	await video.evaluate((v: HTMLVideoElement) => ((v.muted = true), v.play()));
 	await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 10_000 }).toBeGreaterThan(0);
 	expect(await video.evaluate((v: HTMLVideoElement) => v.controls && v.loop)).toBe(true);
+
+	// The Runs timeline pictures the run by a frame of its video too.
+	await openApp('/');
+	const row = page.getByRole('link', { name: /Run tidal\/wave-1-t2v: rain on a window, succeeded/ }).locator('img');
+	await expect(row).toHaveAttribute('src', /^blob:/, { timeout: 15_000 });
+	expect(await spreadOfImage(page, (await row.getAttribute('src'))!)).toBeGreaterThan(20);
 });
 
 test('a speech model result plays in an audio player', async ({ page, openApp, emulator }) => {
