@@ -86,4 +86,6 @@ test('a picked file is sent inline as a data URI, with a preview', async ({ page
 	await form.getByRole('button', { name: 'Run now' }).click();
 	const run = latestModelRun(page);
 	await expect(run.getByRole('status')).toHaveText('Succeeded', { timeout: 20_000 });
+	// The picked file is the edit's input: it slides against the result.
+	await expect(page.getByRole('slider', { name: 'Before and after: show 50 % of Input image' })).toBeVisible({ timeout: 15_000 });
 });

@@ -36,7 +36,7 @@ test('a queued request survives a reload: re-attached by id, collected once, lis
 	expect(await totalDispatches(emulator)).toBe(1);
 	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Models' }).click();
 	await page.goto(page.url().replace(/\/models.*$/, '/models/runs'));
-	await expect(page.getByRole('link', { name: /Model run sonora\/speech-1: Your run has finished\., Done/ })).toBeVisible();
+	await expect(page.getByRole('link', { name: /Model run Done sonora\/speech-1: Your run has finished\./ })).toBeVisible();
 });
 
 test('a synchronous call in flight during a reload is sent again under its key and never run twice', async ({

@@ -3,6 +3,7 @@
  * another page; results are shown by kind (text as text, real video and audio players); runs compare.
  */
 import type { Page } from '@playwright/test';
+import sharp from 'sharp';
 import { test, expect, openExample, workflowControl, hasHorizontalScroll } from './fixtures';
 import { routerControl } from './models-helpers';
 
@@ -81,6 +82,28 @@ test('"Run 2 times" fills a grid of two tiles, and two runs compare side by side
 	await expect(compare.getByRole('slider', { name: /Before and after/ })).toBeVisible();
 });
 
+test('an image edit workflow slides its input picture against its output, where Run was pressed', async ({ page, openApp, emulator }) => {
+	await workflowControl(emulator, 'timing', { stepMs: 20 });
+	await openApp('/');
+	await openExample(page, 'Image edit');
+	const node = page.getByRole('region', { name: 'Node Load Image' });
+	const picture = await sharp({ create: { width: 96, height: 64, channels: 3, background: { r: 230, g: 120, b: 40 } } })
+		.png()
+		.toBuffer();
+	await node.locator('input[type=file]').first().setInputFiles({ name: 'sunset.png', mimeType: 'image/png', buffer: picture });
+	await expect(node.getByLabel(/^image: (image|file name) on the service$/)).toHaveValue(/_sunset\.png$/, { timeout: 15_000 });
+	const url = page.url();
+	await page.getByRole('button', { name: 'Run', exact: true }).click();
+	const pane = page.getByRole('region', { name: 'Run and results' });
+	await expect(pane.getByRole('slider', { name: /^Before and after: show 50 % of Input image .*_sunset\.png$/ })).toBeVisible({
+		timeout: 30_000
+	});
+	const before = pane.getByRole('img', { name: /^Input image .*_sunset\.png$/ });
+	await expect.poll(() => before.evaluate((img: HTMLImageElement) => img.naturalWidth), { timeout: 15_000 }).toBe(96);
+	await expect(pane.getByRole('img', { name: 'Output', exact: true })).toBeVisible();
+	expect(page.url()).toBe(url);
+});
+
 test('a model run, synchronous then queued, shows beside the form without navigation', async ({ page, openApp, emulator }) => {
 	await routerControl(emulator, 'settings', { providerMs: 300 });
 	const form = await openModel(page, openApp, 'lumen/flux-1');
@@ -117,6 +140,29 @@ test('an LLM answer shows as text, not as a JSON tree', async ({ page, openApp, 
 	await expect(result).toContainText(/output tokens\s*\d+/);
 });
 
+/** How far apart the darkest and brightest pixels of an image are (0 for a blank box, black or grey). */
+function spreadOfImage(page: Page, src: string): Promise<number> {
+	return page.evaluate(async (src) => {
+		const image = new Image();
+		image.src = src;
+		await image.decode();
+		const canvas = document.createElement('canvas');
+		canvas.width = image.naturalWidth;
+		canvas.height = image.naturalHeight;
+		const context = canvas.getContext('2d')!;
+		context.drawImage(image, 0, 0);
+		const data = context.getImageData(0, 0, canvas.width, canvas.height).data;
+		let low = 255;
+		let high = 0;
+		for (let i = 0; i < data.length; i += 4) {
+			const luma = (data[i]! + data[i + 1]! + data[i + 2]!) / 3;
+			low = Math.min(low, luma);
+			high = Math.max(high, luma);
+		}
+		return high - low;
+	}, src);
+}
+
 test('a video model result plays in a real video player', async ({ page, openApp, emulator }) => {
 	await routerControl(emulator, 'settings', { providerMs: 100 });
 	const form = await openModel(page, openApp, 'tidal/wave-1-t2v');
@@ -127,9 +173,26 @@ test('a video model result plays in a real video player', async ({ page, openApp
 	await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
 	expect(await video.evaluate((v: HTMLVideoElement) => Math.round(v.duration))).toBe(2);
 	expect(await video.evaluate((v: HTMLVideoElement) => v.videoWidth)).toBe(160);
+	// Before play, the tile and the history strip show a frame of the video itself, not a blank box.
+	await expect(video).toHaveAttribute('poster', /^blob:/, { timeout: 15_000 });
+	expect(await video.evaluate((v: HTMLVideoElement) => v.paused)).toBe(true);
+	expect(await spreadOfImage(page, (await video.getAttribute('poster'))!)).toBeGreaterThan(20);
+	const strip = page.getByRole('region', { name: 'Earlier runs here' });
+	const thumb = strip
+		.getByRole('button', { name: /Show the run of/ })
+		.first()
+		.locator('img');
+	await expect(thumb).toHaveAttribute('src', /^blob:/, { timeout: 15_000 });
+	expect(await spreadOfImage(page, (await thumb.getAttribute('src'))!)).toBeGreaterThan(20);
 	await video.evaluate((v: HTMLVideoElement) => ((v.muted = true), v.play()));
 	await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 10_000 }).toBeGreaterThan(0);
 	expect(await video.evaluate((v: HTMLVideoElement) => v.controls && v.loop)).toBe(true);
+
+	// The Runs timeline pictures the run by a frame of its video too.
+	await openApp('/');
+	const row = page.getByRole('link', { name: /Run tidal\/wave-1-t2v: rain on a window, succeeded/ }).locator('img');
+	await expect(row).toHaveAttribute('src', /^blob:/, { timeout: 15_000 });
+	expect(await spreadOfImage(page, (await row.getAttribute('src'))!)).toBeGreaterThan(20);
 });
 
 test('a speech model result plays in an audio player', async ({ page, openApp, emulator }) => {

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { askedOfBody, askedOfWorkflow, askedWords, filterTimeline, NO_FILTER, workflowEntry, type TimelineEntry } from './timeline';
+import {
+	askedOfBody,
+	askedOfWorkflow,
+	askedWords,
+	filterTimeline,
+	modelEntry,
+	NO_FILTER,
+	workflowEntry,
+	type TimelineEntry
+} from './timeline';
+import { MODEL_RUN_VERSION, type ModelRun, type StoredAsset } from './model-run';
 import { newWorkflowRun } from './run-record';
 
 const entry = (over: Partial<TimelineEntry>): TimelineEntry => ({
@@ -104,5 +114,42 @@ describe('what was asked', () => {
 		expect(entry.asked).toBe('a purple galaxy in a bottle');
 		expect(filterTimeline([entry], { ...NO_FILTER, text: 'GALAXY' })).toHaveLength(1);
 		expect(filterTimeline([entry], { ...NO_FILTER, text: 'nebula' })).toHaveLength(0);
+	});
+});
+
+describe('a model run in the timeline', () => {
+	const run = (assets: StoredAsset[]): ModelRun => ({
+		schemaVersion: MODEL_RUN_VERSION,
+		kind: 'model',
+		id: 'm1',
+		profileId: 'p1',
+		modelId: 'tidal/wave-1-t2v',
+		title: 'tidal/wave-1-t2v: rain',
+		mode: 'sync',
+		body: { prompt: 'rain' },
+		idempotencyKey: 'k',
+		keyCreatedAt: 1,
+		status: 'succeeded',
+		attempts: 1,
+		replayed: false,
+		createdAt: 1,
+		result: { contentType: 'application/json', size: 10, bytesKey: 'body', assets }
+	});
+	const asset = (kind: StoredAsset['kind'], bytesKey?: string, mime?: string): StoredAsset => ({
+		path: `${kind}.url`,
+		kind,
+		source: 'url',
+		...(bytesKey ? { bytesKey } : {}),
+		...(mime ? { mime } : {})
+	});
+
+	it.each<[string, StoredAsset[], TimelineEntry['modelThumb']]>([
+		['an image first', [asset('video', 'v', 'video/mp4'), asset('image', 'i', 'image/jpeg')], { key: 'i', mime: 'image/jpeg' }],
+		['else a video, for a frame of it', [asset('audio', 'a'), asset('video', 'v', 'video/mp4')], { key: 'v', mime: 'video/mp4' }],
+		['a video of unknown type is read as WebM', [asset('video', 'v')], { key: 'v', mime: 'video/webm' }],
+		['only saved bytes', [asset('image'), asset('video')], null],
+		['nothing to show for sound alone', [asset('audio', 'a', 'audio/wav')], null]
+	])('is pictured by %s', (_name, assets, thumb) => {
+		expect(modelEntry(run(assets)).modelThumb).toEqual(thumb);
 	});
 });

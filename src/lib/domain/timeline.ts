@@ -29,7 +29,7 @@ export interface TimelineEntry {
 	credits: number | null;
 	/** Index of the first image output, for a thumbnail (workflow runs). */
 	thumbnail: number | null;
-	/** The saved bytes of the first image of a model result, for a thumbnail (model runs). */
+	/** The saved bytes of the first image of a model result, else of its first video, for a thumbnail (model runs). */
 	modelThumb: { key: string; mime: string } | null;
 	elsewhere: boolean;
 	/** The run's page. */
@@ -114,7 +114,9 @@ export function workflowEntry(run: WorkflowRun): TimelineEntry {
 }
 
 export function modelEntry(run: ModelRun): TimelineEntry {
-	const image = run.result?.assets.find((a) => a.kind === 'image' && a.bytesKey);
+	const assets = run.result?.assets ?? [];
+	// A video-only result is shown by a frame of its video (the page draws it from these bytes).
+	const picture = assets.find((a) => a.kind === 'image' && a.bytesKey) ?? assets.find((a) => a.kind === 'video' && a.bytesKey);
 	return {
 		id: run.id,
 		kind: 'model',
@@ -128,7 +130,9 @@ export function modelEntry(run: ModelRun): TimelineEntry {
 		seed: Object.values(run.seeds ?? {})[0] ?? null,
 		credits: run.creditsUsed ?? null,
 		thumbnail: null,
-		modelThumb: image?.bytesKey ? { key: image.bytesKey, mime: image.mime ?? 'image/png' } : null,
+		modelThumb: picture?.bytesKey
+			? { key: picture.bytesKey, mime: picture.mime ?? (picture.kind === 'video' ? 'video/webm' : 'image/png') }
+			: null,
 		elsewhere: false,
 		href: `/models/runs/${run.id}`,
 		promptId: null

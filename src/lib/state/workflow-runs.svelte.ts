@@ -103,11 +103,18 @@ export class WorkflowRunsStore {
 
 	/** An object URL for a run's output, fetched once and cached by the worker. */
 	outputUrl(runId: string, index: number): Promise<Result<string>> {
-		const key = `${runId}:${index}`;
+		return this.objectUrl(`${runId}:${index}`, () => workerApi().output({ runId, index }));
+	}
+
+	/** An object URL for a picture in the server's input folder (what a LoadImage node loaded), read once per page. */
+	inputImageUrl(profileId: string, name: string): Promise<Result<string>> {
+		return this.objectUrl(`input:${profileId}:${name}`, () => workerApi().inputImage({ profileId, name }));
+	}
+
+	private objectUrl(key: string, read: () => Promise<Result<Blob>>): Promise<Result<string>> {
 		let pending = this.outputUrls.get(key);
 		if (!pending) {
-			pending = workerApi()
-				.output({ runId, index })
+			pending = read()
 				.then((r): Result<string> => {
 					if (!r.ok) return r;
 					if (this.disposed) return { ok: false, error: { kind: 'unknown', message: 'The page that asked for this output is gone.' } };
