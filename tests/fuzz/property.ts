@@ -52,16 +52,32 @@ function untypedFailure(value: unknown): string | undefined {
 	return undefined;
 }
 
-/** Why this input breaks the property, or undefined when it holds. */
+/** Why this input breaks the property, or undefined when it holds (a sync target). */
 export function checkInput(target: FuzzTarget, input: unknown): string | undefined {
 	const inputSize = sizeOf(input, MAX_INPUT_BYTES);
-	if (inputSize > MAX_INPUT_BYTES) return `input of ${inputSize} bytes is over the ${MAX_INPUT_BYTES} cap (fix the arbitrary)`;
-	let output: unknown;
+	if (inputSize > MAX_INPUT_BYTES) return tooBig(inputSize);
 	try {
-		output = target.parse(input);
+		return checkOutput(target.parse(input), inputSize);
 	} catch (error) {
-		return `threw ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
+		return threw(error);
 	}
+}
+
+/** The same for a target that reads asynchronously (the file readers): its promise must resolve. */
+export async function checkInputAsync(target: FuzzTarget, input: unknown): Promise<string | undefined> {
+	const inputSize = sizeOf(input, MAX_INPUT_BYTES);
+	if (inputSize > MAX_INPUT_BYTES) return tooBig(inputSize);
+	try {
+		return checkOutput(await target.parse(input), inputSize);
+	} catch (error) {
+		return threw(error);
+	}
+}
+
+const tooBig = (inputSize: number) => `input of ${inputSize} bytes is over the ${MAX_INPUT_BYTES} cap (fix the arbitrary)`;
+const threw = (error: unknown) => `threw ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
+
+function checkOutput(output: unknown, inputSize: number): string | undefined {
 	const cap = outputCap(inputSize);
 	const outputSize = sizeOf(output, cap);
 	if (outputSize > cap) return `output of more than ${cap} bytes from an input of ${inputSize}`;
@@ -94,30 +110,47 @@ export function preview(input: unknown): string {
 	return text.length > 400 ? `${text.slice(0, 400)}… (${text.length} characters)` : text;
 }
 
-export function runTarget(target: FuzzTarget, options: RunOptions): RunReport {
+export async function runTarget(target: FuzzTarget, options: RunOptions): Promise<RunReport> {
 	const t0 = performance.now();
 	let tried = 0;
 	let failures = 0;
 	const examples: RunReport['examples'] = [];
-	const property = fc.property(target.arbitrary, (input) => {
-		tried++;
-		options.onInput?.();
-		const reason = checkInput(target, input);
+	const judge = (input: unknown, reason: string | undefined): boolean => {
 		if (reason === undefined) return true;
 		failures++;
 		if (examples.length < 3) examples.push({ reason, input: preview(input) });
 		return !options.stopAtFirst;
-	});
-	const result = fc.check(property, {
+	};
+	const count = () => {
+		tried++;
+		options.onInput?.();
+	};
+	const settings = {
 		numRuns: options.runs,
 		seed: options.seed,
 		interruptAfterTimeLimit: options.budgetMs,
 		markInterruptAsFailure: false,
 		examples: (target.regressions ?? []).map((r) => [r] as [unknown])
-	});
+	};
+	const result = target.async
+		? await fc.check(
+				fc.asyncProperty(target.arbitrary, async (input) => {
+					count();
+					return judge(input, await checkInputAsync(target, input));
+				}),
+				settings
+			)
+		: fc.check(
+				fc.property(target.arbitrary, (input) => {
+					count();
+					return judge(input, checkInput(target, input));
+				}),
+				settings
+			);
 	if (options.stopAtFirst && result.failed && result.counterexample) {
 		const [input] = result.counterexample;
-		examples.unshift({ reason: `shrunk: ${checkInput(target, input) ?? 'passes alone'}`, input: preview(input) });
+		const again = target.async ? await checkInputAsync(target, input) : checkInput(target, input);
+		examples.unshift({ reason: `shrunk: ${again ?? 'passes alone'}`, input: preview(input) });
 	}
 	return { name: target.name, tried, failures, examples, ms: Math.round(performance.now() - t0), seed: options.seed };
 }

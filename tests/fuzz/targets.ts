@@ -21,6 +21,8 @@ import type { Json } from '../../src/lib/wire/json';
 import { convertUiWorkflow } from '../../src/lib/workflow-ui/convert';
 import { parsePythonJson } from '../../src/lib/workflow-ui/json-python';
 import { fixtureDefinitions } from '../../src/lib/workflow-ui/object-info.fixture';
+import { fixture, FIXTURES, read } from '../../src/lib/files/workflow-files.fixture';
+import { MAGICS, mutate, mutation } from '../../src/lib/files/file-mutations.fixture';
 import { asParsedJson, hostileKey, jsonText, jsonValue, protoName, scalar, stackOverflowText } from './arbitraries';
 
 export interface FuzzTarget {
@@ -29,6 +31,8 @@ export interface FuzzTarget {
 	arbitrary: fc.Arbitrary<unknown>;
 	/** The parser (and what the app does next with its value); must return, never throw or hang. */
 	parse: (input: unknown) => unknown;
+	/** `parse` returns a promise (a reader of files): it must resolve, never reject or hang. */
+	async?: true;
 	/** Inputs that once broke this parser. */
 	regressions?: unknown[];
 	/** Inputs the long run must reach (default 100,000). */
@@ -497,6 +501,22 @@ const uiWorkflows: FuzzTarget = {
 	regressions: ['{"nodes":[{"id":1,"type":"__proto__"}],"links":[]}', stackOverflowText(20_000, '{"nodes":')]
 };
 
+// ---- files ComfyUI writes (PNG, WebP, FLAC, MP3, Opus, MP4, WebM) ------------------------------
+
+const realFiles = FIXTURES.map(([name]) => fixture(name));
+const workflowFiles: FuzzTarget = {
+	name: 'workflow files',
+	async: true,
+	arbitrary: fc.oneof(
+		fc.tuple(fc.constantFrom(...MAGICS), fc.uint8Array({ maxLength: 600 })).map(([magic, rest]) => new Uint8Array([...magic, ...rest])),
+		fc
+			.tuple(fc.nat(realFiles.length - 1), fc.array(mutation, { minLength: 1, maxLength: 6 }))
+			.map(([i, edits]) => mutate(realFiles[i]!, edits))
+	),
+	// What the import does with a file: read its metadata, bounded, into texts or a typed error.
+	parse: (bytes) => read(bytes as Uint8Array, 'fuzz.bin')
+};
+
 export const FUZZ_TARGETS: FuzzTarget[] = [
 	frames,
 	events,
@@ -507,7 +527,8 @@ export const FUZZ_TARGETS: FuzzTarget[] = [
 	history,
 	profileLinks,
 	runtimeConfig,
-	uiWorkflows
+	uiWorkflows,
+	workflowFiles
 ];
 
 export function fuzzTarget(name: string): FuzzTarget {

@@ -5,5 +5,5 @@ import { fuzzTarget } from './targets';
 
 const { name, options, progress } = workerData as { name: string; options: Omit<RunOptions, 'onInput'>; progress: SharedArrayBuffer };
 const counter = new Int32Array(progress);
-const report = runTarget(fuzzTarget(name), { ...options, onInput: () => Atomics.add(counter, 0, 1) });
+const report = await runTarget(fuzzTarget(name), { ...options, onInput: () => Atomics.add(counter, 0, 1) });
 parentPort!.postMessage(report);
