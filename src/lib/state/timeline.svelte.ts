@@ -72,6 +72,8 @@ export class TimelineStore {
 			old.status === entry.status &&
 			old.thumbnail === entry.thumbnail &&
 			old.title === entry.title &&
+			old.firstOutput?.kind === entry.firstOutput?.kind &&
+			old.firstOutput?.line === entry.firstOutput?.line &&
 			old.durationMs === entry.durationMs
 		)
 			return;

@@ -73,7 +73,7 @@ describe('the timeline index', () => {
 		await kv.set(`${TIMELINE_KEY}gone`, { id: 'gone' });
 		const entries = await api.timeline({});
 		expect(entries.map((e) => e.id)).toEqual(['b', 'm', 'a']);
-		expect(entries[1]).toMatchObject({ kind: 'model', subject: 'lumen/flux', credits: 7, href: '/models/runs/m' });
+		expect(entries[1]).toMatchObject({ kind: 'model', subject: 'lumen/flux', credits: 7, href: '/runs/m' });
 		expect(await kv.get(`${TIMELINE_KEY}gone`)).toBeUndefined();
 		expect((await api.timeline({ limit: 2 })).map((e) => e.id)).toEqual(['b', 'm']);
 	});

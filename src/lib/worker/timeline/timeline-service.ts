@@ -36,7 +36,7 @@ function isModelRun(value: unknown): value is ModelRun {
 
 /** Fields whose change is worth a write; progress ticks are not. */
 const signature = (e: TimelineEntry) =>
-	`${e.status}|${e.title}|${e.asked}|${e.thumbnail}|${e.modelThumb?.key}|${e.durationMs}|${e.credits}|${e.seed}`;
+	`${e.status}|${e.title}|${e.asked}|${e.thumbnail}|${e.modelThumb?.key}|${e.firstOutput?.kind}|${e.firstOutput?.line}|${e.durationMs}|${e.credits}|${e.seed}`;
 
 const KEY_SHAPE = /^tl:(\d{13}):(.+)$/;
 export const timelineKey = (entry: Pick<TimelineEntry, 'id' | 'createdAt'>) =>
