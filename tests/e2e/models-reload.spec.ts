@@ -93,7 +93,10 @@ test('a model run appears in the Runs timeline beside workflow jobs and opens it
 	const entry = page.getByRole('link', { name: /Run quill\/quill-mini: list three colours, succeeded/ });
 	await expect(entry).toBeVisible({ timeout: 15_000 });
 	await entry.click();
-	await expect(page.getByRole('heading', { name: 'quill/quill-mini' })).toBeVisible();
+	// The one run page, as for workflow jobs: timestamps, inputs used, run again.
+	await expect(page).toHaveURL(/\/runs\/[^/]+$/);
+	await expect(page.getByRole('heading', { name: 'quill/quill-mini' })).toBeVisible({ timeout: 15_000 });
+	await expect(page.getByRole('region', { name: 'Inputs used' })).toContainText('list three colours');
 	await expect(page.getByRole('article').getByRole('status')).toHaveText('Succeeded');
 	await expect(page.getByRole('region', { name: /Result of Synchronous run/ })).toContainText('output');
 });
