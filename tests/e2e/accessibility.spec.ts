@@ -84,7 +84,6 @@ for (const scheme of ['light', 'dark'] as const) {
 			['run page', runHref],
 			['workflows', '/workflows'],
 			['models', '/models'],
-			['model runs', '/models/runs'],
 			['queue', '/queue'],
 			['settings', '/settings']
 		] as const) {

@@ -34,9 +34,18 @@ test('a queued request survives a reload: re-attached by id, collected once, lis
 			.getByLabel(/audio 1 of Queued run/)
 	).toBeVisible();
 	expect(await totalDispatches(emulator)).toBe(1);
-	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Models' }).click();
+	// The old Model runs address leads to the one history, filtered to model runs, and the run opens on the one run page.
 	await page.goto(page.url().replace(/\/models.*$/, '/models/runs'));
-	await expect(page.getByRole('link', { name: /Model run Done sonora\/speech-1: Your run has finished\./ })).toBeVisible();
+	await expect(page).toHaveURL(/\/\?kind=model$/, { timeout: 15_000 });
+	const row = page.getByRole('link', { name: /^Run sonora\/speech-1.*, succeeded/ });
+	await expect(row).toBeVisible({ timeout: 15_000 });
+	await row.click();
+	await expect(page).toHaveURL(/\/runs\/[^/]+$/);
+	await expect(page.getByRole('region', { name: 'Inputs used' })).toBeVisible({ timeout: 15_000 });
+	await page.goto(page.url().replace('/runs/', '/models/runs/'));
+	await expect(page).toHaveURL(/\/runs\/[^/]+$/, { timeout: 15_000 });
+	await expect(page).not.toHaveURL(/\/models\//);
+	await expect(page.getByRole('button', { name: 'Run again with these inputs' })).toBeVisible({ timeout: 15_000 });
 });
 
 test('a synchronous call in flight during a reload is sent again under its key and never run twice', async ({
@@ -84,7 +93,10 @@ test('a model run appears in the Runs timeline beside workflow jobs and opens it
 	const entry = page.getByRole('link', { name: /Run quill\/quill-mini: list three colours, succeeded/ });
 	await expect(entry).toBeVisible({ timeout: 15_000 });
 	await entry.click();
-	await expect(page.getByRole('heading', { name: 'quill/quill-mini' })).toBeVisible();
+	// The one run page, as for workflow jobs: timestamps, inputs used, run again.
+	await expect(page).toHaveURL(/\/runs\/[^/]+$/);
+	await expect(page.getByRole('heading', { name: 'quill/quill-mini' })).toBeVisible({ timeout: 15_000 });
+	await expect(page.getByRole('region', { name: 'Inputs used' })).toContainText('list three colours');
 	await expect(page.getByRole('article').getByRole('status')).toHaveText('Succeeded');
 	await expect(page.getByRole('region', { name: /Result of Synchronous run/ })).toContainText('output');
 });

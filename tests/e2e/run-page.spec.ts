@@ -36,6 +36,44 @@ test('run again with the inputs of an earlier run', async ({ page, openApp, emul
 	);
 });
 
+test('a workflow is copied as code with the key as a variable, and its run lists the inputs used in the form order', async ({
+	page,
+	openApp,
+	emulator
+}) => {
+	await workflowControl(emulator, 'timing', { stepMs: 5 });
+	await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+	await openApp('/');
+	await openExample(page, 'Text to image');
+	const text = page.getByRole('region', { name: 'Node CLIP Text Encode (Positive)' }).getByRole('textbox', { name: 'text' });
+	await text.fill('a lighthouse in fog');
+	const copy = page.getByRole('group', { name: 'Copy as code' });
+	await copy.getByRole('button', { name: 'Copy as Python' }).click();
+	await expect(copy.getByRole('status')).toContainText('Copied as Python (requests).');
+	const python = await page.evaluate(() => navigator.clipboard.readText());
+	expect(python).toContain('/api/prompt');
+	expect(python).toContain('a lighthouse in fog');
+	expect(python).toContain('os.environ["WORKFLOW_API_KEY"]');
+	expect(python).not.toContain(emulator.apiKey);
+	await copy.getByRole('button', { name: 'Copy as JavaScript' }).click();
+	const js = await page.evaluate(() => navigator.clipboard.readText());
+	expect(js).toContain('process.env.WORKFLOW_API_KEY');
+	expect(js).not.toContain(emulator.apiKey);
+
+	await page.getByRole('button', { name: 'Run', exact: true }).click();
+	await page.getByRole('link', { name: 'Open run Text to image' }).click();
+	await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 20_000 });
+	const used = page.getByRole('region', { name: 'Inputs used' });
+	// What people care about first, in the form's node order: the sampler (node 3) before the prompt's encoder (node 6).
+	const terms = await used.locator('dl').first().locator('dt').allTextContents();
+	const prompt = terms.findIndex((t) => t.endsWith('· text'));
+	const seed = terms.findIndex((t) => t.endsWith('· seed'));
+	expect(seed).toBeGreaterThanOrEqual(0);
+	expect(prompt).toBeGreaterThan(seed);
+	expect(terms.findIndex((t) => t.endsWith('· steps'))).toBeGreaterThan(seed);
+	await expect(used).toContainText('a lighthouse in fog');
+});
+
 test.describe('on a phone', () => {
 	test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
 

@@ -119,6 +119,8 @@ test('a deleted run is hidden at once and comes back with undo; deleted without 
 	openApp,
 	emulator
 }) => {
+	// Two tabs, two undo windows, the other tab's grace and two reloads: more than the default budget on a loaded machine.
+	test.setTimeout(90_000);
 	await workflowControl(emulator, 'timing', { stepMs: 5 });
 	await openApp('/');
 	await openExample(page, 'Text to image');

@@ -73,6 +73,52 @@ describe('the Runs timeline', () => {
 			]
 		};
 		expect(workflowEntry(run)).toMatchObject({ durationMs: 2500, seed: 42, thumbnail: 1, subject: 'w', href: '/runs/r' });
+		// The row shows the first output's kind when it has no picture: here a waveform.
+		expect(workflowEntry(run).firstOutput).toEqual({ kind: 'audio' });
+		expect(
+			workflowEntry({ ...run, outputs: [], texts: [{ nodeId: '5', text: '\n  A haiku about rain\nsecond line' }] }).firstOutput
+		).toEqual({
+			kind: 'text',
+			line: 'A haiku about rain'
+		});
+		expect(workflowEntry({ ...run, outputs: [] }).firstOutput).toBeUndefined();
+	});
+
+	const modelRun = (result: ModelRun['result']): ModelRun => ({
+		schemaVersion: 1,
+		kind: 'model',
+		id: 'm',
+		profileId: 'p',
+		modelId: 'lumen/flux',
+		title: 'Flux',
+		mode: 'sync',
+		body: {},
+		idempotencyKey: 'k',
+		keyCreatedAt: 1,
+		status: 'succeeded',
+		attempts: 1,
+		replayed: false,
+		createdAt: 1,
+		...(result ? { result } : {})
+	});
+	const result = (more: Partial<NonNullable<ModelRun['result']>>) => ({
+		contentType: 'application/json',
+		size: 1,
+		bytesKey: 'b',
+		assets: [],
+		...more
+	});
+
+	it.each([
+		['a video', result({ assets: [{ path: 'video.url', kind: 'video' as const, source: 'url' as const }] }), { kind: 'video' }],
+		['a file', result({ assets: [{ path: 'mesh.url', kind: 'file' as const, source: 'url' as const }] }), { kind: 'other' }],
+		['a chat answer', result({ json: { output: 'Bonjour.\nComment ça va ?' } }), { kind: 'text', line: 'Bonjour.' }],
+		['plain text', result({ contentType: 'text/plain', text: 'Hello there' }), { kind: 'text', line: 'Hello there' }],
+		['no result yet', undefined, undefined]
+	])('a model run with %s opens on the one run page and shows its first output', (_name, r, first) => {
+		const entry = modelEntry(modelRun(r));
+		expect(entry.href).toBe('/runs/m');
+		expect(entry.firstOutput).toEqual(first);
 	});
 });
 

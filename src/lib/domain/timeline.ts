@@ -6,6 +6,8 @@
 import type { Json } from '../wire/json';
 import type { ApiPrompt } from '../wire/workflow-api';
 import type { ModelRun } from './model-run';
+import type { ModelKind } from './model-summary';
+import { resultParts } from './result-parts';
 import type { WorkflowRun } from './run-record';
 
 export type TimelineKind = 'workflow' | 'model';
@@ -31,14 +33,57 @@ export interface TimelineEntry {
 	thumbnail: number | null;
 	/** The saved bytes of the first image of a model result, else of its first video, for a thumbnail (model runs). */
 	modelThumb: { key: string; mime: string } | null;
+	/**
+	 * What the first output is, for the row when there is no picture: its kind's icon (audio a
+	 * waveform), and for text its first line. Absent while nothing came out (and in older entries).
+	 */
+	firstOutput?: FirstOutput;
 	elsewhere: boolean;
-	/** The run's page. */
+	/** The run's page: one page for every kind of run. */
 	href: string;
 	/** Workflow job id, for cancelling from the list. */
 	promptId: string | null;
 }
 
+export interface FirstOutput {
+	kind: ModelKind;
+	/** A text output's first line (bounded). */
+	line?: string;
+}
+
 const ASKED_MAX = 300;
+const LINE_MAX = 120;
+
+function firstLine(text: string): string | undefined {
+	const line = text
+		.split('\n')
+		.map((l) => l.trim())
+		.find((l) => l !== '');
+	if (!line) return undefined;
+	return line.length > LINE_MAX ? `${line.slice(0, LINE_MAX - 1)}…` : line;
+}
+
+const textOutput = (text: string | undefined): FirstOutput | undefined => {
+	const line = text === undefined ? undefined : firstLine(text);
+	return line ? { kind: 'text', line } : undefined;
+};
+
+function firstOfWorkflow(run: WorkflowRun): FirstOutput | undefined {
+	const media = run.outputs[0];
+	return media ? { kind: media.kind } : textOutput(run.texts?.[0]?.text);
+}
+
+function firstOfModel(run: ModelRun): FirstOutput | undefined {
+	const result = run.result;
+	if (!result) return undefined;
+	const asset = result.assets[0];
+	if (asset) return { kind: asset.kind === 'file' ? 'other' : asset.kind };
+	if (result.text !== undefined) return textOutput(result.text) ?? { kind: 'text' };
+	if (result.json !== undefined) return textOutput(resultParts(result.json, []).texts[0]?.text) ?? { kind: 'other' };
+	return undefined;
+}
+
+const withFirst = (first: FirstOutput | undefined) => (first ? { firstOutput: first } : {});
 const PROMPT_NAMES = ['prompt', 'text', 'positive', 'input', 'question'];
 
 const bounded = (text: string) => {
@@ -107,6 +152,7 @@ export function workflowEntry(run: WorkflowRun): TimelineEntry {
 		credits: null,
 		thumbnail: image >= 0 ? image : null,
 		modelThumb: null,
+		...withFirst(firstOfWorkflow(run)),
 		elsewhere: run.elsewhere === true,
 		href: `/runs/${run.id}`,
 		promptId: run.promptId
@@ -133,8 +179,9 @@ export function modelEntry(run: ModelRun): TimelineEntry {
 		modelThumb: picture?.bytesKey
 			? { key: picture.bytesKey, mime: picture.mime ?? (picture.kind === 'video' ? 'video/webm' : 'image/png') }
 			: null,
+		...withFirst(firstOfModel(run)),
 		elsewhere: false,
-		href: `/models/runs/${run.id}`,
+		href: `/runs/${run.id}`,
 		promptId: null
 	};
 }

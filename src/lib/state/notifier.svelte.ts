@@ -66,7 +66,7 @@ export class Notifier {
 			if (event.type === 'run')
 				this.seen({ id: event.run.id, title: event.run.title, status: event.run.status, url: `/runs/${event.run.id}` });
 			else if (event.type === 'model-run')
-				this.seen({ id: event.run.id, title: event.run.title, status: event.run.status, url: `/models/runs/${event.run.id}` });
+				this.seen({ id: event.run.id, title: event.run.title, status: event.run.status, url: `/runs/${event.run.id}` });
 		});
 	}
 

@@ -6,6 +6,17 @@ import type { SocketState } from '$lib/domain/socket-state';
 import type { DemoPreset, SaveProfileError } from '$lib/worker/api';
 import { onWorkerEvent, workerApi } from '$lib/client/worker-bridge.svelte';
 
+/** A connection test's outcome in one sentence. */
+export function testedLine(report: Result<ConnectionReport> | 'testing' | undefined): string {
+	if (report === undefined || report === 'testing') return '';
+	if (!report.ok) return `The connection test could not run: ${report.error.message}`;
+	const checks = [...report.value.workflow, ...(report.value.router ?? [])];
+	const failed = checks.filter((c) => !c.ok && !c.skipped);
+	return failed.length === 0
+		? 'The connection test passed.'
+		: `The connection test found ${failed.length} problem${failed.length === 1 ? '' : 's'}: ${failed[0]!.error?.message ?? failed[0]!.summary}`;
+}
+
 export class ProfilesStore {
 	profiles = $state<ProfileView[]>([]);
 	activeId = $state<string | null>(null);
@@ -48,6 +59,23 @@ export class ProfilesStore {
 
 	save(profile: ProfileInput): Promise<Result<ProfileView, SaveProfileError>> {
 		return workerApi().saveProfile({ profile });
+	}
+
+	/**
+	 * Tests a profile just saved: the report shows on its card; the answer says it in a sentence.
+	 * Offline it stays saved and says it could not be tested.
+	 */
+	async testSaved(profile: Pick<ProfileView, 'id' | 'name'>, online: boolean): Promise<string> {
+		if (!online) {
+			const error: AppError = {
+				kind: 'network',
+				message: 'Not tested: this device is offline. Test the connection once it is back online.'
+			};
+			this.reports[profile.id] = { ok: false, error };
+			return `Saved profile ${profile.name}. It could not be tested: this device is offline.`;
+		}
+		await this.test(profile.id);
+		return `Saved profile ${profile.name}. ${testedLine(this.reports[profile.id])}`;
 	}
 
 	async remove(id: string, keepRuns: boolean): Promise<void> {

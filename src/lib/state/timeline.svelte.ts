@@ -72,6 +72,8 @@ export class TimelineStore {
 			old.status === entry.status &&
 			old.thumbnail === entry.thumbnail &&
 			old.title === entry.title &&
+			old.firstOutput?.kind === entry.firstOutput?.kind &&
+			old.firstOutput?.line === entry.firstOutput?.line &&
 			old.durationMs === entry.durationMs
 		)
 			return;
@@ -127,14 +129,13 @@ export class TimelineStore {
 		this.selected.clear();
 	}
 
-	/** The worker's delete of each run, when its undo window has ended. */
+	/**
+	 * When the undo window has ended: the whole batch in one worker call, deleted in one
+	 * transaction, so a reload at that moment leaves all of the batch or none of it.
+	 */
 	private async deleteNow(ids: string[]): Promise<void> {
-		for (const id of ids) {
-			const entry = this.entries.get(id);
-			if (entry?.kind === 'model') await workerApi().deleteModelRun({ id });
-			else await workerApi().deleteRun({ id });
-			this.entries.delete(id);
-		}
+		const { deleted } = await workerApi().deleteRuns({ ids });
+		for (const id of deleted) this.entries.delete(id);
 	}
 
 	/** Starts each selected run again with the same inputs (a model request gets a new key: a new call). */

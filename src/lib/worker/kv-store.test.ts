@@ -1,5 +1,5 @@
 import 'fake-indexeddb/auto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { IdbStore, MemoryStore, type KeyValueStore } from './kv-store';
 
 let n = 0;
@@ -29,6 +29,30 @@ describe.each(backends)('the %s store', (_name, make) => {
 		expect(await kv.newest('run:', 1)).toEqual([['run:b', 'run:b']]);
 		expect((await kv.newest('run:', 10)).map(([k]) => k)).toEqual(['run:b', 'run:a']);
 		await kv.clear();
+		expect(await kv.keys()).toEqual([]);
+	});
+
+	it('deletes many keys at once, leaving the others', async () => {
+		const kv = make();
+		for (const key of ['run:a', 'run:b', 'output:a:0', 'run:c']) await kv.set(key, key);
+		await kv.deleteMany(['run:a', 'output:a:0', 'run:b', 'never-written']);
+		expect(await kv.keys()).toEqual(['run:c']);
+	});
+});
+
+describe('the IndexedDB store', () => {
+	it('deletes a batch in one transaction, so a reload meanwhile cannot leave half of it', async () => {
+		const kv = new IdbStore(`test-${++n}`, 'kv');
+		const keys = Array.from({ length: 30 }, (_, i) => `run:${i}`);
+		for (const key of keys) await kv.set(key, key);
+		const transaction = vi.spyOn(IDBDatabase.prototype, 'transaction');
+		try {
+			await kv.deleteMany(keys);
+			expect(transaction).toHaveBeenCalledTimes(1);
+			expect(transaction.mock.calls[0]?.[1]).toBe('readwrite');
+		} finally {
+			transaction.mockRestore();
+		}
 		expect(await kv.keys()).toEqual([]);
 	});
 });

@@ -2,12 +2,14 @@
  * The key-value storage the worker keeps everything in, behind one interface: IndexedDB through
  * idb-keyval in the browser, a Map in unit tests.
  */
-import { clear, createStore, del, get, promisifyRequest, set, type UseStore } from 'idb-keyval';
+import { clear, createStore, del, delMany, get, promisifyRequest, set, type UseStore } from 'idb-keyval';
 
 export interface KeyValueStore {
 	get<T>(key: string): Promise<T | undefined>;
 	set(key: string, value: unknown): Promise<void>;
 	delete(key: string): Promise<void>;
+	/** Deletes every key in one transaction: all of them or, if it fails or the page goes away, none. */
+	deleteMany(keys: string[]): Promise<void>;
 	keys(prefix?: string): Promise<string[]>;
 	entries<T>(prefix: string): Promise<Array<[string, T]>>;
 	/** The last `limit` entries under a prefix in key order, last first (newest first for time-ordered keys). */
@@ -30,6 +32,9 @@ export class IdbStore implements KeyValueStore {
 	}
 	delete(key: string): Promise<void> {
 		return del(key, this.store);
+	}
+	deleteMany(keys: string[]): Promise<void> {
+		return delMany(keys, this.store);
 	}
 	/** Keys sort as strings, so every key with a prefix lies in one range: read only that range. */
 	private static range(prefix: string): IDBKeyRange | undefined {
@@ -77,6 +82,9 @@ export class MemoryStore implements KeyValueStore {
 	}
 	async delete(key: string): Promise<void> {
 		this.map.delete(key);
+	}
+	async deleteMany(keys: string[]): Promise<void> {
+		for (const key of keys) this.map.delete(key);
 	}
 	// Sorted like IndexedDB's keys, so both backends keep one contract.
 	async keys(prefix = ''): Promise<string[]> {

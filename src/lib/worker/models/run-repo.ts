@@ -31,7 +31,12 @@ function parseRun(value: unknown): ModelRun | undefined {
 export class RunRepo {
 	private readonly cache = new Map<string, ModelRun>();
 
-	constructor(private readonly ctx: WorkerContext) {}
+	constructor(private readonly ctx: WorkerContext) {
+		// Runs deleted elsewhere (the timeline's batch delete) must not be served from the cache.
+		ctx.onEmit((event) => {
+			if (event.type === 'run-deleted') this.cache.delete(event.id);
+		});
+	}
 
 	async save(run: ModelRun): Promise<ModelRun> {
 		this.cache.set(run.id, run);

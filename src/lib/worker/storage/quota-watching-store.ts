@@ -36,6 +36,9 @@ export class QuotaWatchingStore implements KeyValueStore {
 	delete(key: string): Promise<void> {
 		return this.inner.delete(key);
 	}
+	deleteMany(keys: string[]): Promise<void> {
+		return this.inner.deleteMany(keys);
+	}
 	keys(prefix?: string): Promise<string[]> {
 		return this.inner.keys(prefix);
 	}

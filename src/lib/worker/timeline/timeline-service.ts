@@ -10,6 +10,7 @@ import type { WorkerContext } from '../context';
 import type { TimelineApi } from './api';
 import { MODEL_RUN_KEY as MODEL_RUN, TIMELINE_KEY, WORKFLOW_RUN_KEY as WORKFLOW_RUN } from '../../domain/storage-keys';
 import { migrateRun } from '../workflows/runs-repo';
+import { planRunDeletes } from './run-deleter';
 
 export { TIMELINE_KEY };
 const SOURCES = [
@@ -35,7 +36,7 @@ function isModelRun(value: unknown): value is ModelRun {
 
 /** Fields whose change is worth a write; progress ticks are not. */
 const signature = (e: TimelineEntry) =>
-	`${e.status}|${e.title}|${e.asked}|${e.thumbnail}|${e.modelThumb?.key}|${e.durationMs}|${e.credits}|${e.seed}`;
+	`${e.status}|${e.title}|${e.asked}|${e.thumbnail}|${e.modelThumb?.key}|${e.firstOutput?.kind}|${e.firstOutput?.line}|${e.durationMs}|${e.credits}|${e.seed}`;
 
 const KEY_SHAPE = /^tl:(\d{13}):(.+)$/;
 export const timelineKey = (entry: Pick<TimelineEntry, 'id' | 'createdAt'>) =>
@@ -55,7 +56,20 @@ export class TimelineService {
 	}
 
 	api(): TimelineApi {
-		return { timeline: (i) => this.timeline(i.limit) };
+		return { timeline: (i) => this.timeline(i.limit), deleteRuns: (i) => this.deleteRuns(i.ids) };
+	}
+
+	private async deleteRuns(ids: string[]): Promise<{ deleted: string[]; kept: string[] }> {
+		const keys = await this.keyMap();
+		const plan = await planRunDeletes(this.ctx.kv, ids, (id) => keys.get(id));
+		await this.ctx.kv.deleteMany(plan.keys);
+		for (const id of plan.deleted) {
+			keys.delete(id);
+			this.written.delete(id);
+			this.ctx.emit({ type: 'run-deleted', id });
+		}
+		if (plan.deleted.length > 0) this.ctx.notifyTabs('runs-changed');
+		return { deleted: plan.deleted, kept: plan.kept };
 	}
 
 	private async keyMap(): Promise<Map<string, string>> {
