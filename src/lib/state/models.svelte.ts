@@ -15,6 +15,7 @@ import { modelPicks } from './model-picks.svelte';
 import { onWorkerEvent, workerApi } from '$lib/client/worker-bridge.svelte';
 import { perFrame } from '$lib/client/per-frame';
 import type { WorkerEvent } from '$lib/worker/api';
+import { routerHealth, type RouterHealth } from '$lib/domain/connection-badge';
 
 type CatalogPageEvent = Extract<WorkerEvent, { type: 'model-catalog-page' }>;
 
@@ -91,6 +92,12 @@ export class CatalogStore {
 			if (!this.view || this.view.walk.kind === 'idle') this.show(result.value);
 			void this.loadSummaries(profileId);
 		} else this.error = result.error;
+	}
+
+	/** The router's health as this profile's catalog walk saw it; unknown for a profile not walked here. */
+	healthOf(profileId: string | null): RouterHealth {
+		if (!profileId || this.profileId !== profileId) return { kind: 'unknown' };
+		return routerHealth(this.view, this.error);
 	}
 
 	/** Saved summaries at once; the worker fetches missing ones in the background (events follow). */
