@@ -37,7 +37,8 @@ export class CatalogStore {
 	 */
 	readonly summaries = new SvelteMap<string, ModelSummary | undefined>();
 	prefetch = $state.raw<PrefetchProgress | null>(null);
-	private profileId: string | null = null;
+	/** Reactive: the badge reads the router's health through it (`healthOf`). */
+	private profileId = $state<string | null>(null);
 	private unsubscribe: (() => void) | undefined;
 	private resyncing = false;
 	/** The profile whose catalog is being asked for right now. */
