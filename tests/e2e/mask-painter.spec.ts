@@ -34,6 +34,11 @@ for (const [width, height] of [
 		await node.locator('input[type=file]').first().setInputFiles({ name: 'leaf.png', mimeType: 'image/png', buffer: picture });
 		const value = node.getByLabel(/^image: (image|file name) on the service$/);
 		await expect(value).toHaveValue(/_leaf\.png$/);
+		// Nothing on the page is wider than the screen (a hidden file input once was, on a phone). On a phone
+		// the layout viewport grows to fit what is too wide, so innerWidth is compared with the screen's width too.
+		const screenWidth = page.viewportSize()!.width;
+		const fits = () => page.evaluate((w) => document.documentElement.scrollWidth <= innerWidth && innerWidth <= w, screenWidth);
+		await expect.poll(fits).toBe(true);
 
 		const paint = node.getByRole('button', { name: 'Paint a mask' });
 		if (touch) await paint.tap();
@@ -60,6 +65,7 @@ for (const [width, height] of [
 				await page.mouse.up();
 			}
 		}
+		await expect.poll(fits).toBe(true);
 		await node.getByRole('button', { name: 'Use this mask' }).click();
 		await expect.poll(async () => (await control.counters()).requests['POST /api/upload/mask']).toBe(1);
 		await expect(value).toHaveValue(/_mask\.png$/);

@@ -38,8 +38,13 @@ test('a 503 catalog is "unavailable, retrying", never empty, then completes; the
 	await expect(status).toContainText('Service unavailable');
 	await expect(status).not.toContainText('0 models');
 	await expect(page.getByRole('heading', { level: 1 })).toContainText('service unavailable');
+	// The badge names each service: the workflow socket is live, the router is not.
+	const badge = page.getByRole('link', { name: /^Connection: / });
+	await expect(badge).toHaveAccessibleName(/Workflows live · \d+ queued · Models unavailable/);
+	await expect(badge).not.toHaveAccessibleName(/, Live/);
 	await sharedFaults(emulator, { catalogUnavailable: false });
 	await expect(status).toContainText('Complete', { timeout: 30_000 });
+	await expect(badge).toHaveAccessibleName(/, Live · \d+ queued\. Open settings$/);
 	const total = (await catalogIds(emulator)).length;
 	await expect(status).toContainText(`${total} models`);
 

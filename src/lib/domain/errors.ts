@@ -53,11 +53,22 @@ export function appError(kind: ErrorKind, message: string, extra: Omit<AppError,
 	return { kind, message, ...extra };
 }
 
-/** One line for logs and screen readers: message, then status and request id when known. */
-export function describeError(error: AppError): string {
+/**
+ * The request id in words: shown when there is one; its absence is said only for a service that
+ * promises one on every response (the model router, per model-router.md). Workflow servers (ComfyUI,
+ * the cloud service) never send ids, so there it is simply not mentioned.
+ */
+export function requestIdWords(error: Pick<AppError, 'requestId'>, promised: boolean): string | null {
+	if (error.requestId) return `request id ${error.requestId}`;
+	return promised ? 'request id not available' : null;
+}
+
+/** One line for logs and screen readers: message, then status, error type and request id when known. */
+export function describeError(error: AppError, options: { requestIdPromised?: boolean } = {}): string {
 	const facts: string[] = [];
 	if (error.status !== undefined) facts.push(`HTTP ${error.status}`);
 	if (error.errorType) facts.push(`type ${error.errorType}`);
-	facts.push(error.requestId ? `request id ${error.requestId}` : 'request id not available');
-	return `${error.message} (${facts.join(', ')})`;
+	const id = requestIdWords(error, options.requestIdPromised ?? false);
+	if (id) facts.push(id);
+	return facts.length > 0 ? `${error.message} (${facts.join(', ')})` : error.message;
 }

@@ -50,9 +50,15 @@ describe('reading service responses', () => {
 		});
 	});
 
-	it('says "request id not available" rather than inventing one', async () => {
+	it('says "request id not available" for the router, which promises one, rather than inventing one', async () => {
+		const { describeError } = await import('./errors');
+		const result = readJson(raw(500, 'oops'), 'router');
+		expect(!result.ok && describeError(result.error, { requestIdPromised: true })).toContain('request id not available');
+	});
+
+	it('says nothing of request ids for a workflow server, which never sends them', async () => {
 		const { describeError } = await import('./errors');
 		const result = readJson(raw(500, 'oops'), 'workflow');
-		expect(!result.ok && describeError(result.error)).toContain('request id not available');
+		expect(!result.ok && describeError(result.error)).not.toContain('request id');
 	});
 });

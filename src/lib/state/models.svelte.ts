@@ -15,6 +15,7 @@ import { modelPicks } from './model-picks.svelte';
 import { onWorkerEvent, workerApi } from '$lib/client/worker-bridge.svelte';
 import { perFrame } from '$lib/client/per-frame';
 import type { WorkerEvent } from '$lib/worker/api';
+import { routerHealth, type RouterHealth } from '$lib/domain/connection-badge';
 
 type CatalogPageEvent = Extract<WorkerEvent, { type: 'model-catalog-page' }>;
 
@@ -36,7 +37,8 @@ export class CatalogStore {
 	 */
 	readonly summaries = new SvelteMap<string, ModelSummary | undefined>();
 	prefetch = $state.raw<PrefetchProgress | null>(null);
-	private profileId: string | null = null;
+	/** Reactive: the badge reads the router's health through it (`healthOf`). */
+	private profileId = $state<string | null>(null);
 	private unsubscribe: (() => void) | undefined;
 	private resyncing = false;
 	/** The profile whose catalog is being asked for right now. */
@@ -91,6 +93,12 @@ export class CatalogStore {
 			if (!this.view || this.view.walk.kind === 'idle') this.show(result.value);
 			void this.loadSummaries(profileId);
 		} else this.error = result.error;
+	}
+
+	/** The router's health as this profile's catalog walk saw it; unknown for a profile not walked here. */
+	healthOf(profileId: string | null): RouterHealth {
+		if (!profileId || this.profileId !== profileId) return { kind: 'unknown' };
+		return routerHealth(this.view, this.error);
 	}
 
 	/** Saved summaries at once; the worker fetches missing ones in the background (events follow). */

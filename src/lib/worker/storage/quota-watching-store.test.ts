@@ -1,34 +1,48 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../kv-store';
+import { RunsRepo } from '../workflows/runs-repo';
+import { newWorkflowRun, type WorkflowRun } from '../../domain/run-record';
 import { QuotaWatchingStore } from './quota-watching-store';
 
 const full = () => new DOMException('The quota has been exceeded.', 'QuotaExceededError');
 
+/** A store over a device that refuses every write while `refuse` is true. */
+function device() {
+	const inner = new MemoryStore();
+	const state = { refuse: true, notices: 0, clock: 0 };
+	const set = inner.set.bind(inner);
+	inner.set = async (key, value) => (state.refuse ? Promise.reject(full()) : set(key, value));
+	const kv = new QuotaWatchingStore(
+		inner,
+		() => state.notices++,
+		() => state.clock
+	);
+	/** Writes past the refusal, as if stored before the device filled up. */
+	const stored = (key: string, value: unknown) => set(key, value);
+	return { inner, kv, state, stored };
+}
+
 describe('noticing a full device on any write', () => {
-	it('tells once per burst of refused writes, and still hands each error to its caller', async () => {
-		const inner = new MemoryStore();
-		let refuse = true;
-		const set = inner.set.bind(inner);
-		inner.set = async (key, value) => (refuse ? Promise.reject(full()) : set(key, value));
-		let clock = 0;
-		let notices = 0;
-		const kv = new QuotaWatchingStore(
-			inner,
-			() => notices++,
-			() => clock
-		);
-
-		await expect(kv.set('run:1', { status: 'running' })).rejects.toThrow('quota');
-		await expect(kv.set('run:1', { status: 'running' })).rejects.toThrow('quota');
-		expect(notices).toBe(1);
-		clock += 10_000;
-		await expect(kv.set('run:1', { status: 'done' })).rejects.toThrow('quota');
-		expect(notices).toBe(2);
-
-		refuse = false;
+	it('tells once per burst of refused writes', async () => {
+		const { kv, state } = device();
+		await kv.set('run:1', { status: 'running' });
+		await kv.set('run:1', { status: 'running' });
+		expect(state.notices).toBe(1);
+		state.clock += 10_000;
 		await kv.set('run:1', { status: 'done' });
-		expect(await kv.get('run:1')).toEqual({ status: 'done' });
-		expect(notices).toBe(2);
+		expect(state.notices).toBe(2);
+	});
+
+	it.each([
+		['a Blob', new Blob([new Uint8Array(8)])],
+		['an ArrayBuffer', new ArrayBuffer(8)],
+		['a typed array', new Uint8Array(8)]
+	])('hands a refused write of bytes (%s) back to its caller, and does not hold it', async (_, bytes) => {
+		const { kv, state } = device();
+		await expect(kv.set('wfo:run:0', bytes)).rejects.toThrow('quota');
+		expect(state.notices).toBe(1);
+		expect(await kv.get('wfo:run:0')).toBeUndefined();
+		expect(kv.unsavedCount).toBe(0);
 	});
 
 	it('other failures pass through without a notice', async () => {
@@ -38,5 +52,88 @@ describe('noticing a full device on any write', () => {
 		const kv = new QuotaWatchingStore(inner, () => notices++);
 		await expect(kv.set('k', 1)).rejects.toThrow('database closed');
 		expect(notices).toBe(0);
+	});
+});
+
+describe('a refused record is kept in memory and every read sees it', () => {
+	it('get, keys, entries and newest merge it with what is stored, in key order', async () => {
+		const { kv, state, stored } = device();
+		await stored('tl:1', 'stored one');
+		await stored('tl:3', 'stored three');
+		await kv.set('tl:2', 'kept two');
+		await kv.set('tl:4', 'kept four');
+		await kv.set('other', 'elsewhere');
+
+		expect(await kv.get('tl:2')).toBe('kept two');
+		expect(await kv.keys('tl:')).toEqual(['tl:1', 'tl:2', 'tl:3', 'tl:4']);
+		expect(await kv.entries('tl:')).toEqual([
+			['tl:1', 'stored one'],
+			['tl:2', 'kept two'],
+			['tl:3', 'stored three'],
+			['tl:4', 'kept four']
+		]);
+		expect(await kv.newest('tl:', 2)).toEqual([
+			['tl:4', 'kept four'],
+			['tl:3', 'stored three']
+		]);
+		expect(state.notices).toBe(1);
+	});
+
+	it('a newer refused write of a stored key wins over the stored value; an accepted one replaces it', async () => {
+		const { inner, kv, state, stored } = device();
+		await stored('run:1', { status: 'running' });
+		await kv.set('run:1', { status: 'succeeded' });
+		expect(await kv.get('run:1')).toEqual({ status: 'succeeded' });
+		expect(await kv.entries('run:')).toEqual([['run:1', { status: 'succeeded' }]]);
+
+		state.refuse = false;
+		await kv.set('run:1', { status: 'succeeded', seen: true });
+		expect(kv.unsavedCount).toBe(0);
+		expect(await inner.get('run:1')).toEqual({ status: 'succeeded', seen: true });
+	});
+
+	it('delete and clear forget it', async () => {
+		const { kv } = device();
+		await kv.set('a', 1);
+		await kv.delete('a');
+		expect(await kv.get('a')).toBeUndefined();
+		await kv.set('b', 2);
+		await kv.clear();
+		expect(await kv.keys()).toEqual([]);
+	});
+
+	it('keeps a copy, not the caller’s object', async () => {
+		const { kv } = device();
+		const value = { status: 'running' };
+		await kv.set('run:1', value);
+		value.status = 'changed';
+		expect(await kv.get('run:1')).toEqual({ status: 'running' });
+	});
+
+	it('a run followed on a full device is found by id, by prompt id, in the list and among the open runs', async () => {
+		const { kv } = device();
+		const runs = new RunsRepo(kv);
+		const run: WorkflowRun = {
+			...newWorkflowRun({
+				id: 'r1',
+				profileId: 'p',
+				title: 'Text to image',
+				workflowId: null,
+				prompt: {},
+				seeds: {},
+				partner: false,
+				now: 1
+			}),
+			promptId: 'job-1',
+			status: 'running'
+		};
+		await runs.put(run);
+		expect((await runs.get('r1'))?.status).toBe('running');
+		expect((await runs.byPromptId('job-1'))?.id).toBe('r1');
+		expect((await runs.open()).map((r) => r.id)).toEqual(['r1']);
+
+		await runs.put({ ...run, status: 'succeeded', finishedAt: 2 });
+		expect((await runs.list()).map((r) => [r.id, r.status])).toEqual([['r1', 'succeeded']]);
+		expect(await runs.open()).toEqual([]);
 	});
 });

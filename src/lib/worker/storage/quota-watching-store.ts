@@ -1,7 +1,11 @@
 /**
  * Every write of the worker passes here, so a full device is noticed wherever it happens (a run's
  * record, a workflow, an output) and the person is told once per episode, with "Free space" at hand.
- * The error still reaches the caller, which decides what can be kept instead.
+ *
+ * A refused record (a run, its timeline entry, a workflow) is kept in memory instead, and every read
+ * sees it, so nothing upstream stops: a run is followed to its end and shown, only not kept past this
+ * session. Refused bytes (a Blob or a buffer: outputs, model results) are not held in memory; their
+ * error reaches the caller, which shows them from the service and marks them not saved.
  */
 import type { KeyValueStore } from '../kv-store';
 import { isQuotaError } from './quota';
@@ -9,8 +13,14 @@ import { isQuotaError } from './quota';
 /** One notice per burst of failing writes: a run's progress can hit the quota many times a second. */
 const NOTICE_EVERY_MS = 10_000;
 
+function isBytes(value: unknown): boolean {
+	return value instanceof Blob || value instanceof ArrayBuffer || ArrayBuffer.isView(value);
+}
+
 export class QuotaWatchingStore implements KeyValueStore {
 	private lastNotice = -Infinity;
+	/** Records the device refused, by key, until a later write of the same key is accepted or it is deleted. */
+	private readonly unsaved = new Map<string, unknown>();
 
 	constructor(
 		private readonly inner: KeyValueStore,
@@ -18,37 +28,67 @@ export class QuotaWatchingStore implements KeyValueStore {
 		private readonly now: () => number = () => Date.now()
 	) {}
 
+	/** How many records live only in memory because the device refused them. */
+	get unsavedCount(): number {
+		return this.unsaved.size;
+	}
+
 	async set(key: string, value: unknown): Promise<void> {
 		try {
 			await this.inner.set(key, value);
+			this.unsaved.delete(key);
 		} catch (error) {
-			if (isQuotaError(error) && this.now() - this.lastNotice >= NOTICE_EVERY_MS) {
+			if (!isQuotaError(error)) throw error;
+			if (this.now() - this.lastNotice >= NOTICE_EVERY_MS) {
 				this.lastNotice = this.now();
 				this.onFull();
 			}
-			throw error;
+			if (isBytes(value)) throw error;
+			this.unsaved.set(key, structuredClone(value));
 		}
 	}
 
-	get<T>(key: string): Promise<T | undefined> {
+	async get<T>(key: string): Promise<T | undefined> {
+		if (this.unsaved.has(key)) return structuredClone(this.unsaved.get(key)) as T;
 		return this.inner.get<T>(key);
 	}
-	delete(key: string): Promise<void> {
-		return this.inner.delete(key);
+	async delete(key: string): Promise<void> {
+		this.unsaved.delete(key);
+		await this.inner.delete(key);
 	}
-	deleteMany(keys: string[]): Promise<void> {
-		return this.inner.deleteMany(keys);
+	async deleteMany(keys: string[]): Promise<void> {
+		for (const key of keys) this.unsaved.delete(key);
+		await this.inner.deleteMany(keys);
 	}
-	keys(prefix?: string): Promise<string[]> {
-		return this.inner.keys(prefix);
+	async keys(prefix = ''): Promise<string[]> {
+		const stored = await this.inner.keys(prefix);
+		const extra = this.unsavedKeys(prefix).filter((k) => !stored.includes(k));
+		return extra.length === 0 ? stored : [...stored, ...extra].sort();
 	}
-	entries<T>(prefix: string): Promise<Array<[string, T]>> {
-		return this.inner.entries<T>(prefix);
+	async entries<T>(prefix: string): Promise<Array<[string, T]>> {
+		return this.merge(await this.inner.entries<T>(prefix), prefix);
 	}
-	newest<T>(prefix: string, limit: number): Promise<Array<[string, T]>> {
-		return this.inner.newest<T>(prefix, limit);
+	async newest<T>(prefix: string, limit: number): Promise<Array<[string, T]>> {
+		// Stored rows past the limit cannot outrank the unsaved ones that make the cut, so `limit` of each suffices.
+		return this.merge(await this.inner.newest<T>(prefix, limit), prefix)
+			.reverse()
+			.slice(0, limit);
 	}
-	clear(): Promise<void> {
-		return this.inner.clear();
+	async clear(): Promise<void> {
+		this.unsaved.clear();
+		await this.inner.clear();
+	}
+
+	private unsavedKeys(prefix: string): string[] {
+		return [...this.unsaved.keys()].filter((k) => k.startsWith(prefix));
+	}
+
+	/** Stored rows with the unsaved ones of a prefix (which win), in key order. */
+	private merge<T>(rows: Array<[string, T]>, prefix: string): Array<[string, T]> {
+		const extra = this.unsavedKeys(prefix);
+		if (extra.length === 0) return [...rows].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+		const byKey = new Map(rows);
+		for (const key of extra) byKey.set(key, structuredClone(this.unsaved.get(key)) as T);
+		return [...byKey].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 	}
 }

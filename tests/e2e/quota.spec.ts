@@ -1,0 +1,67 @@
+import type { Browser, Page } from '@playwright/test';
+import { test, expect, openExample, workflowControl } from './fixtures';
+
+// The service worker's precache would take its share of the quota at a moment of its own choosing.
+test.use({ serviceWorkers: 'block' });
+
+/** What the app stores once an example is open, measured in a context of its own. */
+async function baselineUsage(browser: Browser, appUrl: string): Promise<number> {
+	const context = await browser.newContext({ serviceWorkers: 'block' });
+	const page = await context.newPage();
+	await page.goto(`${appUrl}/`);
+	await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+	await openExample(page, 'Text to image');
+	const usage = await page.evaluate(async () => (await navigator.storage.estimate()).usage ?? 0);
+	await context.close();
+	return usage;
+}
+
+/**
+ * Chromium's IndexedDB takes an origin's quota when it first opens its storage there, so the
+ * override is set on a blank page of the app's origin before the app ever runs in this context.
+ */
+async function limitQuota(page: Page, appUrl: string, quotaSize: number): Promise<void> {
+	const blank = `${appUrl}/__quota-blank`;
+	await page.route(blank, (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>blank</title>' }));
+	await page.goto(blank);
+	const client = await page.context().newCDPSession(page);
+	await client.send('Storage.overrideQuotaForOrigin', { origin: new URL(appUrl).origin, quotaSize });
+}
+
+test('with the device nearly full, a run is followed to its end, its record and output links are shown, and Free space is offered', async ({
+	page,
+	browser,
+	openApp,
+	app,
+	emulator
+}) => {
+	test.setTimeout(90_000);
+	await workflowControl(emulator, 'timing', { stepMs: 100 });
+	const usage = await baselineUsage(browser, app.url);
+	await page.bringToFront(); // the measuring context's page took the focus, and with it the frames
+	await limitQuota(page, app.url, usage + 16 * 1024);
+
+	await openApp('/');
+	await openExample(page, 'Text to image');
+	await page.getByRole('button', { name: 'Run', exact: true }).click();
+	await expect(page.getByText(/step \d+ of 20/).first()).toBeVisible({ timeout: 20_000 });
+	// Shown from the service: the bytes could not be kept, the link to them is.
+	const output = page.getByRole('img', { name: /Output ComfyUI_\d+_\.png/ }).first();
+	await expect(output).toBeVisible({ timeout: 30_000 });
+	await expect.poll(() => output.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+
+	const banner = page.getByRole('alert').filter({ hasText: 'Storage on this device is full' });
+	await expect(banner).toBeVisible({ timeout: 20_000 });
+	await expect(banner.getByRole('button', { name: 'Free space' })).toBeVisible();
+
+	// The record is in the Runs list and opens, with its output, while this session lasts.
+	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Runs' }).click();
+	await page.getByRole('link', { name: 'Run Text to image, succeeded' }).click();
+	await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 20_000 });
+	await expect(page.getByRole('img', { name: /Output ComfyUI_\d+_\.png/ }).first()).toBeVisible();
+
+	// Nothing else is lost: the workflow is still in the library, and the profile still connects.
+	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Workflows' }).click();
+	await expect(page.getByRole('button', { name: 'Open example Text to image' })).toBeVisible();
+	await expect(page.getByRole('link', { name: /Connection: Demo/ })).toBeVisible();
+});
