@@ -2,9 +2,10 @@
  * The graph tab's state: the picture of the run's workflow (with the author's layout when the
  * library still has the file it came from) and each box's state, refreshed at most once per
  * animation frame however fast events arrive; boxes whose state did not change keep their object,
- * so only they skip rendering. Made by the graph view, which is loaded only when its tab opens.
+ * so only the changed boxes render again. The states are one map replaced per frame (one signal,
+ * not one per box: 500 signals made the first draw slower). The picture is built and laid out once
+ * per prompt and file this session. Made by the graph view, which is loaded only when its tab opens.
  */
-import { SvelteMap } from 'svelte/reactivity';
 import type { WorkflowRun } from '$lib/domain/run-record';
 import { buildRunGraph, memberIndex, type RunGraph } from '$lib/domain/run-graph';
 import { layoutGraph } from '$lib/domain/run-graph-layout';
@@ -28,12 +29,28 @@ function readFile(workflowId: string): Promise<JsonObject | null> {
 	return file;
 }
 
+/** Pictures built this session, by prompt, then file: opening the tab again does not lay out again. */
+const pictures = new WeakMap<WorkflowRun['prompt'], Map<JsonObject | null, RunGraph>>();
+
+function picture(prompt: WorkflowRun['prompt'], ui: JsonObject | null): RunGraph {
+	let byFile = pictures.get(prompt);
+	if (!byFile) pictures.set(prompt, (byFile = new Map()));
+	let graph = byFile.get(ui);
+	if (!graph) {
+		graph = layoutGraph(buildRunGraph(prompt, ui));
+		byFile.set(ui, graph);
+		if (byFile.size > FILES_KEPT) byFile.delete(byFile.keys().next().value!);
+	}
+	return graph;
+}
+
 export class RunGraphState {
 	/** The library's UI-format file of the run's workflow: undefined while read, null when there is none. */
 	ui = $state.raw<JsonObject | null | undefined>(undefined);
 	graph = $state.raw<RunGraph | null>(null);
 	index = $derived(this.graph ? memberIndex(this.graph.nodes) : new Map<string, string>());
-	readonly views = new SvelteMap<string, NodeView>();
+	/** Each box's state, by box id; a new map when any box changed, unchanged boxes keep their object. */
+	views = $state.raw<ReadonlyMap<string, NodeView>>(new Map());
 	private frame = 0;
 	private latest: WorkflowRun | undefined;
 	private builtFor: { prompt: WorkflowRun['prompt']; ui: JsonObject | null } | null = null;
@@ -71,13 +88,21 @@ export class RunGraphState {
 		if (!run || this.ui === undefined) return;
 		const ui = this.ui;
 		if (this.builtFor?.prompt !== run.prompt || this.builtFor.ui !== ui) {
-			this.graph = layoutGraph(buildRunGraph(run.prompt, ui));
+			this.graph = picture(run.prompt, ui);
 			this.builtFor = { prompt: run.prompt, ui };
-			this.views.clear();
+			this.views = new Map();
 		}
 		const graph = this.graph;
 		if (!graph) return;
-		for (const [id, view] of nodeViews(run, graph.nodes)) if (!sameView(this.views.get(id), view)) this.views.set(id, view);
+		const before = this.views;
+		const next = nodeViews(run, graph.nodes);
+		let changed = next.size !== before.size;
+		for (const [id, view] of next) {
+			const old = before.get(id);
+			if (old && sameView(old, view)) next.set(id, old);
+			else changed = true;
+		}
+		if (changed) this.views = next;
 	}
 
 	dispose(): void {
