@@ -133,6 +133,9 @@ test('an API-format workflow is laid out left to right with no overlapping nodes
 	const links = await graph.locator('path[data-link]').evaluateAll((els) => els.map((el) => el.getAttribute('data-link')!.split('->')));
 	expect(links.length).toBeGreaterThan(5);
 	for (const [from, to] of links) expect(at.get(from!)!.x, `${from} left of ${to}`).toBeLessThan(at.get(to!)!.x);
+	// Links coloured by type from the server's node definitions: the checkpoint's MODEL and CLIP outputs.
+	await expect(graph.locator('path[data-link="4->3"]')).toHaveAttribute('stroke', '#b39ddb', { timeout: 15_000 });
+	await expect(graph.locator('path[data-link="4->6"]')).toHaveAttribute('stroke', '#ffd500');
 });
 
 test("a UI-format workflow keeps its author's layout and groups", async ({ page, openApp }) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildRunGraph, overlaps, visibleNodeOf } from './run-graph';
+import { buildRunGraph, overlaps, typeLinks, visibleNodeOf } from './run-graph';
 import { DAGRE_LIMIT, layeredLayout, layoutGraph } from './run-graph-layout';
 import { nodeViews } from './run-graph-states';
 import { newWorkflowRun, type WorkflowRun } from './run-record';
@@ -130,6 +130,22 @@ describe('the picture of a workflow', () => {
 			]
 		});
 		expect(graph.edges.find((e) => e.id === '5->9')).toMatchObject({ type: 'IMAGE', points: [] });
+	});
+
+	it("colours an API-format workflow's links by the output types the server's node definitions give", () => {
+		const outputs: Record<string, string[]> = { CheckpointLoaderSimple: ['MODEL', 'CLIP', 'VAE'], CLIPTextEncode: ['CONDITIONING'] };
+		const graph = typeLinks(buildRunGraph(t2i), t2i, (classType) => outputs[classType]);
+		const typeOf = (from: string, to: string) => graph.edges.find((e) => e.id === `${from}->${to}`)?.type;
+		// t2i: 4 is the checkpoint, 6 the positive prompt, 3 the sampler, 8 the decoder.
+		expect(typeOf('4', '3')).toBe('MODEL');
+		expect(typeOf('4', '6')).toBe('CLIP');
+		expect(typeOf('6', '3')).toBe('CONDITIONING');
+		expect(typeOf('3', '8')).toBe('*');
+		// A file's own types are kept; nothing known, nothing changed.
+		const typed = buildRunGraph(withSubgraph, ui);
+		expect(typeLinks(typed, withSubgraph, () => ['VAE']).edges.find((e) => e.id === '1->5')?.type).toBe('MODEL');
+		const untouched = buildRunGraph(t2i);
+		expect(typeLinks(untouched, t2i, () => undefined)).toBe(untouched);
 	});
 
 	it('lays out afresh when the file does not place every node (another version of the workflow)', () => {

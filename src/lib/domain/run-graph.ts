@@ -79,8 +79,8 @@ export function memberIndex(nodes: GraphNode[]): Map<string, string> {
 	return index;
 }
 
-function promptLinks(prompt: ApiPrompt): Array<{ from: string; to: string }> {
-	const links: Array<{ from: string; to: string }> = [];
+function promptLinks(prompt: ApiPrompt): Array<{ from: string; to: string; slot: number }> {
+	const links: Array<{ from: string; to: string; slot: number }> = [];
 	for (const [to, node] of Object.entries(prompt)) {
 		for (const value of Object.values(node.inputs ?? {})) {
 			if (
@@ -89,7 +89,7 @@ function promptLinks(prompt: ApiPrompt): Array<{ from: string; to: string }> {
 				(typeof value[0] === 'string' || typeof value[0] === 'number') &&
 				typeof value[1] === 'number'
 			)
-				links.push({ from: String(value[0]), to });
+				links.push({ from: String(value[0]), to, slot: value[1] });
 		}
 	}
 	return links;
@@ -290,6 +290,27 @@ export function buildRunGraph(prompt: ApiPrompt, ui?: JsonObject | null): RunGra
 	// Author's layout only when the file places every box: a file from another version of the workflow is laid out afresh.
 	const layout = facts && nodes.length > 0 && placed === nodes.length ? 'author' : 'auto';
 	return { nodes, edges: [...edges.values()], groups: layout === 'author' ? (facts?.groups ?? []) : [], layout };
+}
+
+/**
+ * Types for the links no file typed (an API-format workflow): the type the server's node definitions
+ * (`object_info`) give the origin's output slot. `outputTypes` answers by node class.
+ */
+export function typeLinks(graph: RunGraph, prompt: ApiPrompt, outputTypes: (classType: string) => readonly string[] | undefined): RunGraph {
+	if (!graph.edges.some((e) => e.type === '*')) return graph;
+	const index = memberIndex(graph.nodes);
+	const found = new Map<string, string>();
+	for (const link of promptLinks(prompt)) {
+		const from = index.get(link.from) ?? index.get(link.from.split(':')[0]!);
+		const to = index.get(link.to);
+		const id = `${from}->${to}`;
+		if (found.has(id)) continue;
+		const classType = Object.hasOwn(prompt, link.from) ? prompt[link.from]?.class_type : undefined;
+		const type = classType ? outputTypes(classType)?.[link.slot] : undefined;
+		if (type) found.set(id, type);
+	}
+	if (found.size === 0) return graph;
+	return { ...graph, edges: graph.edges.map((e) => (e.type === '*' && found.has(e.id) ? { ...e, type: found.get(e.id)! } : e)) };
 }
 
 /** Whether any two boxes overlap (tests and the benchmark check the automatic layout with it). */

@@ -7,7 +7,7 @@
  * per prompt and file this session. Made by the graph view, which is loaded only when its tab opens.
  */
 import type { WorkflowRun } from '$lib/domain/run-record';
-import { buildRunGraph, memberIndex, type RunGraph } from '$lib/domain/run-graph';
+import { buildRunGraph, memberIndex, typeLinks, type RunGraph } from '$lib/domain/run-graph';
 import { layoutGraph } from '$lib/domain/run-graph-layout';
 import { nodeViews, sameView, type NodeView } from '$lib/domain/run-graph-states';
 import type { JsonObject } from '$lib/wire/json';
@@ -27,6 +27,21 @@ function readFile(workflowId: string): Promise<JsonObject | null> {
 		if (filesRead.size > FILES_KEPT) filesRead.delete(filesRead.keys().next().value!);
 	}
 	return file;
+}
+
+/** Output types by node class, from each profile's node definitions (the worker's cached copy), read once this session. */
+const typesRead = new Map<string, Promise<Map<string, readonly string[]> | null>>();
+
+function readOutputTypes(profileId: string): Promise<Map<string, readonly string[]> | null> {
+	let types = typesRead.get(profileId);
+	if (!types) {
+		types = workerApi()
+			.objectInfo({ profileId })
+			.then((info) => (info.ok && !info.value.none ? new Map(Object.values(info.value.nodes).map((d) => [d.name, d.outputs])) : null));
+		typesRead.set(profileId, types);
+		if (typesRead.size > FILES_KEPT) typesRead.delete(typesRead.keys().next().value!);
+	}
+	return types;
 }
 
 /** Pictures built this session, by prompt, then file: opening the tab again does not lay out again. */
@@ -53,7 +68,9 @@ export class RunGraphState {
 	views = $state.raw<ReadonlyMap<string, NodeView>>(new Map());
 	private frame = 0;
 	private latest: WorkflowRun | undefined;
-	private builtFor: { prompt: WorkflowRun['prompt']; ui: JsonObject | null } | null = null;
+	/** Output types by node class, to colour an API-format workflow's links; null until read, or when there are none. */
+	private outputTypes = $state.raw<Map<string, readonly string[]> | null>(null);
+	private builtFor: { prompt: WorkflowRun['prompt']; ui: JsonObject | null; types: Map<string, readonly string[]> | null } | null = null;
 
 	constructor(private readonly nextFrame: (tick: () => void) => number = requestAnimationFrame) {}
 
@@ -72,6 +89,17 @@ export class RunGraphState {
 		}
 	}
 
+	/** Reads the profile's node definitions (cached by the worker) for the links' colours; the picture is drawn without them meanwhile. */
+	async loadTypes(profileId: string): Promise<void> {
+		try {
+			this.outputTypes = await readOutputTypes(profileId);
+		} catch (error) {
+			// Colours only: the links stay grey, and the next graph tries again.
+			typesRead.delete(profileId);
+			console.warn('the node definitions for the link colours could not be read', error);
+		}
+	}
+
 	/** Takes the run as it is now; the picture follows at the next frame. */
 	update(run: WorkflowRun): void {
 		this.latest = run;
@@ -87,10 +115,15 @@ export class RunGraphState {
 		const run = this.latest;
 		if (!run || this.ui === undefined) return;
 		const ui = this.ui;
+		const types = this.outputTypes;
 		if (this.builtFor?.prompt !== run.prompt || this.builtFor.ui !== ui) {
 			this.graph = picture(run.prompt, ui);
-			this.builtFor = { prompt: run.prompt, ui };
+			this.builtFor = { prompt: run.prompt, ui, types: null };
 			this.views = new Map();
+		}
+		if (types && this.graph && this.builtFor.types !== types) {
+			this.graph = typeLinks(this.graph, run.prompt, (classType) => types.get(classType));
+			this.builtFor.types = types;
 		}
 		const graph = this.graph;
 		if (!graph) return;
