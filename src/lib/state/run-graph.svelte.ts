@@ -32,12 +32,20 @@ function readFile(workflowId: string): Promise<JsonObject | null> {
 /** Output types by node class, from each profile's node definitions (the worker's cached copy), read once this session. */
 const typesRead = new Map<string, Promise<Map<string, readonly string[]> | null>>();
 
+/** The types already read, so a graph opened again is drawn typed at once, not drawn twice. */
+const typesKnown = new Map<string, Map<string, readonly string[]> | null>();
+
 function readOutputTypes(profileId: string): Promise<Map<string, readonly string[]> | null> {
 	let types = typesRead.get(profileId);
 	if (!types) {
 		types = workerApi()
 			.objectInfo({ profileId })
-			.then((info) => (info.ok && !info.value.none ? new Map(Object.values(info.value.nodes).map((d) => [d.name, d.outputs])) : null));
+			.then((info) => (info.ok && !info.value.none ? new Map(Object.values(info.value.nodes).map((d) => [d.name, d.outputs])) : null))
+			.then((read) => {
+				typesKnown.set(profileId, read);
+				if (typesKnown.size > FILES_KEPT) typesKnown.delete(typesKnown.keys().next().value!);
+				return read;
+			});
 		typesRead.set(profileId, types);
 		if (typesRead.size > FILES_KEPT) typesRead.delete(typesRead.keys().next().value!);
 	}
@@ -57,6 +65,16 @@ function picture(prompt: WorkflowRun['prompt'], ui: JsonObject | null): RunGraph
 		if (byFile.size > FILES_KEPT) byFile.delete(byFile.keys().next().value!);
 	}
 	return graph;
+}
+
+const typedPictures = new WeakMap<RunGraph, WeakMap<Map<string, readonly string[]>, RunGraph>>();
+
+function typed(graph: RunGraph, prompt: WorkflowRun['prompt'], types: Map<string, readonly string[]>): RunGraph {
+	let byTypes = typedPictures.get(graph);
+	if (!byTypes) typedPictures.set(graph, (byTypes = new WeakMap()));
+	let result = byTypes.get(types);
+	if (!result) byTypes.set(types, (result = typeLinks(graph, prompt, (classType) => types.get(classType))));
+	return result;
 }
 
 export class RunGraphState {
@@ -91,6 +109,11 @@ export class RunGraphState {
 
 	/** Reads the profile's node definitions (cached by the worker) for the links' colours; the picture is drawn without them meanwhile. */
 	async loadTypes(profileId: string): Promise<void> {
+		const known = typesKnown.get(profileId);
+		if (known !== undefined) {
+			this.outputTypes = known;
+			return;
+		}
 		try {
 			this.outputTypes = await readOutputTypes(profileId);
 		} catch (error) {
@@ -122,7 +145,7 @@ export class RunGraphState {
 			this.views = new Map();
 		}
 		if (types && this.graph && this.builtFor.types !== types) {
-			this.graph = typeLinks(this.graph, run.prompt, (classType) => types.get(classType));
+			this.graph = typed(this.graph, run.prompt, types);
 			this.builtFor.types = types;
 		}
 		const graph = this.graph;
