@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Locator, Page } from '@playwright/test';
+import { RecordingSocket } from '../../emulator/workflow/test-support';
 import { test, expect, openExample, runExample, workflowControl } from './fixtures';
 
 /** The box of a node in the graph, by its title. */
@@ -132,6 +133,9 @@ test('an API-format workflow is laid out left to right with no overlapping nodes
 	const links = await graph.locator('path[data-link]').evaluateAll((els) => els.map((el) => el.getAttribute('data-link')!.split('->')));
 	expect(links.length).toBeGreaterThan(5);
 	for (const [from, to] of links) expect(at.get(from!)!.x, `${from} left of ${to}`).toBeLessThan(at.get(to!)!.x);
+	// Links coloured by type from the server's node definitions: the checkpoint's MODEL and CLIP outputs.
+	await expect(graph.locator('path[data-link="4->3"]')).toHaveAttribute('stroke', '#b39ddb', { timeout: 15_000 });
+	await expect(graph.locator('path[data-link="4->6"]')).toHaveAttribute('stroke', '#ffd500');
 });
 
 test("a UI-format workflow keeps its author's layout and groups", async ({ page, openApp }) => {
@@ -209,4 +213,82 @@ test('a finished run is drawn offline from its saved record, the graph code from
 	} finally {
 		await context.setOffline(false);
 	}
+});
+
+test('a node opens its inputs in "run again" and its outputs in the shared image viewer', async ({ page, openApp, emulator }) => {
+	test.setTimeout(90_000);
+	await workflowControl(emulator, 'timing', { stepMs: 5 });
+	await openApp('/');
+	await runExample(page, 'Text to image');
+	await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 20_000 });
+	await openGraph(page);
+	const details = page.getByRole('complementary', { name: 'Node details' });
+
+	// An output thumbnail opens the viewer the workbench uses, not an image of its own.
+	await expect(box(page, 'Save Image').getByRole('img', { name: /Output 1 of/ })).toBeVisible({ timeout: 20_000 });
+	await box(page, 'Save Image').click();
+	await details.getByRole('button', { name: /^View Output 1 of/ }).click();
+	const viewer = page.getByRole('dialog', { name: 'Image viewer' });
+	await expect(viewer.getByRole('img', { name: /Output 1 of .*, full size/ })).toBeVisible();
+	await viewer.getByRole('button', { name: 'Close' }).click();
+	await details.getByRole('button', { name: 'Close' }).click();
+
+	// The sampler's inputs: the form, filled with this run's inputs, at the sampler's fields.
+	await box(page, 'KSampler').click();
+	await details.getByRole('button', { name: 'Change these inputs in Run again' }).click();
+	await expect(page).toHaveURL(/\/workflows\/[^?]+\?inputs=[^&]+&node=\d+$/, { timeout: 15_000 });
+	const sampler = page.getByRole('form', { name: 'Run form' }).getByRole('region', { name: 'Node KSampler' });
+	await expect(sampler).toHaveAttribute('aria-current', 'true', { timeout: 20_000 });
+	await expect(sampler).toBeInViewport();
+	await expect(sampler).toBeFocused();
+	await expect(sampler.getByRole('spinbutton', { name: 'steps' })).toHaveValue('20');
+});
+
+test("an interrupted run's graph marks the node it stopped in and leaves the rest not run", async ({ page, openApp, emulator }) => {
+	test.setTimeout(150_000);
+	// The decoder is held long enough for the cancel to land inside it even on a loaded machine (the stop
+	// is read when the next node would start, so the interrupt shows once the hold ends); the test socket
+	// says when it started.
+	await workflowControl(emulator, 'timing', { stepMs: 5, holdNode: { classType: 'VAEDecode', ms: 25_000 } });
+	const socket = await RecordingSocket.open(emulator);
+	try {
+		await openApp('/');
+		await runExample(page, 'Text to image');
+		await openGraph(page);
+		await socket.until(() => socket.json('executing').some((m) => m.data['node'] === '8'), 20_000);
+		// No wait for the button to hold still: the hold is short on a loaded machine.
+		await page.getByRole('button', { name: 'Cancel run' }).click({ force: true });
+		await expect(box(page, 'VAE Decode')).toHaveAttribute('data-state', 'interrupted', { timeout: 60_000 });
+		await expect(box(page, 'VAE Decode')).toHaveAccessibleName(/VAE Decode \(VAEDecode\): Interrupted/);
+		await expect(box(page, 'KSampler')).toHaveAttribute('data-state', 'done');
+		await expect(box(page, 'Save Image')).toHaveAttribute('data-state', 'not-run');
+		await expect(page.getByRole('list', { name: 'Node states' })).toContainText('VAE Decode: Interrupted');
+	} finally {
+		socket.close();
+	}
+});
+
+test('a v2 run shows its nodes as not reported, never guessed, besides the running one', async ({ page, openApp, emulator }) => {
+	test.setTimeout(90_000);
+	await workflowControl(emulator, 'timing', { stepMs: 1000 });
+	await openApp('/settings');
+	await page.getByRole('button', { name: 'Add profile' }).click();
+	const form = page.getByRole('form', { name: 'New profile' });
+	await form.getByRole('radio', { name: /^Cloud/ }).check();
+	await form.getByLabel('Workflow service URL').fill(emulator.urls.workflow);
+	await form.getByRole('textbox', { name: 'API key' }).fill(emulator.apiKey);
+	await form.getByRole('button', { name: 'Save profile' }).click();
+	const use = page.getByRole('button', { name: 'Use Cloud' });
+	if (await use.isVisible()) await use.click();
+	await expect(page.getByRole('link', { name: /Connection: Cloud, Live/ })).toBeVisible();
+
+	await page.evaluate(() => localStorage.setItem('runboard:run-view', 'graph'));
+	await runExample(page, 'Text to image');
+	const graph = page.getByRole('region', { name: 'Run graph' });
+	await expect(box(page, 'KSampler')).toHaveAttribute('data-state', 'running', { timeout: 30_000 });
+	// v2 sends snapshots of the current node only: no node before it is claimed done or cached.
+	await expect(box(page, 'Load Checkpoint')).toHaveAttribute('data-state', 'not-reported');
+	await expect(box(page, 'Save Image')).toHaveAttribute('data-state', 'not-reported');
+	await expect(page.getByRole('list', { name: 'Node states' })).toContainText('Save Image: Not reported');
+	await expect(graph.locator('.node[data-state="done"]')).toHaveCount(7, { timeout: 60_000 });
 });

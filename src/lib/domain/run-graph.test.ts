@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildRunGraph, overlaps, visibleNodeOf } from './run-graph';
+import { buildRunGraph, overlaps, typeLinks, visibleNodeOf } from './run-graph';
 import { DAGRE_LIMIT, layeredLayout, layoutGraph } from './run-graph-layout';
 import { nodeViews } from './run-graph-states';
 import { newWorkflowRun, type WorkflowRun } from './run-record';
@@ -103,6 +103,51 @@ describe('the picture of a workflow', () => {
 		expect(graph.edges.find((e) => e.id === '5->9')?.type).toBe('IMAGE');
 	});
 
+	it('draws legacy Reroute nodes as points on the link they sit on, not as boxes', () => {
+		const legacy: JsonObject = {
+			nodes: [
+				{ id: 1, type: 'CheckpointLoaderSimple', pos: [0, 0], size: [300, 98] },
+				{ id: 20, type: 'Reroute', pos: [400, 100], size: [75, 26] },
+				{ id: 21, type: 'Reroute', pos: [500, 200], size: [75, 26] },
+				{ id: 5, type: 'sg-1', pos: [700, 0], size: [250, 120] },
+				{ id: 9, type: 'SaveImage', pos: [1000, 0], size: [210, 270] }
+			],
+			links: [
+				[30, 1, 0, 20, 0, 'MODEL'],
+				[31, 20, 0, 21, 0, 'MODEL'],
+				[32, 21, 0, 5, 0, 'MODEL'],
+				[33, 5, 0, 9, 0, 'IMAGE']
+			]
+		};
+		const graph = buildRunGraph(withSubgraph, legacy);
+		expect(graph.layout).toBe('author');
+		expect(graph.nodes.map((n) => n.id).sort()).toEqual(['1', '5', '9']);
+		expect(graph.edges.find((e) => e.id === '1->5')).toMatchObject({
+			type: 'MODEL',
+			points: [
+				{ x: 437.5, y: 113 },
+				{ x: 537.5, y: 213 }
+			]
+		});
+		expect(graph.edges.find((e) => e.id === '5->9')).toMatchObject({ type: 'IMAGE', points: [] });
+	});
+
+	it("colours an API-format workflow's links by the output types the server's node definitions give", () => {
+		const outputs: Record<string, string[]> = { CheckpointLoaderSimple: ['MODEL', 'CLIP', 'VAE'], CLIPTextEncode: ['CONDITIONING'] };
+		const graph = typeLinks(buildRunGraph(t2i), t2i, (classType) => outputs[classType]);
+		const typeOf = (from: string, to: string) => graph.edges.find((e) => e.id === `${from}->${to}`)?.type;
+		// t2i: 4 is the checkpoint, 6 the positive prompt, 3 the sampler, 8 the decoder.
+		expect(typeOf('4', '3')).toBe('MODEL');
+		expect(typeOf('4', '6')).toBe('CLIP');
+		expect(typeOf('6', '3')).toBe('CONDITIONING');
+		expect(typeOf('3', '8')).toBe('*');
+		// A file's own types are kept; nothing known, nothing changed.
+		const typed = buildRunGraph(withSubgraph, ui);
+		expect(typeLinks(typed, withSubgraph, () => ['VAE']).edges.find((e) => e.id === '1->5')?.type).toBe('MODEL');
+		const untouched = buildRunGraph(t2i);
+		expect(typeLinks(untouched, t2i, () => undefined)).toBe(untouched);
+	});
+
 	it('lays out afresh when the file does not place every node (another version of the workflow)', () => {
 		const graph = buildRunGraph({ ...withSubgraph, '10': { class_type: 'PreviewImage', inputs: { images: ['9', 0] } } }, ui);
 		expect(graph.layout).toBe('auto');
@@ -111,6 +156,20 @@ describe('the picture of a workflow', () => {
 
 	it.each([
 		['garbage nodes and links', { nodes: [null, 3, { id: {} }], links: [[null], { origin_id: 1 }], groups: 'no' }],
+		[
+			'a legacy Reroute node cycle',
+			{
+				nodes: [
+					{ id: 20, type: 'Reroute', pos: [0, 0] },
+					{ id: 21, type: 'Reroute', pos: [0, 0] }
+				],
+				links: [
+					[1, 20, 0, 21, 0, '*'],
+					[2, 21, 0, 20, 0, '*'],
+					[3, 21, 0, 9, 0, 'IMAGE']
+				]
+			}
+		],
 		[
 			'a reroute cycle',
 			{

@@ -1,7 +1,8 @@
 /**
  * The picture of a run's workflow: which boxes to draw, where, and the links between them. The
  * prompt as sent is the truth of what ran; a UI-format file (the library's copy of the workflow)
- * adds the author's layout, groups, collapsed nodes, link types and native reroutes. A subgraph
+ * adds the author's layout, groups, collapsed nodes, link types and reroutes (native ones, and legacy
+ * `Reroute` nodes, drawn as points on their link, not as boxes). A subgraph
  * instance is one box standing for every prompt node whose path id starts with its id (`a:b:c`
  * belongs to box `a`). Without a file, boxes have no position yet: `layoutGraph` places them.
  */
@@ -78,8 +79,8 @@ export function memberIndex(nodes: GraphNode[]): Map<string, string> {
 	return index;
 }
 
-function promptLinks(prompt: ApiPrompt): Array<{ from: string; to: string }> {
-	const links: Array<{ from: string; to: string }> = [];
+function promptLinks(prompt: ApiPrompt): Array<{ from: string; to: string; slot: number }> {
+	const links: Array<{ from: string; to: string; slot: number }> = [];
 	for (const [to, node] of Object.entries(prompt)) {
 		for (const value of Object.values(node.inputs ?? {})) {
 			if (
@@ -88,7 +89,7 @@ function promptLinks(prompt: ApiPrompt): Array<{ from: string; to: string }> {
 				(typeof value[0] === 'string' || typeof value[0] === 'number') &&
 				typeof value[1] === 'number'
 			)
-				links.push({ from: String(value[0]), to });
+				links.push({ from: String(value[0]), to, slot: value[1] });
 		}
 	}
 	return links;
@@ -106,16 +107,24 @@ interface FileFacts {
 	links: FileLink[];
 	groups: GraphGroup[];
 	reroutes: Map<string, { x: number; y: number; parentId: string | null }>;
+	/** Legacy reroutes (nodes of type `Reroute`, gone from the prompt): their centres, by node id. */
+	rerouteNodes: Map<string, { x: number; y: number }>;
 	subgraphNames: Map<string, string>;
 }
 
 /** Reads what the picture needs from an untrusted UI-format file (top-level graph only). */
 function readFile(ui: JsonObject): FileFacts {
 	const nodes: FileFacts['nodes'] = new Map();
+	const rerouteNodes: FileFacts['rerouteNodes'] = new Map();
 	for (const raw of Array.isArray(ui['nodes']) ? ui['nodes'].filter(isObject) : []) {
 		const id = idOf(raw['id']);
 		if (id === null) continue;
 		const [x, y] = pair(raw['pos'], [0, 0]);
+		if (raw['type'] === 'Reroute') {
+			const [w, h] = pair(raw['size'], [75, 26]);
+			rerouteNodes.set(id, { x: x + w / 2, y: y + h / 2 });
+			continue;
+		}
 		const [width, height] = pair(raw['size'], [NODE_WIDTH, NODE_HEIGHT]);
 		const flags = isObject(raw['flags']) ? raw['flags'] : {};
 		const title = typeof raw['title'] === 'string' && raw['title'].trim() ? raw['title'] : undefined;
@@ -183,7 +192,32 @@ function readFile(ui: JsonObject): FileFacts {
 		const id = idOf(s['id']);
 		if (id !== null) subgraphNames.set(id, typeof s['name'] === 'string' ? s['name'] : 'Subgraph');
 	}
-	return { nodes, links, groups, reroutes, subgraphNames };
+	return { nodes, links, groups, reroutes, rerouteNodes, subgraphNames };
+}
+
+/**
+ * The file's link from `from` into `to` and the points it bends through: native reroutes on it, or a
+ * chain of legacy `Reroute` nodes between the two (the prompt links the ends straight).
+ */
+function fileRoute(
+	facts: FileFacts,
+	into: Map<string, FileLink[]>,
+	from: string,
+	to: string
+): { link: FileLink; points: Array<{ x: number; y: number }> } | null {
+	for (const link of into.get(to) ?? []) {
+		if (link.from === from) return { link, points: reroutePoints(facts, link.parentId) };
+		const points: Array<{ x: number; y: number }> = [];
+		const seen = new Set<string>();
+		let at: FileLink | undefined = link;
+		while (at && facts.rerouteNodes.has(at.from) && !seen.has(at.from) && points.length < MAX_REROUTE_CHAIN) {
+			seen.add(at.from);
+			points.unshift(facts.rerouteNodes.get(at.from)!);
+			at = into.get(at.from)?.[0];
+		}
+		if (at?.from === from) return { link, points };
+	}
+	return null;
 }
 
 function reroutePoints(facts: FileFacts, parentId: string | null): Array<{ x: number; y: number }> {
@@ -237,6 +271,12 @@ export function buildRunGraph(prompt: ApiPrompt, ui?: JsonObject | null): RunGra
 		});
 	}
 	const index = memberIndex(nodes);
+	const into = new Map<string, FileLink[]>();
+	for (const link of facts?.links ?? []) {
+		const list = into.get(link.to);
+		if (list) list.push(link);
+		else into.set(link.to, [link]);
+	}
 	const edges = new Map<string, GraphEdge>();
 	for (const link of promptLinks(prompt)) {
 		const from = index.get(link.from) ?? index.get(link.from.split(':')[0]!);
@@ -244,12 +284,33 @@ export function buildRunGraph(prompt: ApiPrompt, ui?: JsonObject | null): RunGra
 		if (!from || !to || from === to) continue;
 		const id = `${from}->${to}`;
 		if (edges.has(id)) continue;
-		const fileLink = facts?.links.find((l) => l.from === from && l.to === to);
-		edges.set(id, { id, from, to, type: fileLink?.type ?? '*', points: facts && fileLink ? reroutePoints(facts, fileLink.parentId) : [] });
+		const route = facts ? fileRoute(facts, into, from, to) : null;
+		edges.set(id, { id, from, to, type: route?.link.type ?? '*', points: route?.points ?? [] });
 	}
 	// Author's layout only when the file places every box: a file from another version of the workflow is laid out afresh.
 	const layout = facts && nodes.length > 0 && placed === nodes.length ? 'author' : 'auto';
 	return { nodes, edges: [...edges.values()], groups: layout === 'author' ? (facts?.groups ?? []) : [], layout };
+}
+
+/**
+ * Types for the links no file typed (an API-format workflow): the type the server's node definitions
+ * (`object_info`) give the origin's output slot. `outputTypes` answers by node class.
+ */
+export function typeLinks(graph: RunGraph, prompt: ApiPrompt, outputTypes: (classType: string) => readonly string[] | undefined): RunGraph {
+	if (!graph.edges.some((e) => e.type === '*')) return graph;
+	const index = memberIndex(graph.nodes);
+	const found = new Map<string, string>();
+	for (const link of promptLinks(prompt)) {
+		const from = index.get(link.from) ?? index.get(link.from.split(':')[0]!);
+		const to = index.get(link.to);
+		const id = `${from}->${to}`;
+		if (found.has(id)) continue;
+		const classType = Object.hasOwn(prompt, link.from) ? prompt[link.from]?.class_type : undefined;
+		const type = classType ? outputTypes(classType)?.[link.slot] : undefined;
+		if (type) found.set(id, type);
+	}
+	if (found.size === 0) return graph;
+	return { ...graph, edges: graph.edges.map((e) => (e.type === '*' && found.has(e.id) ? { ...e, type: found.get(e.id)! } : e)) };
 }
 
 /** Whether any two boxes overlap (tests and the benchmark check the automatic layout with it). */

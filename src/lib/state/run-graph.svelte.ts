@@ -2,11 +2,12 @@
  * The graph tab's state: the picture of the run's workflow (with the author's layout when the
  * library still has the file it came from) and each box's state, refreshed at most once per
  * animation frame however fast events arrive; boxes whose state did not change keep their object,
- * so only they skip rendering. Made by the graph view, which is loaded only when its tab opens.
+ * so only the changed boxes render again. The states are one map replaced per frame (one signal,
+ * not one per box: 500 signals made the first draw slower). The picture is built and laid out once
+ * per prompt and file this session. Made by the graph view, which is loaded only when its tab opens.
  */
-import { SvelteMap } from 'svelte/reactivity';
 import type { WorkflowRun } from '$lib/domain/run-record';
-import { buildRunGraph, memberIndex, type RunGraph } from '$lib/domain/run-graph';
+import { buildRunGraph, memberIndex, typeLinks, type RunGraph } from '$lib/domain/run-graph';
 import { layoutGraph } from '$lib/domain/run-graph-layout';
 import { nodeViews, sameView, type NodeView } from '$lib/domain/run-graph-states';
 import type { JsonObject } from '$lib/wire/json';
@@ -28,15 +29,66 @@ function readFile(workflowId: string): Promise<JsonObject | null> {
 	return file;
 }
 
+/** Output types by node class, from each profile's node definitions (the worker's cached copy), read once this session. */
+const typesRead = new Map<string, Promise<Map<string, readonly string[]> | null>>();
+
+/** The types already read, so a graph opened again is drawn typed at once, not drawn twice. */
+const typesKnown = new Map<string, Map<string, readonly string[]> | null>();
+
+function readOutputTypes(profileId: string): Promise<Map<string, readonly string[]> | null> {
+	let types = typesRead.get(profileId);
+	if (!types) {
+		types = workerApi()
+			.objectInfo({ profileId })
+			.then((info) => (info.ok && !info.value.none ? new Map(Object.values(info.value.nodes).map((d) => [d.name, d.outputs])) : null))
+			.then((read) => {
+				typesKnown.set(profileId, read);
+				if (typesKnown.size > FILES_KEPT) typesKnown.delete(typesKnown.keys().next().value!);
+				return read;
+			});
+		typesRead.set(profileId, types);
+		if (typesRead.size > FILES_KEPT) typesRead.delete(typesRead.keys().next().value!);
+	}
+	return types;
+}
+
+/** Pictures built this session, by prompt, then file: opening the tab again does not lay out again. */
+const pictures = new WeakMap<WorkflowRun['prompt'], Map<JsonObject | null, RunGraph>>();
+
+function picture(prompt: WorkflowRun['prompt'], ui: JsonObject | null): RunGraph {
+	let byFile = pictures.get(prompt);
+	if (!byFile) pictures.set(prompt, (byFile = new Map()));
+	let graph = byFile.get(ui);
+	if (!graph) {
+		graph = layoutGraph(buildRunGraph(prompt, ui));
+		byFile.set(ui, graph);
+		if (byFile.size > FILES_KEPT) byFile.delete(byFile.keys().next().value!);
+	}
+	return graph;
+}
+
+const typedPictures = new WeakMap<RunGraph, WeakMap<Map<string, readonly string[]>, RunGraph>>();
+
+function typed(graph: RunGraph, prompt: WorkflowRun['prompt'], types: Map<string, readonly string[]>): RunGraph {
+	let byTypes = typedPictures.get(graph);
+	if (!byTypes) typedPictures.set(graph, (byTypes = new WeakMap()));
+	let result = byTypes.get(types);
+	if (!result) byTypes.set(types, (result = typeLinks(graph, prompt, (classType) => types.get(classType))));
+	return result;
+}
+
 export class RunGraphState {
 	/** The library's UI-format file of the run's workflow: undefined while read, null when there is none. */
 	ui = $state.raw<JsonObject | null | undefined>(undefined);
 	graph = $state.raw<RunGraph | null>(null);
 	index = $derived(this.graph ? memberIndex(this.graph.nodes) : new Map<string, string>());
-	readonly views = new SvelteMap<string, NodeView>();
+	/** Each box's state, by box id; a new map when any box changed, unchanged boxes keep their object. */
+	views = $state.raw<ReadonlyMap<string, NodeView>>(new Map());
 	private frame = 0;
 	private latest: WorkflowRun | undefined;
-	private builtFor: { prompt: WorkflowRun['prompt']; ui: JsonObject | null } | null = null;
+	/** Output types by node class, to colour an API-format workflow's links; null until read, or when there are none. */
+	private outputTypes = $state.raw<Map<string, readonly string[]> | null>(null);
+	private builtFor: { prompt: WorkflowRun['prompt']; ui: JsonObject | null; types: Map<string, readonly string[]> | null } | null = null;
 
 	constructor(private readonly nextFrame: (tick: () => void) => number = requestAnimationFrame) {}
 
@@ -55,6 +107,22 @@ export class RunGraphState {
 		}
 	}
 
+	/** Reads the profile's node definitions (cached by the worker) for the links' colours; the picture is drawn without them meanwhile. */
+	async loadTypes(profileId: string): Promise<void> {
+		const known = typesKnown.get(profileId);
+		if (known !== undefined) {
+			this.outputTypes = known;
+			return;
+		}
+		try {
+			this.outputTypes = await readOutputTypes(profileId);
+		} catch (error) {
+			// Colours only: the links stay grey, and the next graph tries again.
+			typesRead.delete(profileId);
+			console.warn('the node definitions for the link colours could not be read', error);
+		}
+	}
+
 	/** Takes the run as it is now; the picture follows at the next frame. */
 	update(run: WorkflowRun): void {
 		this.latest = run;
@@ -70,14 +138,27 @@ export class RunGraphState {
 		const run = this.latest;
 		if (!run || this.ui === undefined) return;
 		const ui = this.ui;
+		const types = this.outputTypes;
 		if (this.builtFor?.prompt !== run.prompt || this.builtFor.ui !== ui) {
-			this.graph = layoutGraph(buildRunGraph(run.prompt, ui));
-			this.builtFor = { prompt: run.prompt, ui };
-			this.views.clear();
+			this.graph = picture(run.prompt, ui);
+			this.builtFor = { prompt: run.prompt, ui, types: null };
+			this.views = new Map();
+		}
+		if (types && this.graph && this.builtFor.types !== types) {
+			this.graph = typed(this.graph, run.prompt, types);
+			this.builtFor.types = types;
 		}
 		const graph = this.graph;
 		if (!graph) return;
-		for (const [id, view] of nodeViews(run, graph.nodes)) if (!sameView(this.views.get(id), view)) this.views.set(id, view);
+		const before = this.views;
+		const next = nodeViews(run, graph.nodes);
+		let changed = next.size !== before.size;
+		for (const [id, view] of next) {
+			const old = before.get(id);
+			if (old && sameView(old, view)) next.set(id, old);
+			else changed = true;
+		}
+		if (changed) this.views = next;
 	}
 
 	dispose(): void {
