@@ -67,9 +67,10 @@ test('a synchronous call in flight during a reload is sent again under its key a
 });
 
 test('at most four synchronous calls are held open; the rest wait their turn and all finish', async ({ page, openApp, emulator }) => {
-	// quill-3 is a language model, which the emulator runs at half the provider time: each call takes 6 s,
-	// long enough for all six to be sent before the first ends.
-	await routerControl(emulator, 'settings', { providerMs: 12_000 });
+	// quill-3 is a language model, which the emulator runs at half the provider time: each call takes 24 s,
+	// long enough for all six to be sent before the first ends (sending them took 17 s under CI load).
+	test.setTimeout(150_000);
+	await routerControl(emulator, 'settings', { providerMs: 48_000 });
 	const form = await openModel(page, openApp, 'quill/quill-3');
 	const prompt = form.getByRole('textbox', { name: 'Prompt', exact: true });
 	for (let i = 1; i <= 6; i++) {
@@ -79,7 +80,7 @@ test('at most four synchronous calls are held open; the rest wait their turn and
 	const runs = page.getByRole('region', { name: 'Runs of this model' }).getByRole('article');
 	await expect(runs).toHaveCount(6);
 	await expect(runs.filter({ hasText: 'Waiting for a free connection: 4 synchronous calls are already held open.' })).toHaveCount(2);
-	await expect(runs.getByRole('status').filter({ hasText: 'Succeeded' })).toHaveCount(6, { timeout: 40_000 });
+	await expect(runs.getByRole('status').filter({ hasText: 'Succeeded' })).toHaveCount(6, { timeout: 90_000 });
 	expect(await totalDispatches(emulator)).toBe(6);
 });
 
