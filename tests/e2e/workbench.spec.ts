@@ -255,7 +255,10 @@ test('the old run-page addresses still open', async ({ page, openApp, emulator }
 	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Runs' }).click();
 	const entry = page.getByRole('link', { name: /Run quill\/quill-mini: hello, succeeded/ });
 	await expect(entry).toBeVisible({ timeout: 15_000 });
-	expect(await entry.getAttribute('href')).toMatch(/^\/models\/runs\/[\w-]+$/);
-	await openApp((await entry.getAttribute('href'))!);
+	// Model runs open on the one run page; their old address leads there.
+	const modelHref = (await entry.getAttribute('href'))!;
+	expect(modelHref).toMatch(/^\/runs\/[\w-]+$/);
+	await openApp(modelHref.replace('/runs/', '/models/runs/'));
+	await expect(page).toHaveURL(new RegExp(`${modelHref}$`), { timeout: 15_000 });
 	await expect(page.getByRole('heading', { name: 'quill/quill-mini' })).toBeVisible({ timeout: 15_000 });
 });
