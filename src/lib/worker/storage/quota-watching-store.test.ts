@@ -102,6 +102,24 @@ describe('a refused record is kept in memory and every read sees it', () => {
 		expect(await kv.keys()).toEqual([]);
 	});
 
+	it('a read while the write is in flight sees the value being written, whether the device then takes it or not', async () => {
+		for (const refuse of [true, false]) {
+			const { inner, kv, state, stored } = device();
+			state.refuse = refuse;
+			await stored('run:1', { status: 'running' });
+			// The device answers late, as IndexedDB does near its quota; reads queued behind see the old value.
+			let answer: () => void = () => {};
+			const set = inner.set.bind(inner);
+			inner.set = (key, value) => new Promise<void>((resolve) => (answer = resolve)).then(() => set(key, value));
+			const writing = kv.set('run:1', { status: 'succeeded', outputs: [{ filename: 'a.png' }] });
+			expect(await kv.get('run:1')).toEqual({ status: 'succeeded', outputs: [{ filename: 'a.png' }] });
+			expect(await kv.entries('run:')).toEqual([['run:1', { status: 'succeeded', outputs: [{ filename: 'a.png' }] }]]);
+			answer();
+			await writing;
+			expect(await kv.get('run:1')).toEqual({ status: 'succeeded', outputs: [{ filename: 'a.png' }] });
+		}
+	});
+
 	it('keeps a copy, not the caller’s object', async () => {
 		const { kv } = device();
 		const value = { status: 'running' };

@@ -4,7 +4,8 @@
  *
  * A refused record (a run, its timeline entry, a workflow) is kept in memory instead, and every read
  * sees it, so nothing upstream stops: a run is followed to its end and shown, only not kept past this
- * session. Refused bytes (a Blob or a buffer: outputs, model results) are not held in memory; their
+ * session. A record being written is read as written, even before the device answers: a refusal
+ * arrives only after reads queued behind the write have seen the old value. Refused bytes (a Blob or a buffer: outputs, model results) are not held in memory; their
  * error reaches the caller, which shows them from the service and marks them not saved.
  */
 import type { KeyValueStore } from '../kv-store';
@@ -21,6 +22,8 @@ export class QuotaWatchingStore implements KeyValueStore {
 	private lastNotice = -Infinity;
 	/** Records the device refused, by key, until a later write of the same key is accepted or it is deleted. */
 	private readonly unsaved = new Map<string, unknown>();
+	/** Records whose write has not settled yet, by key: the newest write of each. */
+	private readonly writing = new Map<string, { value: unknown }>();
 
 	constructor(
 		private readonly inner: KeyValueStore,
@@ -34,6 +37,9 @@ export class QuotaWatchingStore implements KeyValueStore {
 	}
 
 	async set(key: string, value: unknown): Promise<void> {
+		const bytes = isBytes(value);
+		const write = bytes ? undefined : { value };
+		if (write) this.writing.set(key, write);
 		try {
 			await this.inner.set(key, value);
 			this.unsaved.delete(key);
@@ -43,21 +49,23 @@ export class QuotaWatchingStore implements KeyValueStore {
 				this.lastNotice = this.now();
 				this.onFull();
 			}
-			if (isBytes(value)) throw error;
+			if (bytes) throw error;
 			this.unsaved.set(key, structuredClone(value));
+		} finally {
+			if (write && this.writing.get(key) === write) this.writing.delete(key);
 		}
 	}
 
 	async get<T>(key: string): Promise<T | undefined> {
-		if (this.unsaved.has(key)) return structuredClone(this.unsaved.get(key)) as T;
+		if (this.inMemory(key)) return this.memoryValue<T>(key);
 		return this.inner.get<T>(key);
 	}
 	async delete(key: string): Promise<void> {
-		this.unsaved.delete(key);
+		this.forget(key);
 		await this.inner.delete(key);
 	}
 	async deleteMany(keys: string[]): Promise<void> {
-		for (const key of keys) this.unsaved.delete(key);
+		for (const key of keys) this.forget(key);
 		await this.inner.deleteMany(keys);
 	}
 	async keys(prefix = ''): Promise<string[]> {
@@ -76,19 +84,36 @@ export class QuotaWatchingStore implements KeyValueStore {
 	}
 	async clear(): Promise<void> {
 		this.unsaved.clear();
+		this.writing.clear();
 		await this.inner.clear();
 	}
 
-	private unsavedKeys(prefix: string): string[] {
-		return [...this.unsaved.keys()].filter((k) => k.startsWith(prefix));
+	private forget(key: string): void {
+		this.unsaved.delete(key);
+		this.writing.delete(key);
 	}
 
-	/** Stored rows with the unsaved ones of a prefix (which win), in key order. */
+	private inMemory(key: string): boolean {
+		return this.writing.has(key) || this.unsaved.has(key);
+	}
+
+	/** The value being written, else the refused one. */
+	private memoryValue<T>(key: string): T {
+		const write = this.writing.get(key);
+		return structuredClone(write ? write.value : this.unsaved.get(key)) as T;
+	}
+
+	private unsavedKeys(prefix: string): string[] {
+		const keys = new Set([...this.unsaved.keys(), ...this.writing.keys()]);
+		return [...keys].filter((k) => k.startsWith(prefix));
+	}
+
+	/** Stored rows with the ones held in memory (being written or refused), which win, in key order. */
 	private merge<T>(rows: Array<[string, T]>, prefix: string): Array<[string, T]> {
 		const extra = this.unsavedKeys(prefix);
 		if (extra.length === 0) return [...rows].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 		const byKey = new Map(rows);
-		for (const key of extra) byKey.set(key, structuredClone(this.unsaved.get(key)) as T);
+		for (const key of extra) byKey.set(key, this.memoryValue<T>(key));
 		return [...byKey].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 	}
 }
