@@ -169,6 +169,9 @@ export class RunTracker {
 	 */
 	accepted(run: WorkflowRun, promptId: string, links?: JobLinks): WorkflowRun {
 		const latest = this.open.get(run.id) ?? run;
+		// A service that names its jobs itself (v2): a stream opened under our own id found nothing.
+		const renamed = run.promptId !== null && run.promptId !== promptId;
+		if (run.promptId !== null && renamed) this.streams.stop(run.promptId);
 		const next = applyJobState(
 			{ ...latest, promptId, queuedAt: latest.queuedAt ?? this.now(), ...(links ? { jobLinks: links } : {}) },
 			'pending',
@@ -177,6 +180,8 @@ export class RunTracker {
 		this.track(next); // replays any events that came first, moving the run on
 		const newest = this.open.get(run.id) ?? next;
 		this.update(newest, true);
+		// Read it at once under the service's id (which opens its live stream), not at the next poll.
+		if (renamed && !isTerminal(newest.status)) void this.poll(newest);
 		return newest;
 	}
 
