@@ -57,6 +57,7 @@ test('with the device nearly full, a run is followed to its end, its record and 
 	// The record is in the Runs list and opens, with its output, while this session lasts.
 	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Runs' }).click();
 	await page.getByRole('link', { name: 'Run Text to image, succeeded' }).click();
+	await expect(page).toHaveURL(/\/runs\/[^/]+$/, { timeout: 15_000 });
 	await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 20_000 });
 	await expect(page.getByRole('img', { name: /Output ComfyUI_\d+_\.png/ }).first()).toBeVisible();
 

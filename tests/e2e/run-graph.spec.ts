@@ -278,6 +278,7 @@ test('a v2 run shows its nodes as not reported, never guessed, besides the runni
 	await form.getByLabel('Workflow service URL').fill(emulator.urls.workflow);
 	await form.getByRole('textbox', { name: 'API key' }).fill(emulator.apiKey);
 	await form.getByRole('button', { name: 'Save profile' }).click();
+	await expect(page.getByRole('article', { name: 'Profile Cloud' })).toBeVisible();
 	const use = page.getByRole('button', { name: 'Use Cloud' });
 	if (await use.isVisible()) await use.click();
 	await expect(page.getByRole('link', { name: /Connection: Cloud, Live/ })).toBeVisible();

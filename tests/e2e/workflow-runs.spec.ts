@@ -27,7 +27,7 @@ test('import the classic text-to-image workflow, edit prompt and seed, run it, w
 	expect(await output.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(512);
 	await expect(page.getByText(/Seeds used: 3 · seed = 1234/)).toBeVisible();
 	await page.getByText('The workflow as sent (API format)').click();
-	await expect(page.getByText('a lighthouse at dusk, oil painting')).toBeVisible();
+	await expect(page.locator('pre', { hasText: 'a lighthouse at dusk, oil painting' })).toBeVisible();
 
 	// The run is in the Runs list, and the seed stayed fixed in the form.
 	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Runs' }).click();
