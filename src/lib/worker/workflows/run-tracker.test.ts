@@ -130,3 +130,34 @@ describe('a job the server no longer knows', () => {
 		expect(restarted).toEqual(['p']);
 	});
 });
+
+describe('a job the service names itself (v2)', () => {
+	it('is read at once under the name from the answer, not at the next poll', async () => {
+		const asked: string[] = [];
+		const surface = {
+			read: async (job: { promptId: string }) => {
+				asked.push(job.promptId);
+				return { ok: true, value: { kind: 'waiting' } };
+			}
+		};
+		const surfaces = { for: async () => ({ ok: true, value: surface }) } as unknown as Surfaces;
+		const kv = new MemoryStore();
+		const ctx = {
+			kv,
+			isLeader: () => true,
+			emit: () => {},
+			onSocketMessage: () => () => {},
+			onTabTopic: () => {}
+		} as unknown as WorkerContext;
+		const tracker = new RunTracker(ctx, new RunsRepo(kv), { finished: () => {} }, () => 0, surfaces);
+		tracker.track(run());
+		tracker.accepted(run(), 'job_from_the_service');
+		await new Promise((resolve) => setTimeout(resolve, 0));
+		expect(asked).toEqual(['job_from_the_service']);
+
+		// A service that keeps our id (v1, ComfyUI) is not asked again: its next poll will do.
+		tracker.accepted({ ...run(), promptId: 'job_from_the_service' }, 'job_from_the_service');
+		await new Promise((resolve) => setTimeout(resolve, 0));
+		expect(asked).toEqual(['job_from_the_service']);
+	});
+});
