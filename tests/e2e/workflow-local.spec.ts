@@ -1,8 +1,12 @@
 import type { Page } from '@playwright/test';
 import type { Emulator } from '../../emulator/index';
-import { test, expect, workflowControl, runExample, openExample } from './fixtures';
+import { test, expect, workflowControl, runExample, openExample, type Control } from './fixtures';
 
-async function useLocalProfile(page: Page, emulator: Emulator): Promise<void> {
+/** The emulator as a stock local ComfyUI, and a Local ComfyUI profile for it, made active. */
+async function useLocalComfyUI(page: Page, emulator: Emulator, control: Control, openApp: (path?: string) => Promise<void>): Promise<void> {
+	await control.scenario('comfyui-local');
+	await workflowControl(emulator, 'timing', { stepMs: 60 });
+	await openApp('/settings');
 	await page.getByRole('button', { name: 'Add profile' }).click();
 	const form = page.getByRole('form', { name: 'New profile' });
 	await form.getByRole('radio', { name: /Local ComfyUI/ }).check();
@@ -14,10 +18,7 @@ async function useLocalProfile(page: Page, emulator: Emulator): Promise<void> {
 
 test('the core flow works unchanged against a stock local ComfyUI', async ({ page, openApp, emulator, control }) => {
 	test.setTimeout(90_000);
-	await control.scenario('comfyui-local');
-	await workflowControl(emulator, 'timing', { stepMs: 60 });
-	await openApp('/settings');
-	await useLocalProfile(page, emulator);
+	await useLocalComfyUI(page, emulator, control, openApp);
 
 	await runExample(page, 'Text to image');
 	await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 20_000 });
@@ -32,10 +33,7 @@ test('a ComfyUI started without the CORS flag is named on the workflow page with
 	app
 }) => {
 	test.setTimeout(90_000);
-	await control.scenario('comfyui-local');
-	await workflowControl(emulator, 'timing', { stepMs: 60 });
-	await openApp('/settings');
-	await useLocalProfile(page, emulator);
+	await useLocalComfyUI(page, emulator, control, openApp);
 	// The definitions are seen once; then the server is restarted without --enable-cors-header.
 	await openExample(page, 'Text to image');
 	await workflowControl(emulator, 'cors', { enableCorsHeader: false });
