@@ -83,18 +83,20 @@ describe('a stop takes effect at the next node boundary, as in ComfyUI', () => {
 		{ how: 'a queue delete (the cloud stops running jobs too)', send: (id: string) => api(bed.emu).post('/api/queue', { delete: [id] }) }
 	];
 
-	it.each(stops)('$how during a held node that is not the last ends the job cancelled before the next node starts', async ({ send }) => {
+	it.each(stops)('$how during a held node that is not the last ends the job cancelled as the next node starts', async ({ send }) => {
 		await control(bed.emu, '/workflow/timing', { holdNode: { classType: 'VAEDecode', ms: 1500 } });
 		const socket = await RecordingSocket.open(bed.emu);
 		const id = await startAndReach(socket, '8');
 		expect((await send(id)).status).toBe(200);
 		const done = await socket.untilDone(id);
-		// The held node was not cut short: it ended, and the stop was read before the next one started.
+		// The held node was not cut short: it ended. As in ComfyUI, the next node was announced and the
+		// stop was read as its function started, so the interrupt names that next node, which never ran.
 		const interrupted = done.find((m) => m.type === 'execution_interrupted')!.data;
-		expect(interrupted).toMatchObject({ prompt_id: id, node_id: '8', node_type: 'VAEDecode' });
+		expect(interrupted).toMatchObject({ prompt_id: id, node_id: '9', node_type: 'SaveImage' });
 		expect(interrupted['executed']).toContain('8');
 		expect(interrupted['executed']).not.toContain('9');
-		expect(started(socket, id, '9')).toBe(false);
+		expect(started(socket, id, '9')).toBe(true);
+		expect(socket.json('executed', id).some((m) => m.data['node'] === '9')).toBe(false);
 		expect(done.map((m) => m.type)).not.toContain('execution_success');
 		expect(await statusOf(id)).toBe('cancelled');
 		const history = await historyOf(id);
@@ -129,7 +131,7 @@ describe('a stop takes effect at the next node boundary, as in ComfyUI', () => {
 		const stopped = await historyOf(middle);
 		// ComfyUI has no cancelled state: an interrupted prompt's history says error, with the interrupt among its messages.
 		expect(stopped.status.status_str).toBe('error');
-		expect(stopped.status.messages.find(([type]) => type === 'execution_interrupted')?.[1]).toMatchObject({ node_id: '8' });
+		expect(stopped.status.messages.find(([type]) => type === 'execution_interrupted')?.[1]).toMatchObject({ node_id: '9' });
 
 		await control(bed.emu, '/workflow/timing', { holdNode: { nodeId: '9', ms: 1500 } });
 		const last = await startAndReach(socket, '9');

@@ -134,11 +134,11 @@ export async function runJob(job: Job, env: RunEnvironment): Promise<void> {
 			});
 		};
 		for (const id of order) {
-			checkpoint();
 			current = id;
 			const node = job.prompt[id]!;
 			const key = keys.get(id)!;
 			const hit = env.cache.get(key);
+			// A cached node returns before ComfyUI's stop check, as it does here.
 			if (hit) {
 				values.set(id, hit.outputs);
 				if (hit.ui) publishUi(id, hit.ui);
@@ -148,6 +148,9 @@ export async function runJob(job: Job, env: RunEnvironment): Promise<void> {
 			env.emit(event, 'executing', { node: id, display_node: id, prompt_id: job.id });
 			setNode(id, 'running');
 			progressState();
+			// ComfyUI reads a stop as the node's function starts (nodes.before_node_execution), after its
+			// `executing`: a stop sent during the node before is reported on this one.
+			checkpoint();
 			const hold = env.holdMs(id, node.class_type);
 			// A held node is busy, not checking: a stop sent now is read when the next node starts.
 			if (hold > 0) await wait(hold);
