@@ -94,6 +94,18 @@ for (const kind of ['Cloud', 'Self-hosted proxy'] as const) {
 
 		await page.getByRole('link', { name: 'Open workflow' }).click();
 		await expect(page.getByRole('form', { name: 'Run form' })).toBeVisible();
+		if (kind === 'Cloud') {
+			// Copy as code sends where the runs went: v2, with the Bearer key as a variable and a fresh idempotency key.
+			await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+			const copy = page.getByRole('group', { name: 'Copy as code' });
+			await copy.getByRole('button', { name: 'Copy as curl' }).click();
+			await expect(copy.getByRole('status')).toContainText('Copied as curl.');
+			const curl = await page.evaluate(() => navigator.clipboard.readText());
+			expect(curl).toContain(`${emulator.urls.workflow}/api/v2/jobs`);
+			expect(curl).toContain('Authorization: Bearer $WORKFLOW_API_KEY');
+			expect(curl).toContain('Idempotency-Key');
+			expect(curl).not.toContain(emulator.apiKey);
+		}
 		await chooseImage(page, bytes);
 		const second = await control.counters();
 		expect(v2Requests(second, 'POST /api/v2/assets/from-hash')).toBeGreaterThan(v2Requests(first, 'POST /api/v2/assets/from-hash'));

@@ -14,6 +14,20 @@ describe('copy a workflow as code', () => {
 		expect(workflowTarget({ preset, workflowUrl }, prompt)).toMatchObject({ url, auth, body });
 	});
 
+	it('sends a Cloud profile’s prompt to v2 where its service offers it, with the Bearer key and an idempotency key', () => {
+		const target = workflowTarget({ preset: 'cloud', workflowUrl: 'https://cloud.example' }, prompt, true);
+		expect(target).toMatchObject({
+			url: 'https://cloud.example/api/v2/jobs',
+			auth: 'bearer',
+			idempotent: true,
+			body: { workflow: prompt }
+		});
+		// Only a Cloud profile is probed for v2: a local ComfyUI stays on its own routes.
+		expect(workflowTarget({ preset: 'local-comfyui', workflowUrl: 'http://127.0.0.1:8188' }, prompt, true).url).toBe(
+			'http://127.0.0.1:8188/api/prompt'
+		);
+	});
+
 	it('never writes the key: each language reads it from the environment', () => {
 		for (const preset of ['cloud', 'deployment'] as const) {
 			const target = workflowTarget({ preset, workflowUrl: 'https://s.example' }, prompt);

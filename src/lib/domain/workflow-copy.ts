@@ -18,10 +18,13 @@ export interface WorkflowTarget {
 	body: Record<string, unknown>;
 }
 
-/** Where and how this profile's runs are sent. A Cloud profile is shown on v1, which every Cloud service accepts. */
-export function workflowTarget(profile: Pick<Profile, 'preset' | 'workflowUrl'>, prompt: ApiPrompt): WorkflowTarget {
+/**
+ * Where and how this profile's runs are sent. `onV2`: the worker found that this Cloud profile's
+ * service offers v2, so its runs go there (v1 is deprecated); otherwise a Cloud profile is shown on v1.
+ */
+export function workflowTarget(profile: Pick<Profile, 'preset' | 'workflowUrl'>, prompt: ApiPrompt, onV2 = false): WorkflowTarget {
 	const base = profile.workflowUrl.replace(/\/+$/, '');
-	if (isV2Preset(profile.preset))
+	if (isV2Preset(profile.preset) || (onV2 && profile.preset === 'cloud'))
 		return {
 			url: `${base}/api/v2/jobs`,
 			auth: profile.preset === 'self-hosted-proxy' ? null : 'bearer',

@@ -1,5 +1,6 @@
 /** The workflow-runs part of the worker API. */
 import type { StopOutcome } from './surfaces/surface';
+import type { SurfaceKind } from './surfaces/capabilities';
 import type { AppError, Result } from '../../domain/errors';
 import type { NodeDefinitions } from '../../domain/object-info';
 import type { NodeProblems, WorkflowRun } from '../../domain/run-record';
@@ -73,6 +74,8 @@ export interface SaveWorkflowInput {
 
 export interface WorkflowApi {
 	objectInfo(input: { profileId: string; refresh?: boolean }): Promise<Result<ObjectInfoView>>;
+	/** Which surface this profile's runs go through (a Cloud profile: v2 where its service offers it). */
+	workflowSurface(input: { profileId: string }): Promise<Result<SurfaceKind>>;
 	listWorkflows(input: Record<string, never>): Promise<SavedWorkflow[]>;
 	getWorkflow(input: { id: string }): Promise<SavedWorkflow | null>;
 	saveWorkflow(input: SaveWorkflowInput): Promise<SavedWorkflow>;

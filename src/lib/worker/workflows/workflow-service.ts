@@ -83,6 +83,10 @@ export class WorkflowService {
 			submitRun: (i) => this.submitRun(i),
 			listRuns: () => this.runs.list(),
 			getRun: async ({ id }) => (await this.runs.get(id)) ?? null,
+			workflowSurface: async ({ profileId }) => {
+				const surface = await this.surface(profileId);
+				return surface.ok ? ok(surface.value.kind) : surface;
+			},
 			deleteRun: (i) => this.deleteRun(i),
 			cancelRuns: (i) => this.cancelRuns(i),
 			interrupt: (i) => this.interrupt(i),
