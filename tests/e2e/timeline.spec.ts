@@ -1,4 +1,4 @@
-import { test, expect, openExample, workflowControl } from './fixtures';
+import { test, expect, openExample, runExample, workflowControl } from './fixtures';
 import { latestModelRun } from './models-helpers';
 
 test('the timeline filters runs and acts on many at once: cancel, run again, delete', async ({ page, openApp, emulator }) => {
@@ -158,4 +158,28 @@ test('a deleted run is hidden at once and comes back with undo; deleted without 
 	await page.reload();
 	await expect(runs.getByRole('link')).toHaveCount(1, { timeout: 20_000 });
 	await other.close();
+});
+
+test('a run deleted from its own page goes to Runs with undo, and comes back when undone', async ({ page, openApp, emulator }) => {
+	test.setTimeout(60_000);
+	await workflowControl(emulator, 'timing', { stepMs: 5 });
+	await openApp('/');
+	await runExample(page, 'Text to image');
+	await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 20_000 });
+	const runPage = page.url();
+
+	await page.getByRole('button', { name: 'Delete from history' }).click();
+	await expect(page.getByRole('heading', { name: 'Runs' })).toBeVisible();
+	await expect(page.getByRole('status').filter({ hasText: 'Deleted “Text to image” from history.' })).toBeVisible();
+	const row = page.getByRole('link', { name: /Run Text to image, succeeded/ });
+	await expect(row).toHaveCount(0);
+	await page.getByRole('button', { name: 'Undo delete of 1 run' }).click();
+	await expect(row).toHaveCount(1);
+
+	// Deleted again and left alone: gone once the window ends, and after a reload.
+	await page.goto(runPage);
+	await page.getByRole('button', { name: 'Delete from history' }).click();
+	await expect(page.getByRole('button', { name: /Undo delete/ })).toHaveCount(0, { timeout: 20_000 });
+	await page.reload();
+	await expect(page.getByRole('heading', { name: 'No runs yet' })).toBeVisible({ timeout: 15_000 });
 });

@@ -37,7 +37,8 @@ export class TimelineStore {
 	);
 	selection = $derived(this.shown.filter((e) => this.selected.has(e.id)));
 
-	async load(): Promise<void> {
+	/** Listens to the worker and connects the undo window's deletes (once). */
+	private connect(): void {
 		if (!this.started) {
 			this.started = true;
 			pendingDeletes.start(
@@ -53,6 +54,10 @@ export class TimelineStore {
 				}
 			});
 		}
+	}
+
+	async load(): Promise<void> {
+		this.connect();
 		const started = performance.now();
 		// The newest screenful first, read without scanning the rest; then everything behind it.
 		const first = await workerApi().timeline({ limit: FIRST_PAGE });
@@ -127,6 +132,14 @@ export class TimelineStore {
 		if (finished.length > 0) pendingDeletes.delete(finished.map((e) => e.id));
 		this.notice = `Deleted ${finished.length} run${finished.length === 1 ? '' : 's'} from history${kept ? `; ${kept} still running ${kept === 1 ? 'was' : 'were'} kept` : ''}.`;
 		this.selected.clear();
+	}
+
+	/** The run page's delete: one finished run, with the same undo window, offered on the Runs page it goes to. */
+	deleteOne(id: string, title: string): void {
+		this.connect();
+		pendingDeletes.delete([id]);
+		this.selected.delete(id);
+		this.notice = `Deleted “${title}” from history.`;
 	}
 
 	/**

@@ -83,11 +83,6 @@ export class WorkflowRunsStore {
 		}
 	}
 
-	async remove(id: string): Promise<void> {
-		await workerApi().deleteRun({ id });
-		this.runs.delete(id);
-	}
-
 	cancel(run: WorkflowRun): Promise<Result<void>> {
 		return workerApi().cancelRuns({ profileId: run.profileId, promptIds: run.promptId ? [run.promptId] : [] });
 	}
