@@ -33,6 +33,10 @@ test('an input uploaded twice sends its bytes only once, then the workflow runs 
 	await page.getByRole('link', { name: 'Open run Image edit' }).click();
 	await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 20_000 });
 	await expect(page.getByRole('img', { name: /^Output / }).first()).toBeVisible();
+	// Inputs used shows the picture the run loaded, read back from the service, not only its file name.
+	const loaded = page.getByRole('region', { name: 'Inputs used' }).getByRole('img', { name: /· image$/ });
+	await expect(loaded).toBeVisible({ timeout: 15_000 });
+	await expect.poll(() => loaded.evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight])).toEqual([96, 64]);
 });
 
 test('a name the service does not know is shown at its field', async ({ page, openApp }) => {

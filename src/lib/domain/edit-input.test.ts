@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Json } from '../wire/json';
 import type { ApiPrompt } from '../wire/workflow-api';
-import { inputImageOfBody, loadedImageNames } from './edit-input';
+import { inputImageOfBody, loadedImageNames, loadedImages } from './edit-input';
 
 const PNG = 'data:image/png;base64,iVBORw0KGgo=';
 
@@ -37,6 +37,10 @@ describe('loadedImageNames', () => {
 			'4': { class_type: 'LoadImageMask', inputs: { image: 'mask.png', channel: 'alpha' } }
 		};
 		expect(loadedImageNames(prompt)).toEqual(['first.png', 'second.png']);
+		expect(loadedImages(prompt)).toEqual([
+			{ nodeId: '2', name: 'first.png' },
+			{ nodeId: '10', name: 'second.png' }
+		]);
 	});
 
 	it.each([['ComfyUI_0001_.png [output]'], ['preview.png [temp]'], [''], [['5', 0]]])('leaves out %j', (image) => {

@@ -35,13 +35,19 @@ export function inputImageOfBody(body: Json): string | null {
 	return visit(body, '', 0);
 }
 
+/** One picture a LoadImage node loads from the server's input folder: its node and its file name there. */
+export interface LoadedImage {
+	nodeId: string;
+	name: string;
+}
+
 /**
- * The file names a workflow's LoadImage nodes load from the server's input folder, in node order.
+ * The pictures a workflow's LoadImage nodes load from the server's input folder, in node order.
  * ComfyUI's annotated names are read: "x.png [input]" is x.png; one from [output] or [temp] is left out.
  */
-export function loadedImageNames(prompt: ApiPrompt): string[] {
+export function loadedImages(prompt: ApiPrompt): LoadedImage[] {
 	const ids = Object.keys(prompt).sort((a, b) => Number(a) - Number(b) || a.localeCompare(b));
-	const names: string[] = [];
+	const images: LoadedImage[] = [];
 	for (const id of ids) {
 		const node = prompt[id];
 		if (node?.class_type !== 'LoadImage' || typeof node.inputs !== 'object' || node.inputs === null) continue;
@@ -49,7 +55,12 @@ export function loadedImageNames(prompt: ApiPrompt): string[] {
 		if (typeof value !== 'string' || !value.trim()) continue;
 		const annotated = /^(.*) \[(input|output|temp)\]$/.exec(value);
 		if (annotated && annotated[2] !== 'input') continue;
-		names.push(annotated ? annotated[1]! : value);
+		images.push({ nodeId: id, name: annotated ? annotated[1]! : value });
 	}
-	return names;
+	return images;
+}
+
+/** The file names of `loadedImages`, in node order. */
+export function loadedImageNames(prompt: ApiPrompt): string[] {
+	return loadedImages(prompt).map((image) => image.name);
 }

@@ -42,4 +42,11 @@ describe('inputs used, in the form order', () => {
 		expect(used.first.map((i) => i.label)).toEqual(['Positive · text', 'KSampler · seed', 'KSampler · steps']);
 		expect(used.rest.map((i) => i.label)).toEqual(['CheckpointLoaderSimple · ckpt_name', 'KSampler · cfg']);
 	});
+
+	it('shows an input image the page could read beside its file name', () => {
+		const prompt = { '2': { class_type: 'LoadImage', inputs: { image: 'cat.png', upload: 'image' } } };
+		const used = workflowInputsUsed(prompt, new Map([['2.image', 'blob:cat']]));
+		expect(used.first).toEqual([{ key: '2.image', label: 'LoadImage · image', text: 'cat.png', image: 'blob:cat' }]);
+		expect(workflowInputsUsed(prompt).first[0]?.image).toBeUndefined();
+	});
 });

@@ -59,8 +59,11 @@ export function modelInputsUsed(body: Json, form: readonly FormField[]): InputsU
 	return split(items, (i) => i.key);
 }
 
-/** A workflow's inputs in node order (as the form lists the nodes), each node's inputs in its own order; links left out. */
-export function workflowInputsUsed(prompt: ApiPrompt): InputsUsed {
+/**
+ * A workflow's inputs in node order (as the form lists the nodes), each node's inputs in its own order;
+ * links left out. `pictures`: addresses of input images the page could read, by `node id.input`.
+ */
+export function workflowInputsUsed(prompt: ApiPrompt, pictures: ReadonlyMap<string, string> = new Map()): InputsUsed {
 	const ids = Object.keys(prompt).sort((a, b) => Number(a) - Number(b) || a.localeCompare(b));
 	const items: InputUsed[] = [];
 	for (const id of ids) {
@@ -69,7 +72,9 @@ export function workflowInputsUsed(prompt: ApiPrompt): InputsUsed {
 		const title = node._meta?.title ?? node.class_type ?? `node ${id}`;
 		for (const [name, value] of Object.entries(node.inputs)) {
 			if (Array.isArray(value)) continue; // a link to another node's output
-			items.push({ key: `${id}.${name}`, label: `${title} · ${name}`, text: asText(value) });
+			const key = `${id}.${name}`;
+			const picture = pictures.get(key);
+			items.push({ key, label: `${title} · ${name}`, text: asText(value), ...(picture ? { image: picture } : {}) });
 		}
 	}
 	return split(items, (i) => i.key.slice(i.key.indexOf('.') + 1));

@@ -3,6 +3,8 @@
  * (read every few seconds) and how long it may still take. Made by the page, disposed when it goes.
  */
 import type { WorkflowRun } from '$lib/domain/run-record';
+import { SvelteMap } from 'svelte/reactivity';
+import { loadedImages } from '$lib/domain/edit-input';
 import { estimateRemaining, queuePosition, recentWorkflowDurations } from '$lib/domain/eta';
 import { workerApi } from '$lib/client/worker-bridge.svelte';
 import { WorkflowRunsStore } from './workflow-runs.svelte';
@@ -28,6 +30,9 @@ export class RunPageStore {
 		return estimateRemaining({ position: this.position, recentDurations: recentWorkflowDurations(timeline.entries.values(), run) });
 	});
 
+	/** Pictures of the run's LoadImage inputs the server still has, by `node id.image` (names only while offline). */
+	readonly inputPictures = new SvelteMap<string, string>();
+
 	private timer: ReturnType<typeof setInterval> | undefined;
 	private stopEffects: (() => void) | undefined;
 
@@ -47,6 +52,17 @@ export class RunPageStore {
 					askedFor = run.id;
 					void this.readPosition();
 				}
+			});
+			let picturesOf: string | null = null;
+			$effect(() => {
+				const run = this.run;
+				if (!run || picturesOf === run.id || !network.online) return;
+				picturesOf = run.id;
+				this.inputPictures.clear();
+				for (const { nodeId, name } of loadedImages(run.prompt))
+					void this.runs.inputImageUrl(run.profileId, name).then((url) => {
+						if (url.ok && this.run?.id === run.id) this.inputPictures.set(`${nodeId}.image`, url.value);
+					});
 			});
 		});
 	}
