@@ -72,6 +72,9 @@ for (const scenario of ['comfyui-local', 'comfyui-local-legacy'] as const) {
 		await page.getByRole('link', { name: /^Open run / }).click();
 		await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 20_000 });
 		await expect(page.getByRole('region', { name: 'Text outputs' }).getByText('a red fox at dawn')).toBeVisible();
+		// Back on the workflow, the earlier run stands in its history strip as its text's first line, not "no image".
+		await page.getByRole('link', { name: 'Open workflow' }).click();
+		await expect(page.getByRole('region', { name: 'Earlier runs here' }).getByText('a red fox at dawn')).toBeVisible({ timeout: 15_000 });
 
 		const seen = await requestsSeen(emulator);
 		expect(seen.filter((r) => r.includes('/api/job/'))).toEqual([]);
