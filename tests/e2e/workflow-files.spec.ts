@@ -64,6 +64,10 @@ for (const [file, mime] of FILES) {
 		await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 45_000 });
 		const image = page.getByRole('img', { name: /^Output / }).first();
 		await expect(image).toBeVisible();
+		// Inputs used reads in the form's order, the canvas's (the Prompts group first), not by node id (KSampler is #3).
+		const used = page.getByRole('region', { name: 'Inputs used' }).locator('dl').first().locator('dt');
+		await expect(used.first()).toHaveText('Positive prompt · text', { timeout: 15_000 });
+		await expect(used.nth(1)).toHaveText('Negative prompt · text');
 		const src = (await image.getAttribute('src'))!;
 		const bytes = await page.evaluate(async (url) => Array.from(new Uint8Array(await (await fetch(url)).arrayBuffer())), src);
 		const read = await readWorkflowFile({ source: bytesSource(new Uint8Array(bytes)), name: 'output.png' }, new AbortController().signal);

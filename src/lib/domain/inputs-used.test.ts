@@ -43,6 +43,17 @@ describe('inputs used, in the form order', () => {
 		expect(used.rest.map((i) => i.label)).toEqual(['CheckpointLoaderSimple · ckpt_name', 'KSampler · cfg']);
 	});
 
+	it('follows the canvas reading order of a UI-format workflow, as its form does', () => {
+		const prompt = {
+			'3': { class_type: 'KSampler', inputs: { seed: 5, steps: 20 } },
+			'6': { class_type: 'CLIPTextEncode', _meta: { title: 'Positive' }, inputs: { text: 'a cat' } },
+			'9': { class_type: 'SaveImage', inputs: { filename_prefix: 'x' } }
+		};
+		const used = workflowInputsUsed(prompt, new Map(), ['6', '3', 'gone']);
+		expect(used.first.map((i) => i.label)).toEqual(['Positive · text', 'KSampler · seed', 'KSampler · steps']);
+		expect(used.rest.map((i) => i.label)).toEqual(['SaveImage · filename_prefix']);
+	});
+
 	it('shows an input image the page could read beside its file name', () => {
 		const prompt = { '2': { class_type: 'LoadImage', inputs: { image: 'cat.png', upload: 'image' } } };
 		const used = workflowInputsUsed(prompt, new Map([['2.image', 'blob:cat']]));

@@ -60,11 +60,18 @@ export function modelInputsUsed(body: Json, form: readonly FormField[]): InputsU
 }
 
 /**
- * A workflow's inputs in node order (as the form lists the nodes), each node's inputs in its own order;
- * links left out. `pictures`: addresses of input images the page could read, by `node id.input`.
+ * A workflow's inputs in the form's node order, each node's inputs in its own order; links left out.
+ * `nodeOrder`: the canvas reading order of a UI-format workflow's nodes, as its form lists them (without
+ * it, and for ids it lacks, node id order). `pictures`: input images the page could read, by `node id.input`.
  */
-export function workflowInputsUsed(prompt: ApiPrompt, pictures: ReadonlyMap<string, string> = new Map()): InputsUsed {
-	const ids = Object.keys(prompt).sort((a, b) => Number(a) - Number(b) || a.localeCompare(b));
+export function workflowInputsUsed(
+	prompt: ApiPrompt,
+	pictures: ReadonlyMap<string, string> = new Map(),
+	nodeOrder: readonly string[] = []
+): InputsUsed {
+	const byId = Object.keys(prompt).sort((a, b) => Number(a) - Number(b) || a.localeCompare(b));
+	const placed = nodeOrder.filter((id) => Object.hasOwn(prompt, id));
+	const ids = [...placed, ...byId.filter((id) => !placed.includes(id))];
 	const items: InputUsed[] = [];
 	for (const id of ids) {
 		const node = prompt[id];

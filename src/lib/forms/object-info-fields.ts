@@ -9,7 +9,7 @@ import type { InputDefinition, NodeDefinitions } from '../domain/object-info';
 import { isLink } from '../domain/workflow-check';
 import { nodeTitle } from '../domain/workflow-import';
 import { fieldId, looksLikeSeed, type Field, type FieldGroup } from './field-model';
-import { groupOf, type CanvasLayout } from '../workflow-ui/canvas-layout';
+import { compareReadingKeys, groupOf, readingKey, type CanvasLayout } from '../workflow-ui/canvas-layout';
 
 /** An option the server set on this input itself (never an inherited member such as `constructor`). */
 const opt = (o: Record<string, unknown>, key: string): unknown => (Object.hasOwn(o, key) ? o[key] : undefined);
@@ -103,16 +103,10 @@ function arrangeByCanvas(groups: FieldGroup[], layout: CanvasLayout): FieldGroup
 			...(node?.collapsed ? { collapsed: true } : {}),
 			fields
 		};
-		const anchor = canvasGroup ?? node ?? { x: Infinity, y: Infinity };
-		return { arranged, key: [anchor.y, anchor.x, node?.y ?? Infinity, node?.x ?? Infinity] };
+		return { arranged, key: readingKey(layout, group.id) };
 	});
-	keyed.sort((a, b) => compareAt(a.key, b.key));
+	keyed.sort((a, b) => compareReadingKeys(a.key, b.key));
 	return keyed.map((k) => k.arranged).filter((g) => g.fields.length > 0);
-}
-
-function compareAt(a: number[], b: number[]): number {
-	for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
-	return 0;
 }
 
 function nodeFieldGroups(prompt: ApiPrompt, nodes: NodeDefinitions): FieldGroup[] {

@@ -5,6 +5,7 @@
 import type { WorkflowRun } from '$lib/domain/run-record';
 import { SvelteMap } from 'svelte/reactivity';
 import { loadedImages } from '$lib/domain/edit-input';
+import { canvasLayout, readingOrder } from '$lib/workflow-ui/canvas-layout';
 import { estimateRemaining, queuePosition, recentWorkflowDurations } from '$lib/domain/eta';
 import { workerApi } from '$lib/client/worker-bridge.svelte';
 import { WorkflowRunsStore } from './workflow-runs.svelte';
@@ -30,6 +31,8 @@ export class RunPageStore {
 		return estimateRemaining({ position: this.position, recentDurations: recentWorkflowDurations(timeline.entries.values(), run) });
 	});
 
+	/** The canvas reading order of a UI-format workflow's nodes, for Inputs used (empty: node id order). */
+	nodeOrder = $state.raw<string[]>([]);
 	/** Pictures of the run's LoadImage inputs the server still has, by `node id.image` (names only while offline). */
 	readonly inputPictures = new SvelteMap<string, string>();
 
@@ -52,6 +55,19 @@ export class RunPageStore {
 					askedFor = run.id;
 					void this.readPosition();
 				}
+			});
+			let orderOf: string | null = null;
+			$effect(() => {
+				const run = this.run;
+				if (!run || orderOf === run.id) return;
+				orderOf = run.id;
+				this.nodeOrder = [];
+				if (!run.workflowId) return;
+				void workerApi()
+					.getWorkflow({ id: run.workflowId })
+					.then((saved) => {
+						if (saved?.ui && this.run?.id === run.id) this.nodeOrder = readingOrder(canvasLayout(saved.ui), Object.keys(run.prompt));
+					});
 			});
 			let picturesOf: string | null = null;
 			$effect(() => {

@@ -126,3 +126,25 @@ export function groupOf(layout: CanvasLayout, node: CanvasNode): CanvasGroup | u
 	}
 	return best;
 }
+
+/**
+ * Where a node (a prompt id; one inside a subgraph reads as its top-level node) comes when a person
+ * reads the canvas: its group's top-left, then its own (top to bottom, then left to right). Nodes the
+ * canvas does not place come last.
+ */
+export function readingKey(layout: CanvasLayout, nodeId: string): number[] {
+	const node = layout.nodes.get(nodeId.split(':')[0]!);
+	const anchor = (node ? groupOf(layout, node) : undefined) ?? node ?? { x: Infinity, y: Infinity };
+	return [anchor.y, anchor.x, node?.y ?? Infinity, node?.x ?? Infinity];
+}
+
+export function compareReadingKeys(a: readonly number[], b: readonly number[]): number {
+	for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
+	return 0;
+}
+
+/** Prompt node ids in the order a person reads the canvas; ids the canvas does not place keep their order, last. */
+export function readingOrder(layout: CanvasLayout, ids: readonly string[]): string[] {
+	const keys = new Map(ids.map((id) => [id, readingKey(layout, id)]));
+	return [...ids].sort((a, b) => compareReadingKeys(keys.get(a)!, keys.get(b)!));
+}
