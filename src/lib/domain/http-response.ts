@@ -12,6 +12,8 @@ export interface RawResponse {
 	body: string;
 	/** The body of a 2xx answer read as bytes, when binary was asked for. */
 	blob?: Blob;
+	/** The same as a byte array, when the caller asked for `bytes`. */
+	bytes?: Uint8Array;
 }
 
 export type Service = 'workflow' | 'router';
