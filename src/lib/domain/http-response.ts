@@ -3,6 +3,7 @@
  * HTML page, truncated JSON or plain text: the status and request id are kept whatever the body.
  */
 import { isObject, own, str, tryParseJson, type Json } from '../wire/json';
+import { ROUTER_HEADERS } from '../wire/router-api';
 import { appError, type AppError, type ErrorKind, type Result } from './errors';
 
 export interface RawResponse {
@@ -19,7 +20,7 @@ export interface RawResponse {
 export type Service = 'workflow' | 'router';
 
 export function requestIdOf(res: Pick<RawResponse, 'header'>): string | undefined {
-	return res.header('X-Service-Request-Id') ?? res.header('X-Request-Id') ?? undefined;
+	return res.header(ROUTER_HEADERS.requestId) ?? res.header('X-Request-Id') ?? undefined;
 }
 
 function looksLikeHtml(res: RawResponse): boolean {
@@ -75,7 +76,7 @@ const KIND_MESSAGE: Partial<Record<ErrorKind, string>> = {
 
 function errorFrom(res: RawResponse, service: Service): AppError {
 	const requestId = requestIdOf(res);
-	const headerType = res.header('X-Service-Error-Type') ?? undefined;
+	const headerType = res.header(ROUTER_HEADERS.errorType) ?? undefined;
 	if (looksLikeHtml(res)) {
 		return appError(
 			'html-response',
