@@ -199,8 +199,8 @@ describe('widget values', () => {
 			'71': { class_type: 'TagPicker', inputs: { tags: { __value__: ['red', 'blue'] }, image: ['70', 0] }, _meta: { title: 'TagPicker' } },
 			'72': { class_type: 'PreviewImage', inputs: { images: ['71', 0] }, _meta: { title: 'Preview Image' } }
 		});
-		// ComfyUI's validate_inputs unwraps {"__value__": ...} before checking; the emulator's validator
-		// does not, so the list value is its one complaint.
+		// ComfyUI's validate_inputs (and the emulator's) unwraps {"__value__": ...}, then looks the value
+		// up in the combo's options: a list is not one of them, so it is the one complaint.
 		const validation = validateAgainstFixture(result.prompt);
 		expect(validation.ok).toBe(true);
 		expect(Object.keys(validation.nodeErrors)).toEqual(['71']);
