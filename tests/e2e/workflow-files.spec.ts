@@ -18,6 +18,9 @@ const FILES: Array<[string, string]> = [
 	['video.mp4', 'video/mp4']
 ];
 
+/** JSON as ComfyUI writes it into a PNG tEXt chunk: Python's json.dumps, non-ASCII escaped (the chunk is Latin-1). */
+const ascii = (v: unknown) => JSON.stringify(v).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
 async function drop(page: Page, name: string, mime: string, bytes: Buffer): Promise<void> {
 	const data = await page.evaluateHandle(
 		([b64, fileName, type]) => {
@@ -232,8 +235,6 @@ test('a file whose node pack the server lacks names the pack above the form, and
 	const prompt = JSON.parse(await readFile(DIR + 'api-workflow.json', 'utf8')) as Record<string, JsonObject>;
 	Object.assign(nodeOf(ui, 8), { type: 'FancyDecode', properties: { cnr_id: 'comfyui-fancy-pack' } });
 	prompt['8']!['class_type'] = 'FancyDecode';
-	// As ComfyUI writes tEXt: Python's json.dumps, non-ASCII escaped (the chunk is Latin-1).
-	const ascii = (v: unknown) => JSON.stringify(v).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 	const file = png(tEXt('prompt', ascii(prompt)), tEXt('workflow', ascii(ui)));
 	await drop(page, 'fancy.png', 'image/png', Buffer.from(file));
 	await expect(page.getByRole('textbox', { name: 'Workflow name' })).toHaveValue('fancy');
@@ -242,4 +243,19 @@ test('a file whose node pack the server lacks names the pack above the form, and
 	await expect(notice).not.toContainText('You can still run it');
 	await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeDisabled();
 	await expect(page.getByText('Fix the problems listed above first.')).toBeVisible();
+});
+
+test('a dropped PNG whose workflow carries app mode opens on the inputs the author exposed', async ({ page, openApp }) => {
+	await openApp('/workflows');
+	const ui = JSON.parse(await readFile(DIR + 'ui-workflow.json', 'utf8')) as JsonObject;
+	const prompt = JSON.parse(await readFile(DIR + 'api-workflow.json', 'utf8')) as JsonObject;
+	ui['extra'] = { ...(ui['extra'] as JsonObject), linearData: { inputs: [[6, 'text']], outputs: [9] } };
+	await drop(page, 'app-mode.png', 'image/png', Buffer.from(png(tEXt('prompt', ascii(prompt)), tEXt('workflow', ascii(ui)))));
+	await expect(page.getByRole('textbox', { name: 'Workflow name' })).toHaveValue('app-mode');
+	const form = page.getByRole('form', { name: 'Run form' });
+	await expect(form.getByText('The inputs the author exposed (app mode).')).toBeVisible();
+	await expect(form.getByRole('region', { name: /^Node / })).toHaveCount(1);
+	await expect(form.getByRole('region', { name: 'Node Positive prompt' })).toBeVisible();
+	await form.getByRole('checkbox', { name: 'All inputs' }).check();
+	await expect(form.getByRole('region', { name: 'Node KSampler' })).toBeVisible();
 });
