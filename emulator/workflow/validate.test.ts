@@ -40,6 +40,15 @@ describe('validatePrompt coerces literals the way Python does in ComfyUI', () =>
 		expect(bad.ok && bad.nodeErrors['3']!.errors[0]!.type).toBe('invalid_input_type');
 	});
 
+	it('unwraps a value sent as {"__value__": ...} before checking it, as ComfyUI does', () => {
+		const result = validatePrompt(empty({ width: { __value__: '16' } }), defs);
+		expect(result.ok && result.prompt['1']!.inputs['width']).toBe(16);
+		const list = validatePrompt(empty({ width: { __value__: [1, 2] } }), defs);
+		expect(list.ok).toBe(false);
+		if (!list.ok)
+			expect(list.nodeErrors['1']!.errors[0]).toMatchObject({ type: 'invalid_input_type', extra_info: { input_name: 'width' } });
+	});
+
 	it('keeps the original prompt untouched', () => {
 		const prompt = empty({ width: '16' });
 		validatePrompt(prompt, defs);

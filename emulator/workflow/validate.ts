@@ -127,7 +127,7 @@ export function validatePrompt(
 			...Object.entries(definition.input.optional ?? {}).map(([n, s]): [string, InputSpec, boolean] => [n, s, false])
 		];
 		for (const [name, spec, required] of specs) {
-			const value = node.inputs[name];
+			let value = node.inputs[name];
 			if (value === undefined) {
 				if (required)
 					errors.push({
@@ -190,6 +190,12 @@ export function validatePrompt(
 					if (linked.errors[0]?.type === 'dependency_cycle') errors.push(linked.errors[0]);
 				}
 				continue;
+			}
+			// ComfyUI unwraps a value sent as {"__value__": ...} (how the editor sends a list widget's
+			// value, since a bare list means a link) before it checks the value.
+			if (typeof value === 'object' && value !== null && Object.hasOwn(value, '__value__')) {
+				value = (value as { __value__: unknown }).__value__;
+				node.inputs[name] = value;
 			}
 			if (custom) {
 				const verdict = custom(name, value);

@@ -5,6 +5,7 @@ import { bytesSource, readWorkflowFile, workflowFromFileTexts } from '../../src/
 import { convertUiWorkflow } from '../../src/lib/workflow-ui/convert';
 import { fixtureDefinitions } from '../../src/lib/workflow-ui/object-info.fixture';
 import type { JsonObject } from '../../src/lib/wire/json';
+import { png, tEXt } from '../../src/lib/files/workflow-files.fixture';
 
 const DIR = 'tests/fixtures/workflow-files/';
 const FILES: Array<[string, string]> = [
@@ -16,6 +17,9 @@ const FILES: Array<[string, string]> = [
 	['audio.mp3', 'audio/mpeg'],
 	['video.mp4', 'video/mp4']
 ];
+
+/** JSON as ComfyUI writes it into a PNG tEXt chunk: Python's json.dumps, non-ASCII escaped (the chunk is Latin-1). */
+const ascii = (v: unknown) => JSON.stringify(v).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 async function drop(page: Page, name: string, mime: string, bytes: Buffer): Promise<void> {
 	const data = await page.evaluateHandle(
@@ -139,4 +143,123 @@ test('a workflow with app mode opens on the inputs the author exposed, all input
 	await expect(form.getByRole('spinbutton', { name: 'cfg', exact: true })).toHaveCount(0);
 	await form.getByRole('checkbox', { name: 'All inputs' }).check();
 	await expect(form.getByRole('region', { name: 'Node Load Checkpoint' })).toBeVisible();
+});
+
+/** The fixture's UI workflow, changed by `change`, pasted anywhere on the workflows page. */
+async function pasteUi(page: Page, change: (ui: JsonObject) => void): Promise<void> {
+	const ui = JSON.parse(await readFile(DIR + 'ui-workflow.json', 'utf8')) as JsonObject;
+	change(ui);
+	await page.getByRole('heading', { name: 'Workflows', level: 1 }).evaluate((el, copied) => {
+		const data = new DataTransfer();
+		data.setData('text/plain', copied);
+		el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+	}, JSON.stringify(ui));
+	await expect(page.getByRole('textbox', { name: 'Workflow name' })).toHaveValue('Pasted workflow');
+}
+
+const nodeOf = (ui: JsonObject, id: number) => (ui['nodes'] as JsonObject[]).find((n) => n['id'] === id)!;
+
+test('a PrimitiveNode feeding two widgets is one field that sets both; a collapsed node is hidden unless asked', async ({
+	page,
+	openApp
+}) => {
+	test.setTimeout(90_000);
+	await openApp('/workflows');
+	await pasteUi(page, (ui) => {
+		// Both prompts' text comes from one PrimitiveNode (links 10 and 11), as the editor saves it.
+		for (const [id, link] of [
+			[6, 10],
+			[7, 11]
+		] as const)
+			(nodeOf(ui, id)['inputs'] as JsonObject[]).push({ name: 'text', type: 'STRING', widget: { name: 'text' }, link });
+		(ui['nodes'] as JsonObject[]).push({
+			id: 20,
+			type: 'PrimitiveNode',
+			title: 'Shared text',
+			pos: [30, 700],
+			size: [300, 80],
+			flags: {},
+			mode: 0,
+			order: 0,
+			inputs: [],
+			outputs: [{ name: 'STRING', type: 'STRING', links: [10, 11], widget: { name: 'text' } }],
+			properties: { 'Run widget replace on values': false },
+			widgets_values: ['one text for both']
+		});
+		(ui['links'] as unknown[]).push([10, 20, 0, 6, 1, 'STRING'], [11, 20, 0, 7, 1, 'STRING']);
+		nodeOf(ui, 5)['flags'] = { collapsed: true };
+	});
+	const form = page.getByRole('form', { name: 'Run form' });
+	await form.getByRole('checkbox', { name: 'Main inputs only' }).setChecked(false);
+	const shared = form.getByRole('textbox', { name: 'Shared text (sets 2 inputs)' });
+	await expect(shared).toHaveCount(1);
+	await expect(shared).toHaveValue('one text for both');
+	// The second target has no field of its own (its node had only that widget).
+	await expect(form.getByRole('region', { name: 'Node Negative prompt' })).toHaveCount(0);
+
+	await expect(form.getByRole('region', { name: 'Node Empty Latent Image' })).toHaveCount(0);
+	await form.getByRole('checkbox', { name: 'Show collapsed nodes' }).check();
+	await expect(form.getByRole('region', { name: 'Node Empty Latent Image' })).toBeVisible();
+
+	await shared.fill('a lighthouse, twice');
+	await page.getByRole('button', { name: 'Run', exact: true }).click();
+	await page.getByRole('link', { name: 'Open run Pasted workflow' }).click();
+	await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 45_000 });
+	const src = (await page
+		.getByRole('img', { name: /^Output / })
+		.first()
+		.getAttribute('src'))!;
+	const bytes = await page.evaluate(async (url) => Array.from(new Uint8Array(await (await fetch(url)).arrayBuffer())), src);
+	const read = await readWorkflowFile({ source: bytesSource(new Uint8Array(bytes)), name: 'output.png' }, new AbortController().signal);
+	const sent = JSON.parse((read.ok ? workflowFromFileTexts(read.texts) : {}).prompt!) as Record<string, { inputs: JsonObject }>;
+	expect([sent['6']!.inputs['text'], sent['7']!.inputs['text']]).toEqual(['a lighthouse, twice', 'a lighthouse, twice']);
+	expect(sent['20']).toBeUndefined();
+});
+
+test('a model file the server lacks is listed above the form with its download, and Run stays enabled', async ({ page, openApp }) => {
+	await openApp('/workflows');
+	await pasteUi(page, (ui) => {
+		nodeOf(ui, 4)['widgets_values'] = ['dreamy-v2.safetensors'];
+		ui['models'] = [{ name: 'dreamy-v2.safetensors', url: 'https://models.example.com/dreamy-v2.safetensors', directory: 'checkpoints' }];
+	});
+	const notice = page.getByRole('alert', { name: 'What to install' });
+	await expect(notice).toContainText('Model file dreamy-v2.safetensors (Load Checkpoint, ckpt_name)');
+	await expect(notice.getByRole('link', { name: 'https://models.example.com/dreamy-v2.safetensors' })).toBeVisible();
+	await expect(notice).toContainText('into models/checkpoints');
+	await expect(notice).toContainText('You can still run it: the server decides.');
+	await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled();
+});
+
+test('a file whose node pack the server lacks names the pack above the form, and Run stays off with the reason', async ({
+	page,
+	openApp
+}) => {
+	await openApp('/workflows');
+	const ui = JSON.parse(await readFile(DIR + 'ui-workflow.json', 'utf8')) as JsonObject;
+	const prompt = JSON.parse(await readFile(DIR + 'api-workflow.json', 'utf8')) as Record<string, JsonObject>;
+	Object.assign(nodeOf(ui, 8), { type: 'FancyDecode', properties: { cnr_id: 'comfyui-fancy-pack' } });
+	prompt['8']!['class_type'] = 'FancyDecode';
+	const file = png(tEXt('prompt', ascii(prompt)), tEXt('workflow', ascii(ui)));
+	await drop(page, 'fancy.png', 'image/png', Buffer.from(file));
+	await expect(page.getByRole('textbox', { name: 'Workflow name' })).toHaveValue('fancy');
+	const notice = page.getByRole('alert', { name: 'What to install' });
+	await expect(notice).toContainText('Node type FancyDecode: install the node pack "comfyui-fancy-pack"');
+	await expect(notice).not.toContainText('You can still run it');
+	await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeDisabled();
+	await expect(page.getByText('Fix the problems listed above first.')).toBeVisible();
+});
+
+test('a dropped PNG whose workflow carries app mode opens on the inputs the author exposed', async ({ page, openApp }) => {
+	await openApp('/workflows');
+	const ui = JSON.parse(await readFile(DIR + 'ui-workflow.json', 'utf8')) as JsonObject;
+	const prompt = JSON.parse(await readFile(DIR + 'api-workflow.json', 'utf8')) as JsonObject;
+	ui['extra'] = { ...(ui['extra'] as JsonObject), linearData: { inputs: [[6, 'text']], outputs: [9] } };
+	await drop(page, 'app-mode.png', 'image/png', Buffer.from(png(tEXt('prompt', ascii(prompt)), tEXt('workflow', ascii(ui)))));
+	await expect(page.getByRole('textbox', { name: 'Workflow name' })).toHaveValue('app-mode');
+	const form = page.getByRole('form', { name: 'Run form' });
+	await expect(form.getByText('The inputs the author exposed (app mode).')).toBeVisible();
+	await expect(form.getByRole('region', { name: /^Node / })).toHaveCount(1);
+	await expect(form.getByRole('region', { name: 'Node Positive prompt' })).toBeVisible();
+	await form.getByRole('checkbox', { name: 'All inputs' }).check();
+	await expect(form.getByRole('region', { name: 'Node KSampler' })).toBeVisible();
 });

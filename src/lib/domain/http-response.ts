@@ -3,6 +3,7 @@
  * HTML page, truncated JSON or plain text: the status and request id are kept whatever the body.
  */
 import { isObject, own, str, tryParseJson, type Json } from '../wire/json';
+import { ROUTER_HEADERS } from '../wire/router-api';
 import { appError, type AppError, type ErrorKind, type Result } from './errors';
 
 export interface RawResponse {
@@ -12,12 +13,14 @@ export interface RawResponse {
 	body: string;
 	/** The body of a 2xx answer read as bytes, when binary was asked for. */
 	blob?: Blob;
+	/** The same as a byte array, when the caller asked for `bytes`. */
+	bytes?: Uint8Array;
 }
 
 export type Service = 'workflow' | 'router';
 
 export function requestIdOf(res: Pick<RawResponse, 'header'>): string | undefined {
-	return res.header('X-Service-Request-Id') ?? res.header('X-Request-Id') ?? undefined;
+	return res.header(ROUTER_HEADERS.requestId) ?? res.header('X-Request-Id') ?? undefined;
 }
 
 function looksLikeHtml(res: RawResponse): boolean {
@@ -73,7 +76,7 @@ const KIND_MESSAGE: Partial<Record<ErrorKind, string>> = {
 
 function errorFrom(res: RawResponse, service: Service): AppError {
 	const requestId = requestIdOf(res);
-	const headerType = res.header('X-Service-Error-Type') ?? undefined;
+	const headerType = res.header(ROUTER_HEADERS.errorType) ?? undefined;
 	if (looksLikeHtml(res)) {
 		return appError(
 			'html-response',

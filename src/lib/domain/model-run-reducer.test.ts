@@ -5,6 +5,9 @@ import {
 	beginDrive,
 	cancelAnswered,
 	newModelRun,
+	notSent,
+	NOT_CANCELLABLE,
+	releasedFromOutbox,
 	retried,
 	stepModelRun,
 	stoppedWaiting,
@@ -14,6 +17,10 @@ import {
 } from './model-run-reducer';
 
 const ROUTER = 'https://router.example.com';
+const made = <T>(result: { ok: true; value: T } | { ok: false; error: unknown }): T => {
+	if (!result.ok) throw new Error('expected a value');
+	return result.value;
+};
 const ctx: ModelContext = { now: 1000, random: 0, origin: ROUTER };
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -33,11 +40,13 @@ const noReply = (kind: 'network' | 'timeout' | 'aborted' | 'unauthorized'): Mode
 const errorBody = (error_type: string) => ({ detail: 'x', error_type });
 
 const run = (over: Partial<ModelRun> = {}): ModelRun => ({
-	...newModelRun(
-		{ profileId: 'p', modelId: 'lumen/flux-1', mode: 'sync', body: { prompt: 'a lighthouse' } },
-		{ id: 'r1', key: 'k1' },
-		0,
-		false
+	...made(
+		newModelRun(
+			{ profileId: 'p', modelId: 'lumen/flux-1', mode: 'sync', body: { prompt: 'a lighthouse' } },
+			{ id: 'r1', key: 'k1' },
+			0,
+			false
+		)
 	),
 	...over
 });
@@ -111,7 +120,7 @@ describe('a synchronous call', () => {
 		{
 			name: '200 keeps the result facts and stores the bytes',
 			answer: reply(200, 'PNG', { 'Idempotent-Replayed': 'true', 'X-Service-Credits-Used': '7' }),
-			effect: { type: 'store-result' },
+			effect: { type: 'store-result', reply: expect.anything() },
 			run: { status: 'running' }
 		},
 		{
@@ -191,14 +200,22 @@ describe('a synchronous call', () => {
 		expect(step.drive.run).toMatchObject(expected);
 	});
 
-	it('a content-policy refusal says whether the model charges for it', () => {
-		const answer: ModelAnswer = {
-			...(reply(400, errorBody('content_policy_violation')) as { type: 'reply'; raw: RawResponse }),
-			chargeRule: 'no'
-		};
-		const { drive } = stepModelRun(at('sync'), answer, ctx);
+	it("a content-policy refusal asks for the model's charge rule, then says whether it charges", () => {
+		const refused = stepModelRun(at('sync'), reply(400, errorBody('content_policy_violation')), ctx);
+		expect(refused.effect).toEqual({ type: 'look-up-charge-rule' });
+		expect(refused.drive.run.status).toBe('running');
+		const { drive, effect } = stepModelRun(refused.drive, { type: 'charge-rule', rule: 'no' }, ctx);
+		expect(effect).toEqual({ type: 'stop' });
+		expect(drive.refusal).toBeUndefined();
 		expect(drive.run.error?.message).toContain('content-policy grounds');
 		expect(drive.run.error?.message).toMatch(/not charged/i);
+	});
+
+	it('a content-policy refusal whose charge rule the catalog does not know still fails with the refusal', () => {
+		const refused = stepModelRun(at('status', {}), reply(400, errorBody('content_policy_violation')), ctx);
+		const { drive } = stepModelRun(refused.drive, { type: 'charge-rule' }, ctx);
+		expect(drive.run).toMatchObject({ status: 'failed', error: { message: expect.stringContaining('content-policy grounds') } });
+		expect(drive.run.error?.message).not.toMatch(/charged/i);
 	});
 
 	it('notes the committed spend of any answer', () => {
@@ -354,7 +371,12 @@ describe('a queued run', () => {
 			effect: { type: 'wait', ms: 1000 },
 			status: 'queued'
 		},
-		{ name: '200: stores the result', answer: reply(200, 'bytes'), effect: { type: 'store-result' }, status: 'queued' },
+		{
+			name: '200: stores the result',
+			answer: reply(200, 'bytes'),
+			effect: { type: 'store-result', reply: expect.anything() },
+			status: 'queued'
+		},
 		{
 			name: 'cancelled: ends as cancelled',
 			answer: reply(410, errorBody('cancelled'), { 'X-Service-Error-Type': 'cancelled' }),
@@ -404,11 +426,31 @@ describe('the end of a run', () => {
 
 describe("a person's commands", () => {
 	it('composing offline puts the run in the outbox with its key', () => {
-		expect(newModelRun({ profileId: 'p', modelId: 'm/x', mode: 'queue', body: {} }, { id: 'r', key: 'k' }, 5, true)).toMatchObject({
+		expect(made(newModelRun({ profileId: 'p', modelId: 'm/x', mode: 'queue', body: {} }, { id: 'r', key: 'k' }, 5, true))).toMatchObject({
 			idempotencyKey: 'k',
 			keyCreatedAt: 5,
 			outbox: true,
 			phase: expect.stringContaining('In the outbox')
+		});
+	});
+
+	it.each([{ body: [1] }, { body: 'text' }, { body: null }])('refuses a body that is not a JSON object: $body', ({ body }) => {
+		const result = newModelRun({ profileId: 'p', modelId: 'm/x', mode: 'sync', body }, { id: 'r', key: 'k' }, 5, false);
+		expect(result).toMatchObject({ ok: false, error: { kind: 'invalid-input', message: 'The model input must be a JSON object.' } });
+	});
+
+	it("leaving the outbox starts the key's 24-hour clock at its first use", () => {
+		const waiting = made(newModelRun({ profileId: 'p', modelId: 'm/x', mode: 'queue', body: {} }, { id: 'r', key: 'k' }, 5, true));
+		expect(releasedFromOutbox(waiting, 70)).toMatchObject({ outbox: false, keyCreatedAt: 70, phase: undefined, idempotencyKey: 'k' });
+	});
+
+	it('a run that cannot be sent (its profile is gone) ends failed with the reason, no phase left', () => {
+		const error = { kind: 'invalid-profile' as const, message: 'This profile no longer exists.' };
+		expect(notSent(run({ phase: 'Submitting to the queue.' }), error, 8)).toMatchObject({
+			status: 'failed',
+			phase: undefined,
+			finishedAt: 8,
+			error
 		});
 	});
 
@@ -442,6 +484,17 @@ describe("a person's commands", () => {
 		{ status: 202 as const, body: 'ALREADY_COMPLETED', cancel: 'already-completed' },
 		{ status: 409 as const, body: undefined, cancel: 'already-completed' }
 	])('cancel answered $status $body', ({ status, body, cancel }) => {
-		expect(cancelAnswered({ ...run(), queue }, status, body).queue?.cancel).toBe(cancel);
+		expect(cancelAnswered({ ...run(), queue }, queue, { status, cancelStatus: body }).queue?.cancel).toBe(cancel);
+	});
+
+	it('a cancel answer lands on the run as saved now, keeping the handle it was sent for', () => {
+		const now = run({ mode: 'queue', status: 'queued', phase: 'x' });
+		const after = cancelAnswered(now, queue, { status: 202, cancelStatus: 'CANCELLATION_REQUESTED' });
+		expect(after.queue).toEqual({ ...queue, cancel: 'requested' });
+		expect(after.phase).toMatch(/Cancel requested/);
+	});
+
+	it('only a queued request can be cancelled', () => {
+		expect(NOT_CANCELLABLE).toMatchObject({ kind: 'invalid-input', message: expect.stringContaining('stop being waited for') });
 	});
 });

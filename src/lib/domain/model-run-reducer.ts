@@ -13,11 +13,12 @@ import {
 	decodeValidationErrors,
 	decodeValidationMessage
 } from '../wire/router-decode';
+import { isObject } from '../wire/json';
 import { ROUTER_HEADERS } from '../wire/router-api';
 import { backoffDelay, type BackoffPolicy } from './backoff';
-import { appError, type AppError } from './errors';
+import { appError, fail, ok, type AppError, type Result } from './errors';
 import { requestIdOf, responseError, type RawResponse } from './http-response';
-import { noAnswer, withRouterWords } from './model-errors';
+import { controlType, noAnswer, withRouterWords } from './model-errors';
 import {
 	decideSync,
 	isModelTerminal,
@@ -46,14 +47,18 @@ export interface ModelDrive {
 	misses: number;
 	/** What a successful reply said about the result, kept until its bytes are stored. */
 	success?: Pick<ModelRun, 'replayed' | 'requestId' | 'creditsUsed'>;
+	/** A content-policy refusal, kept while the model's charge rule is looked up. */
+	refusal?: RawResponse;
 }
 
 export type ModelAnswer =
 	| { type: 'begin' }
 	| { type: 'slot-busy'; size: number }
 	| { type: 'slot-acquired' }
-	/** An HTTP answer; `chargeRule` is the model's `charges_on_policy_rejection`, looked up for a policy refusal. */
-	| { type: 'reply'; raw: RawResponse; chargeRule?: string }
+	/** An HTTP answer. */
+	| { type: 'reply'; raw: RawResponse }
+	/** The model's `charges_on_policy_rejection` (absent when the catalog does not say), for a policy refusal. */
+	| { type: 'charge-rule'; rule?: string }
 	| { type: 'no-reply'; error: AppError }
 	| { type: 'waited' }
 	/** The result's bytes are saved; `warning` says why they could not be kept on this device. */
@@ -63,8 +68,11 @@ export type ModelEffect =
 	/** Take a connection; `queued`: the wait for one is already said, take the next free one. */
 	| { type: 'acquire-slot'; queued?: boolean }
 	| { type: 'call'; call: ModelCall }
+	/** A content-policy refusal names the model's charge rule: look it up in the catalog. */
+	| { type: 'look-up-charge-rule' }
 	| { type: 'wait'; ms: number }
-	| { type: 'store-result' }
+	/** Save the successful reply (its bytes are the result). */
+	| { type: 'store-result'; reply: RawResponse }
 	| { type: 'stop' };
 
 export interface ModelStep {
@@ -164,7 +172,7 @@ function succeeded(drive: ModelDrive, raw: RawResponse): ModelStep {
 		requestId: requestIdOf(raw) ?? drive.run.requestId,
 		...(credits !== null && /^\d+$/.test(credits.trim()) ? { creditsUsed: Number(credits) } : {})
 	};
-	return { drive: { ...drive, success }, effect: { type: 'store-result' } };
+	return { drive: { ...drive, success }, effect: { type: 'store-result', reply: raw } };
 }
 
 /** A URL the service returned may carry the key only when it is on the router's own origin. */
@@ -375,7 +383,13 @@ export function stepModelRun(drive: ModelDrive, answer: ModelAnswer, ctx: ModelC
 		case 'no-reply':
 			return onNoReply(drive, answer.error, ctx);
 		case 'reply':
-			return onReply(drive, answer.raw, answer.chargeRule, ctx);
+			if (controlType(decodeErrorType(answer.raw)) === 'content_policy_violation')
+				return { drive: { ...drive, refusal: answer.raw }, effect: { type: 'look-up-charge-rule' } };
+			return onReply(drive, answer.raw, undefined, ctx);
+		case 'charge-rule': {
+			const { refusal, ...rest } = drive;
+			return refusal ? onReply(rest, refusal, answer.rule, ctx) : stop(drive);
+		}
 		case 'stored':
 			return finish(
 				drive,
@@ -387,15 +401,16 @@ export function stepModelRun(drive: ModelDrive, answer: ModelAnswer, ctx: ModelC
 
 // ---- a person's commands ----------------------------------------------------------------------
 
-/** A new run with its own key; composed offline, it waits in the outbox. */
+/** A new run with its own key; composed offline, it waits in the outbox. The body must be a JSON object. */
 export function newModelRun(
 	input: Pick<ModelRun, 'profileId' | 'modelId' | 'mode' | 'body' | 'seeds'>,
 	ids: { id: string; key: string },
 	now: number,
 	offline: boolean
-): ModelRun {
+): Result<ModelRun> {
 	const { profileId, modelId, mode, body, seeds } = input;
-	return {
+	if (!isObject(body)) return fail(appError('invalid-input', 'The model input must be a JSON object.'));
+	return ok({
 		schemaVersion: MODEL_RUN_VERSION,
 		kind: 'model',
 		id: ids.id,
@@ -412,11 +427,21 @@ export function newModelRun(
 		createdAt: now,
 		...(seeds ? { seeds } : {}),
 		...(offline ? { outbox: true, phase: OUTBOX_PHASE } : {})
-	};
+	});
 }
 
 export const STOPPED_WAITING =
 	'You stopped waiting. The provider may still finish this run and charge for it; "Retry with the same key" collects its result without starting a new run.';
+
+/** Released from the outbox: about to be sent, so the key's 24-hour clock starts now, at its first use. */
+export function releasedFromOutbox(run: ModelRun, now: number): ModelRun {
+	return { ...run, outbox: false, phase: undefined, keyCreatedAt: now };
+}
+
+/** The run could not be sent at all (its profile or key is gone): it ends failed, saying why. */
+export function notSent(run: ModelRun, error: AppError, now: number): ModelRun {
+	return { ...run, status: 'failed', phase: undefined, finishedAt: now, error };
+}
 
 /** "Stop waiting": the run ends here as unknown; the provider may still finish and charge. */
 export function stoppedWaiting(run: ModelRun, now: number): ModelRun {
@@ -431,12 +456,24 @@ export function retried(run: ModelRun, now: number): ModelRun {
 	return { ...rest, status: run.queue ? 'queued' : 'submitting' };
 }
 
-/** A cancel answer (202, or 409 when the request had already finished). */
-export function cancelAnswered(run: ModelRun & { queue: QueueHandle }, httpStatus: 202 | 409, cancelStatus: string | undefined): ModelRun {
-	const already = httpStatus === 409 || cancelStatus === 'ALREADY_COMPLETED';
+export const NOT_CANCELLABLE = appError(
+	'invalid-input',
+	'Only a queued request can be cancelled; a synchronous run can only stop being waited for.'
+);
+
+/**
+ * A cancel answer (202, or 409 when the request had already finished), applied to the run as it is
+ * saved now; `queue` is the handle the cancel was sent for.
+ */
+export function cancelAnswered(
+	run: ModelRun,
+	queue: QueueHandle,
+	answer: { status: 202 | 409; cancelStatus?: string | undefined }
+): ModelRun {
+	const already = answer.status === 409 || answer.cancelStatus === 'ALREADY_COMPLETED';
 	return {
 		...run,
-		queue: { ...run.queue, cancel: already ? 'already-completed' : 'requested' },
+		queue: { ...(run.queue ?? queue), cancel: already ? 'already-completed' : 'requested' },
 		phase: already
 			? 'The request had already finished; its result stands.'
 			: 'Cancel requested. A run already at the provider may still finish and be charged.'

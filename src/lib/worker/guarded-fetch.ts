@@ -6,7 +6,7 @@
  * - it turns every outcome into a value: a raw response, or an error with a kind.
  */
 import { appError, type AppError, type Result } from '../domain/errors';
-import type { RawResponse } from '../domain/http-response';
+import { requestIdOf, type RawResponse } from '../domain/http-response';
 import { diagnoseNetworkFailure, type FetchLike } from './network-diagnosis';
 
 export type Credential = { scheme: 'x-api-key' | 'bearer'; key: string } | null;
@@ -126,7 +126,7 @@ export function createGuardedFetch(options: GuardOptions) {
 				ok: false,
 				error: appError('network', 'The connection dropped while the answer was arriving.', {
 					status: response.status,
-					requestId: response.headers.get('X-Service-Request-Id') ?? undefined
+					requestId: requestIdOf({ header: (name) => response.headers.get(name) })
 				})
 			};
 		}

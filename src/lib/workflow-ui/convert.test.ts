@@ -10,7 +10,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Json, JsonObject } from '../wire/json';
 import type { ApiPrompt } from '../wire/workflow-api';
-import { convertUiWorkflow, type ConvertResult } from './convert';
+import { bypassInput, convertUiWorkflow, type ConvertResult } from './convert';
+import type { ExecNode } from './subgraphs';
 import { parsePythonJson } from './json-python';
 import { fixtureDefinitions, validateAgainstFixture } from './object-info.fixture';
 import { edit, subgraphDefinition, toSchemaV1, txt2imgNodes, uiNode, workflow04, type LinkSpec } from './ui-builder.fixture';
@@ -198,8 +199,8 @@ describe('widget values', () => {
 			'71': { class_type: 'TagPicker', inputs: { tags: { __value__: ['red', 'blue'] }, image: ['70', 0] }, _meta: { title: 'TagPicker' } },
 			'72': { class_type: 'PreviewImage', inputs: { images: ['71', 0] }, _meta: { title: 'Preview Image' } }
 		});
-		// ComfyUI's validate_inputs unwraps {"__value__": ...} before checking; the emulator's validator
-		// does not, so the list value is its one complaint.
+		// ComfyUI's validate_inputs (and the emulator's) unwraps {"__value__": ...}, then looks the value
+		// up in the combo's options: a list is not one of them, so it is the one complaint.
 		const validation = validateAgainstFixture(result.prompt);
 		expect(validation.ok).toBe(true);
 		expect(Object.keys(validation.nodeErrors)).toEqual(['71']);
@@ -333,6 +334,35 @@ describe('muted and bypassed nodes', () => {
 			'12': { class_type: 'LoadImage', inputs: { image: 'example.png' }, _meta: { title: 'Load Image' } }
 		});
 		expectValid(result.prompt);
+	});
+});
+
+describe("the editor's bypass rule (which input passes to an output)", () => {
+	/** A bypassed node with these input types and one output of `output` type. */
+	const bypassed = (inputs: string[], output: string): ExecNode =>
+		({
+			node: {
+				inputs: inputs.map((type, i) => ({ name: `in${i}`, type, link: String(i), widgetName: undefined })),
+				outputs: [{ name: 'out', type: output }]
+			}
+		}) as unknown as ExecNode;
+
+	it.each([
+		{ rule: 'the same slot, when it fits the output and the target', inputs: ['IMAGE', 'MASK'], output: 'IMAGE', target: 'IMAGE', slot: 0 },
+		{
+			rule: 'else the first input of exactly the target type',
+			inputs: ['MASK', 'LATENT', 'IMAGE'],
+			output: 'IMAGE',
+			target: 'IMAGE',
+			slot: 2
+		},
+		{ rule: 'else the first compatible one (a type list)', inputs: ['MASK', 'IMAGE,MASK'], output: 'IMAGE', target: 'IMAGE', slot: 1 },
+		{ rule: 'else the first compatible one (`*` matches anything)', inputs: ['MASK', '*'], output: 'IMAGE', target: 'IMAGE', slot: 1 },
+		{ rule: 'a `*` target takes the same slot, untyped', inputs: ['MASK', 'LATENT'], output: 'IMAGE', target: '*', slot: 0 },
+		{ rule: 'a `*` target past the inputs takes input 0', inputs: ['MASK'], output: 'IMAGE', target: '*', slot: 0, at: 1 },
+		{ rule: 'nothing compatible: the link is dropped', inputs: ['MASK', 'LATENT'], output: 'IMAGE', target: 'IMAGE', slot: -1 }
+	])('$rule', ({ inputs, output, target, slot, at }) => {
+		expect(bypassInput(bypassed(inputs, output), at ?? 0, target)).toBe(slot);
 	});
 });
 

@@ -125,6 +125,28 @@ describe('model runs against the emulator', () => {
 		expect(await dispatchesOf(run!.idempotencyKey)).toBe(1);
 	});
 
+	it("a content-policy refusal is told with the model's charge rule, looked up in the catalog", async () => {
+		const { api, models } = setup();
+		const started = await api.startModelRun({
+			profileId: 'demo',
+			modelId: 'prism/prism-image',
+			body: { prompt: 'an nsfw request' },
+			mode: 'sync'
+		});
+		if (!started.ok) throw new Error(started.error.message);
+		const run = await models.runs.settled(started.value.id);
+		expect(run).toMatchObject({ status: 'failed', error: { errorType: 'content_policy_violation' } });
+		expect(run!.error!.message).toContain('refused this input on content-policy grounds');
+		expect(run!.error!.message).toContain('may be charged (the service says "per_attempt_review")');
+	});
+
+	it('a body that is not a JSON object is refused before anything is saved or sent', async () => {
+		const { api, models } = setup();
+		const started = await api.startModelRun({ profileId: 'demo', modelId: 'lumen/flux-1', body: ['x'], mode: 'sync' });
+		expect(started).toMatchObject({ ok: false, error: { kind: 'invalid-input' } });
+		expect(await models.runs.repo.list()).toEqual([]);
+	});
+
 	it('a 422 keeps each detail loc for its field', async () => {
 		const { api, models } = setup();
 		const started = await api.startModelRun({

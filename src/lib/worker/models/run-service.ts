@@ -4,15 +4,11 @@
  * The key is created and saved with the model id and body before the first send.
  */
 import { appError, fail, ok, type Result } from '../../domain/errors';
-import { controlType } from '../../domain/model-errors';
 import { isModelTerminal, type ModelRun } from '../../domain/model-run';
 import * as reducer from '../../domain/model-run-reducer';
 import type { ModelAnswer, ModelDrive, ModelEffect } from '../../domain/model-run-reducer';
-import { isObject } from '../../wire/json';
 import type { RouterModelListEntry } from '../../wire/router-api';
-import { decodeErrorType } from '../../wire/router-decode';
 import type { WorkerContext } from '../context';
-import type { GuardedResponse } from '../guarded-fetch';
 import type { StartModelRunInput } from './api';
 import type { ModelDeps } from './deps';
 import { fetchAsset, keepResult, type AssetFetch } from './result-store';
@@ -25,11 +21,8 @@ export interface RunServiceDeps extends ModelDeps {
 	getAsset?: AssetFetch;
 }
 
-/** What the driver holds between steps: a connection slot, and the last reply (its bytes are the result). */
-interface Held {
-	release?: () => void;
-	reply?: GuardedResponse;
-}
+/** What the driver holds between steps: a connection slot while a synchronous call is out. */
+type Held = { release?: () => void };
 
 const online = () => (globalThis.navigator as { onLine?: boolean } | undefined)?.onLine !== false;
 const gone = () => fail(appError('not-found', 'This run is no longer saved.'));
@@ -53,16 +46,16 @@ export class RunService {
 
 	async start(input: StartModelRunInput): Promise<Result<ModelRun>> {
 		await this.ctx.ready();
-		if (!isObject(input.body)) return fail(appError('invalid-input', 'The model input must be a JSON object.'));
 		const client = await routerClient(this.ctx, input.profileId);
 		if (!client.ok) return client;
 		const offline = input.offline === true || !online();
 		const run = reducer.newModelRun(input, { id: this.deps.newId(), key: this.deps.newId() }, this.deps.now(), offline);
+		if (!run.ok) return run;
 		// The key, model id and body are saved before anything is sent.
-		await this.repo.save(run);
+		await this.repo.save(run.value);
 		await this.repo.saveInputs(input.profileId, input.modelId, input.body);
-		if (!offline) this.drive(run.id);
-		return ok(run);
+		if (!offline) this.drive(run.value.id);
+		return run;
 	}
 
 	/**
@@ -80,7 +73,7 @@ export class RunService {
 			try {
 				const latest = await this.repo.get(run.id);
 				if (!latest || isModelTerminal(latest.status)) continue;
-				await this.repo.save({ ...latest, outbox: false, phase: undefined, keyCreatedAt: this.deps.now() });
+				await this.repo.save(reducer.releasedFromOutbox(latest, this.deps.now()));
 				this.drive(run.id);
 				sent++;
 			} finally {
@@ -111,15 +104,12 @@ export class RunService {
 
 	async cancel({ id }: { id: string }): Promise<Result<ModelRun>> {
 		const run = await this.repo.get(id);
-		if (!run?.queue)
-			return fail(appError('invalid-input', 'Only a queued request can be cancelled; a synchronous run can only stop being waited for.'));
+		if (!run?.queue) return fail(reducer.NOT_CANCELLABLE);
 		const client = await routerClient(this.ctx, run.profileId);
 		if (!client.ok) return client;
 		const answered = await cancelQueued(client.value, run.queue.cancelUrl);
 		if (!answered.ok) return answered;
-		const latest = (await this.repo.get(id)) ?? run;
-		const { status, cancelStatus } = answered.value;
-		return ok(await this.repo.save(reducer.cancelAnswered({ ...latest, queue: latest.queue ?? run.queue }, status, cancelStatus)));
+		return ok(await this.repo.save(reducer.cancelAnswered((await this.repo.get(id)) ?? run, run.queue, answered.value)));
 	}
 
 	/** Re-attaches unfinished runs after a reload: queued ones by request id, synchronous ones under their key. */
@@ -154,7 +144,7 @@ export class RunService {
 		const first = await this.repo.get(id);
 		if (!first || isModelTerminal(first.status)) return;
 		const client = await routerClient(this.ctx, first.profileId);
-		if (!client.ok) return void (await this.repo.save({ ...first, status: 'failed', error: client.error }));
+		if (!client.ok) return void (await this.repo.save(reducer.notSent(first, client.error, this.deps.now())));
 		let drive: ModelDrive | undefined;
 		let answer: ModelAnswer = { type: 'begin' };
 		const held: Held = {};
@@ -196,17 +186,15 @@ export class RunService {
 				held.release?.();
 				held.release = undefined;
 				if (!res.ok) return { type: 'no-reply', error: res.error };
-				held.reply = res.value;
-				// A content-policy refusal brings the model's charge rule along.
-				if (controlType(decodeErrorType(res.value)) !== 'content_policy_violation') return { type: 'reply', raw: res.value };
-				const charge = (await this.entryOf(run.profileId, run.modelId))?.billing.charges_on_policy_rejection;
-				return { type: 'reply', raw: res.value, ...(charge !== undefined ? { chargeRule: charge } : {}) };
+				return { type: 'reply', raw: res.value };
 			}
+			case 'look-up-charge-rule':
+				return { type: 'charge-rule', rule: (await this.entryOf(run.profileId, run.modelId))?.billing.charges_on_policy_rejection };
 			case 'wait':
 				await this.deps.sleep(effect.ms);
 				return { type: 'waited' };
 			case 'store-result':
-				return { type: 'stored', ...(await keepResult(this.ctx.kv, run.id, held.reply!, this.deps.getAsset ?? fetchAsset)) };
+				return { type: 'stored', ...(await keepResult(this.ctx.kv, run.id, effect.reply, this.deps.getAsset ?? fetchAsset)) };
 		}
 	}
 }

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Profile } from '../../../domain/profile';
 import type { Connection } from '../../context';
 import { createGuardedFetch } from '../../guarded-fetch';
-import { CapabilityBook } from './capabilities';
+import { CapabilityBook, DEFAULT_CAPABILITIES } from './capabilities';
+import { V2Surface } from './v2-surface';
 import { Surfaces, surfaceOf } from '.';
 
 const json = (body: unknown, status = 200) =>
@@ -90,6 +91,40 @@ describe('workflow surfaces', () => {
 		expect(bodies).toMatchObject([{ extra_data: { extra_pnginfo: { workflow } } }, { extra_data: {} }]);
 		expect(bodies[1]).not.toHaveProperty('extra_data.extra_pnginfo');
 	});
+
+	it.each(['proxy', 'managed', 'deployment'] as const)(
+		'never sends extra_pnginfo to a v2 %s, which accepts no such field',
+		async (dialect) => {
+			const bodies: unknown[] = [];
+			const fetchImpl = async (_url: string, init?: RequestInit) => {
+				bodies.push(JSON.parse(String(init?.body)));
+				return json({}, 201);
+			};
+			const surface = new V2Surface(
+				connection('cloud', fetchImpl),
+				{ ...DEFAULT_CAPABILITIES.v2 },
+				() => {},
+				dialect,
+				'http://127.0.0.1:8188'
+			);
+			const workflow = { nodes: [], links: [], version: 0.4 };
+			const prompt = { '1': { class_type: 'SaveImage', inputs: { filename_prefix: 'x' } } };
+			await surface.submit({
+				prompt,
+				promptId: 'job-1',
+				idempotencyKey: 'job-1',
+				clientId: 'c',
+				partner: false,
+				extraPngInfo: { workflow }
+			});
+			expect(bodies.length).toBeGreaterThan(0);
+			for (const body of bodies) {
+				expect(body).toHaveProperty('workflow');
+				expect(JSON.stringify(body)).not.toContain('extra_pnginfo');
+				expect(body).not.toHaveProperty('extra_data');
+			}
+		}
+	);
 
 	it('a server without from-hash is not offered hashes again', async () => {
 		const { seen, fetchImpl } = server({});
