@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { RecordingSocket } from '../../emulator/workflow/test-support';
 import { test, expect, openExample, runExample, workflowControl } from './fixtures';
@@ -468,6 +469,15 @@ test('a subgraph opens into a drawing of its inside, nested ones too, with live 
 	await expect(graph.locator('.node')).toHaveCount(1);
 	await expect(box(page, 'KSampler')).toHaveAttribute('data-state', 'done');
 	await expect(states).toHaveText(['KSampler: Done']);
+	// The breadcrumb passes the accessibility check, and a finger can hit each of its controls.
+	const axe = await new AxeBuilder({ page })
+		.include('nav[aria-label="Graph levels"]')
+		.withTags(['wcag2a', 'wcag2aa', 'wcag21aa'])
+		.analyze();
+	expect(axe.violations.map((v) => v.id)).toEqual([]);
+	if (info.project.name === 'phone')
+		for (const control of await levels.getByRole('button').all())
+			expect((await control.boundingBox())!.height).toBeGreaterThanOrEqual(43.5);
 	await levels.getByRole('button', { name: 'Back' }).click();
 	await expect(graph.locator('.node')).toHaveCount(3);
 	await expect(node('10:3')).toBeFocused();
