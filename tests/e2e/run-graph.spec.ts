@@ -1,7 +1,10 @@
 import { readFile } from 'node:fs/promises';
+import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { RecordingSocket } from '../../emulator/workflow/test-support';
 import { test, expect, openExample, runExample, workflowControl } from './fixtures';
+import type { JsonObject } from '../../src/lib/wire/json';
+import { edit, subgraphDefinition, toSchemaV1, txt2imgNodes, uiNode, workflow04 } from '../../src/lib/workflow-ui/ui-builder.fixture';
 
 /** The box of a node in the graph, by its title. */
 const box = (page: Page, title: string): Locator =>
@@ -292,4 +295,195 @@ test('a v2 run shows its nodes as not reported, never guessed, besides the runni
 	await expect(box(page, 'Save Image')).toHaveAttribute('data-state', 'not-reported');
 	await expect(page.getByRole('list', { name: 'Node states' })).toContainText('Save Image: Not reported');
 	await expect(graph.locator('.node[data-state="done"]')).toHaveCount(7, { timeout: 60_000 });
+});
+
+/** A UI-format workflow whose sampling sits in a subgraph ("Sampling", instance 10) holding another ("Sampler core", instance 3), each placed by its author. */
+function subgraphWorkflow(): JsonObject {
+	const at = (node: JsonObject, x: number, y: number): JsonObject => ({ ...node, pos: [x, y] });
+	const core = subgraphDefinition({
+		id: 'b0000000-0000-4000-8000-000000000002',
+		name: 'Sampler core',
+		inputs: [
+			['model', 'MODEL', [201]],
+			['positive', 'CONDITIONING', [202]],
+			['negative', 'CONDITIONING', [203]],
+			['latent_image', 'LATENT', [204]]
+		],
+		outputs: [['LATENT', 'LATENT', [205]]],
+		nodes: [
+			at(
+				uiNode(1, 'KSampler', {
+					inputs: [
+						['model', 'MODEL', 201],
+						['positive', 'CONDITIONING', 202],
+						['negative', 'CONDITIONING', 203],
+						['latent_image', 'LATENT', 204]
+					],
+					outputs: [['LATENT', 'LATENT', [205]]],
+					values: [7, 'fixed', 10, 6, 'euler', 'normal', 1]
+				}),
+				200,
+				100
+			)
+		],
+		links: [
+			[201, -10, 0, 1, 0, 'MODEL'],
+			[202, -10, 1, 1, 1, 'CONDITIONING'],
+			[203, -10, 2, 1, 2, 'CONDITIONING'],
+			[204, -10, 3, 1, 3, 'LATENT'],
+			[205, 1, 0, -20, 0, 'LATENT']
+		]
+	});
+	const sampling = subgraphDefinition({
+		id: 'a0000000-0000-4000-8000-000000000001',
+		name: 'Sampling',
+		inputs: [
+			['model', 'MODEL', [101]],
+			['clip', 'CLIP', [102, 103]],
+			['latent', 'LATENT', [107]]
+		],
+		outputs: [['LATENT', 'LATENT', [108]]],
+		nodes: [
+			at(
+				uiNode(1, 'CLIPTextEncode', {
+					title: 'Positive',
+					inputs: [['clip', 'CLIP', 102]],
+					outputs: [['CONDITIONING', 'CONDITIONING', [105]]],
+					values: ['a cat in a hat']
+				}),
+				0,
+				0
+			),
+			at(
+				uiNode(2, 'CLIPTextEncode', {
+					title: 'Negative',
+					inputs: [['clip', 'CLIP', 103]],
+					outputs: [['CONDITIONING', 'CONDITIONING', [106]]],
+					values: ['blurry']
+				}),
+				0,
+				300
+			),
+			at(
+				uiNode(3, core['id'] as string, {
+					title: 'Core',
+					inputs: [
+						['model', 'MODEL', 101],
+						['positive', 'CONDITIONING', 105],
+						['negative', 'CONDITIONING', 106],
+						['latent_image', 'LATENT', 107]
+					],
+					outputs: [['LATENT', 'LATENT', [108]]]
+				}),
+				500,
+				150
+			)
+		],
+		links: [
+			[101, -10, 0, 3, 0, 'MODEL'],
+			[102, -10, 1, 1, 0, 'CLIP'],
+			[103, -10, 1, 2, 0, 'CLIP'],
+			[105, 1, 0, 3, 1, 'CONDITIONING'],
+			[106, 2, 0, 3, 2, 'CONDITIONING'],
+			[107, -10, 2, 3, 3, 'LATENT'],
+			[108, 3, 0, -20, 0, 'LATENT']
+		]
+	});
+	const { nodes, links } = edit(
+		txt2imgNodes(),
+		[
+			uiNode(10, sampling['id'] as string, {
+				title: 'My sampling',
+				inputs: [
+					['model', 'MODEL', 1],
+					['clip', 'CLIP', 3],
+					['latent', 'LATENT', 2]
+				],
+				outputs: [['LATENT', 'LATENT', [7]]]
+			})
+		],
+		[
+			[1, 4, 0, 10, 0, 'MODEL'],
+			[3, 4, 1, 10, 1, 'CLIP'],
+			[2, 5, 0, 10, 2, 'LATENT'],
+			[7, 10, 0, 8, 0, 'LATENT']
+		],
+		[3, 6, 7]
+	);
+	const places: Record<number, [number, number]> = { 4: [0, 0], 5: [0, 300], 10: [450, 100], 8: [850, 100], 9: [1150, 100] };
+	return toSchemaV1(
+		workflow04(
+			nodes.map((n) => at(n, ...places[n['id'] as number]!)),
+			links.filter((l) => ![4, 5, 6].includes(l[0])),
+			{ definitions: { subgraphs: [sampling, core] } }
+		)
+	);
+}
+
+test('a subgraph opens into a drawing of its inside, nested ones too, with live states and a way back @phone', async ({
+	page,
+	openApp,
+	emulator
+}, info) => {
+	test.setTimeout(120_000);
+	await workflowControl(emulator, 'timing', { stepMs: 600 });
+	await openApp('/workflows');
+	const data = await page.evaluateHandle((t) => {
+		const transfer = new DataTransfer();
+		transfer.items.add(new File([t], 'subgraph-workflow.json', { type: 'application/json' }));
+		return transfer;
+	}, JSON.stringify(subgraphWorkflow()));
+	await page.getByRole('heading', { name: 'Workflows', level: 1 }).dispatchEvent('drop', { dataTransfer: data });
+	await expect(page.getByRole('form', { name: 'Run form' })).toBeVisible({ timeout: 20_000 });
+	await page.getByRole('button', { name: 'Run', exact: true }).click();
+	await page
+		.getByRole('link', { name: /^Open run/ })
+		.first()
+		.click();
+	const graph = await openGraph(page);
+	const node = (id: string) => graph.locator(`.node[data-node-id="${id}"]`);
+	const states = page.getByRole('list', { name: 'Node states' }).getByRole('listitem');
+	await expect(graph.locator('.node')).toHaveCount(5);
+	await expect(box(page, 'My sampling')).toHaveAccessibleName(/Subgraph “Sampling”.*opens its 3 nodes/);
+
+	// Enter on the subgraph's box draws its inside in the author's layout: the two prompts left of the inner subgraph.
+	await box(page, 'My sampling').focus();
+	await page.keyboard.press('Enter');
+	const levels = page.getByRole('navigation', { name: 'Graph levels' });
+	await expect(levels.locator('[aria-current="location"]')).toHaveText('My sampling');
+	await expect(graph.locator('.node')).toHaveCount(3);
+	await expect(node('10:1')).toBeFocused();
+	const [positive, negative, inner] = await Promise.all(['10:1', '10:2', '10:3'].map((id) => node(id).boundingBox()));
+	expect(positive!.x).toBeLessThan(inner!.x);
+	expect(negative!.y).toBeGreaterThan(positive!.y);
+	await expect(states).toHaveCount(3);
+	// Its live states follow the path ids: the prompts finish, the inner subgraph runs the sampler, then is done.
+	await expect(node('10:1')).toHaveAttribute('data-state', /done|cached/, { timeout: 30_000 });
+	await expect(node('10:3')).toHaveAttribute('data-state', 'done', { timeout: 40_000 });
+	await expect(page.getByRole('list', { name: 'Node states' })).toContainText('Core: Done');
+
+	// The nested subgraph opens the same way, with a tap; the breadcrumb leads back, level by level.
+	if (info.project.name === 'phone') await node('10:3').tap();
+	else await node('10:3').click();
+	await expect(levels.locator('[aria-current="location"]')).toHaveText('Core');
+	await expect(graph.locator('.node')).toHaveCount(1);
+	await expect(box(page, 'KSampler')).toHaveAttribute('data-state', 'done');
+	await expect(states).toHaveText(['KSampler: Done']);
+	// The breadcrumb passes the accessibility check, and a finger can hit each of its controls.
+	const axe = await new AxeBuilder({ page })
+		.include('nav[aria-label="Graph levels"]')
+		.withTags(['wcag2a', 'wcag2aa', 'wcag21aa'])
+		.analyze();
+	expect(axe.violations.map((v) => v.id)).toEqual([]);
+	if (info.project.name === 'phone')
+		for (const control of await levels.getByRole('button').all())
+			expect((await control.boundingBox())!.height).toBeGreaterThanOrEqual(43.5);
+	await levels.getByRole('button', { name: 'Back' }).click();
+	await expect(graph.locator('.node')).toHaveCount(3);
+	await expect(node('10:3')).toBeFocused();
+	await page.keyboard.press('Escape');
+	await expect(levels).toHaveCount(0);
+	await expect(graph.locator('.node')).toHaveCount(5);
+	await expect(box(page, 'My sampling')).toBeFocused();
+	await expect(graph.locator('.node[data-state="done"]')).toHaveCount(5, { timeout: 20_000 });
 });

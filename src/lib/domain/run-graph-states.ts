@@ -4,7 +4,7 @@
  * nodes are `not-reported` while it runs, never guessed.
  */
 import type { WorkflowRun } from './run-record';
-import { memberIndex, type GraphNode } from './run-graph';
+import { boxOf, memberIndex, type GraphNode } from './run-graph';
 
 export type NodeState = 'waiting' | 'running' | 'cached' | 'done' | 'failed' | 'interrupted' | 'not-run' | 'not-reported';
 
@@ -57,7 +57,7 @@ export function nodeViews(run: WorkflowRun, nodes: GraphNode[]): Map<string, Nod
 	const v2 = run.jobLinks !== undefined;
 	const views = new Map<string, NodeView>();
 	const index = memberIndex(nodes);
-	const errorBox = run.error?.nodeId ? (index.get(run.error.nodeId) ?? index.get(run.error.nodeId.split(':')[0]!)) : undefined;
+	const errorBox = run.error?.nodeId ? boxOf(index, run.error.nodeId) : undefined;
 	for (const node of nodes) {
 		const members = node.members.length > 0 ? node.members : [node.id];
 		let state: NodeState = memberState(run, members[0]!, done, cached, v2);

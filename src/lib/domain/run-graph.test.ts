@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildRunGraph, overlaps, typeLinks, visibleNodeOf } from './run-graph';
+import { boxOf, buildRunGraph, levelPath, memberIndex, opensInto, overlaps, typeLinks, visibleNodeOf } from './run-graph';
 import { DAGRE_LIMIT, layeredLayout, layoutGraph } from './run-graph-layout';
 import { nodeViews } from './run-graph-states';
 import { newWorkflowRun, type WorkflowRun } from './run-record';
@@ -277,5 +277,172 @@ describe('the state of each node', () => {
 			'5': 'running',
 			'9': 'running'
 		});
+	});
+});
+
+/** Top: loader 4 → subgraph instance 10 ("Sampling") → decoder 8. Inside 10: two encoders → subgraph instance 3 ("Sampler core") holding the sampler. */
+const nested: ApiPrompt = {
+	'4': { class_type: 'CheckpointLoaderSimple', inputs: { ckpt_name: 'a.safetensors' } },
+	'10:1': { class_type: 'CLIPTextEncode', inputs: { clip: ['4', 1], text: 'a cat' } },
+	'10:2': { class_type: 'CLIPTextEncode', inputs: { clip: ['4', 1], text: 'blurry' } },
+	'10:3:1': { class_type: 'KSampler', inputs: { model: ['4', 0], positive: ['10:1', 0], negative: ['10:2', 0] } },
+	'8': { class_type: 'VAEDecode', inputs: { samples: ['10:3:1', 0], vae: ['4', 2] } }
+};
+const nestedUi: JsonObject = {
+	nodes: [
+		{ id: 4, type: 'CheckpointLoaderSimple', pos: [0, 0], size: [300, 100] },
+		{ id: 10, type: 'sub-a', pos: [400, 0], size: [250, 120], title: 'My sampling' },
+		{ id: 8, type: 'VAEDecode', pos: [800, 0], size: [200, 60] }
+	],
+	links: [],
+	definitions: {
+		subgraphs: [
+			{
+				id: 'sub-a',
+				name: 'Sampling',
+				nodes: [
+					{ id: 1, type: 'CLIPTextEncode', pos: [100, 50], size: [300, 150] },
+					{ id: 2, type: 'CLIPTextEncode', pos: [100, 300], size: [300, 150] },
+					{ id: 3, type: 'sub-b', pos: [600, 150], size: [250, 100] }
+				],
+				links: [
+					{ id: 105, origin_id: 1, origin_slot: 0, target_id: 3, target_slot: 1, type: 'CONDITIONING' },
+					{ id: 106, origin_id: 2, origin_slot: 0, target_id: 3, target_slot: 2, type: 'CONDITIONING' }
+				],
+				groups: [{ title: 'Prompts', bounding: [80, 10, 340, 460] }],
+				// Nested definitions may sit inside the definition that uses them.
+				definitions: {
+					subgraphs: [{ id: 'sub-b', name: 'Sampler core', nodes: [{ id: 1, type: 'KSampler', pos: [50, 60], size: [315, 262] }] }]
+				}
+			}
+		]
+	}
+};
+
+describe('the inside of a subgraph or group node, drawn as a level of its own', () => {
+	const ids = (level: string) =>
+		Object.fromEntries(buildRunGraph(nested, nestedUi, level).nodes.map((n) => [n.id, { members: n.members, title: n.title }]));
+
+	it('shows at each level the boxes of that level, with path ids, members and the inside links only', () => {
+		expect(ids('')).toEqual({
+			'4': { members: [], title: 'CheckpointLoaderSimple' },
+			'10': { members: ['10:1', '10:2', '10:3:1'], title: 'My sampling' },
+			'8': { members: [], title: 'VAEDecode' }
+		});
+		expect(ids('10')).toEqual({
+			'10:1': { members: [], title: 'CLIPTextEncode' },
+			'10:2': { members: [], title: 'CLIPTextEncode' },
+			'10:3': { members: ['10:3:1'], title: 'Sampler core' }
+		});
+		expect(ids('10:3')).toEqual({ '10:3:1': { members: [], title: 'KSampler' } });
+		const inside = buildRunGraph(nested, nestedUi, '10');
+		// The loader's links into the subgraph come from outside this level: not drawn inside it.
+		expect(inside.edges.map((e) => [e.id, e.type])).toEqual([
+			['10:1->10:3', 'CONDITIONING'],
+			['10:2->10:3', 'CONDITIONING']
+		]);
+		expect(inside.nodes.filter(opensInto).map((n) => n.id)).toEqual(['10:3']);
+		expect(inside.nodes.find((n) => n.id === '10:3')?.classType).toBe('Subgraph “Sampler core”');
+	});
+
+	it("keeps the author's layout and groups of the subgraph's definition, nested ones too", () => {
+		const inside = layoutGraph(buildRunGraph(nested, nestedUi, '10'));
+		expect(inside.layout).toBe('author');
+		expect(inside.nodes.map((n) => [n.id, n.x, n.y])).toEqual([
+			['10:1', 100, 50],
+			['10:2', 100, 300],
+			['10:3', 600, 150]
+		]);
+		expect(inside.groups.map((g) => g.title)).toEqual(['Prompts']);
+		const core = buildRunGraph(nested, nestedUi, '10:3');
+		expect(core.layout).toBe('author');
+		expect(core.nodes[0]).toMatchObject({ x: 50, y: 60, width: 315 });
+	});
+
+	it('lays a level out automatically without a file, or when the file does not have it', () => {
+		for (const file of [null, { nodes: [{ id: 10, type: 'CLIPTextEncode', pos: [0, 0] }] }]) {
+			const inside = layoutGraph(buildRunGraph(nested, file, '10'));
+			expect(inside.layout).toBe('auto');
+			expect(inside.nodes.map((n) => n.id).sort()).toEqual(['10:1', '10:2', '10:3']);
+			expect(overlaps(inside.nodes)).toEqual([]);
+		}
+	});
+
+	it('opens a group node into its inner nodes (ids by index), laid out automatically when they carry no positions', () => {
+		const prompt: ApiPrompt = {
+			'1': { class_type: 'LoadImage', inputs: { image: 'a.png' } },
+			'7:0': { class_type: 'ImageScale', inputs: { image: ['1', 0] } },
+			'7:1': { class_type: 'ImageInvert', inputs: { image: ['7:0', 0] } }
+		};
+		const file: JsonObject = {
+			nodes: [
+				{ id: 1, type: 'LoadImage', pos: [0, 0], size: [200, 100] },
+				{ id: 7, type: 'workflow>Scale and invert', pos: [300, 0], size: [200, 100] }
+			],
+			links: [],
+			extra: {
+				groupNodes: {
+					'Scale and invert': {
+						nodes: [
+							{ type: 'ImageScale', index: 0 },
+							{ type: 'ImageInvert', index: 1 }
+						],
+						links: [[0, 0, 1, 0, 5, 'IMAGE']]
+					}
+				}
+			}
+		};
+		const top = buildRunGraph(prompt, file);
+		expect(top.nodes.find((n) => n.id === '7')).toMatchObject({ title: 'Scale and invert', classType: 'Group node “Scale and invert”' });
+		const inside = layoutGraph(buildRunGraph(prompt, file, '7'));
+		expect(inside.layout).toBe('auto');
+		expect(inside.nodes.map((n) => n.id)).toEqual(['7:0', '7:1']);
+		expect(inside.edges.map((e) => [e.id, e.type])).toEqual([['7:0->7:1', 'IMAGE']]);
+		const x = (id: string) => inside.nodes.find((n) => n.id === id)!.x;
+		expect(x('7:0')).toBeLessThan(x('7:1'));
+	});
+
+	it.each([
+		['10:3:1', '', '10'],
+		['10:3:1', '10', '10:3'],
+		['10:3:1', '10:3', '10:3:1'],
+		['10:1', '10', '10:1'],
+		['8', '10', undefined],
+		['10:3', '', '10']
+	])('maps the path id %s to its box at level "%s"', (id, level, box) => {
+		expect(boxOf(memberIndex(buildRunGraph(nested, nestedUi, level).nodes), id)).toBe(box);
+	});
+
+	it('names the levels on the way down', () => {
+		expect(levelPath('')).toEqual([]);
+		expect(levelPath('10:3')).toEqual(['10', '10:3']);
+	});
+
+	it("gives each level's boxes their live state from the path ids", () => {
+		const start: ServerEvent = { type: 'execution_start', promptId: 'p1' };
+		const exec = (node: string): ServerEvent => ({ type: 'executing', promptId: 'p1', node });
+		const running = play(run(nested), [start, exec('4'), exec('10:1'), exec('10:3:1')]);
+		const at = (r: WorkflowRun, level: string) =>
+			Object.fromEntries([...nodeViews(r, buildRunGraph(nested, nestedUi, level).nodes)].map(([id, v]) => [id, v.state]));
+		expect(at(running, '')).toEqual({ '4': 'done', '10': 'running', '8': 'waiting' });
+		expect(at(running, '10')).toEqual({ '10:1': 'done', '10:2': 'waiting', '10:3': 'running' });
+		expect(at(running, '10:3')).toEqual({ '10:3:1': 'running' });
+		const failed = play(running, [
+			{
+				type: 'execution_error',
+				promptId: 'p1',
+				nodeId: '10:3:1',
+				nodeType: 'KSampler',
+				exceptionType: 'RuntimeError',
+				exceptionMessage: 'out of memory',
+				traceback: []
+			}
+		]);
+		expect(nodeViews(failed, buildRunGraph(nested, nestedUi, '10').nodes).get('10:3')).toMatchObject({
+			state: 'failed',
+			message: 'RuntimeError: out of memory'
+		});
+		const succeeded = play(running, [{ type: 'execution_success', promptId: 'p1' }]);
+		expect(at(succeeded, '10')).toEqual({ '10:1': 'done', '10:2': 'done', '10:3': 'done' });
 	});
 });

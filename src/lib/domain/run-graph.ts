@@ -2,9 +2,11 @@
  * The picture of a run's workflow: which boxes to draw, where, and the links between them. The
  * prompt as sent is the truth of what ran; a UI-format file (the library's copy of the workflow)
  * adds the author's layout, groups, collapsed nodes, link types and reroutes (native ones, and legacy
- * `Reroute` nodes, drawn as points on their link, not as boxes). A subgraph
+ * `Reroute` nodes, drawn as points on their link, not as boxes). A subgraph (or group node)
  * instance is one box standing for every prompt node whose path id starts with its id (`a:b:c`
- * belongs to box `a`). Without a file, boxes have no position yet: `layoutGraph` places them.
+ * belongs to box `a`); the box opens into its inside, a level of its own: `buildRunGraph(prompt, ui,
+ * 'a')` draws the prompt nodes under `a` (box `a:b` stands for `a:b:c`) with the layout of `a`'s
+ * definition. Without a file, boxes have no position yet: `layoutGraph` places them.
  */
 import { isObject, type Json, type JsonObject } from '../wire/json';
 import type { ApiPrompt } from '../wire/workflow-api';
@@ -65,8 +67,32 @@ function pair(v: Json | undefined, fallback: [number, number]): [number, number]
 
 /** The box a prompt node id is drawn in: itself when shown, else its outermost subgraph instance. */
 export function visibleNodeOf(graph: Pick<RunGraph, 'nodes'> & { index?: Map<string, string> }, promptId: string): string | undefined {
-	const index = graph.index ?? memberIndex(graph.nodes);
-	return index.get(promptId) ?? index.get(promptId.split(':')[0]!);
+	return boxOf(graph.index ?? memberIndex(graph.nodes), promptId);
+}
+
+/**
+ * The box of a level's index (`memberIndex`) a path id is drawn in: the box of the id itself, else of
+ * the longest path above it that the level shows (`5:3:7` → `5:3` inside `5`, → `5` at the top).
+ */
+export function boxOf(index: ReadonlyMap<string, string>, promptId: string): string | undefined {
+	let id = promptId;
+	for (;;) {
+		const box = index.get(id);
+		if (box !== undefined) return box;
+		const cut = id.lastIndexOf(':');
+		if (cut < 0) return undefined;
+		id = id.slice(0, cut);
+	}
+}
+
+/** Whether a box stands for an inside it opens into (a subgraph or group node instance). */
+export const opensInto = (node: GraphNode): boolean => node.members.length > 0;
+
+/** The levels from the top to `level` (`a:b` → `['a', 'a:b']`); the top level is `''`. */
+export function levelPath(level: string): string[] {
+	if (level === '') return [];
+	const parts = level.split(':');
+	return parts.map((_, i) => parts.slice(0, i + 1).join(':'));
 }
 
 /** Prompt id → box id. */
@@ -112,8 +138,11 @@ interface FileFacts {
 	subgraphNames: Map<string, string>;
 }
 
-/** Reads what the picture needs from an untrusted UI-format file (top-level graph only). */
-function readFile(ui: JsonObject): FileFacts {
+/**
+ * Reads what the picture needs from one graph of an untrusted UI-format file: the workflow's top
+ * level, a subgraph definition or a group node's inside (all have `nodes`, `links`, `groups`).
+ */
+function readFile(ui: JsonObject, subgraphNames: Map<string, string>): FileFacts {
 	const nodes: FileFacts['nodes'] = new Map();
 	const rerouteNodes: FileFacts['rerouteNodes'] = new Map();
 	for (const raw of Array.isArray(ui['nodes']) ? ui['nodes'].filter(isObject) : []) {
@@ -186,13 +215,99 @@ function readFile(ui: JsonObject): FileFacts {
 			height: num(b[3], 0)
 		});
 	}
-	const subgraphNames = new Map<string, string>();
-	const definitions = isObject(ui['definitions']) ? ui['definitions'] : {};
-	for (const s of Array.isArray(definitions['subgraphs']) ? definitions['subgraphs'].filter(isObject) : []) {
-		const id = idOf(s['id']);
-		if (id !== null) subgraphNames.set(id, typeof s['name'] === 'string' ? s['name'] : 'Subgraph');
-	}
 	return { nodes, links, groups, reroutes, rerouteNodes, subgraphNames };
+}
+
+const MAX_DEFINITION_DEPTH = 64;
+
+/** Every subgraph definition of the file by id (definitions may hold their own; all share one id space). */
+function subgraphDefinitions(ui: JsonObject): Map<string, JsonObject> {
+	const found = new Map<string, JsonObject>();
+	const collect = (holder: Json | undefined, depth: number): void => {
+		const definitions = isObject(holder) ? holder['definitions'] : undefined;
+		if (depth > MAX_DEFINITION_DEPTH || !isObject(definitions) || !Array.isArray(definitions['subgraphs'])) return;
+		for (const def of definitions['subgraphs'].filter(isObject)) {
+			const id = idOf(def['id']);
+			if (id !== null && !found.has(id)) found.set(id, def);
+			collect(def, depth + 1);
+		}
+	};
+	collect(ui, 0);
+	return found;
+}
+
+function groupNodeName(type: string): string | undefined {
+	if (type.startsWith('workflow>')) return type.slice('workflow>'.length);
+	if (type.startsWith('workflow/')) return type.slice('workflow/'.length);
+	return undefined;
+}
+
+/**
+ * A group node's inside (`extra.groupNodes[name]`) as a graph: inner nodes known by their index, links
+ * `[from, fromSlot, to, toSlot, …, type]` between indices. An inner node without `pos` is left out of
+ * the file's placing, so the inside is laid out automatically (the editor's own group node configs may
+ * not carry positions).
+ */
+function groupNodeGraph(def: JsonObject): JsonObject {
+	const nodes: JsonObject[] = [];
+	(Array.isArray(def['nodes']) ? def['nodes'] : []).forEach((n, index) => {
+		if (isObject(n) && n['pos'] !== undefined) nodes.push({ ...n, id: index });
+	});
+	const links: Json[] = [];
+	for (const l of Array.isArray(def['links']) ? def['links'] : []) {
+		if (Array.isArray(l)) links.push([null, l[0] ?? null, l[1] ?? null, l[2] ?? null, l[3] ?? null, l[5] ?? null]);
+	}
+	return { nodes, links };
+}
+
+/** The graph of the file that `level`'s boxes come from: the top level, or the definition of each instance on the way down. */
+function levelFile(ui: JsonObject, level: string, definitions: Map<string, JsonObject>): JsonObject | null {
+	let graph: JsonObject = ui;
+	if (level === '') return graph;
+	const extra = isObject(ui['extra']) ? ui['extra'] : {};
+	const groupNodes = isObject(extra['groupNodes']) ? extra['groupNodes'] : {};
+	for (const step of level.split(':')) {
+		const instance = (Array.isArray(graph['nodes']) ? graph['nodes'] : []).find((n) => isObject(n) && idOf(n['id']) === step);
+		const type = isObject(instance) && typeof instance['type'] === 'string' ? instance['type'] : null;
+		if (type === null) return null;
+		const group = groupNodeName(type);
+		const groupDef = group !== undefined && Object.hasOwn(groupNodes, group) ? groupNodes[group] : undefined;
+		const next = definitions.get(type) ?? (isObject(groupDef) ? groupNodeGraph(groupDef) : undefined);
+		if (!next) return null;
+		graph = next;
+	}
+	return graph;
+}
+
+/**
+ * The prompt nodes of a level, by their id within it (`5:3:7` is `3:7` inside `5`), keeping only the
+ * links between them: links from outside the level (a subgraph's inputs) are not drawn inside.
+ */
+function levelPrompt(prompt: ApiPrompt, level: string): ApiPrompt {
+	if (level === '') return prompt;
+	const prefix = `${level}:`;
+	const local: ApiPrompt = {};
+	for (const [id, node] of Object.entries(prompt)) {
+		if (!id.startsWith(prefix)) continue;
+		const inputs: Record<string, Json> = {};
+		for (const [name, value] of Object.entries(node.inputs ?? {})) {
+			if (Array.isArray(value) && value.length === 2 && String(value[0]).startsWith(prefix))
+				inputs[name] = [String(value[0]).slice(prefix.length), value[1] as Json];
+		}
+		Object.defineProperty(local, id.slice(prefix.length), { value: { ...node, inputs }, enumerable: true, writable: true });
+	}
+	return local;
+}
+
+/** A level's picture with its ids made path ids again (box `3` inside `5` is `5:3`). */
+function withPathIds(graph: RunGraph, level: string): RunGraph {
+	if (level === '') return graph;
+	const path = (id: string) => `${level}:${id}`;
+	return {
+		...graph,
+		nodes: graph.nodes.map((n) => ({ ...n, id: path(n.id), members: n.members.map(path) })),
+		edges: graph.edges.map((e) => ({ ...e, id: `${path(e.from)}->${path(e.to)}`, from: path(e.from), to: path(e.to) }))
+	};
 }
 
 /**
@@ -235,11 +350,16 @@ function reroutePoints(facts: FileFacts, parentId: string | null): Array<{ x: nu
 }
 
 /**
- * Builds the picture of `prompt`. With `ui` (the file the workflow came from), prompt nodes the file
+ * Builds the picture of `prompt` at `level`: the whole workflow (`''`), or the inside of the subgraph or
+ * group node box `level` (a path id). With `ui` (the file the workflow came from), prompt nodes the file
  * places keep its position; the others (and every node without a file) wait for the automatic layout.
  */
-export function buildRunGraph(prompt: ApiPrompt, ui?: JsonObject | null): RunGraph {
-	const facts = ui ? readFile(ui) : null;
+export function buildRunGraph(fullPrompt: ApiPrompt, ui?: JsonObject | null, level = ''): RunGraph {
+	const prompt = levelPrompt(fullPrompt, level);
+	const definitions = ui ? subgraphDefinitions(ui) : new Map<string, JsonObject>();
+	const names = new Map([...definitions].map(([id, def]) => [id, typeof def['name'] === 'string' ? def['name'] : 'Subgraph']));
+	const shownFile = ui ? levelFile(ui, level, definitions) : null;
+	const facts = shownFile ? readFile(shownFile, names) : null;
 	const byBox = new Map<string, string[]>();
 	for (const id of Object.keys(prompt)) {
 		const outer = id.split(':')[0]!;
@@ -255,8 +375,10 @@ export function buildRunGraph(prompt: ApiPrompt, ui?: JsonObject | null): RunGra
 		const file = facts?.nodes.get(id);
 		const inside = members.length > 1 || !own;
 		const subgraphName = file ? facts?.subgraphNames.get(file.type) : undefined;
-		const title = file?.title ?? own?._meta?.title ?? subgraphName ?? own?.class_type ?? (inside ? `Subgraph ${id}` : id);
-		const classType = own?.class_type ?? (subgraphName ? `Subgraph “${subgraphName}”` : 'Subgraph');
+		const groupName = file ? groupNodeName(file.type) : undefined;
+		const title = file?.title ?? own?._meta?.title ?? subgraphName ?? groupName ?? own?.class_type ?? (inside ? `Subgraph ${id}` : id);
+		const classType =
+			own?.class_type ?? (subgraphName ? `Subgraph “${subgraphName}”` : groupName !== undefined ? `Group node “${groupName}”` : 'Subgraph');
 		if (file) placed++;
 		nodes.push({
 			id,
@@ -289,7 +411,7 @@ export function buildRunGraph(prompt: ApiPrompt, ui?: JsonObject | null): RunGra
 	}
 	// Author's layout only when the file places every box: a file from another version of the workflow is laid out afresh.
 	const layout = facts && nodes.length > 0 && placed === nodes.length ? 'author' : 'auto';
-	return { nodes, edges: [...edges.values()], groups: layout === 'author' ? (facts?.groups ?? []) : [], layout };
+	return withPathIds({ nodes, edges: [...edges.values()], groups: layout === 'author' ? (facts?.groups ?? []) : [], layout }, level);
 }
 
 /**
@@ -301,8 +423,8 @@ export function typeLinks(graph: RunGraph, prompt: ApiPrompt, outputTypes: (clas
 	const index = memberIndex(graph.nodes);
 	const found = new Map<string, string>();
 	for (const link of promptLinks(prompt)) {
-		const from = index.get(link.from) ?? index.get(link.from.split(':')[0]!);
-		const to = index.get(link.to);
+		const from = boxOf(index, link.from);
+		const to = boxOf(index, link.to);
 		const id = `${from}->${to}`;
 		if (found.has(id)) continue;
 		const classType = Object.hasOwn(prompt, link.from) ? prompt[link.from]?.class_type : undefined;

@@ -3,6 +3,7 @@ import type { CatalogView, WalkStatus } from '$lib/domain/model-catalog';
 import type { RouterModelListEntry } from '$lib/wire/router-api';
 import { bridge } from './testing/fake-bridge';
 import { CatalogStore } from './models.svelte';
+import { RouterHealthBoard } from './router-health.svelte';
 
 vi.mock('$lib/client/worker-bridge.svelte', () => import('./testing/fake-bridge'));
 
@@ -126,6 +127,21 @@ describe('the catalog store', () => {
 		await catalog.open('p');
 		expect(catalog.error).toMatchObject({ kind: 'network' });
 		expect(catalog.view).toBeNull();
+		catalog.dispose();
+	});
+
+	it('tells the health board what its walk saw, for its own profile only (the badge reads the board, not the catalog)', async () => {
+		bridge.answer('modelCatalog', () => ({ ok: false, error: { kind: 'unavailable', message: 'Try later.', status: 503 } }));
+		const board = new RouterHealthBoard();
+		const catalog = new CatalogStore(board);
+		expect(board.of('p')).toEqual({ kind: 'unknown' });
+		await catalog.open('p');
+		expect(board.of('p')).toEqual({ kind: 'failing', words: 'Models unavailable' });
+		expect(board.of('q')).toEqual({ kind: 'unknown' });
+		bridge.emit({ type: 'model-catalog', view: view([model('a/one')], { kind: 'done', pages: 1, at: 1, ms: 5 }) });
+		catalog.error = null;
+		expect(board.of('p')).toEqual({ kind: 'ok' });
+		expect(catalog.healthOf('p')).toEqual({ kind: 'ok' });
 		catalog.dispose();
 	});
 

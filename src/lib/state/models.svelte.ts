@@ -16,14 +16,15 @@ import { onWorkerEvent, workerApi } from '$lib/client/worker-bridge.svelte';
 import { perFrame } from '$lib/client/per-frame';
 import type { WorkerEvent } from '$lib/worker/api';
 import { routerHealth, type RouterHealth } from '$lib/domain/connection-badge';
+import { routerHealthBoard, type RouterHealthBoard } from './router-health.svelte';
 
 type CatalogPageEvent = Extract<WorkerEvent, { type: 'model-catalog-page' }>;
 
 export class CatalogStore {
 	// Raw: a view is replaced whole, never edited in place, and its entries keep their identity from
 	// one view to the next, so the keyed list renders only the entries that arrived.
-	view = $state.raw<CatalogView | null>(null);
-	error = $state<AppError | null>(null);
+	private currentView = $state.raw<CatalogView | null>(null);
+	private currentError = $state<AppError | null>(null);
 	query = $state('');
 	provider = $state<string | null>(null);
 	notChargedOnRefusal = $state(false);
@@ -37,13 +38,42 @@ export class CatalogStore {
 	 */
 	readonly summaries = new SvelteMap<string, ModelSummary | undefined>();
 	prefetch = $state.raw<PrefetchProgress | null>(null);
-	/** Reactive: the badge reads the router's health through it (`healthOf`). */
-	private profileId = $state<string | null>(null);
+	private currentProfileId: string | null = null;
 	private unsubscribe: (() => void) | undefined;
 	private resyncing = false;
 	/** The profile whose catalog is being asked for right now. */
 	private asking: string | null = null;
 	private readonly pages = perFrame<CatalogPageEvent>((events) => this.applyPages(events));
+
+	private readonly health: RouterHealthBoard;
+
+	constructor(health: RouterHealthBoard = routerHealthBoard) {
+		this.health = health;
+	}
+
+	// The view, its error and its profile are told to the health board as they change, so the badge
+	// follows the router without importing this store.
+	get view(): CatalogView | null {
+		return this.currentView;
+	}
+	set view(view: CatalogView | null) {
+		this.currentView = view;
+		this.reportHealth();
+	}
+	get error(): AppError | null {
+		return this.currentError;
+	}
+	set error(error: AppError | null) {
+		this.currentError = error;
+		this.reportHealth();
+	}
+	private get profileId(): string | null {
+		return this.currentProfileId;
+	}
+	private set profileId(profileId: string | null) {
+		this.currentProfileId = profileId;
+		this.reportHealth();
+	}
 
 	models = $derived(this.view?.models ?? []);
 	providers = $derived([...new Set(this.models.map((m) => m.provider))]);
@@ -97,8 +127,11 @@ export class CatalogStore {
 
 	/** The router's health as this profile's catalog walk saw it; unknown for a profile not walked here. */
 	healthOf(profileId: string | null): RouterHealth {
-		if (!profileId || this.profileId !== profileId) return { kind: 'unknown' };
-		return routerHealth(this.view, this.error);
+		return this.health.of(profileId);
+	}
+
+	private reportHealth(): void {
+		this.health.report(this.currentProfileId, routerHealth(this.currentView, this.currentError));
 	}
 
 	/** Saved summaries at once; the worker fetches missing ones in the background (events follow). */

@@ -2,7 +2,7 @@
  * The service worker's lifecycle as the page shows it: "ready to work offline" once the app shell
  * is cached, "update available, reload" when a new version waits.
  */
-import { Workbox } from 'workbox-window';
+import type { Workbox } from 'workbox-window';
 import { flushDrafts } from './drafts';
 
 export class PwaStore {
@@ -18,6 +18,8 @@ export class PwaStore {
 			return;
 		}
 		this.controlled = navigator.serviceWorker.controller !== null;
+		// Loaded here, after the first paint, rather than with the layout: the first view does not need it.
+		const { Workbox } = await import('workbox-window');
 		const wb = new Workbox('/sw.js', { scope: '/' });
 		this.workbox = wb;
 		wb.addEventListener('installed', (event) => {

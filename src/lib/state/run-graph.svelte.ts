@@ -4,10 +4,12 @@
  * animation frame however fast events arrive; boxes whose state did not change keep their object,
  * so only the changed boxes render again. The states are one map replaced per frame (one signal,
  * not one per box: 500 signals made the first draw slower). The picture is built and laid out once
- * per prompt and file this session. Made by the graph view, which is loaded only when its tab opens.
+ * per prompt, file and level this session. The level is the box whose inside is shown (`''`: the whole
+ * workflow; a subgraph or group node box's path id: its inside). Made by the graph view, which is loaded
+ * only when its tab opens.
  */
 import type { WorkflowRun } from '$lib/domain/run-record';
-import { buildRunGraph, memberIndex, typeLinks, type RunGraph } from '$lib/domain/run-graph';
+import { buildRunGraph, levelPath, memberIndex, typeLinks, type RunGraph } from '$lib/domain/run-graph';
 import { layoutGraph } from '$lib/domain/run-graph-layout';
 import { nodeViews, sameView, type NodeView } from '$lib/domain/run-graph-states';
 import type { JsonObject } from '$lib/wire/json';
@@ -52,18 +54,19 @@ function readOutputTypes(profileId: string): Promise<Map<string, readonly string
 	return types;
 }
 
-/** Pictures built this session, by prompt, then file: opening the tab again does not lay out again. */
-const pictures = new WeakMap<WorkflowRun['prompt'], Map<JsonObject | null, RunGraph>>();
+/** Pictures built this session, by prompt, then file, then level: opening the tab (or a level) again does not lay out again. */
+const pictures = new WeakMap<WorkflowRun['prompt'], Map<JsonObject | null, Map<string, RunGraph>>>();
 
-function picture(prompt: WorkflowRun['prompt'], ui: JsonObject | null): RunGraph {
+function picture(prompt: WorkflowRun['prompt'], ui: JsonObject | null, level: string): RunGraph {
 	let byFile = pictures.get(prompt);
 	if (!byFile) pictures.set(prompt, (byFile = new Map()));
-	let graph = byFile.get(ui);
-	if (!graph) {
-		graph = layoutGraph(buildRunGraph(prompt, ui));
-		byFile.set(ui, graph);
+	let byLevel = byFile.get(ui);
+	if (!byLevel) {
+		byFile.set(ui, (byLevel = new Map()));
 		if (byFile.size > FILES_KEPT) byFile.delete(byFile.keys().next().value!);
 	}
+	let graph = byLevel.get(level);
+	if (!graph) byLevel.set(level, (graph = layoutGraph(buildRunGraph(prompt, ui, level))));
 	return graph;
 }
 
@@ -82,13 +85,22 @@ export class RunGraphState {
 	ui = $state.raw<JsonObject | null | undefined>(undefined);
 	graph = $state.raw<RunGraph | null>(null);
 	index = $derived(this.graph ? memberIndex(this.graph.nodes) : new Map<string, string>());
+	/** The box whose inside is shown: `''` for the whole workflow. */
+	level = $state('');
+	/** The boxes opened on the way to the level, outermost first, with their titles (the breadcrumb). */
+	trail = $state.raw<Array<{ id: string; title: string }>>([]);
 	/** Each box's state, by box id; a new map when any box changed, unchanged boxes keep their object. */
 	views = $state.raw<ReadonlyMap<string, NodeView>>(new Map());
 	private frame = 0;
 	private latest: WorkflowRun | undefined;
 	/** Output types by node class, to colour an API-format workflow's links; null until read, or when there are none. */
 	private outputTypes = $state.raw<Map<string, readonly string[]> | null>(null);
-	private builtFor: { prompt: WorkflowRun['prompt']; ui: JsonObject | null; types: Map<string, readonly string[]> | null } | null = null;
+	private builtFor: {
+		prompt: WorkflowRun['prompt'];
+		ui: JsonObject | null;
+		level: string;
+		types: Map<string, readonly string[]> | null;
+	} | null = null;
 
 	constructor(private readonly nextFrame: (tick: () => void) => number = requestAnimationFrame) {}
 
@@ -139,10 +151,15 @@ export class RunGraphState {
 		if (!run || this.ui === undefined) return;
 		const ui = this.ui;
 		const types = this.outputTypes;
-		if (this.builtFor?.prompt !== run.prompt || this.builtFor.ui !== ui) {
-			this.graph = picture(run.prompt, ui);
-			this.builtFor = { prompt: run.prompt, ui, types: null };
+		const level = this.level;
+		if (this.builtFor?.prompt !== run.prompt || this.builtFor.ui !== ui || this.builtFor.level !== level) {
+			this.graph = picture(run.prompt, ui, level);
+			this.builtFor = { prompt: run.prompt, ui, level, types: null };
 			this.views = new Map();
+			this.trail = levelPath(level).map((id) => {
+				const parent = id.includes(':') ? id.slice(0, id.lastIndexOf(':')) : '';
+				return { id, title: picture(run.prompt, ui, parent).nodes.find((n) => n.id === id)?.title ?? id };
+			});
 		}
 		if (types && this.graph && this.builtFor.types !== types) {
 			this.graph = typed(this.graph, run.prompt, types);
@@ -159,6 +176,12 @@ export class RunGraphState {
 			else changed = true;
 		}
 		if (changed) this.views = next;
+	}
+
+	/** Shows the inside of a subgraph or group node box (its path id), or the whole workflow (`''`), at once. */
+	show(level: string): void {
+		this.level = level;
+		this.apply();
 	}
 
 	dispose(): void {
