@@ -44,7 +44,8 @@ describe('queue', () => {
 	});
 
 	it('reports exactly three statuses, with Retry-After while unfinished and no error_type on success', async () => {
-		await api.control('/router/settings', { providerMs: 300, queueConcurrency: 1 });
+		// Long enough that a loaded machine still asks while the first runs and the second waits.
+		await api.control('/router/settings', { providerMs: 1500, queueConcurrency: 1 });
 		const first = await submit();
 		const second = await submit({ ...INPUT, prompt: 'second' });
 		const s1 = await api.get(pathOf(first.status_url));
@@ -64,7 +65,7 @@ describe('queue', () => {
 	});
 
 	it('collects 202 with Retry-After before completion, then the same bytes the synchronous run returns', async () => {
-		await api.control('/router/settings', { providerMs: 200 });
+		await api.control('/router/settings', { providerMs: 1500 });
 		const sub = await submit();
 		const early = await api.get(pathOf(sub.response_url));
 		expect(early.status).toBe(202);
