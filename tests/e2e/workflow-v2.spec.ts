@@ -5,6 +5,7 @@
 import sharp from 'sharp';
 import type { Page } from '@playwright/test';
 import type { Emulator } from '../../emulator/index';
+import { demoConfig, serveApp } from '../../scripts/serve-app';
 import { test, expect, openExample, runExample, workflowControl } from './fixtures';
 
 async function picture(seed: number): Promise<Buffer> {
@@ -193,4 +194,36 @@ test('a proxy that does not allow this app’s origin: the connection test names
 	await page.getByRole('button', { name: 'Test connection of Self-hosted proxy' }).click();
 	await expect(page.getByText(`--enable-cors-header ${app.url}`).first()).toBeVisible({ timeout: 15_000 });
 	await expect(page.getByText(/different origins/).first()).toBeVisible();
+});
+
+// `npm start` writes a config with both demo profiles; the other tests' config has only the v1 one.
+test('npm start’s v2 demo profile: seeded beside the v1 demo, its runs go through /api/v2 and end Done', async ({
+	page,
+	emulator,
+	control
+}) => {
+	test.setTimeout(90_000);
+	const app = await serveApp({ root: 'build', config: demoConfig(emulator, { v2: true }) });
+	try {
+		await workflowControl(emulator, 'timing', { stepMs: 30 });
+		await page.goto(`${app.url}/settings`);
+		await expect(page.getByRole('article', { name: 'Profile Demo (local emulator)' })).toBeVisible({ timeout: 15_000 });
+		await expect(page.getByRole('article', { name: 'Profile Demo on v2 (managed)' })).toBeVisible();
+		await expect(page.getByRole('link', { name: /Connection: Demo \(local emulator\), Live/ })).toBeVisible({ timeout: 15_000 });
+		await page.getByRole('button', { name: 'Use Demo on v2 (managed)' }).click();
+		await expect(page.getByRole('link', { name: /Connection: Demo on v2 \(managed\), Live/ })).toBeVisible({ timeout: 15_000 });
+		await page.getByRole('button', { name: 'Test connection of Demo on v2 (managed)' }).click();
+		await expect(page.getByText(/v2 jobs API answered: .*Workflow runs use v2\./).first()).toBeVisible({ timeout: 15_000 });
+
+		const before = await control.counters();
+		await runExample(page, 'Text to image');
+		await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 30_000 });
+		await expect(page.getByRole('img', { name: /^Output / }).first()).toBeVisible();
+		const after = await control.counters();
+		const sent = (route: string) => (after.requests[route] ?? 0) - (before.requests[route] ?? 0);
+		expect(sent('POST /api/v2/jobs'), 'the run was submitted to the managed v2 jobs API').toBe(1);
+		expect(sent('POST /api/prompt') + sent('POST /prompt'), 'and not to v1').toBe(0);
+	} finally {
+		await app.close();
+	}
 });

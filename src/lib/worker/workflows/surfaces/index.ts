@@ -2,7 +2,8 @@
  * The surface of each profile: which adapter speaks to its server, with the capabilities
  * remembered for it. Deployment and self-hosted proxy profiles are v2; a Cloud profile uses v2
  * where its service offers it (probed once per profile and address, then remembered) and v1
- * otherwise; the demo profile stays on v1 (the emulator's v1 scenarios).
+ * otherwise; the demo profile stays on v1 (the emulator's v1 scenarios). The v2 demo that `npm start`
+ * seeds is a Cloud profile on the emulator, whose service answers the probe: it runs on managed v2.
  */
 import { ok, type Result } from '../../../domain/errors';
 import type { PresetId } from '../../../domain/profile';
