@@ -360,6 +360,15 @@ describe.each(['managed', 'deployment'] as const)('v2 %s', (mode) => {
 			expect(leaks.leaks.at(-1)!.carried).toContain('authorization');
 		});
 
+		it('counts the file bytes each upload sends, per surface (the counters tests read); from-hash sends none', async () => {
+			const bytes = await png(17);
+			const before = bed.emu.state.counters.uploadBytes[mode] ?? 0;
+			const { hash } = (await client().upload<Asset>(bytes)).body;
+			expect(bed.emu.state.counters.uploadBytes[mode]).toBe(before + bytes.length);
+			expect((await client().post<Asset>('/assets/from-hash', { hash, file_path: 'again.png' })).status).toBe(201);
+			expect(bed.emu.state.counters.uploadBytes[mode]).toBe(before + bytes.length);
+		});
+
 		it('mints from-hash: 201 new, 200 when the same reference exists, 404 blob_not_found otherwise', async () => {
 			const { hash } = (await client().upload<Asset>(await png(15))).body;
 			const minted = await client().post<Asset>('/assets/from-hash', { hash, file_path: 'copy.png' });

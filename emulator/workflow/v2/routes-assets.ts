@@ -13,13 +13,15 @@ interface UploadForm {
 	fields: Record<string, string>;
 }
 
-async function readForm(request: FastifyRequest): Promise<UploadForm | string> {
+/** Reads the upload's parts; every file part's bytes are counted, so tests can see what a client sent. */
+async function readForm(request: FastifyRequest, countBytes: (n: number) => void): Promise<UploadForm | string> {
 	if (!request.isMultipart()) return 'Send multipart/form-data with the parts file, content_type and file_path.';
 	const form: UploadForm = { bytes: undefined, fields: Object.create(null) as Record<string, string> };
 	try {
 		for await (const part of request.parts()) {
 			if (part.type === 'file') {
 				const bytes = await part.toBuffer();
+				countBytes(bytes.length);
 				if (part.fieldname === 'file') form.bytes = bytes;
 			} else if (typeof part.value === 'string') form.fields[part.fieldname] = part.value;
 		}
@@ -34,7 +36,7 @@ export function installAssetRoutes(app: FastifyInstance, core: V2Core, surface: 
 	const owner = rules.name;
 
 	app.post('/assets', async (request, reply) => {
-		const form = await readForm(request);
+		const form = await readForm(request, (n) => core.state.countUploadBytes(owner, n));
 		if (typeof form === 'string') return v2Error(reply, 422, 'invalid_request', form);
 		const { bytes, fields } = form;
 		const contentType = fields['content_type'];
