@@ -73,6 +73,45 @@ describe('the worker core', () => {
 		expect(state.demo, 'the form’s demo preset is the v1 demo only').toBeNull();
 	});
 
+	it('reads profiles stored before v2 (no comfyUrl) as they are, and saves them again unchanged but for the edit', async () => {
+		const kv = new MemoryStore();
+		const old = {
+			id: 'old',
+			name: 'Studio',
+			preset: 'cloud',
+			workflowUrl: 'https://a.test',
+			routerUrl: 'https://r.test',
+			createdAt: 1,
+			updatedAt: 1
+		};
+		const local = {
+			...old,
+			id: 'local',
+			name: 'Desk',
+			preset: 'local-comfyui',
+			workflowUrl: 'http://127.0.0.1:8188',
+			routerUrl: null,
+			createdAt: 2
+		};
+		await kv.set('profile:old', old);
+		await kv.set('apikey:old', 'k-old');
+		await kv.set('profile:local', local);
+		await kv.set('setting:activeProfile', 'old');
+		const { api } = worker(null, kv);
+		const state = await api.init({});
+		expect(state.profiles).toEqual([
+			{ ...old, hasKey: true },
+			{ ...local, hasKey: false }
+		]);
+		expect(state.activeProfileId).toBe('old');
+		const saved = await api.saveProfile({
+			profile: { id: 'old', name: 'Studio 2', preset: 'cloud', workflowUrl: old.workflowUrl, routerUrl: old.routerUrl }
+		});
+		expect(saved).toMatchObject({ ok: true, value: { id: 'old', name: 'Studio 2', preset: 'cloud', hasKey: true } });
+		expect(await kv.get('profile:old')).not.toHaveProperty('comfyUrl');
+		expect(await kv.get('apikey:old')).toBe('k-old');
+	});
+
 	it('has no demo on a hosted build and says when the config is broken', async () => {
 		expect((await worker(null).api.init({})).demo).toBeNull();
 		expect((await worker('<html>').api.init({})).configProblem).toMatch(/not a JSON object/);
