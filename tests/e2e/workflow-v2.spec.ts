@@ -187,6 +187,47 @@ for (const kind of ['Cloud', 'Self-hosted proxy'] as const) {
 	});
 }
 
+for (const kind of ['Cloud', 'Self-hosted proxy'] as const) {
+	test(`${kind} on v2: a job started on another device appears as a run started elsewhere and is followed to its end`, async ({
+		page,
+		openApp,
+		emulator,
+		app,
+		control
+	}) => {
+		test.setTimeout(90_000);
+		if (kind === 'Self-hosted proxy') {
+			await control.scenario('comfyui-local');
+			await proxySettings(emulator, { corsOrigins: [app.url] });
+		}
+		await workflowControl(emulator, 'timing', { stepMs: 600 });
+		await openApp('/settings');
+		await addProfile(page, emulator, kind);
+		await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Runs' }).click();
+
+		// Another device submits through the same surface (managed: the account's key; proxy: no key).
+		const base = kind === 'Cloud' ? emulator.urls.workflow : emulator.urls.selfHosted;
+		const workflow = JSON.parse(JSON.stringify(IMAGE_AND_SAMPLER)) as Record<string, { inputs: Record<string, unknown> }>;
+		delete workflow['1'];
+		delete workflow['2'];
+		delete workflow['3'];
+		const res = await fetch(`${base}/api/v2/jobs`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json', ...(kind === 'Cloud' ? { Authorization: `Bearer ${emulator.apiKey}` } : {}) },
+			body: JSON.stringify({ workflow })
+		});
+		expect(res.status).toBe(201);
+
+		// Managed: the account's v1 socket tells of it; proxy: GET /jobs lists it.
+		const seen = page.getByRole('link', { name: /started elsewhere/ });
+		await expect(seen.first()).toBeVisible({ timeout: 20_000 });
+		await seen.first().click();
+		await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 40_000 });
+		await expect(page.getByRole('img', { name: /^Output / }).first()).toBeVisible();
+		if (kind === 'Self-hosted proxy') expect((await control.counters()).requests['GET /api/v2/jobs'] ?? 0).toBeGreaterThanOrEqual(1);
+	});
+}
+
 // A deployment serves no object_info and the spec names no other source of its node definitions:
 // the form is read off the workflow's own values, and the run goes through as on the other surfaces.
 test('Deployment on v2: the form is drawn from the workflow, and a run ends with its output', async ({ page, openApp, emulator }) => {
