@@ -97,6 +97,15 @@ export function installAssetRoutes(app: FastifyInstance, core: V2Core, surface: 
 		return reply.code(core.isReady(asset) ? 200 : 202).send(core.assetBody(rules, asset));
 	});
 
+	if (rules.proxyRoutes) {
+		// A route beyond the contract (the real proxy's): the asset is forgotten; 204, then 404.
+		app.delete<{ Params: { id: string } }>('/assets/:id', async (request, reply) =>
+			core.assets.remove(request.params.id, owner)
+				? reply.code(204).send()
+				: v2Error(reply, 404, 'not_found', `No asset with the id ${request.params.id}.`)
+		);
+	}
+
 	app.get<{ Params: { id: string } }>('/assets/:id/content', async (request, reply) => {
 		const asset = find(request.params.id, reply);
 		if (!asset) return reply;
