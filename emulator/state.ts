@@ -11,6 +11,8 @@ export interface Counters {
 	dispatches: Record<string, number>;
 	/** Charges recorded, keyed like dispatches. */
 	charges: Record<string, number>;
+	/** File bytes received by the v2 upload route, per surface ("managed", "deployment", "self-hosted"). */
+	uploadBytes: Record<string, number>;
 }
 
 export interface LeakRecord {
@@ -27,7 +29,7 @@ export class EmulatorState {
 	faults: FaultSet = emptyFaults();
 	/** Milliseconds added to the real clock by the control route `clock/advance`. */
 	clockOffsetMs = 0;
-	counters: Counters = { requests: {}, dispatches: {}, charges: {} };
+	counters: Counters = { requests: {}, dispatches: {}, charges: {}, uploadBytes: {} };
 	leaks: LeakRecord[] = [];
 	private readonly resetHooks: Array<() => void> = [];
 
@@ -45,6 +47,10 @@ export class EmulatorState {
 		this.counters.requests[routeKey] = (this.counters.requests[routeKey] ?? 0) + 1;
 	}
 
+	countUploadBytes(surface: string, bytes: number): void {
+		this.counters.uploadBytes[surface] = (this.counters.uploadBytes[surface] ?? 0) + bytes;
+	}
+
 	setScenario(name: string): boolean {
 		if (!isScenarioName(name)) return false;
 		this.scenario = name;
@@ -60,7 +66,7 @@ export class EmulatorState {
 		this.scenario = 'default';
 		this.faults = emptyFaults();
 		this.clockOffsetMs = 0;
-		this.counters = { requests: {}, dispatches: {}, charges: {} };
+		this.counters = { requests: {}, dispatches: {}, charges: {}, uploadBytes: {} };
 		this.leaks = [];
 		for (const hook of this.resetHooks) hook();
 	}

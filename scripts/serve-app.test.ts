@@ -3,7 +3,8 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveApp, type ServedApp } from './serve-app';
+import { parseRuntimeConfig } from '../src/lib/domain/runtime-config';
+import { demoConfig, serveApp, type ServedApp } from './serve-app';
 import { headerCsp, readMetaCsp } from './serve/page-csp';
 
 const META_POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval' 'sha256-abc='; object-src 'none'";
@@ -218,5 +219,26 @@ describe('serveApp', () => {
 	it('says so when the port is taken', async () => {
 		const port = Number(new URL(app.url).port);
 		await expect(serveApp({ root, port })).rejects.toThrow(/already in use/);
+	});
+});
+
+describe('demoConfig', () => {
+	const emulator = { urls: { workflow: 'http://127.0.0.1:8711', router: 'http://127.0.0.1:8712' }, apiKey: 'demo-key' };
+
+	it('names the v1 demo only for the tests, and the v2 (managed) demo beside it for `npm start`', () => {
+		expect(demoConfig(emulator)).toEqual({
+			demo: { name: 'Demo (local emulator)', workflowUrl: 'http://127.0.0.1:8711', routerUrl: 'http://127.0.0.1:8712', apiKey: 'demo-key' }
+		});
+		expect(demoConfig(emulator, { v2: true }).demoV2).toEqual({
+			name: 'Demo on v2 (managed)',
+			workflowUrl: 'http://127.0.0.1:8711',
+			routerUrl: 'http://127.0.0.1:8712',
+			apiKey: 'demo-key'
+		});
+	});
+
+	it('writes what the app reads back unchanged', () => {
+		const config = demoConfig(emulator, { v2: true });
+		expect(parseRuntimeConfig(JSON.stringify(config))).toEqual({ ok: true, config });
 	});
 });

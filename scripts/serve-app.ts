@@ -26,10 +26,20 @@ export interface ServeAppOptions {
 	config?: RuntimeConfig;
 }
 
-/** The runtime config whose demo profile points at an emulator (as `npm start`, the tests and the benchmarks run it). */
-export function demoConfig(emulator: { urls: { workflow: string; router: string }; apiKey: string }): RuntimeConfig {
+/**
+ * The runtime config whose demo profile points at an emulator (as `npm start`, the tests and the
+ * benchmarks run it). With `v2`, a second demo profile runs workflows on the emulator's managed v2
+ * surface (`/api/v2` on the same workflow origin); the tests leave it out, since most of them count
+ * profiles or pick the demo.
+ */
+export function demoConfig(
+	emulator: { urls: { workflow: string; router: string }; apiKey: string },
+	options: { v2?: boolean } = {}
+): RuntimeConfig {
+	const addresses = { workflowUrl: emulator.urls.workflow, routerUrl: emulator.urls.router, apiKey: emulator.apiKey };
 	return {
-		demo: { name: 'Demo (local emulator)', workflowUrl: emulator.urls.workflow, routerUrl: emulator.urls.router, apiKey: emulator.apiKey }
+		demo: { name: 'Demo (local emulator)', ...addresses },
+		...(options.v2 ? { demoV2: { name: 'Demo on v2 (managed)', ...addresses } } : {})
 	};
 }
 

@@ -74,7 +74,7 @@ try {
 	console.warn(`The demo runs at the emulator's test pace: ${(error as Error).message}`);
 }
 
-const config = demoConfig(emulator);
+const config = demoConfig(emulator, { v2: true });
 let app: ServedApp;
 try {
 	await writeFile(configFile, JSON.stringify(config, null, '\t') + '\n');
@@ -96,12 +96,15 @@ console.log(`Runboard is running.
   provider CDN      ${emulator.urls.cdn} (no CORS)
   demo API key      ${emulator.apiKey}  (scenario: ${emulator.state.scenario})
 
-  v2 surface (no app profile yet):
+  v2 surface:
     managed         ${emulator.urls.workflow}/api/v2  (Bearer: the demo API key)
     per-deployment  ${emulator.urls.deployment}/api/v2  (Bearer: ${emulator.deploymentKey})
     self-hosted     ${emulator.urls.selfHosted}/api/v2  (no auth, no CORS origin allowed)
 
-The app's "Demo (local emulator)" profile is pre-filled from ${RUNTIME_CONFIG_PATH}.
+The app's two demo profiles are pre-filled from ${RUNTIME_CONFIG_PATH}:
+  "${config.demo?.name}" runs workflows on the v1 routes,
+  "${config.demoV2?.name}" runs them on the managed v2 jobs API (/api/v2).
+The deployment and self-hosted surfaces are added in Settings (Add profile: Deployment, Self-hosted proxy).
 Press Ctrl+C to stop.`);
 
 let stopping = false;

@@ -46,6 +46,7 @@ export function createWorkflowService(state: EmulatorState, storage: StorageServ
 	engine = new WorkflowEngine(state, storage, hub);
 	const v2 = new V2Core(state, engine, storage, v2Options.deploymentKey, v2Options.selfHosted);
 	const down = { until: 0 };
+	v2.upstreamDown = () => state.now() < down.until;
 	const cors: CorsHeaderSetting = { enableCorsHeader: true };
 	state.onReset(() => {
 		down.until = 0;

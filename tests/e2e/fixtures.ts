@@ -11,7 +11,7 @@ export interface Control {
 	reset(): Promise<void>;
 	scenario(name: ScenarioName): Promise<void>;
 	faults(faults: Partial<FaultSet> & { refuseSocketsForSeconds?: number }): Promise<void>;
-	counters(): Promise<{ requests: Record<string, number> }>;
+	counters(): Promise<{ requests: Record<string, number>; uploadBytes: Record<string, number> }>;
 	leaks(): Promise<unknown[]>;
 }
 
@@ -61,7 +61,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 				reset: () => post(`${base}/reset`, {}),
 				scenario: (name) => post(`${base}/scenario`, { name }),
 				faults: (faults) => post(`${base}/faults`, faults),
-				counters: async () => (await (await fetch(`${base}/counters`)).json()) as { requests: Record<string, number> },
+				counters: async () =>
+					(await (await fetch(`${base}/counters`)).json()) as { requests: Record<string, number>; uploadBytes: Record<string, number> },
 				leaks: async () => ((await (await fetch(`${base}/leaks`)).json()) as { leaks: unknown[] }).leaks
 			};
 			await control.reset();

@@ -5,6 +5,7 @@
 import sharp from 'sharp';
 import type { Page } from '@playwright/test';
 import type { Emulator } from '../../emulator/index';
+import { demoConfig, serveApp } from '../../scripts/serve-app';
 import { test, expect, openExample, runExample, workflowControl } from './fixtures';
 
 async function picture(seed: number): Promise<Buffer> {
@@ -54,11 +55,51 @@ async function chooseImage(page: Page, buffer: Buffer): Promise<void> {
 	await expect(node.getByLabel(/^image: (image|file name) on the service$/)).toHaveValue(/^core\/ASSET:/);
 }
 
-async function runImageEdit(page: Page, buffer: Buffer): Promise<void> {
-	await openExample(page, 'Image edit');
+/**
+ * An image input and a sampler in one workflow (the emulator has no VAEEncode, so the picture is
+ * edited beside a text-to-image chain): the run has live progress and previews besides its outputs.
+ */
+const IMAGE_AND_SAMPLER = {
+	'1': { class_type: 'LoadImage', inputs: { image: 'example.png' }, _meta: { title: 'Load Image' } },
+	'2': { class_type: 'ImageInvert', inputs: { image: ['1', 0] }, _meta: { title: 'Invert Image' } },
+	'3': { class_type: 'SaveImage', inputs: { filename_prefix: 'inverted', images: ['2', 0] }, _meta: { title: 'Save Image' } },
+	'4': { class_type: 'CheckpointLoaderSimple', inputs: { ckpt_name: 'v1-5-pruned-emaonly.safetensors' } },
+	'5': { class_type: 'CLIPTextEncode', inputs: { text: 'a lighthouse at dusk', clip: ['4', 1] } },
+	'6': { class_type: 'CLIPTextEncode', inputs: { text: 'text, watermark', clip: ['4', 1] } },
+	'7': { class_type: 'EmptyLatentImage', inputs: { width: 256, height: 256, batch_size: 1 } },
+	'8': {
+		class_type: 'KSampler',
+		inputs: {
+			seed: 7,
+			steps: 20,
+			cfg: 8,
+			sampler_name: 'euler',
+			scheduler: 'normal',
+			denoise: 1,
+			model: ['4', 0],
+			positive: ['5', 0],
+			negative: ['6', 0],
+			latent_image: ['7', 0]
+		},
+		_meta: { title: 'KSampler' }
+	},
+	'9': { class_type: 'VAEDecode', inputs: { samples: ['8', 0], vae: ['4', 2] } },
+	'10': { class_type: 'SaveImage', inputs: { filename_prefix: 'sampled', images: ['9', 0] }, _meta: { title: 'Save sampled' } }
+};
+
+/** Imports IMAGE_AND_SAMPLER (dropped as a file), chooses the picture, runs it and opens the run. */
+async function runImageAndSampler(page: Page, buffer: Buffer): Promise<void> {
+	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Workflows' }).click();
+	const data = await page.evaluateHandle((text) => {
+		const transfer = new DataTransfer();
+		transfer.items.add(new File([text], 'image-and-sampler.json', { type: 'application/json' }));
+		return transfer;
+	}, JSON.stringify(IMAGE_AND_SAMPLER));
+	await page.getByRole('region', { name: 'Import a workflow' }).dispatchEvent('drop', { dataTransfer: data });
+	await expect(page.getByRole('form', { name: 'Run form' })).toBeVisible({ timeout: 15_000 });
 	await chooseImage(page, buffer);
 	await page.getByRole('button', { name: 'Run', exact: true }).click();
-	await page.getByRole('link', { name: 'Open run Image edit' }).click();
+	await page.getByRole('link', { name: 'Open run image-and-sampler' }).click();
 }
 
 function v2Requests(counters: { requests: Record<string, number> }, what: string): number {
@@ -68,7 +109,7 @@ function v2Requests(counters: { requests: Record<string, number> }, what: string
 }
 
 for (const kind of ['Cloud', 'Self-hosted proxy'] as const) {
-	test(`${kind} on v2: an image input runs to the end with its outputs shown; the same image again sends no bytes`, async ({
+	test(`${kind} on v2: an image input runs to the end with live progress and previews, outputs shown; the same image again sends 0 file bytes`, async ({
 		page,
 		openApp,
 		emulator,
@@ -86,11 +127,17 @@ for (const kind of ['Cloud', 'Self-hosted proxy'] as const) {
 		await addProfile(page, emulator, kind);
 
 		const bytes = await picture(11);
-		await runImageEdit(page, bytes);
+		await runImageAndSampler(page, bytes);
+		// Live: progress and previews from the job's event stream while the sampler runs.
+		await expect(page.getByRole('region', { name: 'Live progress' })).toBeVisible({ timeout: 15_000 });
+		await expect(page.getByRole('img', { name: /Latest preview from KSampler/ })).toBeVisible({ timeout: 15_000 });
+		await expect(page.getByText(/KSampler/).first()).toBeVisible();
 		await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 30_000 });
-		await expect(page.getByRole('img', { name: /^Output / }).first()).toBeVisible();
+		// Both outputs: the edited picture and the sampled one.
+		await expect(page.getByRole('img', { name: /^Output / })).toHaveCount(2, { timeout: 15_000 });
 		const first = await control.counters();
-		console.log(`${kind} counters`, JSON.stringify(first.requests));
+		const surface = kind === 'Cloud' ? 'managed' : 'self-hosted';
+		expect(first.uploadBytes[surface], 'the picture was sent once').toBe(bytes.length);
 
 		await page.getByRole('link', { name: 'Open workflow' }).click();
 		await expect(page.getByRole('form', { name: 'Run form' })).toBeVisible();
@@ -107,11 +154,17 @@ for (const kind of ['Cloud', 'Self-hosted proxy'] as const) {
 			expect(curl).not.toContain(emulator.apiKey);
 		}
 		await chooseImage(page, bytes);
+		// The field may still show the first run's reference: wait for the service to be asked about the hash.
+		await expect
+			.poll(async () => v2Requests(await control.counters(), 'POST /api/v2/assets/from-hash'), { timeout: 15_000 })
+			.toBeGreaterThan(v2Requests(first, 'POST /api/v2/assets/from-hash'));
+		// The sending is over (its status line gone): only now is "no upload" a fact.
+		await expect(page.getByRole('region', { name: 'Node Load Image' }).getByRole('status')).toHaveCount(0, { timeout: 15_000 });
 		const second = await control.counters();
-		expect(v2Requests(second, 'POST /api/v2/assets/from-hash')).toBeGreaterThan(v2Requests(first, 'POST /api/v2/assets/from-hash'));
-		expect(v2Requests(second, 'POST /api/v2/assets') - v2Requests(second, 'from-hash'), 'known content costs zero file bytes').toBe(
+		expect(v2Requests(second, 'POST /api/v2/assets') - v2Requests(second, 'from-hash'), 'no second upload').toBe(
 			v2Requests(first, 'POST /api/v2/assets') - v2Requests(first, 'from-hash')
 		);
+		expect(second.uploadBytes[surface], 'known content costs 0 file bytes (emulator counter)').toBe(bytes.length);
 	});
 }
 
@@ -143,6 +196,47 @@ for (const kind of ['Cloud', 'Self-hosted proxy'] as const) {
 		const counters = await control.counters();
 		expect(counters.requests['POST /api/v2/jobs'] ?? 0, 'sent again under the same key').toBeGreaterThanOrEqual(2);
 		if (kind === 'Self-hosted proxy') expect(counters.requests['GET /api/v2/jobs'] ?? 0, 'the job list was read').toBeGreaterThanOrEqual(1);
+	});
+}
+
+for (const kind of ['Cloud', 'Self-hosted proxy'] as const) {
+	test(`${kind} on v2: a job started on another device appears as a run started elsewhere and is followed to its end`, async ({
+		page,
+		openApp,
+		emulator,
+		app,
+		control
+	}) => {
+		test.setTimeout(90_000);
+		if (kind === 'Self-hosted proxy') {
+			await control.scenario('comfyui-local');
+			await proxySettings(emulator, { corsOrigins: [app.url] });
+		}
+		await workflowControl(emulator, 'timing', { stepMs: 600 });
+		await openApp('/settings');
+		await addProfile(page, emulator, kind);
+		await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Runs' }).click();
+
+		// Another device submits through the same surface (managed: the account's key; proxy: no key).
+		const base = kind === 'Cloud' ? emulator.urls.workflow : emulator.urls.selfHosted;
+		const workflow = JSON.parse(JSON.stringify(IMAGE_AND_SAMPLER)) as Record<string, { inputs: Record<string, unknown> }>;
+		delete workflow['1'];
+		delete workflow['2'];
+		delete workflow['3'];
+		const res = await fetch(`${base}/api/v2/jobs`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json', ...(kind === 'Cloud' ? { Authorization: `Bearer ${emulator.apiKey}` } : {}) },
+			body: JSON.stringify({ workflow })
+		});
+		expect(res.status).toBe(201);
+
+		// Managed: the account's v1 socket tells of it; proxy: GET /jobs lists it.
+		const seen = page.getByRole('link', { name: /started elsewhere/ });
+		await expect(seen.first()).toBeVisible({ timeout: 20_000 });
+		await seen.first().click();
+		await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 40_000 });
+		await expect(page.getByRole('img', { name: /^Output / }).first()).toBeVisible();
+		if (kind === 'Self-hosted proxy') expect((await control.counters()).requests['GET /api/v2/jobs'] ?? 0).toBeGreaterThanOrEqual(1);
 	});
 }
 
@@ -205,4 +299,36 @@ test('a proxy that does not allow this app’s origin: the connection test names
 	await page.getByRole('button', { name: 'Test connection of Self-hosted proxy' }).click();
 	await expect(page.getByText(`--enable-cors-header ${app.url}`).first()).toBeVisible({ timeout: 15_000 });
 	await expect(page.getByText(/different origins/).first()).toBeVisible();
+});
+
+// `npm start` writes a config with both demo profiles; the other tests' config has only the v1 one.
+test('npm start’s v2 demo profile: seeded beside the v1 demo, its runs go through /api/v2 and end Done', async ({
+	page,
+	emulator,
+	control
+}) => {
+	test.setTimeout(90_000);
+	const app = await serveApp({ root: 'build', config: demoConfig(emulator, { v2: true }) });
+	try {
+		await workflowControl(emulator, 'timing', { stepMs: 30 });
+		await page.goto(`${app.url}/settings`);
+		await expect(page.getByRole('article', { name: 'Profile Demo (local emulator)' })).toBeVisible({ timeout: 15_000 });
+		await expect(page.getByRole('article', { name: 'Profile Demo on v2 (managed)' })).toBeVisible();
+		await expect(page.getByRole('link', { name: /Connection: Demo \(local emulator\), Live/ })).toBeVisible({ timeout: 15_000 });
+		await page.getByRole('button', { name: 'Use Demo on v2 (managed)' }).click();
+		await expect(page.getByRole('link', { name: /Connection: Demo on v2 \(managed\), Live/ })).toBeVisible({ timeout: 15_000 });
+		await page.getByRole('button', { name: 'Test connection of Demo on v2 (managed)' }).click();
+		await expect(page.getByText(/v2 jobs API answered: .*Workflow runs use v2\./).first()).toBeVisible({ timeout: 15_000 });
+
+		const before = await control.counters();
+		await runExample(page, 'Text to image');
+		await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 30_000 });
+		await expect(page.getByRole('img', { name: /^Output / }).first()).toBeVisible();
+		const after = await control.counters();
+		const sent = (route: string) => (after.requests[route] ?? 0) - (before.requests[route] ?? 0);
+		expect(sent('POST /api/v2/jobs'), 'the run was submitted to the managed v2 jobs API').toBe(1);
+		expect(sent('POST /api/prompt') + sent('POST /prompt'), 'and not to v1').toBe(0);
+	} finally {
+		await app.close();
+	}
 });

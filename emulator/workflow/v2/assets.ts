@@ -51,6 +51,13 @@ export class AssetBook {
 		return false;
 	}
 
+	/** The proxy's `DELETE /assets/{id}`: the record goes; the blob stays for whoever else holds it. */
+	remove(id: string, owner: SurfaceName): boolean {
+		const record = this.get(id, owner);
+		if (record) this.byId.delete(id);
+		return record !== undefined;
+	}
+
 	/** A proxy restart: its output ids are forgotten. */
 	forgetOutputs(owner: SurfaceName): number {
 		let n = 0;

@@ -43,6 +43,8 @@ export class V2Core {
 	selfHosted: SelfHostedConfig;
 	/** Benchmarks observe each SSE frame written. */
 	writeObserver: WriteObserver | undefined;
+	/** Whether the engine's origin is down (restart control): the proxy in front of it says so. */
+	upstreamDown: () => boolean = () => false;
 	private fresh = 0;
 
 	constructor(

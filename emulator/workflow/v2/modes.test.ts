@@ -268,6 +268,30 @@ describe.each(['managed', 'deployment'] as const)('v2 %s', (mode) => {
 			expect(later.body.id).not.toBe(first.body.id);
 		});
 
+		it('answers 409 idempotency_conflict with Retry-After to an upload retried while the first is in flight', async () => {
+			await faults(bed.emu, { v2HoldMs: 300 });
+			const bytes = await png(18);
+			const first = client().upload<Asset>(bytes, {}, { 'Idempotency-Key': 'a-2' });
+			await sleep(50);
+			const second = await client().upload<Err>(bytes, {}, { 'Idempotency-Key': 'a-2' });
+			expect(second.status).toBe(409);
+			expect(second.body.error.code).toBe('idempotency_conflict');
+			expect(Number(second.headers.get('retry-after'))).toBeGreaterThan(0);
+			expect((await first).status).toBe(201);
+		});
+
+		it("forgets an upload's key after 24 hours of emulator time", async () => {
+			const bytes = await png(19);
+			const first = await client().upload<Asset>(bytes, {}, { 'Idempotency-Key': 'a-3' });
+			await control(bed.emu, '/clock/advance', { ms: 24 * 3600 * 1000 - 1000 });
+			expect((await client().upload<Asset>(bytes, {}, { 'Idempotency-Key': 'a-3' })).headers.get('idempotency-replayed')).toBe('true');
+			await control(bed.emu, '/clock/advance', { ms: 1000 });
+			const later = await client().upload<Asset>(bytes, {}, { 'Idempotency-Key': 'a-3' });
+			expect(later.headers.get('idempotency-replayed')).toBeNull();
+			expect(later.status, 'sent again: a dedup hit, not a replay').toBe(200);
+			expect(later.body.id).not.toBe(first.body.id);
+		});
+
 		it('replays an asset upload under the same key, and refuses another file under it', async () => {
 			const bytes = await png(4);
 			const first = await client().upload<Asset>(bytes, {}, { 'Idempotency-Key': 'a-1' });
@@ -358,6 +382,15 @@ describe.each(['managed', 'deployment'] as const)('v2 %s', (mode) => {
 			expect((await fetch(location, { headers: client().auth })).status).toBe(403);
 			const leaks = (await (await fetch(`${bed.emu.urls.storage}/__emulator/leaks`)).json()) as { leaks: Array<{ carried: string[] }> };
 			expect(leaks.leaks.at(-1)!.carried).toContain('authorization');
+		});
+
+		it('counts the file bytes each upload sends, per surface (the counters tests read); from-hash sends none', async () => {
+			const bytes = await png(17);
+			const before = bed.emu.state.counters.uploadBytes[mode] ?? 0;
+			const { hash } = (await client().upload<Asset>(bytes)).body;
+			expect(bed.emu.state.counters.uploadBytes[mode]).toBe(before + bytes.length);
+			expect((await client().post<Asset>('/assets/from-hash', { hash, file_path: 'again.png' })).status).toBe(201);
+			expect(bed.emu.state.counters.uploadBytes[mode]).toBe(before + bytes.length);
 		});
 
 		it('mints from-hash: 201 new, 200 when the same reference exists, 404 blob_not_found otherwise', async () => {

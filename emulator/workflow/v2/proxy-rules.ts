@@ -40,9 +40,11 @@ export function installProxyFrontDoor(app: FastifyInstance, core: V2Core): void 
 		}
 		if (request.method === 'OPTIONS' || isHealthPath(request.url)) return;
 		const token = core.selfHosted.token;
-		if (token === null) return;
 		const credential = readCredential(request);
-		if (credential.via !== 'bearer' || credential.value !== token)
+		if (token !== null && (credential.via !== 'bearer' || credential.value !== token))
 			return v2Error(reply, 401, 'unauthorized', 'Send the proxy token as Authorization: Bearer <token>.');
+		// The ComfyUI behind it is down (the workflow origin's restart control): the proxy itself still answers.
+		if (core.upstreamDown())
+			return v2Error(reply, 502, 'upstream_unreachable', 'The ComfyUI behind this proxy does not answer. Start it, then try again.');
 	});
 }

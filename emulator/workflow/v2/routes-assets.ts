@@ -13,13 +13,15 @@ interface UploadForm {
 	fields: Record<string, string>;
 }
 
-async function readForm(request: FastifyRequest): Promise<UploadForm | string> {
+/** Reads the upload's parts; every file part's bytes are counted, so tests can see what a client sent. */
+async function readForm(request: FastifyRequest, countBytes: (n: number) => void): Promise<UploadForm | string> {
 	if (!request.isMultipart()) return 'Send multipart/form-data with the parts file, content_type and file_path.';
 	const form: UploadForm = { bytes: undefined, fields: Object.create(null) as Record<string, string> };
 	try {
 		for await (const part of request.parts()) {
 			if (part.type === 'file') {
 				const bytes = await part.toBuffer();
+				countBytes(bytes.length);
 				if (part.fieldname === 'file') form.bytes = bytes;
 			} else if (typeof part.value === 'string') form.fields[part.fieldname] = part.value;
 		}
@@ -34,7 +36,7 @@ export function installAssetRoutes(app: FastifyInstance, core: V2Core, surface: 
 	const owner = rules.name;
 
 	app.post('/assets', async (request, reply) => {
-		const form = await readForm(request);
+		const form = await readForm(request, (n) => core.state.countUploadBytes(owner, n));
 		if (typeof form === 'string') return v2Error(reply, 422, 'invalid_request', form);
 		const { bytes, fields } = form;
 		const contentType = fields['content_type'];
@@ -94,6 +96,15 @@ export function installAssetRoutes(app: FastifyInstance, core: V2Core, surface: 
 		if (!asset) return reply;
 		return reply.code(core.isReady(asset) ? 200 : 202).send(core.assetBody(rules, asset));
 	});
+
+	if (rules.proxyRoutes) {
+		// A route beyond the contract (the real proxy's): the asset is forgotten; 204, then 404.
+		app.delete<{ Params: { id: string } }>('/assets/:id', async (request, reply) =>
+			core.assets.remove(request.params.id, owner)
+				? reply.code(204).send()
+				: v2Error(reply, 404, 'not_found', `No asset with the id ${request.params.id}.`)
+		);
+	}
 
 	app.get<{ Params: { id: string } }>('/assets/:id/content', async (request, reply) => {
 		const asset = find(request.params.id, reply);

@@ -108,6 +108,13 @@ export function installJobRoutes(app: FastifyInstance, core: V2Core, surface: Su
 	app.get('/x/streams/:id', events);
 
 	if (rules.proxyRoutes) {
+		// A route beyond the contract (the real proxy's): the workflow as ComfyUI queued it.
+		app.get<{ Params: { id: string } }>('/jobs/:id/workflow', async (request, reply) => {
+			const rec = find(request.params.id, reply);
+			if (!rec) return reply;
+			const job = core.engine.book.jobs.get(rec.id);
+			return job ? reply.send({ workflow: job.prompt }) : v2Error(reply, 404, 'not_found', `No workflow for the job ${rec.id}.`);
+		});
 		app.get<{ Querystring: { status?: string; limit?: string } }>('/jobs', async (request, reply) => {
 			const { status, limit } = request.query;
 			if (status !== undefined && !(JOB_STATUSES as readonly string[]).includes(status))

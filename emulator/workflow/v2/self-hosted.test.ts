@@ -161,6 +161,34 @@ describe('self-hosted proxy: jobs', () => {
 		expect((await proxy().get<{ jobs: JobBody[] }>('/jobs?status=running')).body.jobs).toHaveLength(0);
 	});
 
+	it('answers 502 upstream_unreachable while the ComfyUI behind it is down; /health still answers', async () => {
+		await control(bed.emu, '/workflow/restart', { downSeconds: 60 });
+		const res = await proxy().get<Err>('/jobs');
+		expect(res.status).toBe(502);
+		expect(res.body.error.code).toBe('upstream_unreachable');
+		expect((await proxy().raw('/health')).status).toBe(200);
+		await control(bed.emu, '/reset', {});
+		expect((await proxy().get('/jobs')).status).toBe(200);
+	});
+
+	it('serves the routes beyond the contract: GET /jobs/{id}/workflow and DELETE /assets/{id}', async () => {
+		const workflow = smallJob(2, 4);
+		const job = (await proxy().submit<JobBody>(workflow)).body;
+		const sent = await proxy().get<{ workflow: Record<string, { class_type: string }> }>(`/jobs/${job.id}/workflow`);
+		expect(sent.status).toBe(200);
+		expect(Object.keys(sent.body.workflow).sort()).toEqual(Object.keys(workflow).sort());
+		expect((await proxy().get<Err>('/jobs/3f2b8c1e-6a4d-4e8b-9c1f-2d7e5a9b0c11/workflow')).status).toBe(404);
+
+		const asset = (await proxy().upload<Asset>(await png(20))).body;
+		expect((await proxy().raw(`/assets/${asset.id}`, { method: 'DELETE' })).status).toBe(204);
+		expect((await proxy().get<Err>(`/assets/${asset.id}`)).status).toBe(404);
+		expect((await proxy().raw(`/assets/${asset.id}`, { method: 'DELETE' })).status).toBe(404);
+		// Not on the contract's surfaces.
+		const managed = (await v2Client(bed.emu, 'managed').upload<Asset>(await png(21))).body;
+		expect((await v2Client(bed.emu, 'managed').raw(`/assets/${managed.id}`, { method: 'DELETE' })).status).toBe(404);
+		expect((await v2Client(bed.emu, 'managed').get<Asset>(`/assets/${managed.id}`)).status).toBe(200);
+	});
+
 	it('accepts only api_key_comfy_org in extra_data, and runs partner nodes with it', async () => {
 		const refused = await proxy().submit<Err>(smallJob(), { extra_data: { client_id: 'x' } });
 		expect(refused.status).toBe(422);

@@ -11,6 +11,8 @@ export const API_KEY_KEY = 'apikey:';
 export const ACTIVE_PROFILE_KEY = 'setting:activeProfile';
 export const CLIENT_ID_KEY = 'setting:clientId';
 export const DEMO_DELETED_KEY = 'setting:demoDeleted';
+/** The v2 demo profile was deleted: `npm start` does not create it again. */
+export const DEMO_V2_DELETED_KEY = 'setting:demoV2Deleted';
 
 // Workflow runs
 export const WORKFLOW_RUN_KEY = 'run:';

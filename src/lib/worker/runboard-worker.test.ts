@@ -37,6 +37,81 @@ describe('the worker core', () => {
 		expect((await worker(moved, kv).api.init({})).profiles).toEqual([]);
 	});
 
+	it('seeds the v2 demo beside the v1 one: a Cloud profile with the demo key, after the v1 demo, which stays active', async () => {
+		const demoV2 = { ...demoConfig.demo, name: 'Demo on v2 (managed)' };
+		const state = await worker({ ...demoConfig, demoV2 }).api.init({});
+		expect(state.profiles.map((p) => [p.id, p.name, p.preset, p.workflowUrl, p.hasKey])).toEqual([
+			['demo', 'Demo (local emulator)', 'demo', 'http://127.0.0.1:1', true],
+			['demo-v2', 'Demo on v2 (managed)', 'cloud', 'http://127.0.0.1:1', true]
+		]);
+		expect(state.activeProfileId).toBe('demo');
+		expect(JSON.stringify(state)).not.toContain('demo-key');
+	});
+
+	it('follows the emulator to its new ports for the v2 demo too, and remembers each demo deleted on its own', async () => {
+		const kv = new MemoryStore();
+		const demoV2 = { ...demoConfig.demo, name: 'Demo on v2 (managed)' };
+		await worker({ ...demoConfig, demoV2 }, kv).api.init({});
+		const moved = {
+			demo: { ...demoConfig.demo, workflowUrl: 'http://127.0.0.1:5' },
+			demoV2: { ...demoV2, workflowUrl: 'http://127.0.0.1:5', routerUrl: 'http://127.0.0.1:6', apiKey: 'new-key' }
+		};
+		const second = worker(moved, kv).api;
+		const profiles = (await second.init({})).profiles;
+		expect(profiles.find((p) => p.id === 'demo-v2')).toMatchObject({ workflowUrl: 'http://127.0.0.1:5', routerUrl: 'http://127.0.0.1:6' });
+		expect(await kv.get('apikey:demo-v2')).toBe('new-key');
+		await second.deleteProfile({ id: 'demo-v2', keepRuns: true });
+		expect((await worker(moved, kv).api.init({})).profiles.map((p) => p.id)).toEqual(['demo']);
+		await worker(moved, kv).api.deleteProfile({ id: 'demo', keepRuns: true });
+		expect((await worker(moved, kv).api.init({})).profiles).toEqual([]);
+	});
+
+	it('with only the v2 demo in the config, makes it the active profile', async () => {
+		const state = await worker({ demoV2: demoConfig.demo }).api.init({});
+		expect(state.profiles.map((p) => p.id)).toEqual(['demo-v2']);
+		expect(state.activeProfileId).toBe('demo-v2');
+		expect(state.demo, 'the form’s demo preset is the v1 demo only').toBeNull();
+	});
+
+	it('reads profiles stored before v2 (no comfyUrl) as they are, and saves them again unchanged but for the edit', async () => {
+		const kv = new MemoryStore();
+		const old = {
+			id: 'old',
+			name: 'Studio',
+			preset: 'cloud',
+			workflowUrl: 'https://a.test',
+			routerUrl: 'https://r.test',
+			createdAt: 1,
+			updatedAt: 1
+		};
+		const local = {
+			...old,
+			id: 'local',
+			name: 'Desk',
+			preset: 'local-comfyui',
+			workflowUrl: 'http://127.0.0.1:8188',
+			routerUrl: null,
+			createdAt: 2
+		};
+		await kv.set('profile:old', old);
+		await kv.set('apikey:old', 'k-old');
+		await kv.set('profile:local', local);
+		await kv.set('setting:activeProfile', 'old');
+		const { api } = worker(null, kv);
+		const state = await api.init({});
+		expect(state.profiles).toEqual([
+			{ ...old, hasKey: true },
+			{ ...local, hasKey: false }
+		]);
+		expect(state.activeProfileId).toBe('old');
+		const saved = await api.saveProfile({
+			profile: { id: 'old', name: 'Studio 2', preset: 'cloud', workflowUrl: old.workflowUrl, routerUrl: old.routerUrl }
+		});
+		expect(saved).toMatchObject({ ok: true, value: { id: 'old', name: 'Studio 2', preset: 'cloud', hasKey: true } });
+		expect(await kv.get('profile:old')).not.toHaveProperty('comfyUrl');
+		expect(await kv.get('apikey:old')).toBe('k-old');
+	});
+
 	it('has no demo on a hosted build and says when the config is broken', async () => {
 		expect((await worker(null).api.init({})).demo).toBeNull();
 		expect((await worker('<html>').api.init({})).configProblem).toMatch(/not a JSON object/);

@@ -14,7 +14,7 @@ import {
 	type ProfileInput,
 	type ProfileView
 } from '../domain/profile';
-import { parseRuntimeConfig, RUNTIME_CONFIG_PATH, type RuntimeConfig } from '../domain/runtime-config';
+import { parseRuntimeConfig, RUNTIME_CONFIG_PATH, type DemoConfig, type RuntimeConfig } from '../domain/runtime-config';
 import type { SocketState } from '../domain/socket-state';
 import { parseServerEvent } from '../wire/workflow-events';
 import { decodeFrame } from '../wire/frames';
@@ -29,13 +29,27 @@ import type { KeyValueStore } from './kv-store';
 import { LiveSocket, type AuthCheck } from './live-socket';
 import { Operations } from './operations';
 import { ProfileRepo } from './profile-repo';
-import { CLIENT_ID_KEY as CLIENT_ID, DEMO_DELETED_KEY as DEMO_DELETED } from '../domain/storage-keys';
+import {
+	CLIENT_ID_KEY as CLIENT_ID,
+	DEMO_DELETED_KEY as DEMO_DELETED,
+	DEMO_V2_DELETED_KEY as DEMO_V2_DELETED
+} from '../domain/storage-keys';
 import { RunsRepo } from './workflows/runs-repo';
 import { removeModelRunsOf } from './models/run-repo';
 import type { TabMessage, TabTopic } from './tab-channel';
 import * as Comlink from 'comlink';
 
 const DEMO_ID = 'demo';
+/**
+ * The second demo profile: a Cloud profile on the same emulator, whose service answers the v2
+ * probe, so its workflow runs go through the managed v2 jobs API (`surfaces/index.ts`).
+ */
+const DEMO_V2_ID = 'demo-v2';
+/** Each seeded demo profile and the setting that remembers it was deleted. */
+const SEEDED_DEMOS = [
+	{ id: DEMO_ID, section: 'demo', preset: 'demo', deleted: DEMO_DELETED },
+	{ id: DEMO_V2_ID, section: 'demoV2', preset: 'cloud', deleted: DEMO_V2_DELETED }
+] as const;
 
 export interface WorkerEnv {
 	kv: KeyValueStore;
@@ -176,27 +190,34 @@ export class RunboardWorker implements CoreApi {
 		}
 	}
 
-	/** Creates or updates the demo profile from the runtime config (the emulator's ports may change). */
+	/** Creates or updates the demo profiles from the runtime config (the emulator's ports may change). */
 	private async seedDemoProfile(): Promise<void> {
-		const demo = this.config.demo;
-		if (!demo || (await this.env.kv.get<boolean>(DEMO_DELETED))) return;
-		const existing = await this.repo.get(DEMO_ID);
-		const now = Date.now();
+		for (const [order, seeded] of SEEDED_DEMOS.entries()) {
+			const demo = this.config[seeded.section];
+			if (demo) await this.seedDemo(seeded, demo, order);
+		}
+	}
+
+	private async seedDemo(seeded: (typeof SEEDED_DEMOS)[number], demo: DemoConfig, order: number): Promise<void> {
+		if (await this.env.kv.get<boolean>(seeded.deleted)) return;
+		const existing = await this.repo.get(seeded.id);
+		// Created in the config's order, so the v1 demo stays first and active.
+		const now = Date.now() + order;
 		if (!existing) {
 			await this.repo.put({
-				id: DEMO_ID,
+				id: seeded.id,
 				name: demo.name,
-				preset: 'demo',
+				preset: seeded.preset,
 				workflowUrl: demo.workflowUrl,
 				routerUrl: demo.routerUrl,
 				createdAt: now,
 				updatedAt: now
 			});
-			await this.repo.setKey(DEMO_ID, demo.apiKey);
-			if (!(await this.repo.activeId())) await this.repo.setActive(DEMO_ID);
+			await this.repo.setKey(seeded.id, demo.apiKey);
+			if (!(await this.repo.activeId())) await this.repo.setActive(seeded.id);
 		} else if (existing.workflowUrl !== demo.workflowUrl || existing.routerUrl !== demo.routerUrl) {
 			await this.repo.put({ ...existing, workflowUrl: demo.workflowUrl, routerUrl: demo.routerUrl, updatedAt: now });
-			await this.repo.setKey(DEMO_ID, demo.apiKey);
+			await this.repo.setKey(seeded.id, demo.apiKey);
 		}
 	}
 
@@ -292,7 +313,8 @@ export class RunboardWorker implements CoreApi {
 			: [...(await new RunsRepo(this.env.kv).removeProfile(id)), ...(await removeModelRunsOf(this.env.kv, id))];
 		for (const runId of removedIds) this.emit({ type: 'run-deleted', id: runId });
 		await this.repo.remove(id);
-		if (id === DEMO_ID) await this.env.kv.set(DEMO_DELETED, true);
+		const seeded = SEEDED_DEMOS.find((demo) => demo.id === id);
+		if (seeded) await this.env.kv.set(seeded.deleted, true);
 		const rest = await this.repo.list();
 		if (!(await this.repo.activeId()) && rest[0]) await this.repo.setActive(rest[0].id);
 		await this.dataChanged();

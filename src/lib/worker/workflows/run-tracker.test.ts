@@ -9,6 +9,7 @@ import { RunTracker } from './run-tracker';
 import { RunsRepo } from './runs-repo';
 import type { Surfaces } from './surfaces';
 import type { JobReading } from './surfaces/surface';
+import { V2Surface } from './surfaces/v2-surface';
 
 function harness() {
 	const kv = new MemoryStore();
@@ -159,5 +160,50 @@ describe('a job the service names itself (v2)', () => {
 		tracker.accepted({ ...run(), promptId: 'job_from_the_service' }, 'job_from_the_service');
 		await new Promise((resolve) => setTimeout(resolve, 0));
 		expect(asked).toEqual(['job_from_the_service']);
+	});
+});
+
+describe('a job started elsewhere on the managed v2 service', () => {
+	const links = { self: '/api/v2/jobs/job_x', events: '/api/v2/jobs/job_x/events', cancel: '/api/v2/jobs/job_x/cancel' };
+
+	/** The account's socket tells of job `job_x`; the v2 surface lists no jobs, and reads it with `status`. */
+	async function heardOnSocket(status: string) {
+		const kv = new MemoryStore();
+		const read: string[] = [];
+		const surface = Object.assign(Object.create(V2Surface.prototype) as V2Surface, {
+			kind: 'v2',
+			activeJobs: async () => ({ ok: true, value: [] }),
+			readJob: async (job: { promptId: string }) => (read.push(job.promptId), { ok: true, value: { id: 'job_x', status, urls: links } }),
+			read: async () => ({ ok: true, value: { kind: 'status', state: 'in_progress', history: null } }),
+			stream: () => new Promise(() => {})
+		});
+		const surfaces = { for: async () => ({ ok: true, value: surface }) } as unknown as Surfaces;
+		let socket: (m: SocketMessage) => void = () => {};
+		const ctx = {
+			kv,
+			isLeader: () => true,
+			emit: () => {},
+			onSocketMessage: (l: (m: SocketMessage) => void) => ((socket = l), () => {}),
+			onTabTopic: () => {}
+		} as unknown as WorkerContext;
+		const tracker = new RunTracker(ctx, new RunsRepo(kv), { finished: () => {} }, () => 0, surfaces);
+		tracker.start();
+		tracker.stop();
+		socket({ kind: 'event', profileId: 'p', event: { type: 'executing', promptId: 'job_x', node: '3' } });
+		await expect.poll(() => read, { timeout: 5000 }).toEqual(['job_x']);
+		return new RunsRepo(kv);
+	}
+
+	it('is read by its id (the service lists none) and, still running, followed by its links as a run started elsewhere', async () => {
+		const runs = await heardOnSocket('running');
+		await expect.poll(async () => (await runs.byPromptId('job_x'))?.elsewhere, { timeout: 5000 }).toBe(true);
+		// Followed by its own links: the socket's v1 file names are not its outputs.
+		expect((await runs.byPromptId('job_x'))?.jobLinks).toEqual(links);
+	});
+
+	it('is left alone when the read says it already ended (a straggling event)', async () => {
+		const runs = await heardOnSocket('succeeded');
+		await new Promise((resolve) => setTimeout(resolve, 100));
+		expect(await runs.byPromptId('job_x')).toBeUndefined();
 	});
 });

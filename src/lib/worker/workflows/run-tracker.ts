@@ -7,6 +7,7 @@
 import { isTerminal, newWorkflowRun, type RunError, type WorkflowRun } from '../../domain/run-record';
 import { nodeTitle } from '../../domain/workflow-import';
 import type { ApiPrompt } from '../../wire/workflow-api';
+import { TERMINAL_JOB_STATUSES } from '../../wire/workflow-v2';
 import { applyCanceling, applyHistory, applyJobState, applyServerEvent, explainFailure } from '../../domain/run-reducer';
 import type { ServerEvent } from '../../wire/workflow-events';
 import type { WorkerContext } from '../context';
@@ -114,13 +115,20 @@ export class RunTracker {
 			const stored = await this.runs.byPromptId(promptId);
 			if (stored) return this.track(stored);
 			let graph = prompt;
+			let links: JobLinks | undefined;
 			if (!graph) {
 				// Only a job the service still lists is worth following; a straggler of a finished one is not.
 				const surface = await this.surfaces.for(profileId);
 				const active = surface.ok ? await surface.value.activeJobs() : undefined;
 				const job = active?.ok ? active.value.find((j) => j.promptId === promptId) : undefined;
-				if (!job) return;
-				graph = job.prompt;
+				if (!job) {
+					// The managed v2 service lists no jobs (its account's socket tells of them): read the job
+					// itself, and follow it by its links, so the socket's v1 file names never become its outputs.
+					const v2 = surface.ok && surface.value instanceof V2Surface ? await surface.value.readJob({ promptId }) : undefined;
+					if (!v2?.ok || !v2.value || TERMINAL_JOB_STATUSES.includes(v2.value.status)) return;
+					links = { self: v2.value.urls.self, events: v2.value.urls.events, cancel: v2.value.urls.cancel };
+				}
+				graph = job?.prompt;
 			}
 			const outputNode = graph ? Object.keys(graph).find((id) => /^Save|^Preview/.test(graph![id]!.class_type)) : undefined;
 			const run: WorkflowRun = {
@@ -137,7 +145,8 @@ export class RunTracker {
 				promptId,
 				status: 'queued',
 				queuedAt: this.now(),
-				elsewhere: true
+				elsewhere: true,
+				...(links ? { jobLinks: links } : {})
 			};
 			await this.runs.put(run);
 			this.track(run);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { appError } from '../../domain/errors';
 import type { V2StreamEvent } from '../../domain/v2-events';
 import type { ServerEvent } from '../../wire/workflow-events';
@@ -69,5 +69,61 @@ describe('V2StreamWatch', () => {
 		});
 		watch.watch(surface, { promptId: 'j2' });
 		await expect.poll(() => previews).toEqual([0xff, 0xd8, 0xff]);
+	});
+
+	describe('when the stream is refused or goes quiet', () => {
+		afterEach(() => {
+			vi.useRealTimers();
+		});
+
+		/** A surface whose streams stay open until aborted; `tick` sends a keep-alive (activity, no event) on the open one. */
+		function silentSurface(first: Outcome | null) {
+			let keepAlive: (() => void) | undefined;
+			const opened = { count: 0 };
+			const surface = {
+				profileId: 'p1',
+				stream(_job: unknown, _onEvent: unknown, onActivity: () => void, signal: AbortSignal): Promise<Outcome> {
+					opened.count++;
+					if (opened.count === 1 && first) return Promise.resolve(first);
+					keepAlive = onActivity;
+					return new Promise((resolve) =>
+						signal.addEventListener('abort', () => resolve({ kind: 'error', error: appError('aborted', 'stopped') }), { once: true })
+					);
+				}
+			} as unknown as V2Surface;
+			return { surface, opened, tick: () => keepAlive?.() };
+		}
+
+		it('a refused stream (429 too_many_streams) is not opened again before its Retry-After: polling carries the job meanwhile', async () => {
+			vi.useFakeTimers();
+			const { surface, opened } = silentSurface({ kind: 'refused', retryAfterMs: 5000 } as Outcome);
+			const watch = new V2StreamWatch({ events: () => {}, preview: () => {}, ended: () => {} });
+			watch.watch(surface, { promptId: 'j3' });
+			await vi.advanceTimersByTimeAsync(4_900);
+			expect(opened.count).toBe(1);
+			await vi.advanceTimersByTimeAsync(200);
+			expect(opened.count).toBe(2);
+			watch.stop('j3');
+		});
+
+		it('a stream with no bytes for the stall time is dropped and opened again; keep-alives count as bytes', async () => {
+			vi.useFakeTimers();
+			const { surface, opened, tick } = silentSurface(null);
+			const watch = new V2StreamWatch({ events: () => {}, preview: () => {}, ended: () => {} }, 1000);
+			watch.watch(surface, { promptId: 'j4' });
+			// Keep-alives every 600 ms keep it open well past the stall time.
+			for (let i = 0; i < 5; i++) {
+				await vi.advanceTimersByTimeAsync(600);
+				tick();
+			}
+			expect(opened.count).toBe(1);
+			// Then silence: dropped after 1000 ms, reopened after its backoff (full jitter, at most 500 ms after a stream that had bytes).
+			await vi.advanceTimersByTimeAsync(999);
+			expect(opened.count).toBe(1);
+			await vi.advanceTimersByTimeAsync(601);
+			expect(opened.count).toBe(2);
+			watch.stop('j4');
+			expect(watch.isWatching('j4')).toBe(false);
+		});
 	});
 });

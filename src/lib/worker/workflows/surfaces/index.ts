@@ -2,7 +2,8 @@
  * The surface of each profile: which adapter speaks to its server, with the capabilities
  * remembered for it. Deployment and self-hosted proxy profiles are v2; a Cloud profile uses v2
  * where its service offers it (probed once per profile and address, then remembered) and v1
- * otherwise; the demo profile stays on v1 (the emulator's v1 scenarios).
+ * otherwise; the demo profile stays on v1 (the emulator's v1 scenarios). The v2 demo that `npm start`
+ * seeds is a Cloud profile on the emulator, whose service answers the probe: it runs on managed v2.
  */
 import { ok, type Result } from '../../../domain/errors';
 import type { PresetId } from '../../../domain/profile';
@@ -64,9 +65,13 @@ async function probe(connection: Connection, book: CapabilityBook): Promise<void
 	);
 }
 
+/** Failures that say nothing about the service's routes: ask again next time. */
+const NO_ANSWER: ReadonlySet<string> = new Set(['network', 'timeout', 'local-network', 'aborted', 'cancelled']);
+
 /**
  * Does this Cloud service offer v2? A read of a job that cannot exist: an answer in the v2 error
- * envelope (404 `not_found`, 401) says yes; a 404 without one, or no answer, says no.
+ * envelope (404 `not_found`, 401) says yes; a 404 without one (or a CORS refusal) says no; no
+ * answer, or a 5xx without the envelope (a gateway page while it restarts), is not known yet (null).
  */
 export async function probeV2(connection: Connection): Promise<boolean | null> {
 	const res = await connection.fetch({
@@ -74,8 +79,9 @@ export async function probeV2(connection: Connection): Promise<boolean | null> {
 		credential: connection.key ? { scheme: 'bearer', key: connection.key } : null,
 		timeoutMs: 10_000
 	});
-	if (!res.ok) return res.error.kind === 'network' || res.error.kind === 'timeout' ? null : false;
-	return parseV2Envelope(tryParseJson(res.value.body)) !== null || res.value.status === 200;
+	if (!res.ok) return NO_ANSWER.has(res.error.kind) ? null : false;
+	if (parseV2Envelope(tryParseJson(res.value.body)) !== null || res.value.status === 200) return true;
+	return res.value.status >= 500 ? null : false;
 }
 
 /** The surfaces of the worker's profiles, sharing one book of capabilities. */

@@ -215,4 +215,61 @@ describe('workflow surfaces', () => {
 		const surface = await new Surfaces({ connection: async () => ({ ok: true, value: conn }) }).for('p');
 		expect(surface.ok && (await surface.value.stop({ promptId: 'job-1' }))).toEqual({ ok: true, value: { kind: 'finished-first' } });
 	});
+
+	it.each([
+		[
+			'answers the v2 probe in the error envelope',
+			() => json({ error: { code: 'not_found', message: 'No such job', details: null } }, 404),
+			'v2'
+		],
+		['has no v2 route (a 404 without the envelope)', routerNotFound, 'cloud-v1'],
+		[
+			'answers the v2 probe with 401 in the envelope (v2 is there, the key is wrong)',
+			() => json({ error: { code: 'unauthorized', message: 'Bad key', details: null } }, 401),
+			'v2'
+		]
+	])('a Cloud profile whose service %s: probed once, then remembered', async (_, answer, kind) => {
+		const { seen, fetchImpl } = server({ 'GET /api/v2/jobs/runboard-probe': answer });
+		const conn = connection('cloud', fetchImpl);
+		const surfaces = new Surfaces({ connection: async () => ({ ok: true, value: conn }) });
+		const first = await surfaces.for('p');
+		const second = await surfaces.for('p');
+		expect(first.ok && first.value.kind).toBe(kind);
+		expect(second.ok && second.value.kind).toBe(kind);
+		expect(seen).toEqual(['GET /api/v2/jobs/runboard-probe']);
+	});
+
+	it.each([
+		[
+			'did not answer the probe (offline)',
+			(): Response => {
+				throw new TypeError('Failed to fetch');
+			}
+		],
+		['answered with a gateway page (502, restarting)', () => new Response('<html>Bad gateway</html>', { status: 502 })]
+	])('a Cloud profile whose service %s runs on v1 for now and is asked again next time', async (_, unknown) => {
+		let back = false;
+		const seen: string[] = [];
+		const fetchImpl = async (url: string, init?: RequestInit) => {
+			// The no-cors requests are the network diagnosis telling a refusal from no answer.
+			if (init?.mode !== 'no-cors') seen.push(new URL(url).pathname);
+			return back ? json({ error: { code: 'not_found', message: 'No such job', details: null } }, 404) : unknown();
+		};
+		const conn = connection('cloud', fetchImpl);
+		const surfaces = new Surfaces({ connection: async () => ({ ok: true, value: conn }) });
+		const first = await surfaces.for('p');
+		expect(first.ok && first.value.kind).toBe('cloud-v1');
+		back = true;
+		const later = await surfaces.for('p');
+		expect(later.ok && later.value.kind).toBe('v2');
+		expect(seen.filter((path) => path === '/api/v2/jobs/runboard-probe')).toHaveLength(2);
+	});
+
+	it('the demo profile is never probed: it stays on v1', async () => {
+		const { seen, fetchImpl } = server({});
+		const conn = connection('demo', fetchImpl);
+		const surface = await new Surfaces({ connection: async () => ({ ok: true, value: conn }) }).for('p');
+		expect(surface.ok && surface.value.kind).toBe('cloud-v1');
+		expect(seen).toEqual([]);
+	});
 });

@@ -37,11 +37,15 @@ function answer(status: number, body: unknown, headers: Record<string, string> =
 	return { status, header: (n) => h.get(n), body: typeof body === 'string' ? body : JSON.stringify(body) };
 }
 
-function scriptedSurface(script: Script, seen: GuardedRequest[] = []): V2Surface {
+function scriptedSurface(
+	script: Script,
+	seen: GuardedRequest[] = [],
+	{ key, dialect }: { key?: string; dialect: 'managed' | 'proxy' } = { dialect: 'proxy' }
+): V2Surface {
 	const profile: Profile = {
 		id: 'p1',
-		name: 'proxy',
-		preset: 'self-hosted-proxy',
+		name: dialect,
+		preset: dialect === 'proxy' ? 'self-hosted-proxy' : 'cloud',
 		workflowUrl: BASE,
 		routerUrl: null,
 		createdAt: 0,
@@ -49,14 +53,14 @@ function scriptedSurface(script: Script, seen: GuardedRequest[] = []): V2Surface
 	};
 	const connection: Connection = {
 		profile,
-		key: undefined,
+		key,
 		fetch: async (request) => {
 			seen.push(request);
 			return ok(await script(request));
 		},
 		upload: async () => ok(answer(500, ''))
 	};
-	return new V2Surface(connection, { ...DEFAULT_CAPABILITIES.v2 }, () => {}, 'proxy', 'http://127.0.0.1:8188');
+	return new V2Surface(connection, { ...DEFAULT_CAPABILITIES.v2 }, () => {}, dialect, dialect === 'proxy' ? 'http://127.0.0.1:8188' : BASE);
 }
 
 describe('v2 cancel on a proxy whose ComfyUI lacks job cancel', () => {
@@ -80,4 +84,26 @@ describe('v2 cancel on a proxy whose ComfyUI lacks job cancel', () => {
 		const stop = await surface.stop({ promptId: ID });
 		expect(stop.ok && stop.value).toMatchObject({ kind: 'stopping' });
 	}, 10_000);
+});
+
+describe('v2 submit body', () => {
+	const prompt = { '1': { class_type: 'StabilityStableImageUltraNode', inputs: { prompt: 'a boat' } } };
+	const submit = async (partner: boolean, key: string | undefined, dialect: 'managed' | 'proxy') => {
+		const seen: GuardedRequest[] = [];
+		const surface = scriptedSurface(() => answer(201, v2Job('queued')), seen, { key, dialect });
+		const sent = await surface.submit({ prompt, promptId: 'ours', idempotencyKey: 'k-1', clientId: 'c', partner });
+		expect(sent.ok).toBe(true);
+		const post = seen.find((r) => r.method === 'POST')!;
+		return { body: JSON.parse(String(post.body)) as Record<string, unknown>, headers: post.headers };
+	};
+
+	it.each(['managed', 'proxy'] as const)('%s: partner nodes get extra_data.api_key_comfy_org and nothing else', async (dialect) => {
+		const { body, headers } = await submit(true, 'the-key', dialect);
+		expect(body).toEqual({ workflow: prompt, extra_data: { api_key_comfy_org: 'the-key' } });
+		expect(headers).toMatchObject({ 'Idempotency-Key': 'k-1' });
+	});
+
+	it('a workflow without partner nodes sends no extra_data at all', async () => {
+		expect((await submit(false, 'the-key', 'managed')).body).toEqual({ workflow: prompt });
+	});
 });

@@ -173,3 +173,59 @@ describe('v2 adapter: cancel', () => {
 		expect(['cancelled', 'completed']).toContain(end.state);
 	});
 });
+
+describe('v2 adapter: links are followed, never built', () => {
+	const sampler: ApiPrompt = {
+		'4': { class_type: 'CheckpointLoaderSimple', inputs: { ckpt_name: 'v1-5-pruned-emaonly.safetensors' } },
+		'5': { class_type: 'EmptyLatentImage', inputs: { width: 64, height: 64, batch_size: 1 } },
+		'6': { class_type: 'CLIPTextEncode', inputs: { text: 'a boat', clip: ['4', 1] } },
+		'3': {
+			class_type: 'KSampler',
+			inputs: {
+				seed: 1,
+				steps: 20,
+				cfg: 8,
+				sampler_name: 'euler',
+				scheduler: 'normal',
+				denoise: 1,
+				model: ['4', 0],
+				positive: ['6', 0],
+				negative: ['6', 0],
+				latent_image: ['5', 0]
+			}
+		},
+		'8': { class_type: 'VAEDecode', inputs: { samples: ['3', 0], vae: ['4', 2] } },
+		'9': { class_type: 'SaveImage', inputs: { filename_prefix: 'v2', images: ['8', 0] } }
+	};
+
+	it('in v2-relocated-urls (the obvious paths answer 404) a run is read, streamed and cancelled through its urls', async () => {
+		await control(bed.emu, '/scenario', { name: 'v2-relocated-urls' });
+		await control(bed.emu, '/workflow/timing', { stepMs: 100 });
+		const surface = surfaceOf('managed');
+		const submitted = await surface.submit({
+			prompt: sampler,
+			promptId: 'x',
+			idempotencyKey: crypto.randomUUID(),
+			clientId: 'c',
+			partner: false
+		});
+		if (!submitted.ok) throw new Error('not submitted');
+		expect(submitted.value.links?.events).toContain('/api/v2/x/streams/');
+		const events: V2StreamEvent[] = [];
+		const stop = new AbortController();
+		await surface.stream(
+			submitted.value,
+			(e) => {
+				events.push(e);
+				if (e.kind === 'progress') stop.abort();
+			},
+			() => {},
+			stop.signal
+		);
+		expect(events.map((e) => e.kind)).toContain('progress');
+		const read = await surface.read(submitted.value);
+		expect(read.ok && read.value.kind).toBe('status');
+		expect((await surface.cancel([submitted.value])).ok).toBe(true);
+		expect((await untilTerminal(surface, submitted.value)).state).toBe('cancelled');
+	});
+});
