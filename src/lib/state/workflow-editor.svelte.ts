@@ -164,8 +164,10 @@ export class WorkflowEditor {
 				...(operationId ? { operationId } : {})
 			})
 		).finally(() => this.uploading.delete(field.id));
+		// Progress comes on the event port and the answer on the call's: a last "done" may arrive after the
+		// answer (and is then ignored), so the answer itself ends the sending line.
+		this.uploads.delete(field.id);
 		if (!result.ok) {
-			this.uploads.delete(field.id);
 			URL.revokeObjectURL(previewUrl);
 			this.fieldErrors[field.id] = result.error.message;
 			return undefined;

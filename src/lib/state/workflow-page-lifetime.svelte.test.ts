@@ -77,4 +77,19 @@ describe('the workflow page', () => {
 		expect(urls.made()).toBe(1);
 		expect(urls.live).toEqual(new Set());
 	});
+
+	it('ends the sending line with the answer, even when the last progress event comes after it', async () => {
+		let finish: (value: unknown) => void = () => {};
+		bridge.answer('uploadInput', () => new Promise((resolve) => (finish = resolve)));
+		const page = visitWorkflowPage();
+		const uploading = page.editor.upload(imageField, new File(['png'], 'cat.png'));
+		bridge.emit({ type: 'upload-progress', uploadId: imageField.id, phase: 'checking', loaded: 0, total: 3 });
+		expect(page.editor.uploads.get(imageField.id)?.phase).toBe('checking');
+		// The answer arrives first: progress and answers travel on different ports.
+		finish({ ok: true, value: { name: 'cat.png', subfolder: '', type: 'input' } });
+		expect(await uploading).toBe('cat.png');
+		bridge.emit({ type: 'upload-progress', uploadId: imageField.id, phase: 'done', loaded: 3, total: 3 });
+		expect(page.editor.uploads.has(imageField.id)).toBe(false);
+		page.leave();
+	});
 });
