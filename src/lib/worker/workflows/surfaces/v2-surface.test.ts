@@ -94,6 +94,9 @@ describe.each(['managed', 'deployment', 'proxy'] as const)('v2 adapter on the %s
 		// The same content again is known: offered by hash, no bytes sent.
 		const again = await surface.offerHash(await blake3(bytes), 'photo.png', 'image/png');
 		expect(again.ok && again.value).toEqual({ kind: 'known', name });
+		// The form's preview of the chosen input reads it back by that name: the same bytes.
+		const input = await surface.outputBytes({ filename: name, subfolder: '', type: 'input' });
+		expect(input.ok && new Uint8Array(await input.value.arrayBuffer())).toEqual(bytes);
 
 		const submitted = await surface.submit({
 			prompt: imageJob(name),

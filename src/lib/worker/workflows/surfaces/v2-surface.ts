@@ -305,7 +305,9 @@ export class V2Surface implements WorkflowSurface {
 	 * (large videos); where a range is refused (the proxy's 502 `upstream_error`), the whole content.
 	 */
 	async outputBytes(ref: FileRef, signal?: AbortSignal): Promise<Result<Blob>> {
-		const url = `${this.api}/assets/${encodeURIComponent(ref.filename)}/content`;
+		// An output names its asset by id; an input the form chose, by its prompt name (`core/ASSET:<id>`).
+		const id = ref.filename.startsWith(ASSET_NAME_PREFIX) ? ref.filename.slice(ASSET_NAME_PREFIX.length) : ref.filename;
+		const url = `${this.api}/assets/${encodeURIComponent(id)}/content`;
 		return downloadResuming(
 			(from, onChunk) =>
 				this.connection.fetch({
