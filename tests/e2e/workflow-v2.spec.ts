@@ -284,6 +284,14 @@ test('Self-hosted proxy: partner nodes run to Done with the Comfy account key; w
 	const after = await control.counters();
 	expect(v2Requests(after, 'POST /api/v2/jobs') - v2Requests(before, 'POST /api/v2/jobs'), 'submitted to the proxy').toBeGreaterThan(0);
 	expect(await page.content()).not.toContain(comfyKey);
+
+	// Forgotten like the main key: the token stays, the warning comes back.
+	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+	const forget = page.getByRole('button', { name: 'Forget the Comfy account key of Self-hosted proxy' });
+	await forget.click();
+	await expect(forget).toHaveCount(0);
+	await openExample(page, 'Partner nodes');
+	await expect(page.getByRole('status', { name: 'Partner nodes need a key' })).toBeVisible({ timeout: 15_000 });
 });
 
 // A deployment serves no object_info and the spec names no other source of its node definitions:
