@@ -240,6 +240,60 @@ for (const kind of ['Cloud', 'Self-hosted proxy'] as const) {
 	});
 }
 
+// On a proxy the profile's key is the proxy's static token; partner nodes need a Comfy account key,
+// a second secret of the profile, sent as extra_data.api_key_comfy_org (the proxy's one extra_data field).
+test('Self-hosted proxy: partner nodes run to Done with the Comfy account key; without it the workflow page warns before Run', async ({
+	page,
+	openApp,
+	emulator,
+	app,
+	control
+}) => {
+	test.setTimeout(90_000);
+	await control.scenario('comfyui-local');
+	await proxySettings(emulator, { corsOrigins: [app.url] });
+	await workflowControl(emulator, 'timing', { stepMs: 30 });
+	await openApp('/settings');
+	await addProfile(page, emulator, 'Self-hosted proxy');
+
+	// Without the key: a warning naming the field, and Run stays on.
+	await openExample(page, 'Partner nodes');
+	const warning = page.getByRole('status', { name: 'Partner nodes need a key' });
+	await expect(warning).toBeVisible({ timeout: 15_000 });
+	await expect(warning).toContainText('Comfy account key (for partner nodes)');
+	await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled();
+
+	// With the key saved in Settings: no warning, and the run ends Done.
+	const comfyKey = 'comfy-account-key-e2e-7f3a';
+	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+	await page.getByRole('button', { name: 'Edit Self-hosted proxy' }).click();
+	const form = page.getByRole('form', { name: 'Edit profile Self-hosted proxy' });
+	await form.getByLabel('Comfy account key (for partner nodes)').fill(comfyKey);
+	await form.getByRole('button', { name: 'Save profile' }).click();
+	const card = page.getByRole('article', { name: 'Profile Self-hosted proxy' });
+	await expect(card.getByRole('button', { name: 'Forget the Comfy account key of Self-hosted proxy' })).toBeVisible();
+	expect(await page.content(), 'the key never stays in the page after save').not.toContain(comfyKey);
+
+	const before = await control.counters();
+	await openExample(page, 'Partner nodes');
+	await expect(page.getByText(/uses partner nodes, sent with your Comfy account key/)).toBeVisible({ timeout: 15_000 });
+	await expect(page.getByRole('status', { name: 'Partner nodes need a key' })).toHaveCount(0);
+	await page.getByRole('button', { name: 'Run', exact: true }).click();
+	await page.getByRole('link', { name: 'Open run Partner nodes' }).click();
+	await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 30_000 });
+	const after = await control.counters();
+	expect(v2Requests(after, 'POST /api/v2/jobs') - v2Requests(before, 'POST /api/v2/jobs'), 'submitted to the proxy').toBeGreaterThan(0);
+	expect(await page.content()).not.toContain(comfyKey);
+
+	// Forgotten like the main key: the token stays, the warning comes back.
+	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+	const forget = page.getByRole('button', { name: 'Forget the Comfy account key of Self-hosted proxy' });
+	await forget.click();
+	await expect(forget).toHaveCount(0);
+	await openExample(page, 'Partner nodes');
+	await expect(page.getByRole('status', { name: 'Partner nodes need a key' })).toBeVisible({ timeout: 15_000 });
+});
+
 // A deployment serves no object_info and the spec names no other source of its node definitions:
 // the form is read off the workflow's own values, and the run goes through as on the other surfaces.
 test('Deployment on v2: the form is drawn from the workflow, and a run ends with its output', async ({ page, openApp, emulator }) => {

@@ -197,6 +197,17 @@ describe('self-hosted proxy: jobs', () => {
 		expect((await pollJob(proxy(), body, terminal, 15_000)).status).toBe('succeeded');
 	});
 
+	it('in front of a stock ComfyUI, passes api_key_comfy_org through: partner nodes run with it and fail at run time without it', async () => {
+		await control(bed.emu, '/scenario', { name: 'comfyui-local' });
+		const without = await proxy().submit<JobBody>(partnerNodes as ApiPrompt);
+		expect(without.status).toBe(201);
+		const failed = await pollJob(proxy(), without.body, terminal, 15_000);
+		expect(failed.status).toBe('failed');
+		expect(failed['error']).toMatchObject({ code: 'node_execution_error', message: expect.stringMatching(/Unauthorized/) });
+		const withKey = await proxy().submit<JobBody>(partnerNodes as ApiPrompt, { extra_data: { api_key_comfy_org: 'comfy-login' } });
+		expect((await pollJob(proxy(), withKey.body, terminal, 15_000)).status).toBe('succeeded');
+	});
+
 	it("carries ComfyUI's own node_errors in invalid_workflow, not [{field, reason}]", async () => {
 		const workflow = smallJob();
 		workflow['3']!.inputs['steps'] = 'many';

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { isLoopbackOrPrivateHost, normalizeBaseUrl, profileOrigins, scrubToken, validateProfileInput, workflowSocketUrl } from './profile';
+import {
+	isLoopbackOrPrivateHost,
+	takesPartnerKey,
+	normalizeBaseUrl,
+	profileOrigins,
+	scrubToken,
+	validateProfileInput,
+	workflowSocketUrl
+} from './profile';
 
 describe('profiles', () => {
 	it('normalises base URLs and explains what is wrong with bad ones', () => {
@@ -67,5 +75,28 @@ describe('v2 profile kinds', () => {
 			comfyUrl: 'http://x.test'
 		});
 		expect(valid.ok && valid.value.comfyUrl).toBeNull();
+	});
+
+	it.each([
+		['self-hosted-proxy', true],
+		['deployment', false],
+		['cloud', false],
+		['local-comfyui', false],
+		['demo', false]
+	] as const)('%s keeps a separate Comfy account key for partner nodes: %s', (preset, expected) => {
+		expect(takesPartnerKey(preset)).toBe(expected);
+	});
+
+	it('a typed partner key is not part of the validated profile (it is stored apart, like the key)', () => {
+		const valid = validateProfileInput({
+			name: 'Proxy',
+			preset: 'self-hosted-proxy',
+			workflowUrl: 'http://127.0.0.1:8189',
+			routerUrl: '',
+			comfyUrl: 'http://127.0.0.1:8188',
+			partnerKey: 'comfy-account'
+		});
+		expect(valid.ok).toBe(true);
+		expect(JSON.stringify(valid)).not.toContain('comfy-account');
 	});
 });

@@ -22,9 +22,11 @@ export interface Profile {
 	updatedAt: number;
 }
 
-/** What the page sees: the profile plus whether a key is saved, never the key itself. */
+/** What the page sees: the profile plus whether its keys are saved, never the keys themselves. */
 export interface ProfileView extends Profile {
 	hasKey: boolean;
+	/** A self-hosted proxy's Comfy account key (for partner nodes) is saved; false on every other kind. */
+	hasPartnerKey: boolean;
 }
 
 export interface ProfileInput {
@@ -37,6 +39,8 @@ export interface ProfileInput {
 	comfyUrl?: string;
 	/** A new key to save; empty or undefined keeps the saved one. */
 	apiKey?: string;
+	/** Only for a self-hosted proxy: a new Comfy account key for partner nodes; empty or undefined keeps the saved one. */
+	partnerKey?: string;
 }
 
 export interface Preset {
@@ -101,6 +105,18 @@ export const PRESETS: Record<PresetId, Preset> = {
 export function isV2Preset(preset: PresetId): preset is 'deployment' | 'self-hosted-proxy' {
 	return preset === 'deployment' || preset === 'self-hosted-proxy';
 }
+
+/**
+ * Whether a profile kind keeps a second secret, the Comfy account key for partner nodes: only the
+ * self-hosted proxy, whose own key is a static token and not an account key. The other kinds send
+ * their one key as `api_key_comfy_org` (or v1's `api_key_service_org`).
+ */
+export function takesPartnerKey(preset: PresetId): preset is 'self-hosted-proxy' {
+	return preset === 'self-hosted-proxy';
+}
+
+/** The label of that second secret, as the form shows it and as warnings name it. */
+export const PARTNER_KEY_LABEL = 'Comfy account key (for partner nodes)';
 
 type UrlField = 'workflowUrl' | 'routerUrl' | 'comfyUrl';
 export type NormalizeResult = Result<string | null, { field: UrlField; message: string }>;

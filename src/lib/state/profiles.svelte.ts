@@ -83,8 +83,8 @@ export class ProfilesStore {
 		delete this.reports[id];
 	}
 
-	forgetKey(id: string): Promise<void> {
-		return workerApi().forgetKey({ id });
+	forgetKey(id: string, which: 'key' | 'partner' = 'key'): Promise<void> {
+		return workerApi().forgetKey({ id, which });
 	}
 
 	activate(id: string): Promise<void> {

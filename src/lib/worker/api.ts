@@ -51,7 +51,8 @@ export interface CoreApi {
 	subscribe(listener: (event: WorkerEvent) => void): void;
 	saveProfile(input: { profile: ProfileInput }): Promise<Result<ProfileView, SaveProfileError>>;
 	deleteProfile(input: { id: string; keepRuns: boolean }): Promise<{ removedRuns: number }>;
-	forgetKey(input: { id: string }): Promise<void>;
+	/** Forgets the profile's key, or with `which: 'partner'` its Comfy account key (self-hosted proxy). */
+	forgetKey(input: { id: string; which?: 'key' | 'partner' }): Promise<void>;
 	setActiveProfile(input: { id: string }): Promise<void>;
 	testConnection(input: { id: string }): Promise<Result<ConnectionReport>>;
 	/** The page saw it may have been asleep (visible again, online, pageshow): reconnect now. */

@@ -16,6 +16,11 @@ import type { TabTopic } from './tab-channel';
 export interface Connection {
 	profile: Profile;
 	key: string | undefined;
+	/**
+	 * A self-hosted proxy's Comfy account key, sent as `extra_data.api_key_comfy_org` for partner
+	 * nodes (the proxy's own key is a static token, not an account key). Absent on other kinds.
+	 */
+	partnerKey?: string;
 	fetch: GuardedFetch;
 	upload: GuardedUpload;
 }

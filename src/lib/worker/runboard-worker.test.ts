@@ -100,8 +100,8 @@ describe('the worker core', () => {
 		const { api } = worker(null, kv);
 		const state = await api.init({});
 		expect(state.profiles).toEqual([
-			{ ...old, hasKey: true },
-			{ ...local, hasKey: false }
+			{ ...old, hasKey: true, hasPartnerKey: false },
+			{ ...local, hasKey: false, hasPartnerKey: false }
 		]);
 		expect(state.activeProfileId).toBe('old');
 		const saved = await api.saveProfile({
@@ -110,6 +110,58 @@ describe('the worker core', () => {
 		expect(saved).toMatchObject({ ok: true, value: { id: 'old', name: 'Studio 2', preset: 'cloud', hasKey: true } });
 		expect(await kv.get('profile:old')).not.toHaveProperty('comfyUrl');
 		expect(await kv.get('apikey:old')).toBe('k-old');
+	});
+
+	it('keeps a self-hosted proxy Comfy account key apart from its token, never shows it, and forgets either alone', async () => {
+		const { api, kv } = worker(null);
+		await api.init({});
+		const input = {
+			name: 'Proxy',
+			preset: 'self-hosted-proxy' as const,
+			workflowUrl: 'http://127.0.0.1:8189',
+			routerUrl: '',
+			comfyUrl: 'http://127.0.0.1:8188'
+		};
+		const saved = await api.saveProfile({ profile: { ...input, apiKey: 'proxy-token', partnerKey: ' comfy-account ' } });
+		expect(saved).toMatchObject({ ok: true, value: { hasKey: true, hasPartnerKey: true } });
+		expect(JSON.stringify(saved)).not.toContain('comfy-account');
+		const id = saved.ok ? saved.value.id : '';
+		expect(await kv.get(`partnerkey:${id}`)).toBe('comfy-account');
+		expect(await kv.get(`profile:${id}`)).not.toHaveProperty('partnerKey');
+		const state = await api.init({});
+		expect(JSON.stringify(state)).not.toMatch(/comfy-account|proxy-token/);
+		// Saving again with the field empty keeps it; forgetting the partner key leaves the token.
+		await api.saveProfile({ profile: { ...input, id, partnerKey: '' } });
+		expect(await kv.get(`partnerkey:${id}`)).toBe('comfy-account');
+		await api.forgetKey({ id, which: 'partner' });
+		expect(await kv.get(`partnerkey:${id}`)).toBeUndefined();
+		expect(await kv.get(`apikey:${id}`)).toBe('proxy-token');
+		// Another kind keeps no partner key, even if one is typed.
+		const cloud = await api.saveProfile({
+			profile: { name: 'Cloud', preset: 'cloud', workflowUrl: 'https://a.test', routerUrl: '', apiKey: 'k', partnerKey: 'ignored' }
+		});
+		expect(cloud).toMatchObject({ ok: true, value: { hasPartnerKey: false } });
+		expect(await kv.keys('partnerkey:')).toEqual([]);
+	});
+
+	it('drops the partner key when a proxy profile becomes another kind, and with the profile', async () => {
+		const { api, kv } = worker(null);
+		await api.init({});
+		const input = {
+			name: 'Proxy',
+			preset: 'self-hosted-proxy' as const,
+			workflowUrl: 'http://127.0.0.1:8189',
+			routerUrl: '',
+			comfyUrl: 'http://127.0.0.1:8188'
+		};
+		const first = await api.saveProfile({ profile: { ...input, partnerKey: 'comfy-account' } });
+		const id = first.ok ? first.value.id : '';
+		await api.saveProfile({ profile: { ...input, id, preset: 'deployment', workflowUrl: 'https://d.test' } });
+		expect(await kv.get(`partnerkey:${id}`)).toBeUndefined();
+		const second = await api.saveProfile({ profile: { ...input, partnerKey: 'comfy-account' } });
+		const other = second.ok ? second.value.id : '';
+		await api.deleteProfile({ id: other, keepRuns: true });
+		expect(await kv.keys('partnerkey:')).toEqual([]);
 	});
 
 	it('has no demo on a hosted build and says when the config is broken', async () => {

@@ -10,6 +10,7 @@ import {
 	validateProfileInput,
 	workflowSocketUrl,
 	isV2Preset,
+	takesPartnerKey,
 	type Profile,
 	type ProfileInput,
 	type ProfileView
@@ -127,11 +128,12 @@ export class RunboardWorker implements CoreApi {
 
 	private async connection(id: string): Promise<Result<Connection>> {
 		await this.booted();
-		const [profile, key] = await Promise.all([this.repo.get(id), this.repo.key(id)]);
+		const [profile, key, partnerKey] = await Promise.all([this.repo.get(id), this.repo.key(id), this.repo.partnerKey(id)]);
 		if (!profile)
 			return fail({ kind: 'invalid-profile', message: 'This profile no longer exists; it may have been deleted.' } satisfies AppError);
 		const guard = { allowedOrigins: profileOrigins(profile), appOrigin: this.env.appOrigin, fetchImpl: this.env.fetchImpl };
-		return ok({ profile, key, fetch: createGuardedFetch(guard), upload: createGuardedUpload(guard) });
+		const partner = takesPartnerKey(profile.preset) && partnerKey ? { partnerKey } : {};
+		return ok({ profile, key, ...partner, fetch: createGuardedFetch(guard), upload: createGuardedUpload(guard) });
 	}
 
 	private fetchFor(profile: Pick<Profile, 'workflowUrl' | 'routerUrl'>): GuardedFetch {
@@ -300,9 +302,17 @@ export class RunboardWorker implements CoreApi {
 		const typedKey = input.apiKey?.trim();
 		if (typedKey) await this.repo.setKey(profile.id, typedKey);
 		else if (!existing && input.preset === 'demo' && this.config.demo) await this.repo.setKey(profile.id, this.config.demo.apiKey);
+		// Only a self-hosted proxy keeps a Comfy account key; a profile changed to another kind drops it.
+		const typedPartnerKey = input.partnerKey?.trim();
+		if (!takesPartnerKey(profile.preset)) await this.repo.forgetPartnerKey(profile.id);
+		else if (typedPartnerKey) await this.repo.setPartnerKey(profile.id, typedPartnerKey);
 		if (!(await this.repo.activeId())) await this.repo.setActive(profile.id);
 		await this.dataChanged();
-		return ok({ ...profile, hasKey: (await this.repo.key(profile.id)) !== undefined });
+		return ok({
+			...profile,
+			hasKey: (await this.repo.key(profile.id)) !== undefined,
+			hasPartnerKey: (await this.repo.partnerKey(profile.id)) !== undefined
+		});
 	}
 
 	async deleteProfile({ id, keepRuns }: { id: string; keepRuns: boolean }): Promise<{ removedRuns: number }> {
@@ -321,9 +331,10 @@ export class RunboardWorker implements CoreApi {
 		return { removedRuns: removedIds.length };
 	}
 
-	async forgetKey({ id }: { id: string }): Promise<void> {
+	async forgetKey({ id, which = 'key' }: { id: string; which?: 'key' | 'partner' }): Promise<void> {
 		await this.booted();
-		await this.repo.forgetKey(id);
+		if (which === 'partner') await this.repo.forgetPartnerKey(id);
+		else await this.repo.forgetKey(id);
 		await this.dataChanged();
 	}
 

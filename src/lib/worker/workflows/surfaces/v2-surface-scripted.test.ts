@@ -40,7 +40,7 @@ function answer(status: number, body: unknown, headers: Record<string, string> =
 function scriptedSurface(
 	script: Script,
 	seen: GuardedRequest[] = [],
-	{ key, dialect }: { key?: string; dialect: 'managed' | 'proxy' } = { dialect: 'proxy' }
+	{ key, partnerKey, dialect }: { key?: string; partnerKey?: string; dialect: 'managed' | 'proxy' } = { dialect: 'proxy' }
 ): V2Surface {
 	const profile: Profile = {
 		id: 'p1',
@@ -54,6 +54,7 @@ function scriptedSurface(
 	const connection: Connection = {
 		profile,
 		key,
+		...(partnerKey ? { partnerKey } : {}),
 		fetch: async (request) => {
 			seen.push(request);
 			return ok(await script(request));
@@ -88,22 +89,33 @@ describe('v2 cancel on a proxy whose ComfyUI lacks job cancel', () => {
 
 describe('v2 submit body', () => {
 	const prompt = { '1': { class_type: 'StabilityStableImageUltraNode', inputs: { prompt: 'a boat' } } };
-	const submit = async (partner: boolean, key: string | undefined, dialect: 'managed' | 'proxy') => {
+	const submit = async (partner: boolean, keys: { key?: string; partnerKey?: string }, dialect: 'managed' | 'proxy') => {
 		const seen: GuardedRequest[] = [];
-		const surface = scriptedSurface(() => answer(201, v2Job('queued')), seen, { key, dialect });
+		const surface = scriptedSurface(() => answer(201, v2Job('queued')), seen, { ...keys, dialect });
 		const sent = await surface.submit({ prompt, promptId: 'ours', idempotencyKey: 'k-1', clientId: 'c', partner });
 		expect(sent.ok).toBe(true);
 		const post = seen.find((r) => r.method === 'POST')!;
-		return { body: JSON.parse(String(post.body)) as Record<string, unknown>, headers: post.headers };
+		return { body: JSON.parse(String(post.body)) as Record<string, unknown>, headers: post.headers, credential: post.credential };
 	};
 
-	it.each(['managed', 'proxy'] as const)('%s: partner nodes get extra_data.api_key_comfy_org and nothing else', async (dialect) => {
-		const { body, headers } = await submit(true, 'the-key', dialect);
+	it('managed: partner nodes get the profile key as extra_data.api_key_comfy_org and nothing else', async () => {
+		const { body, headers } = await submit(true, { key: 'the-key' }, 'managed');
 		expect(body).toEqual({ workflow: prompt, extra_data: { api_key_comfy_org: 'the-key' } });
 		expect(headers).toMatchObject({ 'Idempotency-Key': 'k-1' });
 	});
 
-	it('a workflow without partner nodes sends no extra_data at all', async () => {
-		expect((await submit(false, 'the-key', 'managed')).body).toEqual({ workflow: prompt });
+	it('proxy: partner nodes get the Comfy account key, never the proxy token; the token stays the Bearer credential', async () => {
+		const { body, credential } = await submit(true, { key: 'proxy-token', partnerKey: 'comfy-account' }, 'proxy');
+		expect(body).toEqual({ workflow: prompt, extra_data: { api_key_comfy_org: 'comfy-account' } });
+		expect(credential).toEqual({ scheme: 'bearer', key: 'proxy-token' });
+	});
+
+	it('proxy: without a Comfy account key no extra_data is sent, even with a token', async () => {
+		expect((await submit(true, { key: 'proxy-token' }, 'proxy')).body).toEqual({ workflow: prompt });
+		expect((await submit(true, {}, 'proxy')).body).toEqual({ workflow: prompt });
+	});
+
+	it.each(['managed', 'proxy'] as const)('%s: a workflow without partner nodes sends no extra_data at all', async (dialect) => {
+		expect((await submit(false, { key: 'the-key', partnerKey: 'comfy-account' }, dialect)).body).toEqual({ workflow: prompt });
 	});
 });

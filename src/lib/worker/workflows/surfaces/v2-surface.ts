@@ -149,8 +149,9 @@ export class V2Surface implements WorkflowSurface {
 	}
 
 	async submit(request: SubmitRequest): Promise<Result<JobHandle, SubmitFailure>> {
-		const key = this.connection.key;
-		// Only the partner key goes in extra_data: the proxy accepts no other field.
+		// Only the partner key goes in extra_data: the proxy accepts no other field. On the proxy the
+		// profile's own key is the proxy's static token, not an account key: its Comfy account key is separate.
+		const key = this.dialect === 'proxy' ? this.connection.partnerKey : this.connection.key;
 		const body = JSON.stringify({
 			workflow: withAssetReferences(request.prompt),
 			...(request.partner && key ? { extra_data: { api_key_comfy_org: key } } : {})
