@@ -31,6 +31,34 @@ async function addProxyProfile(page: Page, emulator: Emulator): Promise<void> {
 	await expect(page.getByRole('link', { name: /Connection: Self-hosted proxy, Live/ })).toBeVisible();
 }
 
+/** Text to image at 64×64 with this sampler and steps. */
+function samplerWorkflow(sampler: string, steps: number): Record<string, unknown> {
+	return {
+		'4': { class_type: 'CheckpointLoaderSimple', inputs: { ckpt_name: 'v1-5-pruned-emaonly.safetensors' } },
+		'5': { class_type: 'CLIPTextEncode', inputs: { text: 'a lighthouse at dusk', clip: ['4', 1] } },
+		'6': { class_type: 'CLIPTextEncode', inputs: { text: 'text, watermark', clip: ['4', 1] } },
+		'7': { class_type: 'EmptyLatentImage', inputs: { width: 64, height: 64, batch_size: 1 } },
+		'3': {
+			class_type: 'KSampler',
+			inputs: {
+				seed: 7,
+				steps,
+				cfg: 8,
+				sampler_name: sampler,
+				scheduler: 'normal',
+				denoise: 1,
+				model: ['4', 0],
+				positive: ['5', 0],
+				negative: ['6', 0],
+				latent_image: ['7', 0]
+			},
+			_meta: { title: 'KSampler' }
+		},
+		'8': { class_type: 'VAEDecode', inputs: { samples: ['3', 0], vae: ['4', 2] } },
+		'9': { class_type: 'SaveImage', inputs: { filename_prefix: 'sampled', images: ['8', 0] } }
+	};
+}
+
 test.beforeEach(async ({ emulator, app, control }) => {
 	// The ComfyUI behind the proxy (node definitions) is the emulator's workflow origin as a stock ComfyUI.
 	await control.scenario('comfyui-local');
@@ -79,32 +107,32 @@ test('ComfyUI 0.3.64 behind the proxy: Cancel shows Cancelling, then that the jo
 	await expect(page.getByRole('img', { name: /^Output / }).first()).toBeVisible({ timeout: 15_000 });
 });
 
-/** A workflow the form accepts but ComfyUI refuses: a sampler name its list does not hold. */
-const UNKNOWN_SAMPLER = {
-	'4': { class_type: 'CheckpointLoaderSimple', inputs: { ckpt_name: 'v1-5-pruned-emaonly.safetensors' } },
-	'5': { class_type: 'CLIPTextEncode', inputs: { text: 'a lighthouse at dusk', clip: ['4', 1] } },
-	'6': { class_type: 'CLIPTextEncode', inputs: { text: 'text, watermark', clip: ['4', 1] } },
-	'7': { class_type: 'EmptyLatentImage', inputs: { width: 64, height: 64, batch_size: 1 } },
-	'3': {
-		class_type: 'KSampler',
-		inputs: {
-			seed: 7,
-			steps: 4,
-			cfg: 8,
-			sampler_name: 'no-such-sampler',
-			scheduler: 'normal',
-			denoise: 1,
-			model: ['4', 0],
-			positive: ['5', 0],
-			negative: ['6', 0],
-			latent_image: ['7', 0]
-		},
-		_meta: { title: 'KSampler' }
-	},
-	'8': { class_type: 'VAEDecode', inputs: { samples: ['3', 0], vae: ['4', 2] } },
-	'9': { class_type: 'SaveImage', inputs: { filename_prefix: 'refused', images: ['8', 0] } }
-};
+test('ComfyUI 0.3.64 behind the proxy: Cancel of a waiting job says the server kept it, and the job runs later to Done', async ({
+	page,
+	openApp,
+	emulator
+}) => {
+	test.setTimeout(120_000);
+	await workflowControl(emulator, 'timing', { stepMs: 300 });
+	await openApp('/settings');
+	await addProxyProfile(page, emulator);
+	// Another client's long job holds the one local runner, so this app's run waits in the queue.
+	const blocker = samplerWorkflow('euler', 30);
+	const held = await fetch(`${emulator.urls.selfHosted}/api/v2/jobs`, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json' },
+		body: JSON.stringify({ workflow: blocker })
+	});
+	expect(held.status).toBe(201);
+	await runExample(page, 'Text to image');
+	await expect(page.getByText('Waiting in the queue…')).toBeVisible({ timeout: 15_000 });
+	await page.getByRole('button', { name: 'Cancel run' }).click({ timeout: 15_000 });
+	await expect(page.getByText(/kept the job in its queue .*it was not cancelled/)).toBeVisible({ timeout: 15_000 });
+	await expect(page.getByText('Done', { exact: true }).first()).toBeVisible({ timeout: 60_000 });
+	await expect(page.getByText(/Cancelled/)).toHaveCount(0);
+});
 
+// A sampler name the form accepts (an imported value) but ComfyUI's list does not hold.
 test('ComfyUI 0.3.64 behind the proxy: a validation error (its own node_errors shape) shows at the field', async ({
 	page,
 	openApp,
@@ -113,11 +141,14 @@ test('ComfyUI 0.3.64 behind the proxy: a validation error (its own node_errors s
 	await openApp('/settings');
 	await addProxyProfile(page, emulator);
 	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Workflows' }).click();
-	const data = await page.evaluateHandle((text) => {
-		const transfer = new DataTransfer();
-		transfer.items.add(new File([text], 'unknown-sampler.json', { type: 'application/json' }));
-		return transfer;
-	}, JSON.stringify(UNKNOWN_SAMPLER));
+	const data = await page.evaluateHandle(
+		(text) => {
+			const transfer = new DataTransfer();
+			transfer.items.add(new File([text], 'unknown-sampler.json', { type: 'application/json' }));
+			return transfer;
+		},
+		JSON.stringify(samplerWorkflow('no-such-sampler', 4))
+	);
 	await page.getByRole('region', { name: 'Import a workflow' }).dispatchEvent('drop', { dataTransfer: data });
 	const form = page.getByRole('form', { name: 'Run form' });
 	await expect(form).toBeVisible({ timeout: 15_000 });
