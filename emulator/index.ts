@@ -76,7 +76,8 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
 		selfHosted: {
 			token: options.selfHosted?.token ?? null,
 			corsOrigins: options.selfHosted?.corsOrigins ?? [],
-			keepaliveMs: PROXY_KEEPALIVE_MS
+			keepaliveMs: PROXY_KEEPALIVE_MS,
+			upstream: null
 		}
 	});
 	const cdn = createCdnService(state, storage.blobs);

@@ -26,7 +26,15 @@ export interface SelfHostedConfig {
 	/** Exact origins allowed (`--enable-cors-header`); others get 403 forbidden_origin. */
 	corsOrigins: string[];
 	keepaliveMs: number;
+	/**
+	 * The ComfyUI behind the proxy: null, the proxy as documented; `0.3.64`, the behaviours observed in
+	 * front of a real ComfyUI 0.3.64 (the spec page's last subsection).
+	 */
+	upstream: Upstream;
 }
+
+export const UPSTREAMS = [null, '0.3.64'] as const;
+export type Upstream = (typeof UPSTREAMS)[number];
 
 export interface SurfaceState {
 	rules: SurfaceRules;
@@ -63,7 +71,8 @@ export class V2Core {
 		this.jobs = new V2Jobs(engine, {
 			now: () => state.now(),
 			outputAsset: (rec, file) => this.outputAsset(rec, file),
-			outputBody: (rec, entry) => this.outputBody(rec.rules, entry)
+			outputBody: (rec, entry) => this.outputBody(rec.rules, entry),
+			upstream064: (rec) => this.upstream064(rec.rules)
 		});
 		state.onReset(() => {
 			this.assets.clear();
@@ -71,6 +80,11 @@ export class V2Core {
 			this.jobs.clear();
 			this.selfHosted = { ...this.selfHostedDefaults, corsOrigins: [...this.selfHostedDefaults.corsOrigins] };
 		});
+	}
+
+	/** Whether this surface is the proxy in front of ComfyUI 0.3.64. */
+	upstream064(rules: SurfaceRules): boolean {
+		return rules.name === 'self-hosted' && this.selfHosted.upstream === '0.3.64';
 	}
 
 	/** Whether the caller holds a blob: its own assets, and for the managed account its v1 files too. */

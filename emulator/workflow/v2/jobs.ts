@@ -47,6 +47,8 @@ export interface JobHooks {
 	/** The Output object for an entry, with a fresh url. */
 	outputBody(rec: JobRecord, entry: OutputEntry): unknown;
 	now(): number;
+	/** The proxy in front of ComfyUI 0.3.64 (the spec page's last subsection). */
+	upstream064(rec: JobRecord): boolean;
 }
 
 export function engineStatus(state: JobState, rec: JobRecord): JobStatus {
@@ -117,7 +119,10 @@ export class V2Jobs {
 
 	status(rec: JobRecord): JobStatus {
 		const job = this.engineJob(rec);
-		return job ? engineStatus(job.state, rec) : 'expired';
+		if (!job) return 'expired';
+		// "A pending job deleted from ComfyUI's own queue shows as `expired`" (0.3.64).
+		if (job.state === 'cancelled' && rec.startedAt === null && this.hooks.upstream064(rec)) return 'expired';
+		return engineStatus(job.state, rec);
 	}
 
 	queuePosition(rec: JobRecord): number | null {
@@ -144,6 +149,8 @@ export class V2Jobs {
 	announce(rec: JobRecord): void {
 		const status = this.status(rec);
 		if (rec.announcedEnd) return;
+		// 0.3.64: "The stream sends `status` on connect and at the end only".
+		if (!isTerminal(status) && this.hooks.upstream064(rec)) return;
 		if (isTerminal(status)) rec.channel.flush();
 		rec.channel.broadcast('status', status === 'queued' ? { status, queue_position: this.queuePosition(rec) } : { status });
 		if (!isTerminal(status)) return;
@@ -163,6 +170,7 @@ export class V2Jobs {
 				return;
 			case 'progress_state':
 				rec.progress = snapshot(data['nodes'], this.engineJob(rec));
+				if (this.hooks.upstream064(rec)) rec.progress = nodeCountSnapshot(rec.progress);
 				rec.channel.progress.push(rec.progress);
 				return;
 			case 'executed':
@@ -220,6 +228,15 @@ export class V2Jobs {
 		for (const rec of this.records.values()) for (const s of rec.channel.streams) s.drop();
 		this.records.clear();
 	}
+}
+
+/**
+ * The proxy in front of ComfyUI 0.3.64: "Progress snapshots read `value: 1.0` with `nodes_done` =
+ * `nodes_total` = N, N growing node by node" (N: the nodes finished or running so far).
+ */
+export function nodeCountSnapshot(p: V2Progress): V2Progress {
+	const reached = p.nodes_done + (p.current_node === null || p.current_node === undefined ? 0 : 1);
+	return { ...p, value: 1, nodes_done: reached, nodes_total: reached };
 }
 
 /** Progress from the runner's node states: node counts plus the running sampler's steps. */

@@ -41,7 +41,11 @@ export function installJobRoutes(app: FastifyInstance, core: V2Core, surface: Su
 		const rec = find(request.params.id, reply);
 		if (!rec) return reply;
 		const status = core.jobs.status(rec);
-		if (status === 'queued') {
+		if (core.upstream064(rules)) {
+			// ComfyUI 0.3.64 lacks the job-cancel route: "the proxy answers `canceling` and the job runs on
+			// to `succeeded`; cancelling a queued job answers `queued` and the job runs later".
+			if (status === 'running') rec.canceling = true;
+		} else if (status === 'queued') {
 			core.engine.delete([rec.id]);
 			rec.completedAt = core.state.now();
 			core.jobs.announce(rec);
@@ -72,6 +76,9 @@ export function installJobRoutes(app: FastifyInstance, core: V2Core, surface: Su
 			return v2Error(reply, 429, 'too_many_streams', `At most ${cap} event streams at once: poll GET /jobs/{id}, or retry later.`);
 		}
 		surface.openStreams++;
+		// 0.3.64: "a second stream of the same job starves the first (which then ends only at its 15 s
+		// keep-alive check)".
+		if (core.upstream064(rules)) for (const s of [...rec.channel.streams]) s.starve();
 		const headers: Record<string, string> = {};
 		for (const [k, v] of Object.entries(reply.getHeaders())) if (v !== undefined) headers[k] = String(v);
 		reply.hijack();

@@ -11,7 +11,7 @@ import { installFaults } from '../../http/faults';
 import { readCredential } from '../../http/credentials';
 import { MAX_UPLOAD_BYTES } from '../socket-hub';
 import { badRequest, isObject, parseJson } from '../http-util';
-import { V2_PREFIX, type V2Core } from './core';
+import { UPSTREAMS, V2_PREFIX, type Upstream, type V2Core } from './core';
 import { v2Error } from './envelope';
 import { installAssetRoutes } from './routes-assets';
 import { installJobRoutes } from './routes-jobs';
@@ -71,17 +71,20 @@ export function installV2ControlRoutes(app: FastifyInstance, core: V2Core): void
 	app.post<{ Body: unknown }>(`${p}/self-hosted`, async (request, reply) => {
 		const parsed = parseJson(request.body);
 		const body = parsed.ok && isObject(parsed.value) ? parsed.value : undefined;
-		if (!body) return badRequest(reply, 'Send {token?, corsOrigins?, keepaliveMs?}.');
-		const { token, corsOrigins, keepaliveMs } = body;
+		if (!body) return badRequest(reply, 'Send {token?, corsOrigins?, keepaliveMs?, upstream?}.');
+		const { token, corsOrigins, keepaliveMs, upstream } = body;
 		if (token !== undefined && token !== null && (typeof token !== 'string' || token === ''))
 			return badRequest(reply, 'token must be a string or null.');
 		if (corsOrigins !== undefined && (!Array.isArray(corsOrigins) || !corsOrigins.every((o) => typeof o === 'string' && o !== '*')))
 			return badRequest(reply, 'corsOrigins must be a list of exact origins ("*" is refused, as by the proxy).');
 		if (keepaliveMs !== undefined && (typeof keepaliveMs !== 'number' || keepaliveMs < 10))
 			return badRequest(reply, 'keepaliveMs must be >= 10.');
+		if (upstream !== undefined && !(UPSTREAMS as readonly unknown[]).includes(upstream))
+			return badRequest(reply, 'upstream must be null (the proxy as documented) or "0.3.64".');
 		if (token !== undefined) core.selfHosted.token = token as string | null;
 		if (corsOrigins !== undefined) core.selfHosted.corsOrigins = corsOrigins as string[];
 		if (keepaliveMs !== undefined) core.selfHosted.keepaliveMs = keepaliveMs as number;
+		if (upstream !== undefined) core.selfHosted.upstream = upstream as Upstream;
 		return { selfHosted: core.selfHosted };
 	});
 	/**

@@ -25,6 +25,7 @@ export class SseStream {
 	closed = false;
 	private frames = 0;
 	private cutting = false;
+	private starved = false;
 	private stalledUntil = 0;
 	private readonly held: string[] = [];
 	private keepalive: NodeJS.Timeout | undefined;
@@ -38,7 +39,7 @@ export class SseStream {
 	}
 
 	send(event: string, data: unknown, emittedAt = performance.now()): void {
-		if (this.closed || this.cutting) return;
+		if (this.closed || this.cutting || this.starved) return;
 		this.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`, emittedAt);
 		this.frames++;
 		if (this.options.dropAfterFrames > 0 && this.frames >= this.options.dropAfterFrames) {
@@ -46,6 +47,14 @@ export class SseStream {
 			this.cutting = true;
 			setTimeout(() => this.drop(), 50).unref();
 		}
+	}
+
+	/**
+	 * Another stream of the same job took its place (the proxy in front of ComfyUI 0.3.64): nothing
+	 * more is written, and the stream ends at its next keep-alive check.
+	 */
+	starve(): void {
+		this.starved = true;
 	}
 
 	/** No bytes at all for `ms` (fault); what is sent meanwhile is written afterwards. */
@@ -57,7 +66,7 @@ export class SseStream {
 
 	/** Ends the response cleanly (after the terminal status). */
 	end(): void {
-		if (this.closed || this.cutting) return;
+		if (this.closed || this.cutting || this.starved) return;
 		if (this.held.length > 0) {
 			// A stalled stream ends once its held frames are out.
 			setTimeout(() => this.end(), Math.max(1, this.stalledUntil - Date.now())).unref();
@@ -96,6 +105,11 @@ export class SseStream {
 		if (ms === null || this.closed) return;
 		this.keepalive = setTimeout(() => {
 			if (this.closed || Date.now() < this.stalledUntil) return;
+			if (this.starved) {
+				this.finish();
+				this.res.end();
+				return;
+			}
 			this.res.write(': keepalive\n\n');
 			this.armKeepalive();
 		}, ms);

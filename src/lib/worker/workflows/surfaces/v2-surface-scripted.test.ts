@@ -1,6 +1,6 @@
 /**
- * The v2 adapter against scripted answers, for what the emulator does not do: a proxy in front of
- * ComfyUI 0.3.64, whose cancel answers `canceling` while the job runs on to `succeeded`.
+ * The v2 adapter against scripted answers: a proxy in front of ComfyUI 0.3.64, whose cancel answers
+ * `canceling` while the job runs on to `succeeded` (the emulator's `{upstream: '0.3.64'}` does it too).
  */
 import { describe, expect, it } from 'vitest';
 import { ok } from '../../../domain/errors';
@@ -80,11 +80,61 @@ describe('v2 cancel on a proxy whose ComfyUI lacks job cancel', () => {
 		expect(stop.ok && stop.value).toEqual({ kind: 'finished-first' });
 	});
 
+	it('a cancel of a queued job answered `queued` says the server kept the job, never that it stops', async () => {
+		// 0.3.64: "cancelling a queued job answers `queued` and the job runs later".
+		const surface = scriptedSurface(() => answer(200, v2Job('queued', { queue_position: 0 })));
+		const stop = await surface.stop({ promptId: ID });
+		expect(stop.ok && stop.value).toEqual({ kind: 'still-waiting', via: 'job-cancel' });
+	});
+
 	it('a cancel still canceling after the checks is reported as stopping', async () => {
 		const surface = scriptedSurface(() => answer(200, v2Job('canceling')));
 		const stop = await surface.stop({ promptId: ID });
 		expect(stop.ok && stop.value).toMatchObject({ kind: 'stopping' });
 	}, 10_000);
+});
+
+describe('v2 invalid_workflow', () => {
+	it.each([
+		[
+			'ComfyUI’s own node_errors (0.3.64)',
+			{
+				'3': {
+					errors: [
+						{
+							type: 'value_not_in_list',
+							message: 'Value not in list',
+							details: "sampler_name: 'x' not in [...]",
+							extra_info: { input_name: 'sampler_name' }
+						}
+					],
+					class_type: 'KSampler',
+					dependent_outputs: []
+				}
+			}
+		],
+		['the contract’s [{field, reason}]', { '3': [{ field: 'sampler_name', reason: "Value not in list: sampler_name: 'x' not in [...]" }] }]
+	])('%s: each reason reaches its field once', async (_name, nodeErrors) => {
+		const surface = scriptedSurface(() =>
+			answer(422, {
+				error: { code: 'invalid_workflow', message: 'Prompt outputs failed validation', details: { node_errors: nodeErrors } }
+			})
+		);
+		const sent = await surface.submit({
+			prompt: { '3': { class_type: 'KSampler', inputs: {} } },
+			promptId: 'ours',
+			idempotencyKey: 'k-2',
+			clientId: 'c',
+			partner: false
+		});
+		expect(sent.ok).toBe(false);
+		if (sent.ok || sent.error.kind !== 'rejected') throw new Error('expected a rejection');
+		const [error] = sent.error.nodeErrors['3']!.errors;
+		expect(error!.extra_info).toEqual({ input_name: 'sampler_name' });
+		// As the form words a problem (workflow-service's problemsOf).
+		const shown = error!.details ? `${error!.message}: ${error!.details}` : error!.message;
+		expect(shown).toBe("Value not in list: sampler_name: 'x' not in [...]");
+	});
 });
 
 describe('v2 submit body', () => {

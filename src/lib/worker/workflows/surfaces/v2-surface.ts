@@ -88,8 +88,9 @@ function toNodeErrors(details: V2Envelope['details'], prompt: ApiPrompt): NodeEr
 			dependent_outputs: [],
 			errors: reasons.map((r) => ({
 				type: 'invalid',
+				// The reason is whole already (ComfyUI's message and details joined): no details to append.
 				message: r.reason,
-				details: r.reason,
+				details: '',
 				extra_info: r.field ? { input_name: r.field } : {}
 			}))
 		};
@@ -295,6 +296,9 @@ export class V2Surface implements WorkflowSurface {
 			if (!v2) return fail(appError('not-found', 'The service no longer knows this job.'));
 			if (v2.status === 'canceled') return ok({ kind: v2.started_at ? 'interrupted' : 'removed', via: 'job-cancel' });
 			if (TERMINAL_JOB_STATUSES.includes(v2.status)) return ok({ kind: 'finished-first' });
+			// The cancel answer was `canceling` or terminal on the contract; still `queued` means the server kept
+			// the job (a proxy in front of ComfyUI 0.3.64: "cancelling a queued job answers `queued`").
+			if (v2.status === 'queued') return ok({ kind: 'still-waiting', via: 'job-cancel' });
 			if (attempt >= STOP_CHECKS) return ok({ kind: 'stopping', via: 'job-cancel' });
 			await new Promise<void>((resolve) => setTimeout(resolve, STOP_CHECK_MS));
 		}
