@@ -87,6 +87,21 @@ describe('v2 cancel on a proxy whose ComfyUI lacks job cancel', () => {
 		expect(stop.ok && stop.value).toEqual({ kind: 'still-waiting', via: 'job-cancel' });
 	});
 
+	it.each([
+		['running', 'interrupted'],
+		['queued', 'removed']
+	] as const)(
+		'a %s job whose cancel comes back canceled at once is reported %s, though the proxy never sets started_at',
+		async (was, kind) => {
+			const reads = [was, 'canceled'];
+			const surface = scriptedSurface((request) =>
+				request.method === 'POST' ? answer(200, v2Job('canceled')) : answer(200, v2Job(reads.shift() ?? 'canceled'))
+			);
+			const stop = await surface.stop({ promptId: ID });
+			expect(stop.ok && stop.value).toEqual({ kind, via: 'job-cancel' });
+		}
+	);
+
 	it('a cancel still canceling after the checks is reported as stopping', async () => {
 		const surface = scriptedSurface(() => answer(200, v2Job('canceling')));
 		const stop = await surface.stop({ promptId: ID });

@@ -287,6 +287,10 @@ export class V2Surface implements WorkflowSurface {
 
 	/** Cancels through the job's own link, then reads the job back: `canceling` lasts until the worker lets go. */
 	async stop(job: JobHandle): Promise<Result<StopOutcome>> {
+		// Whether the job had started, read before the cancel: the proxy leaves `started_at` null, and a
+		// running job's cancel there may come back `canceled` at once.
+		const before = await this.readJob(job);
+		const hadStarted = before.ok && before.value !== null && (before.value.status !== 'queued' || before.value.started_at !== null);
 		const sent = await this.cancel([job]);
 		if (!sent.ok) return sent;
 		for (let attempt = 0; ; attempt++) {
@@ -294,7 +298,7 @@ export class V2Surface implements WorkflowSurface {
 			if (!read.ok) return read;
 			const v2 = read.value;
 			if (!v2) return fail(appError('not-found', 'The service no longer knows this job.'));
-			if (v2.status === 'canceled') return ok({ kind: v2.started_at ? 'interrupted' : 'removed', via: 'job-cancel' });
+			if (v2.status === 'canceled') return ok({ kind: hadStarted || v2.started_at ? 'interrupted' : 'removed', via: 'job-cancel' });
 			if (TERMINAL_JOB_STATUSES.includes(v2.status)) return ok({ kind: 'finished-first' });
 			// The cancel answer was `canceling` or terminal on the contract; still `queued` means the server kept
 			// the job (a proxy in front of ComfyUI 0.3.64: "cancelling a queued job answers `queued`").
