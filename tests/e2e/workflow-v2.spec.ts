@@ -386,3 +386,62 @@ test('npm start’s v2 demo profile: seeded beside the v1 demo, its runs go thro
 		await app.close();
 	}
 });
+
+/** A small text-to-image chain with a PreviewAny beside it: an image output and a text output. */
+const TEXT_AND_IMAGE = {
+	'4': { class_type: 'CheckpointLoaderSimple', inputs: { ckpt_name: 'v1-5-pruned-emaonly.safetensors' } },
+	'5': { class_type: 'CLIPTextEncode', inputs: { text: 'a lighthouse at dusk', clip: ['4', 1] } },
+	'6': { class_type: 'CLIPTextEncode', inputs: { text: 'text, watermark', clip: ['4', 1] } },
+	'7': { class_type: 'EmptyLatentImage', inputs: { width: 64, height: 64, batch_size: 1 } },
+	'8': {
+		class_type: 'KSampler',
+		inputs: {
+			seed: 7,
+			steps: 3,
+			cfg: 8,
+			sampler_name: 'euler',
+			scheduler: 'normal',
+			denoise: 1,
+			model: ['4', 0],
+			positive: ['5', 0],
+			negative: ['6', 0],
+			latent_image: ['7', 0]
+		}
+	},
+	'9': { class_type: 'VAEDecode', inputs: { samples: ['8', 0], vae: ['4', 2] } },
+	'10': { class_type: 'SaveImage', inputs: { filename_prefix: 'named', images: ['9', 0] }, _meta: { title: 'Save named' } },
+	'20': { class_type: 'PreviewAny', inputs: { source: 'a red fox at dawn' }, _meta: { title: 'Show text' } }
+};
+
+test('Cloud on v2: a text output shows as text beside the image, and every output is named by its name, not its asset id', async ({
+	page,
+	openApp,
+	emulator
+}) => {
+	test.setTimeout(90_000);
+	await workflowControl(emulator, 'timing', { stepMs: 30 });
+	await openApp('/settings');
+	await addProfile(page, emulator, 'Cloud');
+	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Workflows' }).click();
+	const data = await page.evaluateHandle((text) => {
+		const transfer = new DataTransfer();
+		transfer.items.add(new File([text], 'text-and-image.json', { type: 'application/json' }));
+		return transfer;
+	}, JSON.stringify(TEXT_AND_IMAGE));
+	await page.getByRole('region', { name: 'Import a workflow' }).dispatchEvent('drop', { dataTransfer: data });
+	await expect(page.getByRole('form', { name: 'Run form' })).toBeVisible({ timeout: 15_000 });
+	await page.getByRole('button', { name: 'Run', exact: true }).click();
+	// The workbench tile shows the text too, named.
+	await expect(page.getByLabel(/^text_20_1\.txt: text from Show text/)).toBeVisible({ timeout: 20_000 });
+	await page
+		.getByRole('link', { name: /^Open run / })
+		.first()
+		.click();
+	await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 20_000 });
+	const texts = page.getByRole('region', { name: 'Text outputs' });
+	await expect(texts.getByText('a red fox at dawn')).toBeVisible({ timeout: 15_000 });
+	await expect(texts.getByText('text_20_1.txt · from Show text')).toBeVisible();
+	// The image is labelled by its Output name (the file the node saved), never by its asset id.
+	await expect(page.getByRole('img', { name: /^Output named_\d+_\.png$/ })).toBeVisible({ timeout: 15_000 });
+	await expect(page.getByRole('img', { name: /^Output asset_/ })).toHaveCount(0);
+});

@@ -71,6 +71,7 @@ export class V2Core {
 		this.jobs = new V2Jobs(engine, {
 			now: () => state.now(),
 			outputAsset: (rec, file) => this.outputAsset(rec, file),
+			textAsset: (rec, text, name) => this.textAsset(rec, text, name),
 			outputBody: (rec, entry) => this.outputBody(rec.rules, entry),
 			upstream064: (rec) => this.upstream064(rec.rules)
 		});
@@ -143,6 +144,11 @@ export class V2Core {
 		const stored = this.engine.files.get(file.type, file.filename);
 		if (!stored) return undefined;
 		return this.newAsset(rec.rules, { hash: stored.hash, size: stored.size, mime: stored.mime }, file.filename, true).id;
+	}
+
+	private async textAsset(rec: JobRecord, text: string, name: string): Promise<string> {
+		const blob = await this.storage.blobs.put(new TextEncoder().encode(text), 'text/plain');
+		return this.newAsset(rec.rules, { hash: blob.hash, size: blob.bytes.byteLength, mime: 'text/plain' }, name, true).id;
 	}
 
 	outputBody(rules: SurfaceRules, entry: OutputEntry): V2Output {

@@ -17,7 +17,7 @@ export const JOB_RETENTION_MS = 24 * 60 * 60 * 1000;
 export interface OutputEntry {
 	nodeId: string;
 	name: string;
-	type: 'image' | 'video' | 'audio';
+	type: 'image' | 'video' | 'audio' | 'text';
 	assetId: string;
 }
 
@@ -39,11 +39,15 @@ export interface JobRecord {
 	channel: JobChannel;
 	/** The terminal status went out on the channel. */
 	announcedEnd: boolean;
+	/** Text outputs still being stored as assets: the terminal status waits for them (outputs are committed first). */
+	pendingOutputs: number;
 }
 
 export interface JobHooks {
 	/** Makes the output's asset (in the surface's id style) and gives its id. */
 	outputAsset(rec: JobRecord, file: { type: 'output' | 'temp'; filename: string }): string | undefined;
+	/** Stores a text output (`text/plain`) as an output asset and gives its id. */
+	textAsset(rec: JobRecord, text: string, name: string): Promise<string>;
 	/** The Output object for an entry, with a fresh url. */
 	outputBody(rec: JobRecord, entry: OutputEntry): unknown;
 	now(): number;
@@ -107,7 +111,8 @@ export class V2Jobs {
 			heldOutputs: [],
 			error: null,
 			channel: new JobChannel(),
-			announcedEnd: false
+			announcedEnd: false,
+			pendingOutputs: 0
 		};
 		this.records.set(id, rec);
 		return rec;
@@ -122,7 +127,9 @@ export class V2Jobs {
 		if (!job) return 'expired';
 		// "A pending job deleted from ComfyUI's own queue shows as `expired`" (0.3.64).
 		if (job.state === 'cancelled' && rec.startedAt === null && this.hooks.upstream064(rec)) return 'expired';
-		return engineStatus(job.state, rec);
+		const status = engineStatus(job.state, rec);
+		// A job is not finished before its outputs are committed.
+		return rec.pendingOutputs > 0 && (status === 'succeeded' || status === 'failed' || status === 'canceled') ? 'running' : status;
 	}
 
 	queuePosition(rec: JobRecord): number | null {
@@ -148,7 +155,7 @@ export class V2Jobs {
 	/** Emits a status change; on a terminal status ends the streams (after the proxy's held outputs). */
 	announce(rec: JobRecord): void {
 		const status = this.status(rec);
-		if (rec.announcedEnd) return;
+		if (rec.announcedEnd || (rec.pendingOutputs > 0 && rec.completedAt !== null)) return;
 		// 0.3.64: "The stream sends `status` on connect and at the end only".
 		if (!isTerminal(status) && this.hooks.upstream064(rec)) return;
 		if (isTerminal(status)) rec.channel.flush();
@@ -216,12 +223,27 @@ export class V2Jobs {
 				const assetId = this.hooks.outputAsset(rec, ref as { type: 'output' | 'temp'; filename: string });
 				if (!assetId) continue;
 				const type = kind === 'image' && ui.animated?.[0] ? 'video' : kind;
-				const entry: OutputEntry = { nodeId, name: ref.filename, type, assetId };
-				rec.outputs.push(entry);
-				if (rec.rules.proxyStream) rec.heldOutputs.push(entry);
-				else rec.channel.broadcast('output', this.hooks.outputBody(rec, entry));
+				this.commit(rec, { nodeId, name: ref.filename, type, assetId });
 			}
 		}
+		// The contract: a text-producing node's output (PreviewAny) is an Output of type `text`. The proxy drops them.
+		if (!rec.rules.textOutputs) return;
+		(ui.text ?? []).forEach((text, i) => {
+			if (typeof text !== 'string') return;
+			const name = `text_${nodeId}_${i + 1}.txt`;
+			rec.pendingOutputs++;
+			void this.hooks.textAsset(rec, text, name).then((assetId) => {
+				rec.pendingOutputs--;
+				this.commit(rec, { nodeId, name, type: 'text', assetId });
+				if (rec.pendingOutputs === 0 && rec.completedAt !== null) this.announce(rec);
+			});
+		});
+	}
+
+	private commit(rec: JobRecord, entry: OutputEntry): void {
+		rec.outputs.push(entry);
+		if (rec.rules.proxyStream) rec.heldOutputs.push(entry);
+		else rec.channel.broadcast('output', this.hooks.outputBody(rec, entry));
 	}
 
 	clear(): void {

@@ -31,6 +31,8 @@ export interface SurfaceRules {
 	proxyRoutes: boolean;
 	/** Cancel of a running job comes back `canceled` at once (self-hosted may). */
 	cancelAtOnce: boolean;
+	/** Text outputs (PreviewAny) become Outputs of type `text`; the proxy drops them (observed). */
+	textOutputs: boolean;
 }
 
 const CONTRACT = {
@@ -45,7 +47,8 @@ const CONTRACT = {
 	credits: true,
 	sameIdDedup: false,
 	proxyRoutes: false,
-	cancelAtOnce: false
+	cancelAtOnce: false,
+	textOutputs: true
 } as const;
 
 export const SURFACES: Record<SurfaceName, SurfaceRules> = {
@@ -64,7 +67,8 @@ export const SURFACES: Record<SurfaceName, SurfaceRules> = {
 		credits: false,
 		sameIdDedup: true,
 		proxyRoutes: true,
-		cancelAtOnce: true
+		cancelAtOnce: true,
+		textOutputs: false
 	}
 };
 

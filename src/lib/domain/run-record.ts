@@ -46,7 +46,8 @@ export interface RunError {
 	requestId?: string;
 }
 
-export type OutputKind = 'image' | 'video' | 'audio';
+/** `file`: v2 outputs with no preview (`file`, `latent`), a download with its name, size and type. */
+export type OutputKind = 'image' | 'video' | 'audio' | 'file';
 
 export interface RunOutput {
 	nodeId: string;
@@ -93,7 +94,7 @@ export interface WorkflowRun {
 	notifications: string[];
 	progressText?: { nodeId: string; text: string };
 	/** Text outputs (ComfyUI's `text` in `executed` and history), by node, in the order they came. */
-	texts?: Array<{ nodeId: string; text: string }>;
+	texts?: Array<{ nodeId: string; text: string; /** v2: the output's `name`. */ name?: string }>;
 	/** Where the server stopped an `interrupted` run. */
 	interruptedAt?: { nodeId: string | null; nodeType: string | null };
 	error?: RunError;

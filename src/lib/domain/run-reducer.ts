@@ -30,21 +30,26 @@ function addCached(run: WorkflowRun, nodes: string[]): WorkflowRun {
 	return fresh.length === 0 ? run : { ...run, progress: { ...run.progress, cached: [...known, ...fresh] } };
 }
 
-function outputsOf(nodeId: string, output: Pick<NodeOutput, 'images' | 'video' | 'audio'>): RunOutput[] {
+function outputsOf(nodeId: string, output: Pick<NodeOutput, 'images' | 'video' | 'audio' | 'files'>): RunOutput[] {
 	return [
 		...output.images.map((ref) => ({ nodeId, kind: 'image' as const, ref })),
 		...output.video.map((ref) => ({ nodeId, kind: 'video' as const, ref })),
-		...output.audio.map((ref) => ({ nodeId, kind: 'audio' as const, ref }))
+		...output.audio.map((ref) => ({ nodeId, kind: 'audio' as const, ref })),
+		...(output.files ?? []).map((ref) => ({ nodeId, kind: 'file' as const, ref }))
 	];
 }
 
-/** ComfyUI's text outputs (`{"text": ["..."]}`, e.g. PreviewAny): strings only, each kept once per node. */
-function addTexts(run: WorkflowRun, nodeId: string, value: unknown): WorkflowRun {
+/**
+ * ComfyUI's text outputs (`{"text": ["..."]}`, e.g. PreviewAny): strings only, each kept once per
+ * node. v2 names each one (`names`, same order).
+ */
+function addTexts(run: WorkflowRun, nodeId: string, value: unknown, names?: unknown): WorkflowRun {
 	if (!Array.isArray(value)) return run;
-	const texts = value.filter((t): t is string => typeof t === 'string');
+	const nameAt = (i: number) => (Array.isArray(names) && typeof names[i] === 'string' && names[i] ? { name: names[i] as string } : {});
+	const texts = value.flatMap((text, i) => (typeof text === 'string' ? [{ nodeId, text, ...nameAt(i) }] : []));
 	const known = run.texts ?? [];
-	const fresh = texts.filter((text) => !known.some((k) => k.nodeId === nodeId && k.text === text));
-	return fresh.length === 0 ? run : { ...run, texts: [...known, ...fresh.map((text) => ({ nodeId, text }))] };
+	const fresh = texts.filter((t) => !known.some((k) => k.nodeId === nodeId && k.text === t.text));
+	return fresh.length === 0 ? run : { ...run, texts: [...known, ...fresh] };
 }
 
 function interrupted(run: WorkflowRun, nodeId: string | null, nodeType: string | null, now: number): WorkflowRun {
@@ -104,7 +109,15 @@ export function applyServerEvent(run: WorkflowRun, event: ServerEvent, now: numb
 			return { ...withStatus(run, 'running', now), progress: { ...run.progress, step: { node, value: event.value, max: event.max } } };
 		}
 		case 'executed':
-			return addDone(addTexts(addOutputs(run, outputsOf(event.node, event.output)), event.node, event.output.other['text']), [event.node]);
+			return addDone(
+				addTexts(
+					addOutputs(run, outputsOf(event.node, event.output)),
+					event.node,
+					event.output.other['text'],
+					event.output.other['textNames']
+				),
+				[event.node]
+			);
 		case 'execution_success':
 			return withStatus(run, 'succeeded', now);
 		case 'execution_error': {
@@ -151,7 +164,12 @@ export function applyJobState(run: WorkflowRun, state: JobState, now: number): W
 }
 
 function uiOutputs(nodeId: string, output: NodeUiOutput): RunOutput[] {
-	return outputsOf(nodeId, { images: output.images ?? [], video: output.video ?? [], audio: output.audio ?? [] });
+	return outputsOf(nodeId, {
+		images: output.images ?? [],
+		video: output.video ?? [],
+		audio: output.audio ?? [],
+		files: output.files ?? []
+	});
 }
 
 /** Applies a history entry (the local runtime's only record of a job, and the outputs' source of truth). */
@@ -164,7 +182,7 @@ export function applyHistory(run: WorkflowRun, entry: HistoryEntry, now: number)
 			cached.filter((n): n is string => typeof n === 'string')
 		);
 	for (const [nodeId, output] of Object.entries(entry.outputs))
-		next = addTexts(addOutputs(next, uiOutputs(nodeId, output)), nodeId, output.text);
+		next = addTexts(addOutputs(next, uiOutputs(nodeId, output)), nodeId, output.text, output.textNames);
 	if (!entry.status.completed && entry.status.status_str !== 'error') return next;
 	if (entry.status.status_str === 'success') return addDone(withStatus(next, 'succeeded', now), Object.keys(entry.outputs));
 	if (entry.status.status_str === 'cancelled') return withStatus(next, 'cancelled', now);

@@ -82,6 +82,13 @@ describe('the Runs timeline', () => {
 			line: 'A haiku about rain'
 		});
 		expect(workflowEntry({ ...run, outputs: [] }).firstOutput).toBeUndefined();
+		// A v2 file or latent output has no preview: the row shows a generic file.
+		const file = {
+			nodeId: '9',
+			kind: 'file' as const,
+			ref: { filename: 'asset_1', subfolder: '', type: 'output' as const, label: 'x.latent' }
+		};
+		expect(workflowEntry({ ...run, outputs: [file] }).firstOutput).toEqual({ kind: 'other' });
 	});
 
 	const modelRun = (result: ModelRun['result']): ModelRun => ({

@@ -70,7 +70,7 @@ const textOutput = (text: string | undefined): FirstOutput | undefined => {
 
 function firstOfWorkflow(run: WorkflowRun): FirstOutput | undefined {
 	const media = run.outputs[0];
-	return media ? { kind: media.kind } : textOutput(run.texts?.[0]?.text);
+	return media ? { kind: media.kind === 'file' ? 'other' : media.kind } : textOutput(run.texts?.[0]?.text);
 }
 
 function firstOfModel(run: ModelRun): FirstOutput | undefined {

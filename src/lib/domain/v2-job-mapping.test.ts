@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { V2Job, V2Output } from '../wire/workflow-v2';
 import { corsAdvice, v2ErrorOf } from './v2-errors';
-import { historyOf, jobStateOf, serverEventsOf, webLink } from './v2-job-mapping';
+import { historyOf, jobStateOf, outputLabel, serverEventsOf, webLink } from './v2-job-mapping';
 import { newWorkflowRun, type WorkflowRun } from './run-record';
-import { applyHistory } from './run-reducer';
+import { applyHistory, applyServerEvent } from './run-reducer';
 
 const fresh = (): WorkflowRun => ({
 	...newWorkflowRun({ id: 'r', profileId: 'p', title: 't', workflowId: null, prompt: {}, seeds: {}, partner: false, now: 0 }),
@@ -50,8 +50,8 @@ describe('a v2 job in the reducer’s terms', () => {
 		expect(jobStateOf(status)).toBe(state);
 	});
 
-	it('outputs become history outputs referenced by asset id', () => {
-		expect(historyOf(job({})).outputs['9']).toEqual({ images: [{ filename: 'out.a-b', subfolder: '', type: 'output' }] });
+	it('outputs become history outputs referenced by asset id and labelled by their name', () => {
+		expect(historyOf(job({})).outputs['9']).toEqual({ images: [{ filename: 'out.a-b', subfolder: '', type: 'output', label: 'a.png' }] });
 	});
 
 	it('an output keeps the link the service gave and until when it works; a renewed link replaces an older one', () => {
@@ -109,6 +109,93 @@ describe('a v2 job in the reducer’s terms', () => {
 			{ type: 'executing', promptId: 'j1', node: '4' }
 		]);
 		expect(serverEventsOf('j1', { kind: 'output', output })[0]).toMatchObject({ type: 'executed', node: '9' });
+	});
+});
+
+describe('every kind of v2 output reaches the run record', () => {
+	const text: V2Output = { ...output, id: 'txt.1', name: 'preview_text', type: 'text', content_type: 'text/plain', size_bytes: 5 };
+	const file: V2Output = {
+		...output,
+		id: 'f.1',
+		name: 'model.safetensors',
+		type: 'file',
+		content_type: 'application/octet-stream',
+		size_bytes: 2048
+	};
+	const latent: V2Output = {
+		...output,
+		id: 'l.1',
+		name: 'latent.latent',
+		type: 'latent',
+		content_type: 'application/octet-stream',
+		size_bytes: 0
+	};
+	const recorded = (outputs: V2Output[], texts = new Map<string, string>()) => applyHistory(fresh(), historyOf(job({ outputs }), texts), 1);
+
+	it('a text output whose content was read joins the run’s text outputs, named', () => {
+		const run = recorded([text], new Map([['txt.1', 'hello']]));
+		expect(run.texts).toEqual([{ nodeId: '9', text: 'hello', name: 'preview_text' }]);
+		expect(run.outputs).toEqual([]);
+	});
+
+	it('a text output whose content could not be read stays a named download', () => {
+		const run = recorded([text]);
+		expect(run.texts).toBeUndefined();
+		expect(run.outputs).toEqual([
+			{
+				nodeId: '9',
+				kind: 'file',
+				ref: { filename: 'txt.1', subfolder: '', type: 'output', label: 'preview_text', contentType: 'text/plain', sizeBytes: 5 }
+			}
+		]);
+	});
+
+	it.each([
+		['file', file, { label: 'model.safetensors', contentType: 'application/octet-stream', sizeBytes: 2048 }],
+		// The proxy reports 0 for a size it does not know: no size is shown rather than "0 B".
+		['latent', latent, { label: 'latent.latent', contentType: 'application/octet-stream' }]
+	] as const)('a %s output is a download with its name, type and size', (_type, o, shown) => {
+		expect(recorded([o]).outputs).toEqual([
+			{ nodeId: '9', kind: 'file', ref: { filename: o.id, subfolder: '', type: 'output', ...shown } }
+		]);
+	});
+
+	it('an output with no name is labelled by its node and its place among that node’s outputs', () => {
+		const run = recorded([
+			{ ...output, id: 'x1', name: '' },
+			{ ...output, id: 'x2', name: '' },
+			{ ...output, id: 'y1', node_id: '12', name: '' }
+		]);
+		expect(run.outputs.map((o) => o.ref.label)).toEqual(['Node 9 #1', 'Node 9 #2', 'Node 12 #1']);
+		expect(outputLabel({ name: '', node_id: '3' }, 0)).toBe('Node 3 #1');
+		expect(outputLabel({ name: 'clip.mp4', node_id: '3' }, 4)).toBe('clip.mp4');
+	});
+
+	it('a streamed text output carries its content and name; the terminal history adds it once', () => {
+		const [event] = serverEventsOf('j1', { kind: 'output', output: text }, 0, 'hello');
+		let run = applyServerEvent(fresh(), event!, 1);
+		run = applyHistory(run, historyOf(job({ outputs: [text] }), new Map([['txt.1', 'hello']])), 2);
+		expect(run.texts).toEqual([{ nodeId: '9', text: 'hello', name: 'preview_text' }]);
+		expect(run.status).toBe('succeeded');
+	});
+
+	it('a streamed file output is a download; a streamed output with no name takes its index', () => {
+		const [event] = serverEventsOf('j1', { kind: 'output', output: { ...file, name: '' } }, 2);
+		const run = applyServerEvent(fresh(), event!, 1);
+		expect(run.outputs).toEqual([
+			{
+				nodeId: '9',
+				kind: 'file',
+				ref: {
+					filename: 'f.1',
+					subfolder: '',
+					type: 'output',
+					label: 'Node 9 #3',
+					contentType: 'application/octet-stream',
+					sizeBytes: 2048
+				}
+			}
+		]);
 	});
 });
 

@@ -1,9 +1,13 @@
 /**
  * A v2 job in the terms the shared run reducer speaks: its status as a job state, its outputs and
  * failure as a history entry, and each stream event as the socket events the reducer already folds.
- * Outputs are referenced by asset id (`FileRef.filename`, fetched through `/assets/{id}/content`).
+ * Outputs are referenced by asset id (`FileRef.filename`, fetched through `/assets/{id}/content`)
+ * and labelled by their `name`. A `text` output's content is fetched by the caller and passed in
+ * (`texts`, by asset id): it joins the run's text outputs; one whose content is not at hand is kept
+ * as a download instead, so nothing is lost. `file` and `latent` outputs are downloads.
  */
 import type { FileRef, HistoryEntry, HistoryMessage, JobState, NodeUiOutput } from '../wire/workflow-api';
+import type { JsonObject } from '../wire/json';
 import type { ServerEvent } from '../wire/workflow-events';
 import type { JobStatus, V2Job, V2Output, V2Progress } from '../wire/workflow-v2';
 import type { V2StreamEvent } from './v2-events';
@@ -42,25 +46,66 @@ export function webLink(link: FileRef['link'] | undefined): { url: string; expir
 	return { url: link.url, expiresAt: link.expiresAt };
 }
 
-export function outputRef(output: Pick<V2Output, 'id'> & Partial<Pick<V2Output, 'url' | 'url_expires_at'>>): FileRef {
-	const { url, url_expires_at: expiresAt } = output;
-	const link = url && expiresAt ? webLink({ url, expiresAt }) : null;
-	return { filename: output.id, subfolder: '', type: 'output', ...(link ? { link } : {}) };
+/** What an output is called: its `name`, or its node and its index among that node's outputs. */
+export function outputLabel(output: Pick<V2Output, 'name' | 'node_id'>, index: number): string {
+	return output.name || `Node ${output.node_id} #${index + 1}`;
 }
 
-function uiOutputs(outputs: readonly V2Output[]): Record<string, NodeUiOutput> {
+type RefSource = Pick<V2Output, 'id'> & Partial<Pick<V2Output, 'url' | 'url_expires_at' | 'content_type' | 'size_bytes'>>;
+
+export function outputRef(output: RefSource, label?: string, asFile = false): FileRef {
+	const { url, url_expires_at: expiresAt } = output;
+	const link = url && expiresAt ? webLink({ url, expiresAt }) : null;
+	return {
+		filename: output.id,
+		subfolder: '',
+		type: 'output',
+		...(link ? { link } : {}),
+		...(label ? { label } : {}),
+		...(asFile && output.content_type ? { contentType: output.content_type } : {}),
+		// The proxy reports 0 for sizes it does not know.
+		...(asFile && output.size_bytes ? { sizeBytes: output.size_bytes } : {})
+	};
+}
+
+/** Where an output goes in a node's UI output; a text whose content is not at hand is a download. */
+function slotOf(o: V2Output, texts: ReadonlyMap<string, string>): 'images' | 'video' | 'audio' | 'files' | 'text' {
+	switch (o.type) {
+		case 'image':
+			return 'images';
+		case 'video':
+		case 'audio':
+			return o.type;
+		case 'text':
+			return texts.has(o.id) ? 'text' : 'files';
+		default:
+			return 'files';
+	}
+}
+
+/** One output as a node's UI output, named; `index` is its place among its node's outputs. */
+export function nodeOutputOf(o: V2Output, index: number, texts: ReadonlyMap<string, string> = new Map()): NodeUiOutput {
+	const label = outputLabel(o, index);
+	const slot = slotOf(o, texts);
+	if (slot === 'text') return { text: [texts.get(o.id)!], textNames: [label] };
+	return { [slot]: [outputRef(o, label, slot === 'files')] };
+}
+
+function uiOutputs(outputs: readonly V2Output[], texts: ReadonlyMap<string, string>): Record<string, NodeUiOutput> {
 	const byNode: Record<string, NodeUiOutput> = Object.create(null) as Record<string, NodeUiOutput>;
+	const counts = new Map<string, number>();
 	for (const o of outputs) {
-		const slot = o.type === 'video' ? 'video' : o.type === 'audio' ? 'audio' : o.type === 'image' ? 'images' : null;
-		if (!slot) continue;
+		const index = counts.get(o.node_id) ?? 0;
+		counts.set(o.node_id, index + 1);
 		const entry = (byNode[o.node_id] ??= {});
-		(entry[slot] ??= []).push(outputRef(o));
+		for (const [key, values] of Object.entries(nodeOutputOf(o, index, texts)) as Array<[keyof NodeUiOutput, unknown[]]>)
+			((entry[key] ??= []) as unknown[]).push(...values);
 	}
 	return byNode;
 }
 
-/** A terminal job as a history entry: outputs, and why it failed or expired. */
-export function historyOf(job: V2Job): HistoryEntry {
+/** A terminal job as a history entry: outputs (`texts`: fetched text content by asset id), and why it failed or expired. */
+export function historyOf(job: V2Job, texts: ReadonlyMap<string, string> = new Map()): HistoryEntry {
 	const messages: HistoryMessage[] = [];
 	if (job.status === 'failed' || job.status === 'expired') {
 		const expired = job.status === 'expired';
@@ -75,7 +120,7 @@ export function historyOf(job: V2Job): HistoryEntry {
 	}
 	return {
 		prompt: [0, job.id, {}, {}, []],
-		outputs: uiOutputs(job.outputs),
+		outputs: uiOutputs(job.outputs, texts),
 		status: {
 			status_str: job.status === 'succeeded' ? 'success' : job.status === 'canceled' ? 'cancelled' : 'error',
 			completed: job.status === 'succeeded',
@@ -98,9 +143,10 @@ function progressEvents(jobId: string, p: V2Progress): ServerEvent[] {
 
 /**
  * The socket events a stream event stands for. Terminal statuses are left to the poll that the
- * stream's end triggers (`GET urls.self` is the truth); previews are handled apart (bytes).
+ * stream's end triggers (`GET urls.self` is the truth); previews are handled apart (bytes). For an
+ * `output`, `index` is its place among its node's outputs and `text` the content of a `text` output.
  */
-export function serverEventsOf(jobId: string, event: V2StreamEvent): ServerEvent[] {
+export function serverEventsOf(jobId: string, event: V2StreamEvent, index = 0, text?: string): ServerEvent[] {
 	switch (event.kind) {
 		case 'status':
 			return event.event.status === 'running' ? [{ type: 'execution_start', promptId: jobId }] : [];
@@ -108,12 +154,13 @@ export function serverEventsOf(jobId: string, event: V2StreamEvent): ServerEvent
 			return progressEvents(jobId, event.progress);
 		case 'output': {
 			const o = event.output;
-			const ref = outputRef(o);
+			const ui = nodeOutputOf(o, index, text === undefined ? new Map() : new Map([[o.id, text]]));
 			const output = {
-				images: o.type === 'image' ? [ref] : [],
-				video: o.type === 'video' ? [ref] : [],
-				audio: o.type === 'audio' ? [ref] : [],
-				other: {}
+				images: ui.images ?? [],
+				video: ui.video ?? [],
+				audio: ui.audio ?? [],
+				files: ui.files ?? [],
+				other: (ui.text ? { text: ui.text, textNames: ui.textNames ?? [] } : {}) as JsonObject
 			};
 			return [{ type: 'executed', promptId: jobId, node: o.node_id, output }];
 		}

@@ -76,6 +76,11 @@ export interface FileRef {
 	type: 'input' | 'output' | 'temp';
 	/** v2: the short-lived content URL the service gave, and until when it works (`url_expires_at`). */
 	link?: { url: string; expiresAt: string };
+	/** v2: what the output is called (its `name`), shown instead of the asset id in `filename`. */
+	label?: string;
+	/** v2 file outputs: what the service said the content is, and how big. */
+	contentType?: string;
+	sizeBytes?: number;
 }
 
 /** What an output node reports in `executed.output` and in history `outputs`. */
@@ -83,9 +88,13 @@ export interface NodeUiOutput {
 	images?: FileRef[];
 	video?: FileRef[];
 	audio?: FileRef[];
+	/** v2 only: outputs with no preview (`file`, `latent`), offered as downloads. */
+	files?: FileRef[];
 	/** ComfyUI marks animated images with `animated: [true]`. */
 	animated?: boolean[];
 	text?: string[];
+	/** v2: the `name` of each `text` entry, in the same order. */
+	textNames?: string[];
 }
 
 /** A queue item, as ComfyUI lists it: `[number, prompt_id, prompt, extra_data, outputs_to_execute]`. */

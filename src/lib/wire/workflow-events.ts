@@ -15,6 +15,8 @@ export interface NodeOutput {
 	images: FileRef[];
 	video: FileRef[];
 	audio: FileRef[];
+	/** v2 only: outputs offered as downloads (`file`, `latent`). */
+	files?: FileRef[];
 	/** Any other output members, kept verbatim (text outputs, custom node data). */
 	other: JsonObject;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPlaceholderProgress, parseV2Asset, parseV2Envelope, parseV2Job, parseV2NodeErrors } from './workflow-v2-parse';
+import { isPlaceholderProgress, parseV2Asset, parseV2Envelope, parseV2Job, parseV2NodeErrors, parseV2Output } from './workflow-v2-parse';
 
 const BASE = 'https://api.example.test/api/v2/jobs';
 const HASH = `blake3:${'a'.repeat(64)}`;
@@ -58,6 +58,13 @@ const proxyJob = {
 	error: null,
 	urls: { self: `/api/v2/jobs/${proxyId}`, events: `/api/v2/jobs/${proxyId}/events`, cancel: `/api/v2/jobs/${proxyId}/cancel` }
 };
+
+describe('parseV2Output', () => {
+	it('an output with no name reads as unnamed (labelled by node later), never by its long asset id; an unknown type is a file', () => {
+		const o = parseV2Output({ node_id: '9', id: proxyOutputId, type: 'mesh' }, BASE);
+		expect(o).toMatchObject({ name: '', type: 'file' });
+	});
+});
 
 describe('parseV2Job', () => {
 	it('reads a contract job and resolves its links against the answer URL', () => {

@@ -78,7 +78,8 @@ export function parseV2Output(value: Json | undefined, base: string): V2Output |
 	const type = str(value, 'type') ?? 'file';
 	return {
 		node_id: nodeId,
-		name: str(value, 'name') ?? id,
+		// Missing or blank: '' (the client labels it by node and index), never the long opaque asset id.
+		name: str(value, 'name')?.trim() ?? '',
 		type: (OUTPUT_TYPES.has(type) ? type : 'file') as V2OutputType,
 		content_type: str(value, 'content_type') ?? 'application/octet-stream',
 		size_bytes: num(value, 'size_bytes') ?? 0,

@@ -51,6 +51,32 @@ describe('V2StreamWatch', () => {
 		expect(watch.isWatching('j1')).toBe(false);
 	});
 
+	it('a streamed text output is read first and handed over as named text; unnamed outputs count per node', async () => {
+		const heard: ServerEvent[] = [];
+		const output = (id: string, type: 'text' | 'image', name: string): V2StreamEvent => ({
+			kind: 'output',
+			output: { node_id: '7', name, type, content_type: '', size_bytes: 0, id, hash: null, url: '', url_expires_at: '' }
+		});
+		const read: string[] = [];
+		const surface = Object.assign(
+			fakeSurface(
+				[{ events: [output('t1', 'text', 'caption'), output('i1', 'image', ''), output('i2', 'image', '')], end: { kind: 'ended' } }],
+				{
+					count: 0
+				}
+			),
+			{ textOf: async (o: { id: string }) => (read.push(o.id), 'a red fox') }
+		);
+		const watch = new V2StreamWatch({ events: (_p, e) => heard.push(...e), preview: () => {}, ended: () => {} });
+		watch.watch(surface, { promptId: 'j1' });
+		await expect.poll(() => heard.length, { timeout: 5000 }).toBe(3);
+		expect(read).toEqual(['t1']);
+		const outputs = heard.flatMap((e) => (e.type === 'executed' ? [e.output] : []));
+		expect(outputs.flatMap((o) => o.other['text'] ?? [])).toEqual(['a red fox']);
+		expect(outputs.flatMap((o) => o.other['textNames'] ?? [])).toEqual(['caption']);
+		expect(outputs.flatMap((o) => o.images.map((r) => r.label))).toEqual(['Node 7 #2', 'Node 7 #3']);
+	});
+
 	it('hands previews over as decoded bytes', async () => {
 		const previews: number[] = [];
 		const surface = fakeSurface(

@@ -58,10 +58,23 @@ export class V2StreamWatch {
 	}
 
 	private async follow(surface: V2Surface, job: JobHandle, stop: AbortSignal): Promise<void> {
+		// An output's place among its node's outputs (its label when it has no name); outputs are not resent on reconnect.
+		const outputsByNode = new Map<string, number>();
 		const onEvent = (event: V2StreamEvent) => {
 			if (event.kind === 'preview') {
 				const bytes = decodeBase64(event.preview.data_base64);
 				this.hooks.preview(job.promptId, event.preview.node_id, event.preview.content_type, bytes);
+				return;
+			}
+			if (event.kind === 'output') {
+				const o = event.output;
+				const index = outputsByNode.get(o.node_id) ?? 0;
+				outputsByNode.set(o.node_id, index + 1);
+				// A text output shows its content: read it first (a failed read leaves it a download).
+				const text = o.type === 'text' ? surface.textOf(o, stop) : Promise.resolve(undefined);
+				void text.then((content) => {
+					if (!stop.aborted) this.hooks.events(surface.profileId, serverEventsOf(job.promptId, event, index, content));
+				});
 				return;
 			}
 			const events = serverEventsOf(job.promptId, event);

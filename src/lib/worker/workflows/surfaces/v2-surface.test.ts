@@ -124,6 +124,24 @@ describe.each(['managed', 'deployment', 'proxy'] as const)('v2 adapter on the %s
 		expect(blob.ok && blob.value.size).toBeGreaterThan(0);
 	});
 
+	it('a PreviewAny text is read through /assets/{id}/content into the history as named text (the proxy drops it)', async () => {
+		const surface = surfaceOf(dialect);
+		const prompt: ApiPrompt = {
+			...imageJob(await sendImage(surface, await png(42))),
+			'3': { class_type: 'PreviewAny', inputs: { source: 'a red fox at dawn' } }
+		};
+		const submitted = await surface.submit({ prompt, promptId: 'x', idempotencyKey: crypto.randomUUID(), clientId: 'c', partner: false });
+		if (!submitted.ok) throw new Error('not submitted');
+		const end = await untilTerminal(surface, submitted.value);
+		const texts = end.history!.outputs['3'];
+		if (dialect === 'proxy') expect(texts).toBeUndefined();
+		else expect(texts).toEqual({ text: ['a red fox at dawn'], textNames: [expect.any(String)] });
+		// Images are labelled by their Output name, not the asset id.
+		const image = end.history!.outputs['2']?.images?.[0];
+		expect(image?.label).toMatch(/^v2_\d+_\.png$/);
+		expect(image?.label).not.toBe(image?.filename);
+	});
+
 	it('a retried submit with the same key leaves exactly one job', async () => {
 		const surface = surfaceOf(dialect);
 		const key = crypto.randomUUID();

@@ -15,7 +15,7 @@ import { afterFromHash, afterSubmit, afterUpload, pickRecordedJob, retryAfterMs,
 import { ASSET_NAME_PREFIX, assetInputName, historyOf, jobStateOf } from '../../../domain/v2-job-mapping';
 import { arr, isObject, str, tryParseJson, type Json } from '../../../wire/json';
 import type { ApiPrompt, FileRef, NodeErrors } from '../../../wire/workflow-api';
-import { TERMINAL_JOB_STATUSES, type V2AssetReference, type V2Job } from '../../../wire/workflow-v2';
+import { TERMINAL_JOB_STATUSES, type V2AssetReference, type V2Job, type V2Output } from '../../../wire/workflow-v2';
 import { parseV2Asset, parseV2Envelope, parseV2Job, parseV2NodeErrors, type V2Envelope } from '../../../wire/workflow-v2-parse';
 import type { StopOutcome } from '../../../domain/stop-outcome';
 import type { Connection } from '../../context';
@@ -98,6 +98,9 @@ function toNodeErrors(details: V2Envelope['details'], prompt: ApiPrompt): NodeEr
 	return out;
 }
 
+/** A text output larger than this is offered as a download rather than shown. */
+const TEXT_MAX_BYTES = 1 << 20;
+
 /** How often, and how many times, a cancel is read back before it is reported as still stopping. */
 const STOP_CHECKS = 6;
 const STOP_CHECK_MS = 400;
@@ -109,6 +112,8 @@ export class V2Surface implements WorkflowSurface {
 	readonly servesNodeDefinitions: boolean;
 	private readonly api: string;
 	private readonly credential: Credential;
+	/** Text outputs already read, by asset id: a terminal job is read on every poll until the tracker lets go. */
+	private readonly texts = new Map<string, string>();
 
 	constructor(
 		private readonly connection: Connection,
@@ -250,7 +255,7 @@ export class V2Surface implements WorkflowSurface {
 		return ok({
 			kind: 'status',
 			state,
-			history: terminal ? historyOf(v2) : null,
+			history: terminal ? historyOf(v2, await this.textsOf(v2.outputs)) : null,
 			...(v2.status === 'canceling' ? { canceling: true } : {})
 		});
 	}
@@ -306,6 +311,28 @@ export class V2Surface implements WorkflowSurface {
 			if (attempt >= STOP_CHECKS) return ok({ kind: 'stopping', via: 'job-cancel' });
 			await new Promise<void>((resolve) => setTimeout(resolve, STOP_CHECK_MS));
 		}
+	}
+
+	/** The content of each `text` output that could be read, by asset id (the rest stay downloads). */
+	async textsOf(outputs: readonly V2Output[], signal?: AbortSignal): Promise<Map<string, string>> {
+		const texts = new Map<string, string>();
+		for (const o of outputs) {
+			if (o.type !== 'text') continue;
+			const text = await this.textOf(o, signal);
+			if (text !== undefined) texts.set(o.id, text);
+		}
+		return texts;
+	}
+
+	/** A `text` output's content, read once through `/assets/{id}/content` like any output (never from a storage link). */
+	async textOf(output: Pick<V2Output, 'id' | 'size_bytes'>, signal?: AbortSignal): Promise<string | undefined> {
+		const known = this.texts.get(output.id);
+		if (known !== undefined || output.size_bytes > TEXT_MAX_BYTES) return known;
+		const bytes = await this.outputBytes({ filename: output.id, subfolder: '', type: 'output' }, signal);
+		if (!bytes.ok || bytes.value.size > TEXT_MAX_BYTES) return undefined;
+		const text = await bytes.value.text();
+		this.texts.set(output.id, text);
+		return text;
 	}
 
 	/**
