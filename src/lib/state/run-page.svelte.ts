@@ -65,9 +65,13 @@ export class RunPageStore {
 				if (!run.workflowId) return;
 				void workerApi()
 					.getWorkflow({ id: run.workflowId })
-					.then((saved) => {
-						if (saved?.ui && this.run?.id === run.id) this.nodeOrder = readingOrder(canvasLayout(saved.ui), Object.keys(run.prompt));
-					});
+					.then(
+						(saved) => {
+							if (saved?.ui && this.run?.id === run.id) this.nodeOrder = readingOrder(canvasLayout(saved.ui), Object.keys(run.prompt));
+						},
+						// The order is a nicety: without the saved workflow, Inputs used keeps node id order.
+						() => undefined
+					);
 			});
 			let picturesOf: string | null = null;
 			$effect(() => {
