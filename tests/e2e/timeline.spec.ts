@@ -33,8 +33,9 @@ test('the timeline filters runs and acts on many at once: cancel, run again, del
 	await expect(page.getByRole('status').filter({ hasText: 'Started 2 runs again.' })).toBeVisible();
 	await expect(runs.getByRole('link')).toHaveCount(4);
 
-	// Two new, slow runs: cancel both from the list while one runs and one waits.
-	await workflowControl(emulator, 'timing', { stepMs: 400 });
+	// Two new, slow runs (20 s each, so both still wait or run when the list is read on a loaded
+	// machine): cancel both from the list while one runs and one waits.
+	await workflowControl(emulator, 'timing', { stepMs: 1000 });
 	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Workflows' }).click();
 	await page.getByRole('link', { name: 'Text to image' }).first().click();
 	await page.getByLabel('Run times').fill('2');
@@ -180,6 +181,8 @@ test('a run deleted from its own page goes to Runs with undo, and comes back whe
 	await page.goto(runPage);
 	await page.getByRole('button', { name: 'Delete from history' }).click();
 	await expect(page.getByRole('button', { name: /Undo delete/ })).toHaveCount(0, { timeout: 20_000 });
+	// The delete is sent when the window ends; the list is empty once it is done, and a reload only then.
+	await expect(page.getByRole('heading', { name: 'No runs yet' })).toBeVisible({ timeout: 15_000 });
 	await page.reload();
 	await expect(page.getByRole('heading', { name: 'No runs yet' })).toBeVisible({ timeout: 15_000 });
 });
