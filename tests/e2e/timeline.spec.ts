@@ -180,6 +180,8 @@ test('a run deleted from its own page goes to Runs with undo, and comes back whe
 	// Deleted again and left alone: gone once the window ends, and after a reload.
 	await page.goto(runPage);
 	await page.getByRole('button', { name: 'Delete from history' }).click();
+	// On the Runs page first (after a full load its code may take a moment): only there is Undo offered.
+	await expect(page.getByRole('heading', { name: 'Runs', level: 1 })).toBeVisible({ timeout: 15_000 });
 	await expect(page.getByRole('button', { name: /Undo delete/ })).toHaveCount(0, { timeout: 20_000 });
 	// The delete is sent when the window ends; the list is empty once it is done, and a reload only then.
 	await expect(page.getByRole('heading', { name: 'No runs yet' })).toBeVisible({ timeout: 15_000 });
