@@ -19,6 +19,8 @@ base(
 			await page.goto(`${app.url}/`);
 			await expect.poll(() => page.evaluate(() => navigator.serviceWorker.ready.then(() => true))).toBe(true);
 			await runExample(page, 'Text to image');
+			// The output shows beside the form too: be on the run's own page before keeping its address.
+			await expect(page).toHaveURL(/\/runs\//, { timeout: 15_000 });
 			await expect(page.getByRole('img', { name: /Output ComfyUI_\d+_\.png/ })).toBeVisible({ timeout: 20_000 });
 			const runUrl = page.url();
 			await page.goto(`${app.url}/models/lumen/flux-1`);
