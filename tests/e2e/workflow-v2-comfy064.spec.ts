@@ -3,33 +3,8 @@
  * spec page's last subsection): node-count progress snapshots, a status only on connect and at the
  * end, a cancel that does not cancel, ComfyUI's own node_errors. The app tells the truth there.
  */
-import type { Page } from '@playwright/test';
-import type { Emulator } from '../../emulator/index';
 import { test, expect, runExample, workflowControl } from './fixtures';
-
-async function proxySettings(emulator: Emulator, body: Record<string, unknown>): Promise<void> {
-	const res = await fetch(`${emulator.urls.workflow}/__emulator/v2/self-hosted`, {
-		method: 'POST',
-		headers: { 'Content-Type': 'application/json' },
-		body: JSON.stringify(body)
-	});
-	expect(res.ok).toBe(true);
-}
-
-/** Adds a "Self-hosted proxy" profile through the form and makes it the active one. */
-async function addProxyProfile(page: Page, emulator: Emulator): Promise<void> {
-	await page.goto(new URL('/settings', page.url()).toString());
-	await page.getByRole('button', { name: 'Add profile' }).click();
-	const form = page.getByRole('form', { name: 'New profile' });
-	await form.getByRole('radio', { name: /^Self-hosted proxy/ }).check();
-	await form.getByLabel('Proxy address').fill(emulator.urls.selfHosted);
-	await form.getByLabel('ComfyUI address (behind the proxy)').fill(emulator.urls.workflow);
-	await form.getByRole('button', { name: 'Save profile' }).click();
-	await expect(page.getByRole('article', { name: 'Profile Self-hosted proxy' })).toBeVisible();
-	const use = page.getByRole('button', { name: 'Use Self-hosted proxy' });
-	if (await use.isVisible()) await use.click();
-	await expect(page.getByRole('link', { name: /Connection: Self-hosted proxy, Live/ })).toBeVisible();
-}
+import { addProfile, proxySettings } from './v2-helpers';
 
 /** Text to image at 64×64 with this sampler and steps. */
 function samplerWorkflow(sampler: string, steps: number): Record<string, unknown> {
@@ -73,7 +48,7 @@ test('ComfyUI 0.3.64 behind the proxy: a run shows node counts, never the snapsh
 	test.setTimeout(90_000);
 	await workflowControl(emulator, 'timing', { stepMs: 300 });
 	await openApp('/settings');
-	await addProxyProfile(page, emulator);
+	await addProfile(page, emulator, 'Self-hosted proxy');
 	await runExample(page, 'Text to image');
 	const live = page.getByRole('region', { name: 'Live progress' });
 	await expect(live.getByText(/Running KSampler: step \d+ of 20/)).toBeVisible({ timeout: 20_000 });
@@ -93,7 +68,7 @@ test('ComfyUI 0.3.64 behind the proxy: Cancel shows Cancelling, then that the jo
 	test.setTimeout(90_000);
 	await workflowControl(emulator, 'timing', { stepMs: 600 });
 	await openApp('/settings');
-	await addProxyProfile(page, emulator);
+	await addProfile(page, emulator, 'Self-hosted proxy');
 	await runExample(page, 'Text to image');
 	await expect(page.getByText(/Running KSampler: step \d+ of 20/)).toBeVisible({ timeout: 20_000 });
 	// Steps slow enough that the job outlasts the cancel's read-backs (about 2.5 s) on a loaded machine.
@@ -115,7 +90,7 @@ test('ComfyUI 0.3.64 behind the proxy: Cancel of a waiting job says the server k
 	test.setTimeout(120_000);
 	await workflowControl(emulator, 'timing', { stepMs: 300 });
 	await openApp('/settings');
-	await addProxyProfile(page, emulator);
+	await addProfile(page, emulator, 'Self-hosted proxy');
 	// Another client's long job holds the one local runner, so this app's run waits in the queue.
 	const blocker = samplerWorkflow('euler', 30);
 	const held = await fetch(`${emulator.urls.selfHosted}/api/v2/jobs`, {
@@ -139,7 +114,7 @@ test('ComfyUI 0.3.64 behind the proxy: a validation error (its own node_errors s
 	emulator
 }) => {
 	await openApp('/settings');
-	await addProxyProfile(page, emulator);
+	await addProfile(page, emulator, 'Self-hosted proxy');
 	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Workflows' }).click();
 	const data = await page.evaluateHandle(
 		(text) => {

@@ -4,49 +4,14 @@
  */
 import sharp from 'sharp';
 import type { Page } from '@playwright/test';
-import type { Emulator } from '../../emulator/index';
 import { demoConfig, serveApp } from '../../scripts/serve-app';
 import { test, expect, openExample, runExample, workflowControl } from './fixtures';
+import { addProfile, proxySettings } from './v2-helpers';
 
 async function picture(seed: number): Promise<Buffer> {
 	return sharp({ create: { width: 96, height: 64, channels: 3, background: { r: seed % 255, g: 90, b: 200 } } })
 		.png()
 		.toBuffer();
-}
-
-async function proxySettings(emulator: Emulator, body: Record<string, unknown>): Promise<void> {
-	const res = await fetch(`${emulator.urls.workflow}/__emulator/v2/self-hosted`, {
-		method: 'POST',
-		headers: { 'Content-Type': 'application/json' },
-		body: JSON.stringify(body)
-	});
-	expect(res.ok).toBe(true);
-}
-
-type Kind = 'Cloud' | 'Deployment' | 'Self-hosted proxy';
-
-/** Adds a profile of that kind through the form and makes it the active one. */
-async function addProfile(page: Page, emulator: Emulator, kind: Kind): Promise<void> {
-	await page.goto(new URL('/settings', page.url()).toString());
-	await page.getByRole('button', { name: 'Add profile' }).click();
-	const form = page.getByRole('form', { name: 'New profile' });
-	await form.getByRole('radio', { name: new RegExp(`^${kind}`) }).check();
-	if (kind === 'Cloud') {
-		await form.getByLabel('Workflow service URL').fill(emulator.urls.workflow);
-		await form.getByRole('textbox', { name: 'API key' }).fill(emulator.apiKey);
-	} else if (kind === 'Deployment') {
-		await form.getByLabel('Deployment address').fill(emulator.urls.deployment);
-		await form.getByRole('textbox', { name: 'API key' }).fill(emulator.deploymentKey);
-	} else {
-		await form.getByLabel('Proxy address').fill(emulator.urls.selfHosted);
-		await form.getByLabel('ComfyUI address (behind the proxy)').fill(emulator.urls.workflow);
-	}
-	await form.getByRole('button', { name: 'Save profile' }).click();
-	// The first profile added beside the demo may already be the active one; wait for its card before asking.
-	await expect(page.getByRole('article', { name: `Profile ${kind}` })).toBeVisible();
-	const use = page.getByRole('button', { name: `Use ${kind}` });
-	if (await use.isVisible()) await use.click();
-	await expect(page.getByRole('link', { name: new RegExp(`Connection: ${kind}, Live`) })).toBeVisible();
 }
 
 async function chooseImage(page: Page, buffer: Buffer): Promise<void> {
