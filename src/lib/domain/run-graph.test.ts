@@ -446,3 +446,14 @@ describe('the inside of a subgraph or group node, drawn as a level of its own', 
 		expect(at(succeeded, '10')).toEqual({ '10:1': 'done', '10:2': 'done', '10:3': 'done' });
 	});
 });
+
+describe('a level read from a hostile file', () => {
+	it('keeps a node or input named __proto__ as an own entry, never a prototype', () => {
+		const prompt = JSON.parse(
+			'{"5":{"class_type":"Sub","inputs":{}},"5:__proto__":{"class_type":"KSampler","inputs":{"__proto__":["5:1",0]}},"5:1":{"class_type":"Load","inputs":{}}}'
+		);
+		const graph = buildRunGraph(prompt, null, '5');
+		expect(graph.nodes.map((n) => n.id).sort()).toEqual(['5:1', '5:__proto__']);
+		expect(graph.edges.map((e) => `${e.from}->${e.to}`)).toEqual(['5:1->5:__proto__']);
+	});
+});

@@ -286,15 +286,16 @@ function levelFile(ui: JsonObject, level: string, definitions: Map<string, JsonO
 function levelPrompt(prompt: ApiPrompt, level: string): ApiPrompt {
 	if (level === '') return prompt;
 	const prefix = `${level}:`;
-	const local: ApiPrompt = {};
+	// Ids and input names come from the workflow file: null-prototype maps.
+	const local = Object.create(null) as ApiPrompt;
 	for (const [id, node] of Object.entries(prompt)) {
 		if (!id.startsWith(prefix)) continue;
-		const inputs: Record<string, Json> = {};
+		const inputs = Object.create(null) as Record<string, Json>;
 		for (const [name, value] of Object.entries(node.inputs ?? {})) {
 			if (Array.isArray(value) && value.length === 2 && String(value[0]).startsWith(prefix))
 				inputs[name] = [String(value[0]).slice(prefix.length), value[1] as Json];
 		}
-		Object.defineProperty(local, id.slice(prefix.length), { value: { ...node, inputs }, enumerable: true, writable: true });
+		local[id.slice(prefix.length)] = { ...node, inputs };
 	}
 	return local;
 }
