@@ -5,11 +5,11 @@
  * The workflow is generated deterministically, so every run converts the same file.
  */
 import { performance } from 'node:perf_hooks';
-import { convertUiWorkflow } from '../src/lib/workflow-ui/convert';
-import { parsePythonJson } from '../src/lib/workflow-ui/json-python';
-import { fixtureDefinitions } from '../src/lib/workflow-ui/object-info.fixture';
-import { subgraphDefinition, toSchemaV1, uiNode, workflow04, type LinkSpec } from '../src/lib/workflow-ui/ui-builder.fixture';
-import type { JsonObject } from '../src/lib/wire/json';
+import { convertUiWorkflow } from '../src/lib/workflows/rules/converter/convert';
+import { parsePythonJson } from '../src/lib/workflows/rules/converter/json-python';
+import { fixtureDefinitions } from '../src/lib/workflows/rules/converter/object-info.fixture';
+import { subgraphDefinition, toSchemaV1, uiNode, workflow04, type LinkSpec } from '../src/lib/workflows/rules/converter/ui-builder.fixture';
+import type { JsonObject } from '../src/lib/core/protocol/json';
 import { median, ratio, verdict } from './support/stats';
 import { watchdog } from './support/watchdog';
 

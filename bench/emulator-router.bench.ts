@@ -7,7 +7,7 @@
  */
 import { createEmulator } from '../emulator/index';
 import { counterKey } from '../emulator/router/idempotency';
-import type { RouterModelListResponse, RouterQueueStatusResponse, RouterQueueSubmitResponse } from '../src/lib/wire/router-api';
+import type { RouterModelListResponse, RouterQueueStatusResponse, RouterQueueSubmitResponse } from '../src/lib/models/protocol/router-api';
 
 const QUEUED = 200;
 const emu = await createEmulator({ ports: { workflow: 0, router: 0, storage: 0, cdn: 0, deployment: 0, selfHosted: 0 } });

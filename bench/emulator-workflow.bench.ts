@@ -10,8 +10,8 @@ import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import WebSocket, { WebSocketServer } from 'ws';
-import textToImage from '../src/lib/examples/text-to-image.json';
-import type { ApiPrompt } from '../src/lib/wire/workflow-api';
+import textToImage from '../src/lib/workflows/rules/examples/text-to-image.json';
+import type { ApiPrompt } from '../src/lib/workflows/protocol/workflow-api';
 import { api, control, startEmulator } from '../emulator/workflow/test-support';
 import type { PreviewTimer } from '../emulator/workflow/socket-hub';
 

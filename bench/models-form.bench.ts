@@ -6,8 +6,8 @@
  */
 import { buildCatalog } from '../emulator/router/catalog';
 import { buildSchemaDocument } from '../emulator/router/schemas/document';
-import { schemaToForm } from '../src/lib/forms/schema-fields';
-import { InputValidator } from '../src/lib/forms/schema-validate';
+import { schemaToForm } from '../src/lib/fields/rules/schema-fields';
+import { InputValidator } from '../src/lib/models/rules/schema-validate';
 import { line, median, startBenchApp } from './models-app';
 
 // The largest document by bytes.

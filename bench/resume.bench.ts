@@ -3,12 +3,12 @@
  * page loads; the figure is the time from navigation until every one shows its real state (stored
  * by the worker), against one status round trip per run, all in parallel, from the same page.
  */
-import { newWorkflowRun, type WorkflowRun } from '../src/lib/domain/run-record';
-import { workflowEntry } from '../src/lib/domain/timeline';
-import textToImage from '../src/lib/examples/text-to-image.json';
-import type { ApiPrompt } from '../src/lib/wire/workflow-api';
+import { newWorkflowRun, type WorkflowRun } from '../src/lib/workflows/rules/run-record';
+import { workflowEntry } from '../src/lib/timeline/rules/timeline';
+import textToImage from '../src/lib/workflows/rules/examples/text-to-image.json';
+import type { ApiPrompt } from '../src/lib/workflows/protocol/workflow-api';
 import { demoConfig, serveApp } from '../scripts/serve-app';
-import { timelineKey } from '../src/lib/worker/timeline/timeline-service';
+import { timelineKey } from '../src/lib/timeline/worker/timeline-service';
 import { control, launchChromium, startEmulator } from './support/app-run';
 import { seedAppStore } from './support/app-store';
 import { median, ratio } from './support/stats';

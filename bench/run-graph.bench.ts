@@ -8,9 +8,9 @@
  */
 import { cpus, loadavg } from 'node:os';
 import type { Browser, Page } from '@playwright/test';
-import { newWorkflowRun, type WorkflowRun } from '../src/lib/domain/run-record';
-import type { ApiPrompt } from '../src/lib/wire/workflow-api';
-import type { JsonObject } from '../src/lib/wire/json';
+import { newWorkflowRun, type WorkflowRun } from '../src/lib/workflows/rules/run-record';
+import type { ApiPrompt } from '../src/lib/workflows/protocol/workflow-api';
+import type { JsonObject } from '../src/lib/core/protocol/json';
 import { demoConfig, serveApp } from '../scripts/serve-app';
 import { launchChromium, openRunningRun, startEmulator } from './support/app-run';
 import { seedAppStore } from './support/app-store';

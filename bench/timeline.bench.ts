@@ -4,12 +4,12 @@
  * worker's read of the index, and frame times while scrolling the list (target p95 < 16.7 ms).
  */
 import type { Page } from '@playwright/test';
-import { newWorkflowRun, type WorkflowRun } from '../src/lib/domain/run-record';
-import { workflowEntry } from '../src/lib/domain/timeline';
-import textToImage from '../src/lib/examples/text-to-image.json';
-import type { ApiPrompt } from '../src/lib/wire/workflow-api';
+import { newWorkflowRun, type WorkflowRun } from '../src/lib/workflows/rules/run-record';
+import { workflowEntry } from '../src/lib/timeline/rules/timeline';
+import textToImage from '../src/lib/workflows/rules/examples/text-to-image.json';
+import type { ApiPrompt } from '../src/lib/workflows/protocol/workflow-api';
 import { demoConfig, serveApp } from '../scripts/serve-app';
-import { timelineKey } from '../src/lib/worker/timeline/timeline-service';
+import { timelineKey } from '../src/lib/timeline/worker/timeline-service';
 import { launchChromium, startEmulator } from './support/app-run';
 import { seedAppStore } from './support/app-store';
 import { median, percentile, ratio, verdict } from './support/stats';

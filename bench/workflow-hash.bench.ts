@@ -27,7 +27,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** The worker: the app's hasher, or a plain read of the same File, timed inside the worker. */
 const WORKER_ENTRY = `
-import { createBlake3 } from '../../hash/blake3';
+import { createBlake3 } from '../rules/hash/blake3';
 import { blake3OfBlob } from './file-hasher';
 self.onmessage = async (event) => {
 	const { file, mode } = event.data;
@@ -71,7 +71,7 @@ window.freshWorker = async () => {
 
 async function bundleWorker(): Promise<string> {
 	const result = await build({
-		stdin: { contents: WORKER_ENTRY, resolveDir: join(root, 'src/lib/worker/workflows'), loader: 'ts', sourcefile: 'hash-bench-worker.ts' },
+		stdin: { contents: WORKER_ENTRY, resolveDir: join(root, 'src/lib/workflows/worker'), loader: 'ts', sourcefile: 'hash-bench-worker.ts' },
 		bundle: true,
 		format: 'iife',
 		target: 'es2022',

@@ -4,8 +4,8 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fixtureObjectInfo } from '../src/lib/workflow-ui/object-info.fixture';
-import { edit, txt2imgNodes, uiNode, workflow04 } from '../src/lib/workflow-ui/ui-builder.fixture';
+import { fixtureObjectInfo } from '../src/lib/workflows/rules/converter/object-info.fixture';
+import { edit, txt2imgNodes, uiNode, workflow04 } from '../src/lib/workflows/rules/converter/ui-builder.fixture';
 import { runConvert, type ConvertIo } from './convert/main';
 
 const dir = mkdtempSync(join(tmpdir(), 'runboard-convert-'));

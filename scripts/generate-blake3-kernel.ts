@@ -1,5 +1,5 @@
 /**
- * Compiles the BLAKE3 SIMD kernel (src/lib/hash/kernel-wat.ts) with wabt and writes the text and an
+ * Compiles the BLAKE3 SIMD kernel (src/lib/workflows/rules/hash/kernel-wat.ts) with wabt and writes the text and an
  * embeddable module next to it. Run after changing the kernel: `npx tsx scripts/generate-blake3-kernel.ts`.
  * A unit test fails when the committed files differ from what this would write.
  */
@@ -7,9 +7,9 @@ import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import wabt from 'wabt';
-import { blake3KernelWat } from '../src/lib/hash/kernel-wat';
+import { blake3KernelWat } from '../src/lib/workflows/rules/hash/kernel-wat';
 
-const hashDir = join(dirname(fileURLToPath(import.meta.url)), '../src/lib/hash');
+const hashDir = join(dirname(fileURLToPath(import.meta.url)), '../src/lib/workflows/rules/hash');
 export const KERNEL_WAT_PATH = join(hashDir, 'blake3-kernel.wat');
 export const KERNEL_MODULE_PATH = join(hashDir, 'blake3-kernel-bytes.ts');
 

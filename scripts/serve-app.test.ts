@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseRuntimeConfig } from '../src/lib/domain/runtime-config';
+import { parseRuntimeConfig } from '../src/lib/core/protocol/runtime-config';
 import { demoConfig, serveApp, type ServedApp } from './serve-app';
 import { headerCsp, readMetaCsp } from './serve/page-csp';
 

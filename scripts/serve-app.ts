@@ -10,7 +10,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { pipeline } from 'node:stream';
 import { join } from 'node:path';
-import { RUNTIME_CONFIG_PATH, type RuntimeConfig } from '../src/lib/domain/runtime-config';
+import { RUNTIME_CONFIG_PATH, type RuntimeConfig } from '../src/lib/core/protocol/runtime-config';
 import { contentTypeFor } from './serve/mime-types';
 import { headerCsp, readMetaCsp } from './serve/page-csp';
 import { cacheControlFor, securityHeaders } from './serve/response-headers';

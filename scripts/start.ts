@@ -8,7 +8,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { createEmulator, type Emulator } from '../emulator/index';
 import { readCliOptions } from '../emulator/cli-options';
-import { RUNTIME_CONFIG_PATH } from '../src/lib/domain/runtime-config';
+import { RUNTIME_CONFIG_PATH } from '../src/lib/core/protocol/runtime-config';
 import { demoConfig, serveApp, type ServedApp } from './serve-app';
 
 const DEFAULT_APP_PORT = 8710;

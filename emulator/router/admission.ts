@@ -4,7 +4,7 @@
  * and the workspace's in-flight and spend limits. Each answers the error itself and returns false.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ROUTER_LIMITS } from '../../src/lib/wire/router-api';
+import { ROUTER_LIMITS } from '../../src/lib/models/protocol/router-api';
 import type { CatalogModel } from './catalog';
 import { principalOf, resolveModel, type ModelParams, type RouterContext } from './context';
 import type { Principal } from './auth';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RouterModelDetail, RouterModelListResponse } from '../../src/lib/wire/router-api';
+import type { RouterModelDetail, RouterModelListResponse } from '../../src/lib/models/protocol/router-api';
 import { useRouterEmulator } from './test-helpers';
 import { buildCatalog } from './catalog';
 

@@ -3,7 +3,7 @@
  * returning results (see `delivery`), modelled on the families of the spec's result-asset table.
  * Prices are internal (spend accounting only) and must never reach a response.
  */
-import { ROUTER_LIMITS } from '../../src/lib/wire/router-api';
+import { ROUTER_LIMITS } from '../../src/lib/models/protocol/router-api';
 
 export type ModelKind =
 	'text-to-image' | 'image-to-image' | 'inpainting' | 'lora' | 'upscale' | 'video' | 'image-to-video' | 'tts' | 'llm' | 'unauthored';

@@ -5,7 +5,7 @@ import type { StorageService } from '../storage/server';
 import type { RouterState } from './router-state';
 import type { Principal } from './auth';
 import type { CatalogModel } from './catalog';
-import { ROUTER_LIMITS } from '../../src/lib/wire/router-api';
+import { ROUTER_LIMITS } from '../../src/lib/models/protocol/router-api';
 import { sendRouterError } from './errors';
 import type { CdnService } from './cdn';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ROUTER_HEADERS } from '../../src/lib/wire/router-api';
+import { ROUTER_HEADERS } from '../../src/lib/models/protocol/router-api';
 import { useRouterEmulator } from './test-helpers';
 
 const api = useRouterEmulator({ resetEachTest: false });

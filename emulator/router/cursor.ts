@@ -3,7 +3,7 @@
  * tampered or foreign cursor is refused (400 invalid_input) instead of restarting the walk.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { ROUTER_LIMITS } from '../../src/lib/wire/router-api';
+import { ROUTER_LIMITS } from '../../src/lib/models/protocol/router-api';
 
 export interface CursorValue {
 	/** Index in the catalog's listing order of the next entry to serve. */

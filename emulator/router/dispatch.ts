@@ -6,7 +6,7 @@
 import type { CatalogModel, ModelKind } from './catalog';
 import type { RouterContext } from './context';
 import { ERROR_STATUS, errorHeaders } from './errors';
-import { isKnownRouterErrorType } from '../../src/lib/wire/router-api';
+import { isKnownRouterErrorType } from '../../src/lib/models/protocol/router-api';
 import { findTrigger } from './provider/triggers';
 import { PROVIDER_CDN_LIFETIME_SECONDS, produceOutput } from './provider/outputs';
 

@@ -4,7 +4,7 @@
  * mapping; where it is silent the choice is written in emulator/README.md.
  */
 import type { FastifyReply } from 'fastify';
-import type { KnownRouterErrorType } from '../../src/lib/wire/router-api';
+import type { KnownRouterErrorType } from '../../src/lib/models/protocol/router-api';
 
 export function sendRouterError(
 	reply: FastifyReply,

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { RouterQueueCancelResponse, RouterQueueStatusResponse, RouterQueueSubmitResponse } from '../../src/lib/wire/router-api';
-import { ROUTER_QUEUE_REQUEST_ID_PATTERN } from '../../src/lib/wire/router-api';
+import type {
+	RouterQueueCancelResponse,
+	RouterQueueStatusResponse,
+	RouterQueueSubmitResponse
+} from '../../src/lib/models/protocol/router-api';
+import { ROUTER_QUEUE_REQUEST_ID_PATTERN } from '../../src/lib/models/protocol/router-api';
 import { eventually, useRouterEmulator } from './test-helpers';
 import { counterKey } from './idempotency';
 import { triggerFor } from './provider/triggers';

@@ -8,7 +8,7 @@
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import type { RouterValidationErrorEntry } from '../../src/lib/wire/router-api';
+import type { RouterValidationErrorEntry } from '../../src/lib/models/protocol/router-api';
 import { toJsonSchema } from './schemas/dialect';
 import type { JsonSchema } from './schemas/dialect';
 

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
-import textToImage from '../../src/lib/examples/text-to-image.json';
-import type { ApiPrompt } from '../../src/lib/wire/workflow-api';
+import textToImage from '../../src/lib/workflows/rules/examples/text-to-image.json';
+import type { ApiPrompt } from '../../src/lib/workflows/protocol/workflow-api';
 import { api, control, startEmulator, variant } from './test-support';
 
 const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;

@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import type { Emulator } from '../index';
-import textToImage from '../../src/lib/examples/text-to-image.json';
-import type { ApiPrompt } from '../../src/lib/wire/workflow-api';
+import textToImage from '../../src/lib/workflows/rules/examples/text-to-image.json';
+import type { ApiPrompt } from '../../src/lib/workflows/protocol/workflow-api';
 import { RecordingSocket, control, variant, startEmulator } from './test-support';
 
 const SCENARIOS = ['comfyui-local', 'comfyui-local-legacy'] as const;

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EmulatorState } from '../state';
 import type { StorageService } from '../storage/server';
-import type { FileRef, NodeErrors, SubmitRequest, ValidationError } from '../../src/lib/wire/workflow-api';
+import type { FileRef, NodeErrors, SubmitRequest, ValidationError } from '../../src/lib/workflows/protocol/workflow-api';
 import { nodeDefinitions, type NodeDefinition } from './nodes';
 import { executionOrder, validatePrompt, type CustomValidator } from './validate';
 import { JobBook, withoutSecrets, type Job } from './jobs';

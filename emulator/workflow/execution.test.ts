@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import textToImage from '../../src/lib/examples/text-to-image.json';
-import partnerNodes from '../../src/lib/examples/partner-nodes.json';
-import type { ApiPrompt } from '../../src/lib/wire/workflow-api';
-import { FrameType } from '../../src/lib/wire/frames';
+import textToImage from '../../src/lib/workflows/rules/examples/text-to-image.json';
+import partnerNodes from '../../src/lib/workflows/rules/examples/partner-nodes.json';
+import type { ApiPrompt } from '../../src/lib/workflows/protocol/workflow-api';
+import { FrameType } from '../../src/lib/workflows/protocol/frames';
 import { RecordingSocket, api, control, variant } from './test-support';
 import { useWorkflowEmulator } from './use-workflow-emulator';
 

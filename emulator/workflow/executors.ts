@@ -4,7 +4,7 @@
  * produce a deterministic procedural picture instead of running a model.
  */
 import sharp from 'sharp';
-import type { FileRef, NodeUiOutput } from '../../src/lib/wire/workflow-api';
+import type { FileRef, NodeUiOutput } from '../../src/lib/workflows/protocol/workflow-api';
 import {
 	type ImageBatch,
 	type MaskBatch,

@@ -2,11 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import type { Emulator } from '../index';
-import imageEdit from '../../src/lib/examples/image-edit.json';
-import textToAnimation from '../../src/lib/examples/text-to-animation.json';
-import type { ApiPrompt, AssetCreated } from '../../src/lib/wire/workflow-api';
+import imageEdit from '../../src/lib/workflows/rules/examples/image-edit.json';
+import textToAnimation from '../../src/lib/workflows/rules/examples/text-to-animation.json';
+import type { ApiPrompt, AssetCreated } from '../../src/lib/workflows/protocol/workflow-api';
 import { blake3Hex } from '../storage/blobs';
-import { itWithB3sum } from '../../src/lib/hash/b3sum.fixture';
+import { itWithB3sum } from '../../src/lib/workflows/rules/hash/b3sum.fixture';
 import { RecordingSocket, api, control, variant, startEmulator } from './test-support';
 
 let emu: Emulator;

@@ -4,7 +4,7 @@
  * is only echoed. Asset references made by `from-hash` live here too, found by their `name`.
  */
 import { randomUUID } from 'node:crypto';
-import type { Asset } from '../../src/lib/wire/workflow-api';
+import type { Asset } from '../../src/lib/workflows/protocol/workflow-api';
 
 export type FileType = 'input' | 'output' | 'temp';
 

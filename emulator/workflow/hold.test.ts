@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import textToImage from '../../src/lib/examples/text-to-image.json';
-import type { ApiPrompt } from '../../src/lib/wire/workflow-api';
+import textToImage from '../../src/lib/workflows/rules/examples/text-to-image.json';
+import type { ApiPrompt } from '../../src/lib/workflows/protocol/workflow-api';
 import { RecordingSocket, api, control, variant } from './test-support';
 import { useWorkflowEmulator } from './use-workflow-emulator';
 

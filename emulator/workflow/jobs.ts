@@ -11,7 +11,7 @@ import type {
 	NodeUiOutput,
 	QueueItem,
 	QueueResponse
-} from '../../src/lib/wire/workflow-api';
+} from '../../src/lib/workflows/protocol/workflow-api';
 
 export interface Job {
 	id: string;

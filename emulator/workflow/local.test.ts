@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import type { Emulator } from '../index';
-import textToImage from '../../src/lib/examples/text-to-image.json';
-import partnerNodes from '../../src/lib/examples/partner-nodes.json';
-import textToAnimation from '../../src/lib/examples/text-to-animation.json';
-import type { ApiPrompt } from '../../src/lib/wire/workflow-api';
+import textToImage from '../../src/lib/workflows/rules/examples/text-to-image.json';
+import partnerNodes from '../../src/lib/workflows/rules/examples/partner-nodes.json';
+import textToAnimation from '../../src/lib/workflows/rules/examples/text-to-animation.json';
+import type { ApiPrompt } from '../../src/lib/workflows/protocol/workflow-api';
 import { RecordingSocket, api, control, variant, startEmulator } from './test-support';
 
 const small = (changes: Record<string, Record<string, unknown>> = {}) =>

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { CONTROL_PREFIX } from '../control';
-import { encodeFrame } from '../../src/lib/wire/frames';
+import { encodeFrame } from '../../src/lib/workflows/protocol/frames';
 import { encodeJpeg, noisyStep, proceduralPicture } from './pictures';
 import type { SocketHub } from './socket-hub';
 import { badRequest, isObject, parseJson } from './http-util';

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import sharp from 'sharp';
 import type { EmulatorState } from '../state';
 import type { StorageService } from '../storage/server';
-import { ASSET_HASH_PATTERN, type AssetCreated, type UploadResponse } from '../../src/lib/wire/workflow-api';
+import { ASSET_HASH_PATTERN, type AssetCreated, type UploadResponse } from '../../src/lib/workflows/protocol/workflow-api';
 import type { WorkflowEngine } from './engine';
 import { isFileType, type FileType } from './files';
 import { both, bareNotFound, badRequest, isObject, parseJson } from './http-util';

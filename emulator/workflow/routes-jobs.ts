@@ -1,7 +1,7 @@
 /** Submitting, watching and stopping jobs: /prompt, /job/{id}/status, /queue, /interrupt, /history. */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { EmulatorState } from '../state';
-import type { HistoryResponse, SubmitRequest } from '../../src/lib/wire/workflow-api';
+import type { HistoryResponse, SubmitRequest } from '../../src/lib/workflows/protocol/workflow-api';
 import type { WorkflowEngine } from './engine';
 import { both, bareNotFound, badRequest, isObject, parseJson } from './http-util';
 

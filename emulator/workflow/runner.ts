@@ -6,12 +6,12 @@
  */
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { NodeUiOutput } from '../../src/lib/wire/workflow-api';
+import type { NodeUiOutput } from '../../src/lib/workflows/protocol/workflow-api';
 import { EXECUTORS, ExecutionFailure, Interrupted, type LoadedFile, type NodeContext } from './executors';
 import { executionOrder, isLink } from './validate';
 import type { Job } from './jobs';
 import type { Route } from './socket-hub';
-import type { FileRef } from '../../src/lib/wire/workflow-api';
+import type { FileRef } from '../../src/lib/workflows/protocol/workflow-api';
 
 /** How the end of a run is announced (the variants the spec and the local runtime allow). */
 export type RunEnding = 'terminal-then-null' | 'terminal-then-empty' | 'null-then-terminal' | 'empty-then-terminal';

@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { EmulatorState } from '../state';
 import { workflowScenario } from './scenario-rules';
-import { encodeFrame, type ImageMime, type PreviewMetadata } from '../../src/lib/wire/frames';
+import { encodeFrame, type ImageMime, type PreviewMetadata } from '../../src/lib/workflows/protocol/frames';
 
 /** Who receives a message: every socket of the account, or the sockets of one clientId. */
 export type Route = { to: 'all' } | { to: 'client'; clientId: string } | { to: 'nobody' };

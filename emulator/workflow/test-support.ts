@@ -3,8 +3,8 @@
  * Not used by the emulator itself.
  */
 import WebSocket from 'ws';
-import { decodeFrame, type Frame } from '../../src/lib/wire/frames';
-import type { ApiPrompt } from '../../src/lib/wire/workflow-api';
+import { decodeFrame, type Frame } from '../../src/lib/workflows/protocol/frames';
+import type { ApiPrompt } from '../../src/lib/workflows/protocol/workflow-api';
 import { createEmulator, DEFAULT_PORTS, type Emulator, type EmulatorOptions } from '../index';
 
 /** An emulator on free ports only (every origin, including ones added later), so test workers never clash. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { nodeDefinitions } from './nodes';
 import { executionOrder, validatePrompt } from './validate';
-import type { ApiPrompt } from '../../src/lib/wire/workflow-api';
+import type { ApiPrompt } from '../../src/lib/workflows/protocol/workflow-api';
 
 const defs = nodeDefinitions(['a.png']);
 const save = (from: string): ApiPrompt[string] => ({ class_type: 'SaveImage', inputs: { images: [from, 0], filename_prefix: 'x' } });

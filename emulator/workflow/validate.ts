@@ -4,7 +4,7 @@
  * submission fails only when no output node is left. Literal values are coerced in place
  * (INT/FLOAT/STRING/BOOLEAN), so the executor receives typed values.
  */
-import type { ApiPrompt, NodeErrors, ValidationError } from '../../src/lib/wire/workflow-api';
+import type { ApiPrompt, NodeErrors, ValidationError } from '../../src/lib/workflows/protocol/workflow-api';
 import type { InputSpec, NodeDefinition } from './nodes';
 
 export type ValidationResult =

@@ -5,16 +5,16 @@
  * command without a process.
  */
 import { extname } from 'node:path';
-import { parseObjectInfo, type NodeDefinitions } from '../../src/lib/domain/object-info';
-import { toApiPrompt } from '../../src/lib/domain/workflow-import';
-import type { Json } from '../../src/lib/wire/json';
-import type { ApiPrompt } from '../../src/lib/wire/workflow-api';
-import { checkApiPrompt } from '../../src/lib/workflow-ui/api-check';
-import { convertUiWorkflow, type ConvertMessage } from '../../src/lib/workflow-ui/convert';
-import { parsePythonJson } from '../../src/lib/workflow-ui/json-python';
-import { workflowFormatOf } from '../../src/lib/workflow-ui/ui-format';
-import { promptDifference } from '../../src/lib/workflow-ui/import-workflow';
-import { bytesSource, readWorkflowFile, workflowFromFileTexts } from '../../src/lib/files';
+import { parseObjectInfo, type NodeDefinitions } from '../../src/lib/workflows/protocol/object-info';
+import { toApiPrompt } from '../../src/lib/workflows/rules/workflow-import';
+import type { Json } from '../../src/lib/core/protocol/json';
+import type { ApiPrompt } from '../../src/lib/workflows/protocol/workflow-api';
+import { checkApiPrompt } from '../../src/lib/workflows/rules/converter/api-check';
+import { convertUiWorkflow, type ConvertMessage } from '../../src/lib/workflows/rules/converter/convert';
+import { parsePythonJson } from '../../src/lib/workflows/rules/converter/json-python';
+import { workflowFormatOf } from '../../src/lib/workflows/rules/converter/ui-format';
+import { promptDifference } from '../../src/lib/workflows/rules/converter/import-workflow';
+import { bytesSource, readWorkflowFile, workflowFromFileTexts } from '../../src/lib/workflows/protocol/files';
 
 export interface ConvertIo {
 	readFile(path: string): Promise<Uint8Array>;

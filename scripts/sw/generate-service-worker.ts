@@ -10,7 +10,7 @@ import { appendFile, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateSW } from 'workbox-build';
-import { RUNTIME_CONFIG_PATH } from '../../src/lib/domain/runtime-config';
+import { RUNTIME_CONFIG_PATH } from '../../src/lib/core/protocol/runtime-config';
 
 export interface GeneratedServiceWorker {
 	count: number;

@@ -3,8 +3,15 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { RecordingSocket } from '../../emulator/workflow/test-support';
 import { test, expect, openExample, runExample, workflowControl } from './fixtures';
-import type { JsonObject } from '../../src/lib/wire/json';
-import { edit, subgraphDefinition, toSchemaV1, txt2imgNodes, uiNode, workflow04 } from '../../src/lib/workflow-ui/ui-builder.fixture';
+import type { JsonObject } from '../../src/lib/core/protocol/json';
+import {
+	edit,
+	subgraphDefinition,
+	toSchemaV1,
+	txt2imgNodes,
+	uiNode,
+	workflow04
+} from '../../src/lib/workflows/rules/converter/ui-builder.fixture';
 
 /** The box of a node in the graph, by its title. */
 const box = (page: Page, title: string): Locator =>

@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
-import { bytesSource, readWorkflowFile, workflowFromFileTexts } from '../../src/lib/files';
-import { convertUiWorkflow } from '../../src/lib/workflow-ui/convert';
-import { fixtureDefinitions } from '../../src/lib/workflow-ui/object-info.fixture';
-import type { JsonObject } from '../../src/lib/wire/json';
-import { png, tEXt } from '../../src/lib/files/workflow-files.fixture';
+import { bytesSource, readWorkflowFile, workflowFromFileTexts } from '../../src/lib/workflows/protocol/files';
+import { convertUiWorkflow } from '../../src/lib/workflows/rules/converter/convert';
+import { fixtureDefinitions } from '../../src/lib/workflows/rules/converter/object-info.fixture';
+import type { JsonObject } from '../../src/lib/core/protocol/json';
+import { png, tEXt } from '../../src/lib/workflows/protocol/files/workflow-files.fixture';
 
 const DIR = 'tests/fixtures/workflow-files/';
 const FILES: Array<[string, string]> = [

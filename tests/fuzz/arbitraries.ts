@@ -3,7 +3,7 @@
  * nested far past any real document, broken JSON text, and values of every type where one is expected.
  */
 import fc from 'fast-check';
-import { PROTO_NAMES as BASE_PROTO_NAMES } from '../../src/lib/wire/prototype-names.fixture';
+import { PROTO_NAMES as BASE_PROTO_NAMES } from '../../src/lib/core/protocol/prototype-names.fixture';
 
 /** Names every plain object seems to have: a lookup that is not own-only finds them. */
 export const PROTO_NAMES = [...BASE_PROTO_NAMES, 'propertyIsEnumerable', '__defineGetter__', '__lookupSetter__'];

@@ -4,25 +4,25 @@
  * a new parser is one entry. `regressions` are inputs that once broke a parser: tried first, always.
  */
 import fc from 'fast-check';
-import { decodeFrame } from '../../src/lib/wire/frames';
-import { parseServerEvent } from '../../src/lib/wire/workflow-events';
-import { ROUTER_ERROR_TYPES, ROUTER_HEADERS } from '../../src/lib/wire/router-api';
-import { readJson, responseError, type RawResponse } from '../../src/lib/domain/http-response';
-import { parseObjectInfo } from '../../src/lib/domain/object-info';
-import { checkWorkflow, usesPartnerNodes } from '../../src/lib/domain/workflow-check';
-import { importWorkflowText, nodeTitle, toApiPrompt } from '../../src/lib/domain/workflow-import';
-import { importWorkflowTexts } from '../../src/lib/workflow-ui/import-workflow';
-import { parseHistoryFile } from '../../src/lib/domain/history-file';
-import { readProfileLink } from '../../src/lib/domain/profile-link';
-import { parseRuntimeConfig } from '../../src/lib/domain/runtime-config';
-import { applyValues, workflowFieldGroups, workflowValues } from '../../src/lib/forms/object-info-fields';
-import { placeErrors, prepareModelForm } from '../../src/lib/forms/schema-validate';
-import type { Json } from '../../src/lib/wire/json';
-import { convertUiWorkflow } from '../../src/lib/workflow-ui/convert';
-import { parsePythonJson } from '../../src/lib/workflow-ui/json-python';
-import { fixtureDefinitions } from '../../src/lib/workflow-ui/object-info.fixture';
-import { fixture, FIXTURES, read } from '../../src/lib/files/workflow-files.fixture';
-import { MAGICS, mutate, mutation } from '../../src/lib/files/file-mutations.fixture';
+import { decodeFrame } from '../../src/lib/workflows/protocol/frames';
+import { parseServerEvent } from '../../src/lib/workflows/protocol/workflow-events';
+import { ROUTER_ERROR_TYPES, ROUTER_HEADERS } from '../../src/lib/models/protocol/router-api';
+import { readJson, responseError, type RawResponse } from '../../src/lib/core/rules/http-response';
+import { parseObjectInfo } from '../../src/lib/workflows/protocol/object-info';
+import { checkWorkflow, usesPartnerNodes } from '../../src/lib/workflows/rules/workflow-check';
+import { importWorkflowText, nodeTitle, toApiPrompt } from '../../src/lib/workflows/rules/workflow-import';
+import { importWorkflowTexts } from '../../src/lib/workflows/rules/converter/import-workflow';
+import { parseHistoryFile } from '../../src/lib/history/rules/history-file';
+import { readProfileLink } from '../../src/lib/settings/rules/profile-link';
+import { parseRuntimeConfig } from '../../src/lib/core/protocol/runtime-config';
+import { applyValues, workflowFieldGroups, workflowValues } from '../../src/lib/workflows/rules/object-info-fields';
+import { placeErrors, prepareModelForm } from '../../src/lib/models/rules/schema-validate';
+import type { Json } from '../../src/lib/core/protocol/json';
+import { convertUiWorkflow } from '../../src/lib/workflows/rules/converter/convert';
+import { parsePythonJson } from '../../src/lib/workflows/rules/converter/json-python';
+import { fixtureDefinitions } from '../../src/lib/workflows/rules/converter/object-info.fixture';
+import { fixture, FIXTURES, read } from '../../src/lib/workflows/protocol/files/workflow-files.fixture';
+import { MAGICS, mutate, mutation } from '../../src/lib/workflows/protocol/files/file-mutations.fixture';
 import { asParsedJson, hostileKey, jsonText, jsonValue, protoName, scalar, stackOverflowText } from './arbitraries';
 
 export interface FuzzTarget {

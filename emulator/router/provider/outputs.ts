@@ -4,7 +4,7 @@
  * the storage origin, left on the provider CDN, inlined as base64, or returned as the raw body.
  */
 import { createHash } from 'node:crypto';
-import type { RouterValidationErrorEntry } from '../../../src/lib/wire/router-api';
+import type { RouterValidationErrorEntry } from '../../../src/lib/models/protocol/router-api';
 import { COG_PROVIDER, type CatalogModel } from '../catalog';
 import type { RouterContext } from '../context';
 import { IMAGE_MIME, renderImage, renderSpeech, renderVideo, VIDEO_MIME, type ImageFormat } from './media';

@@ -1,6 +1,6 @@
 /** GET /v2/models, GET /v2/models/{p}/{m} and the schema document with ETag / 304. */
 import type { FastifyInstance } from 'fastify';
-import type { RouterModelDetail, RouterModelListResponse } from '../../../src/lib/wire/router-api';
+import type { RouterModelDetail, RouterModelListResponse } from '../../../src/lib/models/protocol/router-api';
 import { sendRouterError } from '../errors';
 import { listEntry } from '../catalog';
 import { clampLimit, entriesOnPage } from '../cursor';

@@ -8,7 +8,7 @@ import {
 	type RouterQueueCancelResponse,
 	type RouterQueueStatusResponse,
 	type RouterQueueSubmitResponse
-} from '../../../src/lib/wire/router-api';
+} from '../../../src/lib/models/protocol/router-api';
 import { originOf, principalOf, resolveModel, type ModelParams, type RouterContext } from '../context';
 import { ERROR_STATUS, RETRY_AFTER_SECONDS, errorHeaders, sendRouterError } from '../errors';
 import { counterKey } from '../idempotency';

@@ -4,9 +4,9 @@
  * The self-hosted proxy's deviations are tested apart, in self-hosted.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import partnerNodes from '../../../src/lib/examples/partner-nodes.json';
-import type { ApiPrompt } from '../../../src/lib/wire/workflow-api';
-import { V2_HASH_PATTERN, JOB_STATUSES } from '../../../src/lib/wire/workflow-v2';
+import partnerNodes from '../../../src/lib/workflows/rules/examples/partner-nodes.json';
+import type { ApiPrompt } from '../../../src/lib/workflows/protocol/workflow-api';
+import { V2_HASH_PATTERN, JOB_STATUSES } from '../../../src/lib/workflows/protocol/workflow-v2';
 import { control } from '../test-support';
 import { useWorkflowEmulator } from '../use-workflow-emulator';
 import { v2Client } from './test-client';

@@ -5,7 +5,7 @@
 import type { EmulatorState } from '../../state';
 import type { StorageService } from '../../storage/server';
 import type { WorkflowEngine } from '../engine';
-import type { V2Asset, V2Job, V2Output } from '../../../src/lib/wire/workflow-v2';
+import type { V2Asset, V2Job, V2Output } from '../../../src/lib/workflows/protocol/workflow-v2';
 import { AssetBook, type AssetRecord } from './assets';
 import { IdempotencyKeys } from './idempotency';
 import { V2Jobs, isTerminal, type JobRecord, type OutputEntry } from './jobs';

@@ -1,7 +1,7 @@
 /** The v2 error envelope, times and ids, per surface. */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
-import type { V2ErrorBody } from '../../../src/lib/wire/workflow-v2';
+import type { V2ErrorBody } from '../../../src/lib/workflows/protocol/workflow-v2';
 import type { SurfaceRules } from './surface';
 
 export function v2Error(

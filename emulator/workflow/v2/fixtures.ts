@@ -1,7 +1,7 @@
 /** Workflows and bytes the v2 tests and the benchmark share (test side only). */
 import sharp from 'sharp';
-import textToImage from '../../../src/lib/examples/text-to-image.json';
-import type { ApiPrompt } from '../../../src/lib/wire/workflow-api';
+import textToImage from '../../../src/lib/workflows/rules/examples/text-to-image.json';
+import type { ApiPrompt } from '../../../src/lib/workflows/protocol/workflow-api';
 import { variant } from '../test-support';
 
 const t2i = textToImage as ApiPrompt;

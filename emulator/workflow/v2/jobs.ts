@@ -4,8 +4,8 @@
  * snapshot and preview, outputs as assets, the error, cancel and expiry, and the event channel.
  * It learns everything from the engine's observer hook.
  */
-import type { JobState, NodeUiOutput } from '../../../src/lib/wire/workflow-api';
-import type { JobStatus, V2JobError, V2PreviewEvent, V2Progress } from '../../../src/lib/wire/workflow-v2';
+import type { JobState, NodeUiOutput } from '../../../src/lib/workflows/protocol/workflow-api';
+import type { JobStatus, V2JobError, V2PreviewEvent, V2Progress } from '../../../src/lib/workflows/protocol/workflow-v2';
 import type { WorkflowEngine } from '../engine';
 import type { Job } from '../jobs';
 import { JobChannel } from './sse';

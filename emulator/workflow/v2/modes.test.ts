@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
-import partnerNodes from '../../../src/lib/examples/partner-nodes.json';
-import type { ApiPrompt } from '../../../src/lib/wire/workflow-api';
+import partnerNodes from '../../../src/lib/workflows/rules/examples/partner-nodes.json';
+import type { ApiPrompt } from '../../../src/lib/workflows/protocol/workflow-api';
 import { RecordingSocket, control, api } from '../test-support';
 import { useWorkflowEmulator } from '../use-workflow-emulator';
 import { v2Client } from './test-client';

@@ -1,6 +1,6 @@
 /** v2 assets: upload, from-hash, HEAD by hash, read, content. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { V2_HASH_PATTERN } from '../../../src/lib/wire/workflow-v2';
+import { V2_HASH_PATTERN } from '../../../src/lib/workflows/protocol/workflow-v2';
 import { blake3Hex } from '../../storage/blobs';
 import { isObject, parseJson } from '../http-util';
 import type { V2Core, SurfaceState } from './core';

@@ -1,7 +1,7 @@
 /** v2 jobs: submit, read, cancel, the event stream, and the proxy's job list. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { JOB_STATUSES } from '../../../src/lib/wire/workflow-v2';
+import { JOB_STATUSES } from '../../../src/lib/workflows/protocol/workflow-v2';
 import { isObject, parseJson } from '../http-util';
 import type { V2Core, SurfaceState } from './core';
 import { v2Error } from './envelope';

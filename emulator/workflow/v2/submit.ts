@@ -4,7 +4,7 @@
  * assets, then the engine's validation. The engine job gets the v2 id, so v1 sockets see it.
  */
 import { basename } from 'node:path';
-import type { ApiPrompt, NodeErrors, SubmitRequest } from '../../../src/lib/wire/workflow-api';
+import type { ApiPrompt, NodeErrors, SubmitRequest } from '../../../src/lib/workflows/protocol/workflow-api';
 import { isObject } from '../http-util';
 import type { V2Core, SurfaceState } from './core';
 import { newId } from './envelope';

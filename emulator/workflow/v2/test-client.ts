@@ -5,7 +5,7 @@
  */
 import { createParser } from 'eventsource-parser';
 import type { Emulator } from '../../index';
-import type { ApiPrompt } from '../../../src/lib/wire/workflow-api';
+import type { ApiPrompt } from '../../../src/lib/workflows/protocol/workflow-api';
 import type { SurfaceName } from './surface';
 
 export interface SseEvent {

@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryStore } from './kv-store';
+import { RunsRepo } from '../../workflows/worker/runs-repo';
+import { newWorkflowRun, type WorkflowRun } from '../../workflows/rules/run-record';
+import { QuotaWatchingStore } from './quota-watching-store';
+
+const full = () => new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+
+/** A store over a device that refuses every write while `refuse` is true. */
+function device() {
+	const inner = new MemoryStore();
+	const state = { refuse: true, notices: 0, clock: 0 };
+	const set = inner.set.bind(inner);
+	inner.set = async (key, value) => (state.refuse ? Promise.reject(full()) : set(key, value));
+	const kv = new QuotaWatchingStore(
+		inner,
+		() => state.notices++,
+		() => state.clock
+	);
+	/** Writes past the refusal, as if stored before the device filled up. */
+	const stored = (key: string, value: unknown) => set(key, value);
+	return { inner, kv, state, stored };
+}
+
+describe('noticing a full device on any write', () => {
+	it('tells once per burst of refused writes', async () => {
+		const { kv, state } = device();
+		await kv.set('run:1', { status: 'running' });
+		await kv.set('run:1', { status: 'running' });
+		expect(state.notices).toBe(1);
+		state.clock += 10_000;
+		await kv.set('run:1', { status: 'done' });
+		expect(state.notices).toBe(2);
+	});
+
+	it.each([
+		['a Blob', new Blob([new Uint8Array(8)])],
+		['an ArrayBuffer', new ArrayBuffer(8)],
+		['a typed array', new Uint8Array(8)]
+	])('hands a refused write of bytes (%s) back to its caller, and does not hold it', async (_, bytes) => {
+		const { kv, state } = device();
+		await expect(kv.set('wfo:run:0', bytes)).rejects.toThrow('quota');
+		expect(state.notices).toBe(1);
+		expect(await kv.get('wfo:run:0')).toBeUndefined();
+		expect(kv.unsavedCount).toBe(0);
+	});
+
+	it('other failures pass through without a notice', async () => {
+		const inner = new MemoryStore();
+		inner.set = async () => Promise.reject(new Error('database closed'));
+		let notices = 0;
+		const kv = new QuotaWatchingStore(inner, () => notices++);
+		await expect(kv.set('k', 1)).rejects.toThrow('database closed');
+		expect(notices).toBe(0);
+	});
+});
+
+describe('a refused record is kept in memory and every read sees it', () => {
+	it('get, keys, entries and newest merge it with what is stored, in key order', async () => {
+		const { kv, state, stored } = device();
+		await stored('tl:1', 'stored one');
+		await stored('tl:3', 'stored three');
+		await kv.set('tl:2', 'kept two');
+		await kv.set('tl:4', 'kept four');
+		await kv.set('other', 'elsewhere');
+
+		expect(await kv.get('tl:2')).toBe('kept two');
+		expect(await kv.keys('tl:')).toEqual(['tl:1', 'tl:2', 'tl:3', 'tl:4']);
+		expect(await kv.entries('tl:')).toEqual([
+			['tl:1', 'stored one'],
+			['tl:2', 'kept two'],
+			['tl:3', 'stored three'],
+			['tl:4', 'kept four']
+		]);
+		expect(await kv.newest('tl:', 2)).toEqual([
+			['tl:4', 'kept four'],
+			['tl:3', 'stored three']
+		]);
+		expect(state.notices).toBe(1);
+	});
+
+	it('a newer refused write of a stored key wins over the stored value; an accepted one replaces it', async () => {
+		const { inner, kv, state, stored } = device();
+		await stored('run:1', { status: 'running' });
+		await kv.set('run:1', { status: 'succeeded' });
+		expect(await kv.get('run:1')).toEqual({ status: 'succeeded' });
+		expect(await kv.entries('run:')).toEqual([['run:1', { status: 'succeeded' }]]);
+
+		state.refuse = false;
+		await kv.set('run:1', { status: 'succeeded', seen: true });
+		expect(kv.unsavedCount).toBe(0);
+		expect(await inner.get('run:1')).toEqual({ status: 'succeeded', seen: true });
+	});
+
+	it('delete and clear forget it', async () => {
+		const { kv } = device();
+		await kv.set('a', 1);
+		await kv.delete('a');
+		expect(await kv.get('a')).toBeUndefined();
+		await kv.set('b', 2);
+		await kv.clear();
+		expect(await kv.keys()).toEqual([]);
+	});
+
+	it('a read while the write is in flight sees the value being written, whether the device then takes it or not', async () => {
+		for (const refuse of [true, false]) {
+			const { inner, kv, state, stored } = device();
+			state.refuse = refuse;
+			await stored('run:1', { status: 'running' });
+			// The device answers late, as IndexedDB does near its quota; reads queued behind see the old value.
+			let answer: () => void = () => {};
+			const set = inner.set.bind(inner);
+			inner.set = (key, value) => new Promise<void>((resolve) => (answer = resolve)).then(() => set(key, value));
+			const writing = kv.set('run:1', { status: 'succeeded', outputs: [{ filename: 'a.png' }] });
+			expect(await kv.get('run:1')).toEqual({ status: 'succeeded', outputs: [{ filename: 'a.png' }] });
+			expect(await kv.entries('run:')).toEqual([['run:1', { status: 'succeeded', outputs: [{ filename: 'a.png' }] }]]);
+			answer();
+			await writing;
+			expect(await kv.get('run:1')).toEqual({ status: 'succeeded', outputs: [{ filename: 'a.png' }] });
+		}
+	});
+
+	it('keeps a copy, not the caller’s object', async () => {
+		const { kv } = device();
+		const value = { status: 'running' };
+		await kv.set('run:1', value);
+		value.status = 'changed';
+		expect(await kv.get('run:1')).toEqual({ status: 'running' });
+	});
+
+	it('a run followed on a full device is found by id, by prompt id, in the list and among the open runs', async () => {
+		const { kv } = device();
+		const runs = new RunsRepo(kv);
+		const run: WorkflowRun = {
+			...newWorkflowRun({
+				id: 'r1',
+				profileId: 'p',
+				title: 'Text to image',
+				workflowId: null,
+				prompt: {},
+				seeds: {},
+				partner: false,
+				now: 1
+			}),
+			promptId: 'job-1',
+			status: 'running'
+		};
+		await runs.put(run);
+		expect((await runs.get('r1'))?.status).toBe('running');
+		expect((await runs.byPromptId('job-1'))?.id).toBe('r1');
+		expect((await runs.open()).map((r) => r.id)).toEqual(['r1']);
+
+		await runs.put({ ...run, status: 'succeeded', finishedAt: 2 });
+		expect((await runs.list()).map((r) => [r.id, r.status])).toEqual([['r1', 'succeeded']]);
+		expect(await runs.open()).toEqual([]);
+	});
+});

@@ -1,0 +1,119 @@
+/**
+ * Every write of the worker passes here, so a full device is noticed wherever it happens (a run's
+ * record, a workflow, an output) and the person is told once per episode, with "Free space" at hand.
+ *
+ * A refused record (a run, its timeline entry, a workflow) is kept in memory instead, and every read
+ * sees it, so nothing upstream stops: a run is followed to its end and shown, only not kept past this
+ * session. A record being written is read as written, even before the device answers: a refusal
+ * arrives only after reads queued behind the write have seen the old value. Refused bytes (a Blob or a buffer: outputs, model results) are not held in memory; their
+ * error reaches the caller, which shows them from the service and marks them not saved.
+ */
+import type { KeyValueStore } from './kv-store';
+import { isQuotaError } from './quota';
+
+/** One notice per burst of failing writes: a run's progress can hit the quota many times a second. */
+const NOTICE_EVERY_MS = 10_000;
+
+function isBytes(value: unknown): boolean {
+	return value instanceof Blob || value instanceof ArrayBuffer || ArrayBuffer.isView(value);
+}
+
+export class QuotaWatchingStore implements KeyValueStore {
+	private lastNotice = -Infinity;
+	/** Records the device refused, by key, until a later write of the same key is accepted or it is deleted. */
+	private readonly unsaved = new Map<string, unknown>();
+	/** Records whose write has not settled yet, by key: the newest write of each. */
+	private readonly writing = new Map<string, { value: unknown }>();
+
+	constructor(
+		private readonly inner: KeyValueStore,
+		private readonly onFull: () => void,
+		private readonly now: () => number = () => Date.now()
+	) {}
+
+	/** How many records live only in memory because the device refused them. */
+	get unsavedCount(): number {
+		return this.unsaved.size;
+	}
+
+	async set(key: string, value: unknown): Promise<void> {
+		const bytes = isBytes(value);
+		const write = bytes ? undefined : { value };
+		if (write) this.writing.set(key, write);
+		try {
+			await this.inner.set(key, value);
+			this.unsaved.delete(key);
+		} catch (error) {
+			if (!isQuotaError(error)) throw error;
+			if (this.now() - this.lastNotice >= NOTICE_EVERY_MS) {
+				this.lastNotice = this.now();
+				this.onFull();
+			}
+			if (bytes) throw error;
+			this.unsaved.set(key, structuredClone(value));
+		} finally {
+			if (write && this.writing.get(key) === write) this.writing.delete(key);
+		}
+	}
+
+	async get<T>(key: string): Promise<T | undefined> {
+		if (this.inMemory(key)) return this.memoryValue<T>(key);
+		return this.inner.get<T>(key);
+	}
+	async delete(key: string): Promise<void> {
+		this.forget(key);
+		await this.inner.delete(key);
+	}
+	async deleteMany(keys: string[]): Promise<void> {
+		for (const key of keys) this.forget(key);
+		await this.inner.deleteMany(keys);
+	}
+	async keys(prefix = ''): Promise<string[]> {
+		const stored = await this.inner.keys(prefix);
+		const extra = this.unsavedKeys(prefix).filter((k) => !stored.includes(k));
+		return extra.length === 0 ? stored : [...stored, ...extra].sort();
+	}
+	async entries<T>(prefix: string): Promise<Array<[string, T]>> {
+		return this.merge(await this.inner.entries<T>(prefix), prefix);
+	}
+	async newest<T>(prefix: string, limit: number): Promise<Array<[string, T]>> {
+		// Stored rows past the limit cannot outrank the unsaved ones that make the cut, so `limit` of each suffices.
+		return this.merge(await this.inner.newest<T>(prefix, limit), prefix)
+			.reverse()
+			.slice(0, limit);
+	}
+	async clear(): Promise<void> {
+		this.unsaved.clear();
+		this.writing.clear();
+		await this.inner.clear();
+	}
+
+	private forget(key: string): void {
+		this.unsaved.delete(key);
+		this.writing.delete(key);
+	}
+
+	private inMemory(key: string): boolean {
+		return this.writing.has(key) || this.unsaved.has(key);
+	}
+
+	/** The value being written, else the refused one. */
+	private memoryValue<T>(key: string): T {
+		const write = this.writing.get(key);
+		return structuredClone(write ? write.value : this.unsaved.get(key)) as T;
+	}
+
+	private unsavedKeys(prefix: string): string[] {
+		const keys = new Set([...this.unsaved.keys(), ...this.writing.keys()]);
+		return [...keys].filter((k) => k.startsWith(prefix));
+	}
+
+	/** Stored rows with the ones held in memory (being written or refused), which win, in key order. */
+	private merge<T>(rows: Array<[string, T]>, prefix: string): Array<[string, T]> {
+		const extra = this.unsavedKeys(prefix);
+		if (extra.length === 0) return [...rows].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+		const byKey = new Map(rows);
+		for (const key of extra) byKey.set(key, this.memoryValue<T>(key));
+		return [...byKey].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+	}
+}

@@ -1,0 +1,692 @@
+/**
+ * The pure mapping from a model's OpenAPI document (3.0 or 3.1, and 3.1 keywords under a 3.0
+ * label) to the one field model: `$ref`/`allOf` resolved, `anyOf`/`oneOf` as a variant switch,
+ * nullable both ways, enums, bounded numbers as sliders, seeds by name, URLs as media, arrays,
+ * nested objects, secrets, optional fields behind "advanced", ordering hints, examples and defaults.
+ * Whatever it cannot express becomes a visible JSON field with the reason.
+ */
+import {
+	fieldId,
+	looksLikeSeed,
+	withValueAt,
+	type EnumOption,
+	type Field,
+	type FieldBase,
+	type FieldGroup,
+	type FieldPath,
+	type MediaAccept
+} from './field-model';
+
+import { nestingDepth } from '../../core/protocol/json';
+
+type Schema = { [key: string]: unknown };
+
+export const AUTHORED_FLAG = 'x-service-input-schema-authored';
+const MAX_DEPTH = 12;
+const MAX_NORMALIZE_DEPTH = 64;
+const MAX_FIELDS = 1000;
+/** Real OpenAPI documents nest a few dozen levels; deeper would overflow cloning the defaults. */
+const MAX_DOCUMENT_DEPTH = 256;
+const TEXTAREA_MIN_LENGTH = 200;
+const SEED_MAX = 2 ** 32 - 1;
+
+function isSchema(value: unknown): value is Schema {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export interface SchemaForm {
+	/** False when the document says the input schema is not authored: any JSON object is accepted. */
+	authored: boolean;
+	group: FieldGroup;
+	/** The request-body schema with the document's components beside it, for the validator. */
+	inputSchema: Schema | null;
+	/** Values of every default, at their paths. */
+	defaults: Record<string, unknown>;
+	/** Why no form could be built (no request body), when that is the case. */
+	problem?: string;
+	/** Shown above the form: why it is the free JSON editor although the model has a schema. */
+	note?: string;
+}
+
+/** The request body schema of the first operation that has one. */
+export function requestBodySchema(doc: Schema): Schema | undefined {
+	const paths = doc['paths'];
+	if (!isSchema(paths)) return undefined;
+	for (const item of Object.values(paths)) {
+		if (!isSchema(item)) continue;
+		for (const method of ['post', 'put', 'patch']) {
+			const op = item[method];
+			if (!isSchema(op)) continue;
+			const body = op['requestBody'];
+			const content = isSchema(body) ? body['content'] : undefined;
+			if (!isSchema(content)) continue;
+			const media = content['application/json'] ?? Object.entries(content).find(([t]) => t.endsWith('json'))?.[1];
+			if (isSchema(media) && isSchema(media['schema'])) return media['schema'];
+		}
+	}
+	return undefined;
+}
+
+class Resolver {
+	constructor(private readonly doc: Schema) {}
+
+	/** Follows a local `$ref` (JSON pointer into the document); undefined for remote or broken refs. */
+	ref(ref: string): Schema | undefined {
+		if (!ref.startsWith('#/')) return undefined;
+		let cur: unknown = this.doc;
+		for (const raw of ref.slice(2).split('/')) {
+			const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+			if (!isSchema(cur) || !Object.hasOwn(cur, key)) return undefined;
+			cur = cur[key];
+		}
+		return isSchema(cur) ? cur : undefined;
+	}
+
+	/**
+	 * A schema with `$ref` followed and `allOf` merged, siblings winning over the target (a pydantic
+	 * `allOf: [{$ref}]` with a description and default beside it). `refName` is the last ref's name.
+	 */
+	normalize(schema: Schema, seen: Set<string> = new Set(), depth = 0): { schema: Schema; refName?: string; problem?: string } {
+		// A chain of distinct references or nested allOf is walked by recursion: bounded, with a message.
+		if (depth > MAX_NORMALIZE_DEPTH) return { schema: {}, problem: `references and allOf nest deeper than ${MAX_NORMALIZE_DEPTH} levels` };
+		let out: Schema = { ...schema };
+		let refName: string | undefined;
+		const ref = out['$ref'];
+		if (typeof ref === 'string') {
+			if (seen.has(ref)) return { schema: {}, problem: `recursive reference ${ref}` };
+			const target = this.ref(ref);
+			if (!target) return { schema: {}, problem: `cannot resolve ${ref}` };
+			const inner = this.normalize(target, new Set([...seen, ref]), depth + 1);
+			if (inner.problem) return inner;
+			delete out['$ref'];
+			out = { ...inner.schema, ...out };
+			refName = ref.split('/').pop();
+		}
+		const allOf = out['allOf'];
+		if (Array.isArray(allOf)) {
+			delete out['allOf'];
+			let merged: Schema = {};
+			for (const part of allOf) {
+				if (!isSchema(part)) continue;
+				const n = this.normalize(part, seen, depth + 1);
+				if (n.problem) return n;
+				refName ??= n.refName;
+				merged = mergeSchemas(merged, n.schema);
+			}
+			out = mergeSchemas(merged, out);
+		}
+		return { schema: out, ...(refName ? { refName } : {}) };
+	}
+}
+
+function mergeSchemas(a: Schema, b: Schema): Schema {
+	const out: Schema = { ...a, ...b };
+	if (isSchema(a['properties']) || isSchema(b['properties'])) {
+		out['properties'] = { ...(isSchema(a['properties']) ? a['properties'] : {}), ...(isSchema(b['properties']) ? b['properties'] : {}) };
+	}
+	const req = [...(Array.isArray(a['required']) ? a['required'] : []), ...(Array.isArray(b['required']) ? b['required'] : [])];
+	if (req.length) out['required'] = [...new Set(req)];
+	if (a['type'] && !b['type']) out['type'] = a['type'];
+	return out;
+}
+
+/** `type` as a list without "null", and whether null is allowed (3.0 `nullable`, 3.1 `[t, "null"]`, `enum` with null). */
+function typesOf(schema: Schema): { types: string[]; nullable: boolean } {
+	const t = schema['type'];
+	const list = typeof t === 'string' ? [t] : Array.isArray(t) ? t.filter((x): x is string => typeof x === 'string') : [];
+	const nullable = schema['nullable'] === true || list.includes('null') || (Array.isArray(schema['enum']) && schema['enum'].includes(null));
+	return { types: list.filter((x) => x !== 'null'), nullable };
+}
+
+function humanize(name: string): string {
+	const spaced = name
+		.replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+		.replace(/[_-]+/g, ' ')
+		.trim();
+	return spaced ? spaced[0]!.toUpperCase() + spaced.slice(1) : name;
+}
+
+function examplesOf(schema: Schema): unknown[] | undefined {
+	if (Array.isArray(schema['examples']) && schema['examples'].length) return schema['examples'];
+	if ('example' in schema && schema['example'] !== undefined) return [schema['example']];
+	return undefined;
+}
+
+function num(schema: Schema, key: string): number | undefined {
+	const v = schema[key];
+	return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+}
+
+/**
+ * Lower and upper bounds, reading the 3.0 / draft-4 boolean and the 3.1 numeric `exclusive*` alike
+ * (the tighter bound wins when both forms are present). A whole number's exclusive bound becomes the
+ * next whole number inside it; a fractional number keeps the bound and says it is exclusive.
+ */
+function bounds(schema: Schema, integer: boolean): { min?: number; max?: number; exclusiveMin?: true; exclusiveMax?: true } {
+	const side = (inclusiveKey: string, exclusiveKey: string, up: boolean): { at?: number; exclusive: boolean } => {
+		const inclusive = num(schema, inclusiveKey);
+		const ex = schema[exclusiveKey];
+		if (ex === true && inclusive !== undefined) return { at: inclusive, exclusive: true };
+		if (typeof ex === 'number' && Number.isFinite(ex)) {
+			const tighter = inclusive === undefined || (up ? ex >= inclusive : ex <= inclusive);
+			return tighter ? { at: ex, exclusive: true } : { at: inclusive, exclusive: false };
+		}
+		return { ...(inclusive !== undefined ? { at: inclusive } : {}), exclusive: false };
+	};
+	const lo = side('minimum', 'exclusiveMinimum', true);
+	const hi = side('maximum', 'exclusiveMaximum', false);
+	let min = lo.at;
+	let max = hi.at;
+	if (integer && min !== undefined) min = lo.exclusive ? Math.floor(min) + 1 : Math.ceil(min);
+	if (integer && max !== undefined) max = hi.exclusive ? Math.ceil(max) - 1 : Math.floor(max);
+	return {
+		...(min !== undefined ? { min } : {}),
+		...(max !== undefined ? { max } : {}),
+		...(!integer && lo.exclusive ? { exclusiveMin: true as const } : {}),
+		...(!integer && hi.exclusive ? { exclusiveMax: true as const } : {})
+	};
+}
+
+const MEDIA_KINDS: ReadonlyArray<Exclude<MediaAccept, 'any'>> = ['image', 'video', 'audio'];
+
+/** A kind named by a hint's text: `image`, `image/png`, `video_url`, `audio-file`, `ImageUrl`. */
+function kindInHint(hint: unknown): MediaAccept | undefined {
+	if (typeof hint !== 'string') return undefined;
+	const word = hint.toLowerCase().match(/^[a-z]+/)?.[0];
+	return MEDIA_KINDS.find((k) => k === word);
+}
+
+/** A kind from a URL's file extension (in `examples` or `default`). */
+function kindOfUrl(value: unknown): MediaAccept | undefined {
+	if (typeof value !== 'string') return undefined;
+	const ext = value
+		.split(/[?#]/)[0]!
+		.match(/\.([a-z0-9]{2,5})$/i)?.[1]
+		?.toLowerCase();
+	if (!ext) return undefined;
+	if (/^(png|jpe?g|webp|gif|bmp|tiff?|avif|heic)$/.test(ext)) return 'image';
+	if (/^(mp4|webm|mov|mkv|avi|m4v)$/.test(ext)) return 'video';
+	if (/^(mp3|wav|flac|ogg|m4a|aac|opus)$/.test(ext)) return 'audio';
+	return undefined;
+}
+
+function kindInWords(text: string): MediaAccept | undefined {
+	const hay = text.toLowerCase();
+	if (/image|mask|frame|photo|picture|img|portrait/.test(hay)) return 'image';
+	if (/video|clip|movie/.test(hay)) return 'video';
+	if (/audio|voice|speech|sound|music/.test(hay)) return 'audio';
+	return undefined;
+}
+
+/**
+ * What a media input takes. The schema's own hints come first (`contentMediaType`, a media
+ * `format`, fal's `_fal_ui_field` and `ui.field`, `x-*` media hints, then the extension of its
+ * examples), and only then words: the name before the description, so an `image_url` described as
+ * "the first frame of the video" stays an image.
+ */
+export function mediaAcceptOf(name: string, schema: Schema, description: string): MediaAccept {
+	const hinted = hintedMediaKind(schema);
+	if (hinted) return hinted;
+	for (const example of [...(examplesOf(schema) ?? []), schema['default']]) {
+		const kind = kindOfUrl(example);
+		if (kind) return kind;
+	}
+	return kindInWords(name) ?? kindInWords(description) ?? 'any';
+}
+
+/** The media kind a schema names outright, which also makes a plain string a media input. */
+function hintedMediaKind(schema: Schema): MediaAccept | undefined {
+	const ui = isSchema(schema['ui']) ? schema['ui'] : undefined;
+	const hints = [
+		schema['contentMediaType'],
+		schema['format'],
+		schema['_fal_ui_field'],
+		ui?.['field'],
+		ui?.['type'],
+		schema['x-media-type'],
+		schema['x-fal-media-type'],
+		schema['accept']
+	];
+	for (const hint of hints) {
+		const kind = kindInHint(hint);
+		if (kind) return kind;
+	}
+	return undefined;
+}
+
+const looksLikeUrlName = (name: string) => /(^|_)url$/i.test(name) || /Url$/.test(name);
+const looksLikeUrlsName = (name: string) => /(^|_)urls$/i.test(name) || /Urls$/.test(name);
+
+interface Ctx {
+	resolver: Resolver;
+	depth: number;
+	/** References followed on the way here: meeting one again is a recursive schema. */
+	refs: ReadonlySet<string>;
+	/** Fields left to map in the whole form (shared by every branch). */
+	budget: { fields: number };
+}
+
+function base(name: string, path: FieldPath, schema: Schema, required: boolean, nullable: boolean, advanced: boolean): FieldBase {
+	const title = typeof schema['title'] === 'string' ? schema['title'] : undefined;
+	const description = typeof schema['description'] === 'string' ? schema['description'] : undefined;
+	const examples = examplesOf(schema);
+	return {
+		id: fieldId(path),
+		path,
+		// A component's title (`ImageSize`) names the type, not the field: prefer the property name then.
+		label: title && title !== name && !/^[A-Z][A-Za-z0-9]+$/.test(title) ? title : humanize(name || title || 'Value'),
+		...(description ? { description } : {}),
+		required,
+		advanced,
+		nullable,
+		...('default' in schema ? { default: schema['default'] } : {}),
+		...(examples ? { examples } : {}),
+		...(/prompt|^text$|image_url|image_size|seed/.test(name) ? { main: true } : {})
+	};
+}
+
+function jsonField(name: string, path: FieldPath, schema: Schema, required: boolean, advanced: boolean, reason: string): Field {
+	return { ...base(name, path, schema, required, typesOf(schema).nullable, advanced), kind: 'json', reason };
+}
+
+function enumLabel(value: unknown): string {
+	return value === null ? 'None' : typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/**
+ * A variant's label from its shape when it has no title: what a person chooses between ("Preset",
+ * "Custom size", "Link"), never a JSON type name.
+ */
+function shapeLabel(schema: Schema): string | undefined {
+	if (Array.isArray(schema['enum'])) return schema['enum'].length === 1 ? enumLabel(schema['enum'][0]) : 'Preset';
+	if ('const' in schema) return enumLabel(schema['const']);
+	const type = Array.isArray(schema['type']) ? schema['type'].find((t) => t !== 'null') : schema['type'];
+	const props = isSchema(schema['properties']) ? Object.keys(schema['properties']) : [];
+	switch (type ?? (props.length ? 'object' : undefined)) {
+		case 'object':
+			if (props.includes('width') || props.includes('height')) return 'Custom size';
+			if (props.length === 0) return 'Custom settings';
+			return `Custom (${props
+				.slice(0, 3)
+				.map((p) => humanize(p).toLowerCase())
+				.join(', ')}${props.length > 3 ? ', …' : ''})`;
+		case 'string': {
+			const format = schema['format'];
+			if (format === 'uri' || format === 'url' || hintedMediaKind(schema)) return 'Link';
+			if (schema['contentEncoding'] === 'base64' || format === 'byte') return 'Inline data';
+			return 'Text';
+		}
+		case 'integer':
+		case 'number': {
+			const { min, max } = bounds(schema, type === 'integer');
+			return min !== undefined && max !== undefined ? `Amount (${min} to ${max})` : 'Amount';
+		}
+		case 'boolean':
+			return 'On or off';
+		case 'array':
+			return 'List';
+		default:
+			return undefined;
+	}
+}
+
+/** One property schema to one field. */
+function mapSchema(name: string, path: FieldPath, raw: Schema, required: boolean, advanced: boolean, ctx: Ctx): Field {
+	if (ctx.depth > MAX_DEPTH) return jsonField(name, path, raw, required, advanced, 'nested too deeply');
+	// Shared references can fan out (ten branches to B, each to ten of C, ...): the whole form has a budget.
+	if (--ctx.budget.fields < 0) return jsonField(name, path, raw, required, advanced, 'the schema is too large to show as a form');
+	const norm = ctx.resolver.normalize(raw, new Set(ctx.refs));
+	if (norm.problem) return jsonField(name, path, raw, required, advanced, norm.problem);
+	const schema = norm.schema;
+	const followed = new Set(ctx.refs);
+	if (typeof raw['$ref'] === 'string') followed.add(raw['$ref']);
+	const inner: Ctx = { ...ctx, depth: ctx.depth + 1, refs: followed };
+
+	// anyOf / oneOf: drop {type: null} branches (nullable), collapse a single branch, else a variant switch.
+	const union = (Array.isArray(schema['anyOf']) ? schema['anyOf'] : Array.isArray(schema['oneOf']) ? schema['oneOf'] : undefined) as
+		unknown[] | undefined;
+	if (union) {
+		const branches = union.filter(isSchema).map((b) => ({ raw: b, norm: ctx.resolver.normalize(b, new Set(followed)) }));
+		const isNull = (s: Schema) => s['type'] === 'null' || (Array.isArray(s['enum']) && s['enum'].length === 1 && s['enum'][0] === null);
+		const real = branches.filter((b) => !isNull(b.norm.schema));
+		const nullable = real.length < branches.length || typesOf(schema).nullable;
+		const { anyOf: _a, oneOf: _o, ...siblings } = schema;
+		const broken = real.find((b) => b.norm.problem);
+		if (broken) return jsonField(name, path, siblings, required, advanced, broken.norm.problem!);
+		const branchCtx = (b: Schema): Ctx => (typeof b['$ref'] === 'string' ? { ...inner, refs: new Set([...followed, b['$ref']]) } : inner);
+		if (real.length === 1) {
+			const merged = { ...real[0]!.norm.schema, ...siblings, ...(nullable ? { nullable: true } : {}) };
+			return mapSchema(name, path, merged, required, advanced, branchCtx(real[0]!.raw));
+		}
+		// Every branch a constant: one enum.
+		const consts = real.map((b) => b.norm.schema['const']);
+		if (real.length > 0 && real.every((b) => 'const' in b.norm.schema)) {
+			const options: EnumOption[] = consts.map((c) => ({ value: c as EnumOption['value'], label: enumLabel(c) }));
+			return { ...base(name, path, siblings, required, nullable, advanced), kind: 'enum', options };
+		}
+		if (real.length === 0) return jsonField(name, path, schema, required, advanced, 'a union with no usable branch');
+		const variants = real.map((b, i) => {
+			const title = typeof b.norm.schema['title'] === 'string' && b.norm.schema['title'].trim() ? b.norm.schema['title'] : undefined;
+			const label = title ? humanize(title) : b.norm.refName ? humanize(b.norm.refName) : (shapeLabel(b.norm.schema) ?? `Option ${i + 1}`);
+			const field = mapSchema(name, path, { ...b.norm.schema, title: humanize(name) }, required, false, branchCtx(b.raw));
+			return { label, field };
+		});
+		// Two branches of one shape (two lists, two objects) still need telling apart.
+		const seen = new Map<string, number>();
+		for (const v of variants) seen.set(v.label, (seen.get(v.label) ?? 0) + 1);
+		variants.forEach((v, i) => {
+			if ((seen.get(v.label) ?? 0) > 1) v.label = `${v.label} (${i + 1})`;
+		});
+		return { ...base(name, path, siblings, required, nullable, advanced), kind: 'variant', variants };
+	}
+
+	const { types, nullable } = typesOf(schema);
+	const common = base(name, path, schema, required, nullable, advanced);
+
+	if ('const' in schema)
+		return { ...common, kind: 'enum', options: [{ value: schema['const'] as EnumOption['value'], label: enumLabel(schema['const']) }] };
+	if (Array.isArray(schema['enum'])) {
+		const values = (schema['enum'] as unknown[]).filter((v) => v !== null && ['string', 'number', 'boolean'].includes(typeof v));
+		if (values.length === 0) return jsonField(name, path, schema, required, advanced, 'an enum of values a select cannot hold');
+		return { ...common, kind: 'enum', options: values.map((v) => ({ value: v as EnumOption['value'], label: enumLabel(v) })) };
+	}
+
+	const type = types.length === 1 ? types[0] : types.length === 0 ? inferType(schema) : undefined;
+	if (!type) return jsonField(name, path, schema, required, advanced, `several types (${types.join(', ')})`);
+	switch (type) {
+		case 'string': {
+			const format = typeof schema['format'] === 'string' ? schema['format'] : undefined;
+			if (format === 'password' || schema['writeOnly'] === true) return { ...common, kind: 'secret', ...stringLimits(schema) };
+			if (format === 'uri' || format === 'url' || format === 'binary' || hintedMediaKind(schema) || looksLikeUrlName(name)) {
+				return {
+					...common,
+					kind: 'media',
+					transport: 'url',
+					accept: mediaAcceptOf(name, schema, common.description ?? ''),
+					mask: /mask/i.test(name)
+				};
+			}
+			const long = (num(schema, 'maxLength') ?? 0) > TEXTAREA_MIN_LENGTH || /prompt|^text$|content|message|description/i.test(name);
+			return { ...common, kind: long ? 'textarea' : 'text', ...stringLimits(schema), ...(format ? { format } : {}) };
+		}
+		case 'integer':
+		case 'number': {
+			const { min, max, exclusiveMin, exclusiveMax } = bounds(schema, type === 'integer');
+			if (type === 'integer' && looksLikeSeed(name))
+				return { ...common, kind: 'seed', min: min ?? 0, max: Math.min(max ?? SEED_MAX, Number.MAX_SAFE_INTEGER) };
+			const step = num(schema, 'multipleOf') ?? (type === 'integer' ? 1 : undefined);
+			return {
+				...common,
+				kind: type,
+				...(min !== undefined ? { min } : {}),
+				...(max !== undefined ? { max } : {}),
+				...(step !== undefined ? { step } : {}),
+				...(exclusiveMin ? { exclusiveMin } : {}),
+				...(exclusiveMax ? { exclusiveMax } : {}),
+				slider: min !== undefined && max !== undefined
+			};
+		}
+		case 'boolean':
+			return { ...common, kind: 'boolean' };
+		case 'array': {
+			const items = schema['items'];
+			if (!isSchema(items)) return jsonField(name, path, schema, required, advanced, 'a list whose items are not described');
+			const itemName = looksLikeUrlsName(name) ? name.replace(/s$/, '') : singular(name);
+			const item = mapSchema(itemName, [...path, 0], { title: humanize(itemName), ...items }, true, false, inner);
+			return {
+				...common,
+				kind: 'array',
+				item,
+				...(num(schema, 'minItems') !== undefined ? { minItems: num(schema, 'minItems') } : {}),
+				...(num(schema, 'maxItems') !== undefined ? { maxItems: num(schema, 'maxItems') } : {})
+			};
+		}
+		case 'object': {
+			const props = schema['properties'];
+			if (!isSchema(props) || Object.keys(props).length === 0)
+				return jsonField(name, path, schema, required, advanced, 'a free-form object');
+			return { ...common, kind: 'object', fields: mapProperties(schema, path, false, inner) };
+		}
+		default:
+			return jsonField(name, path, schema, required, advanced, `type "${type}" has no editor`);
+	}
+}
+
+function singular(name: string): string {
+	return name.endsWith('ies') ? `${name.slice(0, -3)}y` : name.endsWith('s') ? name.slice(0, -1) : `${name} item`;
+}
+
+function inferType(schema: Schema): string | undefined {
+	if (isSchema(schema['properties'])) return 'object';
+	if (isSchema(schema['items'])) return 'array';
+	return undefined;
+}
+
+function stringLimits(schema: Schema): { minLength?: number; maxLength?: number; pattern?: string } {
+	const minLength = num(schema, 'minLength');
+	const maxLength = num(schema, 'maxLength');
+	const pattern = typeof schema['pattern'] === 'string' ? schema['pattern'] : undefined;
+	return {
+		...(minLength !== undefined ? { minLength } : {}),
+		...(maxLength !== undefined ? { maxLength } : {}),
+		...(pattern ? { pattern } : {})
+	};
+}
+
+/**
+ * Property order: `x-fal-order-properties` on the object, else `x-order` on the properties,
+ * else required first, each group in declaration order.
+ */
+export function propertyOrder(schema: Schema, resolve: (s: Schema) => Schema = (s) => s): string[] {
+	const props = isSchema(schema['properties']) ? schema['properties'] : {};
+	const names = Object.keys(props);
+	const hinted = schema['x-fal-order-properties'];
+	if (Array.isArray(hinted)) {
+		const listed = hinted.filter((n): n is string => typeof n === 'string' && Object.hasOwn(props, n));
+		return [...listed, ...names.filter((n) => !listed.includes(n))];
+	}
+	const xOrder = (n: string): number | undefined => {
+		const p = props[n];
+		if (!isSchema(p)) return undefined;
+		const v = p['x-order'] ?? resolve(p)['x-order'];
+		return typeof v === 'number' ? v : undefined;
+	};
+	if (names.some((n) => xOrder(n) !== undefined)) {
+		return names
+			.map((n, i) => ({ n, i, o: xOrder(n) ?? Number.MAX_SAFE_INTEGER }))
+			.sort((a, b) => a.o - b.o || a.i - b.i)
+			.map((x) => x.n);
+	}
+	const required = new Set(Array.isArray(schema['required']) ? schema['required'] : []);
+	return [...names.filter((n) => required.has(n)), ...names.filter((n) => !required.has(n))];
+}
+
+function mapProperties(schema: Schema, path: FieldPath, top: boolean, ctx: Ctx): Field[] {
+	const props = schema['properties'] as Schema;
+	const requiredList = Array.isArray(schema['required']) ? schema['required'] : [];
+	const required = new Set(requiredList);
+	const fields = propertyOrder(schema).map((name) => {
+		const prop = props[name];
+		const isRequired = required.has(name);
+		if (!isSchema(prop)) return jsonField(name, [...path, name], {}, isRequired, top && !isRequired, 'a property with no schema');
+		return mapSchema(name, [...path, name], prop, isRequired, top && !isRequired, ctx);
+	});
+	return top && requiredList.length === 0 ? withNeededInputsFirst(fields) : fields;
+}
+
+/** Fields that hold what a person asks for: prompts and media (alone or in a list). */
+function isNeededInput(field: Field): boolean {
+	const name = String(field.path[field.path.length - 1] ?? '');
+	if (/prompt|^text$|^query$|^question$|^message$|^input$/i.test(name) && (field.kind === 'text' || field.kind === 'textarea')) return true;
+	return field.kind === 'media' || (field.kind === 'array' && field.item.kind === 'media');
+}
+
+/** How many fields the main area shows at least, when a schema marks none as required. */
+const MAIN_AT_LEAST = 3;
+
+/**
+ * A schema with no `required` list (common for Cog models, where every input has a default)
+ * would show an empty main area above all its inputs under "Advanced". Its prompts and media
+ * inputs come first in the main area, then the earliest others (by `x-order`) up to a few.
+ */
+function withNeededInputsFirst(fields: Field[]): Field[] {
+	const needed = fields.filter(isNeededInput);
+	const fill = fields.filter((f) => !isNeededInput(f)).slice(0, Math.max(0, MAIN_AT_LEAST - needed.length));
+	const main = new Set([...needed, ...fill]);
+	return [...needed, ...fill, ...fields.filter((f) => !main.has(f))].map((f) => (main.has(f) ? { ...f, advanced: false, main: true } : f));
+}
+
+function collectDefaults(fields: Field[], into: unknown): unknown {
+	let out = into;
+	for (const f of fields) {
+		if (f.default !== undefined) out = withValueAt(out, f.path, structuredClone(f.default));
+		else if (f.kind === 'object' && f.required) out = collectDefaults(f.fields, out);
+	}
+	return out;
+}
+
+/** The whole body as one JSON field, where no form can be built from the schema. */
+function wholeBodyAsJson(reason: string): Field {
+	return { id: 'body', path: [], label: 'Input (JSON)', required: true, advanced: false, nullable: false, kind: 'json', reason };
+}
+
+/** The same form as one free JSON editor (the values kept), with a note saying why. */
+export function jsonFallbackForm(form: SchemaForm, note: string): SchemaForm {
+	return { ...form, group: { ...form.group, fields: [wholeBodyAsJson(note)] }, note };
+}
+
+/** The whole mapping: a document in, a form out. */
+export function schemaToForm(doc: Schema, title = 'Input'): SchemaForm {
+	const authored = doc[AUTHORED_FLAG] !== false;
+	if (nestingDepth(doc, MAX_DOCUMENT_DEPTH) > MAX_DOCUMENT_DEPTH) {
+		const problem = `The schema document nests deeper than ${MAX_DOCUMENT_DEPTH} levels.`;
+		return { authored, group: { id: 'input', title, fields: [] }, inputSchema: null, defaults: {}, problem };
+	}
+	const body = requestBodySchema(doc);
+	const components = isSchema(doc['components']) ? doc['components'] : undefined;
+	const inputSchema = body ? { ...body, ...(components ? { components } : {}) } : null;
+	const group: FieldGroup = { id: 'input', title, fields: [] };
+	if (!body) return { authored, group, inputSchema: null, defaults: {}, problem: 'The document describes no JSON request body.' };
+	if (!authored) {
+		group.fields = [wholeBodyAsJson('the service publishes no input schema for this model; any JSON object is accepted')];
+		return { authored, group, inputSchema, defaults: {} };
+	}
+	const resolver = new Resolver(doc);
+	const norm = resolver.normalize(body);
+	const root = norm.schema;
+	if (norm.problem || !isSchema(root['properties'])) {
+		group.fields = [wholeBodyAsJson(norm.problem ?? 'the input is not an object with properties')];
+		return { authored, group, inputSchema, defaults: {} };
+	}
+	group.fields = mapProperties(root, [], true, {
+		resolver,
+		depth: 0,
+		refs: new Set(typeof body['$ref'] === 'string' ? [body['$ref']] : []),
+		budget: { fields: MAX_FIELDS }
+	});
+	return { authored, group, inputSchema, defaults: collectDefaults(group.fields, {}) as Record<string, unknown> };
+}
+
+// ---- helpers the widgets share -------------------------------------------------------------
+
+/** The field of item `index` of an array: the item template with its path moved to that index. */
+export function itemField(array: { path: FieldPath; item: Field }, index: number): Field {
+	return rebase(array.item, [...array.path, 0], [...array.path, index]);
+}
+
+function rebase(field: Field, from: FieldPath, to: FieldPath): Field {
+	const path = [...to, ...field.path.slice(from.length)];
+	const moved = { ...field, path, id: fieldId(path) } as Field;
+	if (moved.kind === 'object') moved.fields = moved.fields.map((f) => rebase(f, from, to));
+	if (moved.kind === 'array') moved.item = rebase(moved.item, from, to);
+	if (moved.kind === 'variant') moved.variants = moved.variants.map((v) => ({ ...v, field: rebase(v.field, from, to) }));
+	return moved;
+}
+
+/** Whether a value has the shape a field edits (to pick the active variant). */
+export function fits(field: Field, value: unknown): boolean {
+	switch (field.kind) {
+		case 'enum':
+			return field.options.some((o) => o.value === value);
+		case 'text':
+		case 'textarea':
+		case 'secret':
+		case 'media':
+			return typeof value === 'string';
+		case 'integer':
+		case 'seed':
+			return typeof value === 'number' && Number.isInteger(value);
+		case 'number':
+			return typeof value === 'number';
+		case 'boolean':
+			return typeof value === 'boolean';
+		case 'array':
+			return Array.isArray(value);
+		case 'object': {
+			if (!isSchema(value)) return false;
+			const known = new Set(field.fields.map((f) => f.path[f.path.length - 1]));
+			return (
+				Object.keys(value).every((k) => known.has(k)) &&
+				field.fields.every((f) => {
+					const key = String(f.path[f.path.length - 1]);
+					return !f.required || f.kind !== 'enum' || fits(f, Object.hasOwn(value, key) ? value[key] : undefined);
+				})
+			);
+		}
+		case 'variant':
+			return field.variants.some((v) => fits(v.field, value));
+		case 'json':
+			return true;
+	}
+}
+
+export function activeVariant(field: { variants: Array<{ field: Field }> }, value: unknown): number {
+	if (value === undefined || value === null) return 0;
+	const i = field.variants.findIndex((v) => fits(v.field, value));
+	return i === -1 ? 0 : i;
+}
+
+/** A starting value for a field switched to (a variant chosen, an item added). */
+export function initialValue(field: Field): unknown {
+	if (field.default !== undefined) return structuredClone(field.default);
+	switch (field.kind) {
+		case 'object': {
+			let out: unknown = {};
+			for (const f of field.fields) {
+				const v = f.required || f.default !== undefined ? initialValue(f) : undefined;
+				if (v !== undefined) out = withValueAt(out, [String(f.path[f.path.length - 1])], v);
+			}
+			return out;
+		}
+		case 'array':
+			return [];
+		case 'enum':
+			return field.options[0]?.value;
+		case 'boolean':
+			return false;
+		case 'integer':
+		case 'number':
+			return field.min ?? 0;
+		case 'seed':
+			return undefined;
+		case 'variant':
+			return field.variants[0] ? initialValue(field.variants[0].field) : undefined;
+		default:
+			return field.kind === 'json' ? undefined : '';
+	}
+}
+
+/** The request body from form values: empty optional text is left out rather than sent as "". */
+export function cleanBody(fields: Field[], values: unknown): unknown {
+	if (!isSchema(values)) return values;
+	const out: Schema = { ...values };
+	for (const f of fields) {
+		const key = String(f.path[f.path.length - 1]);
+		const v = Object.hasOwn(out, key) ? out[key] : undefined;
+		if (v === undefined) delete out[key];
+		else if (v === '' && !f.required) delete out[key];
+		else if (f.kind === 'object' && isSchema(v))
+			Object.defineProperty(out, key, { value: cleanBody(f.fields, v), writable: true, enumerable: true, configurable: true });
+	}
+	return out;
+}

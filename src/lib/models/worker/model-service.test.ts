@@ -1,0 +1,201 @@
+/** The model feature against the real router emulator, in process: keys, retries, queue, results. */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createEmulator, DEFAULT_PORTS, type Emulator } from '../../../../emulator/index';
+import { MemoryStore } from '../../core/worker/kv-store';
+import { RunboardWorker } from '../../core/worker/runboard-worker';
+import type { WorkerEvent } from '../../core/protocol/worker-api';
+import { ModelService, REAL_DEPS } from './model-service';
+
+let emulator: Emulator;
+
+beforeAll(async () => {
+	emulator = await createEmulator({ ports: Object.fromEntries(Object.keys(DEFAULT_PORTS).map((n) => [n, 0])) });
+});
+afterAll(async () => emulator.close());
+
+async function control(path: string, body: unknown): Promise<void> {
+	const res = await fetch(`${emulator.urls.router}/__emulator/${path}`, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json' },
+		body: JSON.stringify(body)
+	});
+	if (!res.ok) throw new Error(`${path}: ${res.status}`);
+}
+
+async function dispatchesOf(key: string): Promise<number> {
+	const counters = (await (await fetch(`${emulator.urls.router}/__emulator/counters`)).json()) as { dispatches: Record<string, number> };
+	return Object.entries(counters.dispatches)
+		.filter(([k]) => k.endsWith(`|${key}`))
+		.reduce((n, [, v]) => n + v, 0);
+}
+
+beforeEach(async () => {
+	await control('reset', {});
+	await control('router/settings', { providerMs: 150 });
+});
+
+function setup() {
+	const kv = new MemoryStore();
+	const config = { demo: { name: 'Demo', workflowUrl: emulator.urls.workflow, routerUrl: emulator.urls.router, apiKey: emulator.apiKey } };
+	const fetchImpl = (async (url: string, init?: RequestInit) =>
+		url.endsWith('/runboard.config.json') ? new Response(JSON.stringify(config)) : fetch(url, init)) as typeof fetch;
+	const core = new RunboardWorker({ kv, appOrigin: 'http://127.0.0.1:9', fetchImpl });
+	const events: WorkerEvent[] = [];
+	core.api().subscribe((e) => events.push(e));
+	const models = new ModelService(
+		core.context,
+		{ ...REAL_DEPS, sleep: (ms) => new Promise((r) => setTimeout(r, Math.min(ms, 300))) },
+		{ resumeWhenLeader: false }
+	);
+	return { kv, core, models, api: models.api(), events };
+}
+
+describe('model runs against the emulator', () => {
+	it('walks the whole catalog and answers a schema revalidation with 304', async () => {
+		const { api, models } = setup();
+		await api.modelCatalog({ profileId: 'demo' });
+		const view = await models.catalog.settled('demo');
+		expect(view?.walk.kind).toBe('done');
+		expect(view?.models.length).toBeGreaterThan(100);
+		const first = await api.modelSchema({ profileId: 'demo', modelId: 'lumen/flux-1' });
+		expect(first).toMatchObject({ ok: true, value: { source: 'fresh' } });
+		const second = await api.modelSchema({ profileId: 'demo', modelId: 'lumen/flux-1' });
+		expect(second).toMatchObject({ ok: true, value: { source: 'not-modified' } });
+	});
+
+	it('sends a walk as whole views at its ends and, between them, only the entries new since the last update', async () => {
+		const { api, models, events } = setup();
+		await api.modelCatalog({ profileId: 'demo' });
+		const done = (await models.catalog.settled('demo'))!;
+		const shown: string[] = [];
+		for (const event of events) {
+			if (event.type !== 'model-catalog-page') continue;
+			expect(event.added?.from).toBe(shown.length);
+			shown.push(...event.added!.models.map((m) => m.id));
+		}
+		expect(shown.length).toBeGreaterThan(0);
+		expect(done.models.map((m) => m.id).slice(0, shown.length)).toEqual(shown);
+		expect(events.at(-1)).toMatchObject({ type: 'model-catalog', view: { walk: { kind: 'done' } } });
+
+		// A refresh keeps the list on screen until the new one is complete: its page updates carry no entries.
+		events.length = 0;
+		await api.modelCatalog({ profileId: 'demo', refresh: true });
+		await models.catalog.settled('demo');
+		const pages = events.filter((e) => e.type === 'model-catalog-page');
+		expect(pages.every((e) => e.type === 'model-catalog-page' && e.added === undefined)).toBe(true);
+		const views = events.flatMap((e) => (e.type === 'model-catalog' ? [e.view] : []));
+		expect(views.every((v) => v.models.length === done.models.length)).toBe(true);
+	});
+
+	it('saves the key before sending, runs synchronously and keeps the result and asset bytes with their expiry', async () => {
+		const { api, models, kv } = setup();
+		const started = await api.startModelRun({ profileId: 'demo', modelId: 'lumen/flux-1', body: { prompt: 'a lighthouse' }, mode: 'sync' });
+		if (!started.ok) throw new Error(started.error.message);
+		expect((await kv.get<{ idempotencyKey: string }>(`modelrun:${started.value.id}`))?.idempotencyKey).toBe(started.value.idempotencyKey);
+		const run = await models.runs.settled(started.value.id);
+		expect(run).toMatchObject({ status: 'succeeded', replayed: false, attempts: 1, creditsUsed: expect.any(Number) });
+		const asset = run!.result!.assets[0]!;
+		expect(asset).toMatchObject({ kind: 'image', source: 'url', bytesKey: expect.any(String), expiresAt: expect.any(Number) });
+		expect((await api.modelBytes({ key: asset.bytesKey! }))?.byteLength).toBeGreaterThan(100);
+		expect(run!.spend?.limitCents).toBe(2000);
+		expect(await dispatchesOf(run!.idempotencyKey)).toBe(1);
+	});
+
+	it('after a drop with a recoverable handle, the retry under the same key is replayed: one dispatch', async () => {
+		const { api, models } = setup();
+		await control('router/faults', { dropAfterDispatch: 'recoverable' });
+		const started = await api.startModelRun({ profileId: 'demo', modelId: 'lumen/flux-1', body: { prompt: 'drop me' }, mode: 'sync' });
+		if (!started.ok) throw new Error(started.error.message);
+		const run = await models.runs.settled(started.value.id);
+		expect(run).toMatchObject({ status: 'succeeded', replayed: true });
+		expect(run!.attempts).toBeGreaterThan(1);
+		expect(await dispatchesOf(run!.idempotencyKey)).toBe(1);
+	});
+
+	it('after a drop that consumed the key, the run is "outcome unknown" and nothing is dispatched again', async () => {
+		const { api, models } = setup();
+		await control('router/faults', { dropAfterDispatch: 'consumed' });
+		const started = await api.startModelRun({ profileId: 'demo', modelId: 'lumen/flux-1', body: { prompt: 'consume me' }, mode: 'sync' });
+		if (!started.ok) throw new Error(started.error.message);
+		const run = await models.runs.settled(started.value.id);
+		expect(run).toMatchObject({
+			status: 'unknown',
+			error: { kind: 'outcome-unknown', message: expect.stringContaining('Outcome unknown, may have been charged'), status: 409 }
+		});
+		expect(await dispatchesOf(run!.idempotencyKey)).toBe(1);
+	});
+
+	it("a content-policy refusal is told with the model's charge rule, looked up in the catalog", async () => {
+		const { api, models } = setup();
+		const started = await api.startModelRun({
+			profileId: 'demo',
+			modelId: 'prism/prism-image',
+			body: { prompt: 'an nsfw request' },
+			mode: 'sync'
+		});
+		if (!started.ok) throw new Error(started.error.message);
+		const run = await models.runs.settled(started.value.id);
+		expect(run).toMatchObject({ status: 'failed', error: { errorType: 'content_policy_violation' } });
+		expect(run!.error!.message).toContain('refused this input on content-policy grounds');
+		expect(run!.error!.message).toContain('may be charged (the service says "per_attempt_review")');
+	});
+
+	it('a body that is not a JSON object is refused before anything is saved or sent', async () => {
+		const { api, models } = setup();
+		const started = await api.startModelRun({ profileId: 'demo', modelId: 'lumen/flux-1', body: ['x'], mode: 'sync' });
+		expect(started).toMatchObject({ ok: false, error: { kind: 'invalid-input' } });
+		expect(await models.runs.repo.list()).toEqual([]);
+	});
+
+	it('a 422 keeps each detail loc for its field', async () => {
+		const { api, models } = setup();
+		const started = await api.startModelRun({
+			profileId: 'demo',
+			modelId: 'lumen/flux-1',
+			body: { prompt: 'x', num_inference_steps: 500 },
+			mode: 'sync'
+		});
+		if (!started.ok) throw new Error(started.error.message);
+		const run = await models.runs.settled(started.value.id);
+		expect(run).toMatchObject({ status: 'failed', error: { status: 422 }, fieldErrors: [{ loc: ['body', 'num_inference_steps'] }] });
+	});
+
+	it('queues, shows the position, cancels one and collects another once', async () => {
+		const { api, models } = setup();
+		await control('router/settings', { queuePaused: true });
+		const a = await api.startModelRun({ profileId: 'demo', modelId: 'tidal/wave-1-t2v', body: { prompt: 'first' }, mode: 'queue' });
+		const b = await api.startModelRun({ profileId: 'demo', modelId: 'tidal/wave-1-t2v', body: { prompt: 'second' }, mode: 'queue' });
+		if (!a.ok || !b.ok) throw new Error('start failed');
+		for (let i = 0; i < 50; i++) {
+			const rb = await api.modelRun({ id: b.value.id });
+			if (rb?.queue?.position === 1) break;
+			await new Promise((r) => setTimeout(r, 50));
+		}
+		expect((await api.modelRun({ id: b.value.id }))?.queue?.position).toBe(1);
+		const cancelled = await api.cancelModelRun({ id: b.value.id });
+		expect(cancelled).toMatchObject({ ok: true, value: { queue: { cancel: 'requested' } } });
+		await control('router/settings', { queuePaused: false });
+		expect(await models.runs.settled(b.value.id)).toMatchObject({ status: 'cancelled', error: { errorType: 'cancelled' } });
+		const done = await models.runs.settled(a.value.id);
+		expect(done).toMatchObject({ status: 'succeeded' });
+		expect(done!.result!.assets[0]).toMatchObject({ bytesKey: expect.any(String) });
+	});
+
+	it('holds at most four synchronous calls open; the others say they wait for a connection, then all finish', async () => {
+		const { api, models } = setup();
+		await control('router/settings', { providerMs: 1200 });
+		const ids: string[] = [];
+		for (let i = 1; i <= 6; i++) {
+			const started = await api.startModelRun({ profileId: 'demo', modelId: 'quill/quill-3', body: { prompt: `call ${i}` }, mode: 'sync' });
+			if (!started.ok) throw new Error(started.error.message);
+			ids.push(started.value.id);
+		}
+		await new Promise((r) => setTimeout(r, 200));
+		const phases = await Promise.all(ids.map(async (id) => (await api.modelRun({ id }))?.phase));
+		expect(phases.filter((p) => p === 'Waiting for a free connection: 4 synchronous calls are already held open.')).toHaveLength(2);
+		expect(models.runs.slots.busy).toBe(4);
+		const done = await Promise.all(ids.map((id) => models.runs.settled(id)));
+		expect(done.map((r) => r?.status)).toEqual(Array(6).fill('succeeded'));
+		expect(models.runs.slots.busy).toBe(0);
+	});
+});

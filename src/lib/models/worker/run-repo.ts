@@ -1,0 +1,91 @@
+/** Model runs in IndexedDB (`modelrun:<id>`), parsed on read, emitted to the page on every save. */
+import { MODEL_RUN_VERSION, type ModelRun, type SpendFacts } from '../rules/model-run';
+import type { Json } from '../../core/protocol/json';
+import type { WorkerContext } from '../../core/worker/context';
+
+import {
+	MODEL_BYTES_KEY,
+	MODEL_INPUTS_KEY as INPUTS_KEY,
+	MODEL_RUN_KEY,
+	MODEL_SPEND_KEY as SPEND_KEY
+} from '../../core/protocol/storage-keys';
+import type { KeyValueStore } from '../../core/worker/kv-store';
+
+export const RUN_KEY = MODEL_RUN_KEY;
+
+/** Removes every model run of a profile with its saved result bytes; returns the ids removed. */
+export async function removeModelRunsOf(kv: KeyValueStore, profileId: string): Promise<string[]> {
+	const removed: string[] = [];
+	for (const [key, run] of await kv.entries<{ profileId?: string }>(RUN_KEY)) {
+		if (run.profileId !== profileId) continue;
+		const id = key.slice(RUN_KEY.length);
+		for (const k of [key, ...(await kv.keys(`${MODEL_BYTES_KEY}${id}:`))]) await kv.delete(k);
+		removed.push(id);
+	}
+	return removed;
+}
+
+function parseRun(value: unknown): ModelRun | undefined {
+	if (typeof value !== 'object' || value === null) return undefined;
+	const r = value as Partial<ModelRun>;
+	if (r.schemaVersion !== MODEL_RUN_VERSION || r.kind !== 'model' || typeof r.id !== 'string' || typeof r.idempotencyKey !== 'string')
+		return undefined;
+	return r as ModelRun;
+}
+
+export class RunRepo {
+	private readonly cache = new Map<string, ModelRun>();
+
+	constructor(private readonly ctx: WorkerContext) {
+		// Runs deleted elsewhere (the timeline's batch delete) must not be served from the cache.
+		ctx.onEmit((event) => {
+			if (event.type === 'run-deleted') this.cache.delete(event.id);
+		});
+	}
+
+	async save(run: ModelRun): Promise<ModelRun> {
+		this.cache.set(run.id, run);
+		await this.ctx.kv.set(RUN_KEY + run.id, run);
+		this.ctx.emit({ type: 'model-run', run });
+		return run;
+	}
+
+	/** Forgets a finished run and its saved result bytes; tells the pages. */
+	async remove(id: string, bytesPrefix: string): Promise<void> {
+		this.cache.delete(id);
+		await this.ctx.kv.delete(RUN_KEY + id);
+		for (const key of await this.ctx.kv.keys(`${bytesPrefix}${id}:`)) await this.ctx.kv.delete(key);
+		this.ctx.emit({ type: 'run-deleted', id });
+	}
+
+	async get(id: string): Promise<ModelRun | undefined> {
+		return this.cache.get(id) ?? parseRun(await this.ctx.kv.get(RUN_KEY + id));
+	}
+
+	async list(profileId?: string): Promise<ModelRun[]> {
+		// Keys first, then each record: reading entries would load every saved result's bytes too.
+		const keys = await this.ctx.kv.keys(RUN_KEY);
+		const rows = await Promise.all(keys.map((k) => this.ctx.kv.get<unknown>(k)));
+		const runs = rows.map(parseRun).filter((r): r is ModelRun => r !== undefined);
+		return runs.filter((r) => !profileId || r.profileId === profileId).sort((a, b) => b.createdAt - a.createdAt);
+	}
+
+	lastInputs(profileId: string, modelId: string): Promise<Json | undefined> {
+		return this.ctx.kv.get<Json>(`${INPUTS_KEY}${profileId}:${modelId}`);
+	}
+
+	saveInputs(profileId: string, modelId: string, body: Json): Promise<void> {
+		return this.ctx.kv.set(`${INPUTS_KEY}${profileId}:${modelId}`, body);
+	}
+
+	async spend(profileId: string): Promise<SpendFacts | undefined> {
+		return this.ctx.kv.get<SpendFacts>(SPEND_KEY + profileId);
+	}
+
+	async saveSpend(profileId: string, spend: SpendFacts): Promise<void> {
+		const last = await this.spend(profileId);
+		if (last && last.at > spend.at) return;
+		await this.ctx.kv.set(SPEND_KEY + profileId, spend);
+		this.ctx.emit({ type: 'model-spend', profileId, spend });
+	}
+}

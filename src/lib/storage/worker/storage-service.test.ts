@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import type { WorkerContext } from '../../core/worker/context';
+import { MemoryStore } from '../../core/worker/kv-store';
+import { isQuotaError } from '../../core/worker/quota';
+import { StorageService } from './storage-service';
+
+describe('making room on the device', () => {
+	it('removes cached outputs of the oldest runs first, until enough is freed', async () => {
+		const kv = new MemoryStore();
+		await kv.set('run:old', { createdAt: 1 });
+		await kv.set('run:new', { createdAt: 9 });
+		await kv.set('output:new:0', new Blob([new Uint8Array(100)]));
+		await kv.set('output:old:0', new Blob([new Uint8Array(100)]));
+		await kv.set('output:old:1', new Blob([new Uint8Array(100)]));
+		const api = new StorageService({ kv } as unknown as WorkerContext).api();
+		expect(await api.freeOutputSpace({ bytes: 150 })).toEqual({ freed: 200, removed: 2 });
+		expect(await kv.keys('output:')).toEqual(['output:new:0']);
+		expect((await api.storageStatus({})).outputs).toEqual({ count: 1, bytes: 100 });
+	});
+
+	it('counts and frees model result bytes with the workflow outputs, sized from their run records', async () => {
+		const kv = new MemoryStore();
+		await kv.set('run:wf', { createdAt: 5 });
+		await kv.set('output:wf:0', new Blob([new Uint8Array(100)]));
+		const body = 'models:bytes:m1:body';
+		await kv.set('modelrun:m1', {
+			createdAt: 2,
+			result: {
+				bytesKey: body,
+				size: 40,
+				assets: [
+					{ bytesKey: body, size: 40 },
+					{ bytesKey: 'models:bytes:m1:0', size: 300 }
+				]
+			}
+		});
+		await kv.set(body, new Uint8Array(40));
+		await kv.set('models:bytes:m1:0', new Uint8Array(300));
+		const api = new StorageService({ kv } as unknown as WorkerContext).api();
+		expect((await api.storageStatus({})).outputs).toEqual({ count: 3, bytes: 440 });
+		expect(await api.freeOutputSpace({ bytes: 320 })).toEqual({ freed: 340, removed: 2 });
+		expect(await kv.keys('models:bytes:')).toEqual([]);
+		expect(await kv.get('modelrun:m1')).toBeTruthy();
+		expect(await kv.keys('output:')).toEqual(['output:wf:0']);
+	});
+
+	it('knows a full disk when it sees one', () => {
+		expect(isQuotaError(new DOMException('full', 'QuotaExceededError'))).toBe(true);
+		expect(isQuotaError(new DOMException('gone', 'NotFoundError'))).toBe(false);
+		expect(isQuotaError(new Error('QuotaExceededError'))).toBe(false);
+	});
+});

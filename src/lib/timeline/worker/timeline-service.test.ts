@@ -1,0 +1,116 @@
+import { describe, expect, it, vi } from 'vitest';
+import { newWorkflowRun } from '../../workflows/rules/run-record';
+import type { WorkerEvent } from '../../core/protocol/worker-api';
+import type { WorkerContext } from '../../core/worker/context';
+import { MemoryStore } from '../../core/worker/kv-store';
+import { TimelineService, TIMELINE_KEY } from './timeline-service';
+
+function harness() {
+	const kv = new MemoryStore();
+	const listeners: Array<(e: WorkerEvent) => void> = [];
+	const emitted: WorkerEvent[] = [];
+	const topics: string[] = [];
+	const ctx = {
+		kv,
+		onEmit: (l: (e: WorkerEvent) => void) => listeners.push(l),
+		emit: (e: WorkerEvent) => {
+			emitted.push(e);
+			listeners.forEach((l) => l(e));
+		},
+		notifyTabs: (topic: string) => topics.push(topic)
+	} as unknown as WorkerContext;
+	const service = new TimelineService(ctx);
+	const emit = async (e: WorkerEvent) => {
+		listeners.forEach((l) => l(e));
+		await new Promise((r) => setTimeout(r, 0));
+	};
+	return { kv, api: service.api(), emit, emitted, topics };
+}
+
+const modelRun = (id: string, status: string, createdAt: number) => ({
+	schemaVersion: 1,
+	kind: 'model',
+	id,
+	profileId: 'p',
+	modelId: 'lumen/flux',
+	title: 'Flux',
+	status,
+	createdAt
+});
+
+const run = (id: string, createdAt: number) => ({
+	...newWorkflowRun({ id, profileId: 'p', title: `Run ${id}`, workflowId: null, prompt: {}, seeds: {}, partner: false, now: createdAt }),
+	status: 'queued' as const
+});
+
+describe('the timeline index', () => {
+	it('follows saves through the events they emit, and forgets deleted runs', async () => {
+		const { kv, api, emit } = harness();
+		await kv.set('run:a', run('a', 1));
+		await emit({ type: 'run', run: run('a', 1) });
+		await emit({ type: 'run', run: { ...run('a', 1), status: 'succeeded' } });
+		expect((await api.timeline({})).map((e) => [e.id, e.status])).toEqual([['a', 'succeeded']]);
+		await kv.delete('run:a');
+		await emit({ type: 'run-deleted', id: 'a' });
+		expect(await api.timeline({})).toEqual([]);
+	});
+
+	it('repairs itself from full records written some other way, model runs included', async () => {
+		const { kv, api } = harness();
+		await kv.set('run:a', run('a', 1));
+		await kv.set('run:b', run('b', 3));
+		await kv.set('modelrun:m', {
+			schemaVersion: 1,
+			kind: 'model',
+			id: 'm',
+			profileId: 'p',
+			modelId: 'lumen/flux',
+			title: 'Flux',
+			status: 'succeeded',
+			createdAt: 2,
+			creditsUsed: 7
+		});
+		await kv.set(`${TIMELINE_KEY}gone`, { id: 'gone' });
+		const entries = await api.timeline({});
+		expect(entries.map((e) => e.id)).toEqual(['b', 'm', 'a']);
+		expect(entries[1]).toMatchObject({ kind: 'model', subject: 'lumen/flux', credits: 7, href: '/runs/m' });
+		expect(await kv.get(`${TIMELINE_KEY}gone`)).toBeUndefined();
+		expect((await api.timeline({ limit: 2 })).map((e) => e.id)).toEqual(['b', 'm']);
+	});
+
+	it('deletes a batch of finished runs of both kinds in one write, keeping unfinished ones', async () => {
+		const { kv, api, emitted, topics } = harness();
+		await kv.set('run:a', { ...run('a', 1), status: 'succeeded', promptId: 'job-a' });
+		await kv.set('prompt:job-a', 'a');
+		await kv.set('output:a:0', 'bytes');
+		await kv.set('output:ab:0', 'another run whose id starts the same');
+		await kv.set('run:ab', { ...run('ab', 4), status: 'failed' });
+		await kv.set('modelrun:m', modelRun('m', 'succeeded', 2));
+		await kv.set('models:bytes:m:0', 'bytes');
+		await kv.set('modelrun:busy', modelRun('busy', 'running', 3));
+		expect((await api.timeline({})).map((e) => e.id)).toEqual(['ab', 'busy', 'm', 'a']);
+		const deleteMany = vi.spyOn(kv, 'deleteMany');
+
+		expect(await api.deleteRuns({ ids: ['a', 'm', 'busy', 'a'] })).toEqual({ deleted: ['a', 'm'], kept: ['busy'] });
+
+		expect(deleteMany).toHaveBeenCalledTimes(1);
+		expect((await kv.keys()).filter((k) => !k.startsWith(TIMELINE_KEY))).toEqual(['modelrun:busy', 'output:ab:0', 'run:ab']);
+		expect((await api.timeline({})).map((e) => e.id)).toEqual(['ab', 'busy']);
+		expect(emitted).toEqual([
+			{ type: 'run-deleted', id: 'a' },
+			{ type: 'run-deleted', id: 'm' }
+		]);
+		expect(topics).toEqual(['runs-changed']);
+	});
+
+	it('deletes nothing when the one write fails', async () => {
+		const { kv, api, emitted } = harness();
+		await kv.set('run:a', { ...run('a', 1), status: 'succeeded' });
+		await kv.set('modelrun:m', modelRun('m', 'failed', 2));
+		await api.timeline({});
+		vi.spyOn(kv, 'deleteMany').mockRejectedValueOnce(new Error('The page went away'));
+		await expect(api.deleteRuns({ ids: ['a', 'm'] })).rejects.toThrow('The page went away');
+		expect((await api.timeline({})).map((e) => e.id)).toEqual(['m', 'a']);
+		expect(emitted).toEqual([]);
+	});
+});

@@ -1,0 +1,126 @@
+/**
+ * The Runs timeline's index: one compact entry per run under `tl:<created at, 13 digits>:<id>`, so
+ * keys sort by time: the newest page is read with a reverse cursor before the rest, and the list
+ * of ten thousand runs reads small records only. It follows every save (through the events saves
+ * emit) and repairs itself from the full records written some other way (an import, a bug).
+ */
+import { modelEntry, workflowEntry, type TimelineEntry } from '../rules/timeline';
+import type { ModelRun } from '../../models/rules/model-run';
+import type { WorkerContext } from '../../core/worker/context';
+import type { TimelineApi } from '../protocol/api';
+import { MODEL_RUN_KEY as MODEL_RUN, TIMELINE_KEY, WORKFLOW_RUN_KEY as WORKFLOW_RUN } from '../../core/protocol/storage-keys';
+import { migrateRun } from '../../workflows/worker/runs-repo';
+import { planRunDeletes } from './run-deleter';
+
+export { TIMELINE_KEY };
+const SOURCES = [
+	{
+		prefix: WORKFLOW_RUN,
+		entry: (value: unknown) => {
+			const run = migrateRun(value);
+			return run ? workflowEntry(run) : undefined;
+		}
+	},
+	{ prefix: MODEL_RUN, entry: (value: unknown) => (isModelRun(value) ? modelEntry(value) : undefined) }
+] as const;
+
+/** Looser than the run repo's parse on purpose: a run of another record version is still listed. */
+function isModelRun(value: unknown): value is ModelRun {
+	return (
+		typeof value === 'object' &&
+		value !== null &&
+		(value as { kind?: unknown }).kind === 'model' &&
+		typeof (value as { id?: unknown }).id === 'string'
+	);
+}
+
+/** Fields whose change is worth a write; progress ticks are not. */
+const signature = (e: TimelineEntry) =>
+	`${e.status}|${e.title}|${e.asked}|${e.thumbnail}|${e.modelThumb?.key}|${e.firstOutput?.kind}|${e.firstOutput?.line}|${e.durationMs}|${e.credits}|${e.seed}`;
+
+const KEY_SHAPE = /^tl:(\d{13}):(.+)$/;
+export const timelineKey = (entry: Pick<TimelineEntry, 'id' | 'createdAt'>) =>
+	`${TIMELINE_KEY}${String(Math.max(0, Math.floor(entry.createdAt))).padStart(13, '0')}:${entry.id}`;
+
+export class TimelineService {
+	private readonly written = new Map<string, string>();
+	/** Index key of each run id, read from the keys once. */
+	private keys: Map<string, string> | undefined;
+
+	constructor(private readonly ctx: WorkerContext) {
+		ctx.onEmit((event) => {
+			if (event.type === 'run') void this.put(workflowEntry(event.run));
+			else if (event.type === 'model-run') void this.put(modelEntry(event.run));
+			else if (event.type === 'run-deleted') void this.remove(event.id);
+		});
+	}
+
+	api(): TimelineApi {
+		return { timeline: (i) => this.timeline(i.limit), deleteRuns: (i) => this.deleteRuns(i.ids) };
+	}
+
+	private async deleteRuns(ids: string[]): Promise<{ deleted: string[]; kept: string[] }> {
+		const keys = await this.keyMap();
+		const plan = await planRunDeletes(this.ctx.kv, ids, (id) => keys.get(id));
+		await this.ctx.kv.deleteMany(plan.keys);
+		for (const id of plan.deleted) {
+			keys.delete(id);
+			this.written.delete(id);
+			this.ctx.emit({ type: 'run-deleted', id });
+		}
+		if (plan.deleted.length > 0) this.ctx.notifyTabs('runs-changed');
+		return { deleted: plan.deleted, kept: plan.kept };
+	}
+
+	private async keyMap(): Promise<Map<string, string>> {
+		if (!this.keys) {
+			const keys = new Map<string, string>();
+			for (const key of await this.ctx.kv.keys(TIMELINE_KEY)) {
+				const match = KEY_SHAPE.exec(key);
+				if (match) keys.set(match[2]!, key);
+				else await this.ctx.kv.delete(key); // an entry in an older shape: the repair rebuilds it
+			}
+			this.keys ??= keys;
+		}
+		return this.keys;
+	}
+
+	private async put(entry: TimelineEntry): Promise<void> {
+		const sig = signature(entry);
+		if (this.written.get(entry.id) === sig) return;
+		this.written.set(entry.id, sig);
+		const key = timelineKey(entry);
+		(await this.keyMap()).set(entry.id, key);
+		await this.ctx.kv.set(key, entry);
+	}
+
+	private async remove(id: string): Promise<void> {
+		this.written.delete(id);
+		const keys = await this.keyMap();
+		const key = keys.get(id);
+		keys.delete(id);
+		if (key) await this.ctx.kv.delete(key);
+	}
+
+	async timeline(limit?: number): Promise<TimelineEntry[]> {
+		if (limit !== undefined) return (await this.ctx.kv.newest<TimelineEntry>(TIMELINE_KEY, limit)).map(([, e]) => e);
+		await this.repair();
+		return (await this.ctx.kv.entries<TimelineEntry>(TIMELINE_KEY)).map(([, e]) => e).reverse();
+	}
+
+	/** Adds entries for runs that have none and drops entries whose run is gone: keys only, unless something is missing. */
+	private async repair(): Promise<void> {
+		const indexed = new Set((await this.keyMap()).keys());
+		const present = new Set<string>();
+		for (const source of SOURCES) {
+			for (const key of await this.ctx.kv.keys(source.prefix)) {
+				const id = key.slice(source.prefix.length);
+				present.add(id);
+				if (indexed.has(id)) continue;
+				const entry = source.entry(await this.ctx.kv.get(key));
+				if (entry) await this.put(entry);
+			}
+		}
+		for (const id of indexed) if (!present.has(id)) await this.remove(id);
+	}
+}

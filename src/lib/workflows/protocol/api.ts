@@ -1,0 +1,120 @@
+/** The workflow-runs part of the worker API. */
+import type { StopOutcome } from '../worker/surfaces/surface';
+import type { SurfaceKind } from '../worker/surfaces/capabilities';
+import type { AppError, Result } from '../../core/protocol/errors';
+import type { NodeDefinitions } from './object-info';
+import type { NodeProblems, WorkflowRun } from '../rules/run-record';
+import type { ImportResult } from '../rules/workflow-import';
+import type { ApiPrompt, FileRef } from './workflow-api';
+import type { SavedWorkflow } from '../worker/library-repo';
+
+export type { SavedWorkflow };
+
+export type UploadPhase = 'hashing' | 'checking' | 'uploading' | 'done';
+export type UploadProgress = (phase: UploadPhase, loaded: number, total: number) => void;
+
+/** A chosen file as the service now has it: the name a workflow input references, and how it got there. */
+export interface UploadedInput {
+	name: string;
+	subfolder: string;
+	type: FileRef['type'];
+	hash: string;
+	via: 'from-hash' | 'upload';
+	uploadedBytes: number;
+}
+
+export interface ObjectInfoView {
+	nodes: NodeDefinitions;
+	fetchedAt: number;
+	fromCache: boolean;
+	/** Why a fresh copy could not be fetched, when the cached one is shown. */
+	problem?: AppError;
+	/**
+	 * The service publishes no node definitions (a v2 deployment): `nodes` is empty and the form is
+	 * drawn from the workflow's own values (`domain/object-info-inferred.ts`).
+	 */
+	none?: true;
+}
+
+export type SubmitRunError =
+	| { kind: 'rejected'; message: string; problems: NodeProblems; status?: number; requestId?: string; runId: string }
+	| { kind: 'error'; error: AppError; runId: string | null };
+
+export interface QueueEntry {
+	promptId: string;
+	position: number;
+	runId: string | null;
+	title: string;
+}
+
+export interface QueueView {
+	running: QueueEntry[];
+	pending: QueueEntry[];
+}
+
+/** A workflow run to submit: the API-format prompt, and the seeds it was given (shown on the run). */
+export interface SubmitRunInput {
+	profileId: string;
+	workflowId: string | null;
+	title: string;
+	prompt: ApiPrompt;
+	seeds: Record<string, number>;
+}
+
+export interface SaveWorkflowInput {
+	id?: string;
+	name: string;
+	prompt: ApiPrompt;
+	ui?: SavedWorkflow['ui'];
+	notes?: string[];
+	missing?: SavedWorkflow['missing'];
+	/** Whose cached node definitions write the prompt's values back into a saved `ui`. */
+	profileId?: string;
+}
+
+export interface WorkflowApi {
+	objectInfo(input: { profileId: string; refresh?: boolean }): Promise<Result<ObjectInfoView>>;
+	/** Which surface this profile's runs go through (a Cloud profile: v2 where its service offers it). */
+	workflowSurface(input: { profileId: string }): Promise<Result<SurfaceKind>>;
+	listWorkflows(input: Record<string, never>): Promise<SavedWorkflow[]>;
+	getWorkflow(input: { id: string }): Promise<SavedWorkflow | null>;
+	saveWorkflow(input: SaveWorkflowInput): Promise<SavedWorkflow>;
+	duplicateWorkflow(input: { id: string }): Promise<SavedWorkflow | null>;
+	deleteWorkflow(input: { id: string }): Promise<void>;
+	/** A dropped or picked file; UI-format workflows convert with `profileId`'s node definitions. */
+	importFile(input: { file: File; profileId: string | null }): Promise<ImportResult>;
+	/** Pasted JSON, API or UI format. */
+	importText(input: { text: string; profileId: string | null }): Promise<ImportResult>;
+	/**
+	 * Hashes and sends a chosen file. With `operationId`, `cancelOperation` stops it (comlink cannot
+	 * pass an AbortSignal): the answer is then a `cancelled` error.
+	 */
+	uploadInput(input: {
+		profileId: string;
+		uploadId: string;
+		file: File;
+		maskFor?: FileRef;
+		operationId?: string;
+	}): Promise<Result<UploadedInput>>;
+	submitRun(input: SubmitRunInput): Promise<Result<WorkflowRun, SubmitRunError>>;
+	listRuns(input: Record<string, never>): Promise<WorkflowRun[]>;
+	getRun(input: { id: string }): Promise<WorkflowRun | null>;
+	deleteRun(input: { id: string }): Promise<void>;
+	/** Cancels pending or running jobs (`POST /api/queue` delete). */
+	cancelRuns(input: { profileId: string; promptIds: string[] }): Promise<Result<void>>;
+	/** Cancels one run's job by the best route its server has; says what the server did. */
+	stopRun(input: { runId: string }): Promise<Result<StopOutcome>>;
+	/** Interrupts a running job (between nodes). */
+	interrupt(input: { profileId: string; promptId?: string }): Promise<Result<void>>;
+	queue(input: { profileId: string }): Promise<Result<QueueView>>;
+	/** The bytes of a run's output, from the cache or fetched without the key reaching storage. */
+	output(input: { runId: string; index: number }): Promise<Result<Blob>>;
+	/** An input image the service already has (LoadImage's list), for a preview. */
+	inputImage(input: { profileId: string; name: string }): Promise<Result<Blob>>;
+}
+
+export type WorkflowEvent =
+	| { type: 'run'; run: WorkflowRun }
+	| { type: 'run-deleted'; id: string }
+	| { type: 'preview'; runId: string | null; nodeId: string | null; mime: string; bytes: ArrayBuffer }
+	| { type: 'upload-progress'; uploadId: string; phase: UploadPhase; loaded: number; total: number };

@@ -1,0 +1,106 @@
+/**
+ * One run's page: the run and its live preview, and while it waits, its place in the service's queue
+ * (read every few seconds) and how long it may still take. Made by the page, disposed when it goes.
+ */
+import type { WorkflowRun } from '$lib/workflows/rules/run-record';
+import { SvelteMap } from 'svelte/reactivity';
+import { loadedImages } from '$lib/workbench/rules/edit-input';
+import { canvasLayout, readingOrder } from '$lib/workflows/rules/converter/canvas-layout';
+import { estimateRemaining, queuePosition, recentWorkflowDurations } from '$lib/timeline/rules/eta';
+import { workerApi } from '$lib/core/state/worker-bridge.svelte';
+import { WorkflowRunsStore } from './workflow-runs.svelte';
+import { timeline } from '../../timeline/state/timeline.svelte';
+import { network } from '../../core/state/network.svelte';
+
+/** How often the queue is read while the run waits. */
+export const QUEUE_POLL_MS = 3000;
+
+export class RunPageStore {
+	readonly runs = new WorkflowRunsStore();
+	id = $state('');
+	/** Jobs ahead of this one, read from the service's queue while the run waits. */
+	position = $state<number | null>(null);
+
+	run = $derived<WorkflowRun | undefined>(this.runs.runs.get(this.id));
+	preview = $derived(this.runs.previews.get(this.id) ?? null);
+	/** Milliseconds until the run is likely done, from the durations of recent runs of its workflow. */
+	eta = $derived.by(() => {
+		const run = this.run;
+		if (!run || run.status !== 'queued' || this.position === null) return undefined;
+		// Recent durations come from the timeline index, not from reading every full run.
+		return estimateRemaining({ position: this.position, recentDurations: recentWorkflowDurations(timeline.entries.values(), run) });
+	});
+
+	/** The canvas reading order of a UI-format workflow's nodes, for Inputs used (empty: node id order). */
+	nodeOrder = $state.raw<string[]>([]);
+	/** Pictures of the run's LoadImage inputs the server still has, by `node id.image` (names only while offline). */
+	readonly inputPictures = new SvelteMap<string, string>();
+
+	private timer: ReturnType<typeof setInterval> | undefined;
+	private stopEffects: (() => void) | undefined;
+
+	/** Shows run `id`: reads it, follows its events, and reads its queue position while it waits. */
+	open(id: string): void {
+		if (this.id !== id) this.position = null;
+		this.id = id;
+		void this.runs.ensure(id);
+		void timeline.load();
+		this.timer ??= setInterval(() => void this.readPosition(), QUEUE_POLL_MS);
+		// Read the position as soon as the run is known to wait, not only on the timer.
+		this.stopEffects ??= $effect.root(() => {
+			let askedFor: string | null = null;
+			$effect(() => {
+				const run = this.run;
+				if (run?.status === 'queued' && askedFor !== run.id) {
+					askedFor = run.id;
+					void this.readPosition();
+				}
+			});
+			let orderOf: string | null = null;
+			$effect(() => {
+				const run = this.run;
+				if (!run || orderOf === run.id) return;
+				orderOf = run.id;
+				this.nodeOrder = [];
+				if (!run.workflowId) return;
+				void workerApi()
+					.getWorkflow({ id: run.workflowId })
+					.then(
+						(saved) => {
+							if (saved?.ui && this.run?.id === run.id) this.nodeOrder = readingOrder(canvasLayout(saved.ui), Object.keys(run.prompt));
+						},
+						// The order is a nicety: without the saved workflow, Inputs used keeps node id order.
+						() => undefined
+					);
+			});
+			let picturesOf: string | null = null;
+			$effect(() => {
+				const run = this.run;
+				if (!run || picturesOf === run.id || !network.online) return;
+				picturesOf = run.id;
+				this.inputPictures.clear();
+				for (const { nodeId, name } of loadedImages(run.prompt))
+					void this.runs.inputImageUrl(run.profileId, name).then((url) => {
+						if (url.ok && this.run?.id === run.id) this.inputPictures.set(`${nodeId}.image`, url.value);
+					});
+			});
+		});
+	}
+
+	async readPosition(): Promise<void> {
+		const run = this.run;
+		if (!run || run.status !== 'queued' || !network.online || !run.promptId) return;
+		const queue = await workerApi().queue({ profileId: run.profileId });
+		if (!queue.ok || this.run?.id !== run.id) return;
+		this.position = queuePosition(queue.value, run.promptId);
+	}
+
+	/** Stops the polling and the events, and revokes the page's object URLs. */
+	dispose(): void {
+		clearInterval(this.timer);
+		this.timer = undefined;
+		this.stopEffects?.();
+		this.stopEffects = undefined;
+		this.runs.dispose();
+	}
+}

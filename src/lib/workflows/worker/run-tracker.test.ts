@@ -1,0 +1,209 @@
+import { describe, expect, it } from 'vitest';
+import { newWorkflowRun } from '../rules/run-record';
+import type { ServerEvent } from '../protocol/workflow-events';
+import type { WorkerEvent } from '../../core/protocol/worker-api';
+import type { WorkerContext } from '../../core/worker/context';
+import { MemoryStore } from '../../core/worker/kv-store';
+import type { SocketMessage } from '../../core/worker/socket-message';
+import { RunTracker } from './run-tracker';
+import { RunsRepo } from './runs-repo';
+import type { Surfaces } from './surfaces';
+import type { JobReading } from './surfaces/surface';
+import { V2Surface } from './surfaces/v2-surface';
+
+function harness() {
+	const kv = new MemoryStore();
+	const emitted: WorkerEvent[] = [];
+	let socket: (m: SocketMessage) => void = () => {};
+	const ctx = {
+		kv,
+		isLeader: () => true,
+		emit: (e: WorkerEvent) => emitted.push(e),
+		onSocketMessage: (l: (m: SocketMessage) => void) => {
+			socket = l;
+			return () => {};
+		},
+		onTabTopic: () => {},
+		connection: async () => ({ ok: false, error: { kind: 'network', message: 'offline in this test' } })
+	} as unknown as WorkerContext;
+	const runs = new RunsRepo(kv);
+	const finished: string[] = [];
+	const tracker = new RunTracker(ctx, runs, { finished: (r) => finished.push(r.id) });
+	tracker.start();
+	tracker.stop();
+	const send = (event: ServerEvent) => socket({ kind: 'event', profileId: 'p', event });
+	return { tracker, send, emitted, finished, runs };
+}
+
+const run = () => ({
+	...newWorkflowRun({
+		id: 'r1',
+		profileId: 'p',
+		title: 'T',
+		workflowId: null,
+		prompt: { '3': { class_type: 'KSampler', inputs: {} } },
+		seeds: {},
+		partner: false,
+		now: 1
+	}),
+	promptId: 'p1'
+});
+
+describe('the run tracker', () => {
+	it('keeps progress that arrived before the submit answer', () => {
+		const { tracker, send } = harness();
+		tracker.track(run());
+		send({ type: 'execution_start', promptId: 'p1' });
+		send({ type: 'executing', promptId: 'p1', node: '3' });
+		send({ type: 'progress', promptId: 'p1', node: '3', value: 4, max: 20 });
+		const accepted = tracker.accepted(run(), 'p1');
+		expect(accepted.status).toBe('running');
+		expect(accepted.progress.current).toBe('3');
+		expect(accepted.progress.step).toEqual({ node: '3', value: 4, max: 20 });
+		expect(accepted.queuedAt).toBeDefined();
+	});
+
+	it('replays events for a prompt id it learns only from the answer', () => {
+		const { tracker, send } = harness();
+		send({ type: 'execution_start', promptId: 'server-id' });
+		send({ type: 'executing', promptId: 'server-id', node: '3' });
+		const accepted = tracker.accepted({ ...run(), promptId: 'server-id' }, 'server-id');
+		expect(accepted.status).toBe('running');
+		expect(accepted.progress.current).toBe('3');
+	});
+
+	it('attributes events without a prompt id to the only running run, and finishes once', async () => {
+		const { tracker, send, finished, runs } = harness();
+		tracker.track(run());
+		send({ type: 'execution_start', promptId: 'p1' });
+		send({ type: 'progress', promptId: undefined, node: '3', value: 2, max: 20 });
+		send({ type: 'execution_success', promptId: 'p1' });
+		send({ type: 'execution_success', promptId: 'p1' });
+		expect(finished).toEqual(['r1']);
+		expect((await runs.get('r1'))?.status).toBe('succeeded');
+	});
+});
+
+describe('a job the server no longer knows', () => {
+	/** A tracker whose server reads every job as `reading`, at the time `clock.t`. */
+	function onServer(reading: JobReading) {
+		const kv = new MemoryStore();
+		const clock = { t: 0 };
+		const restarted: string[] = [];
+		const surface = { read: async () => ({ ok: true, value: reading }) };
+		const surfaces = {
+			for: async () => ({ ok: true, value: surface }),
+			serverRestarted: (id: string) => restarted.push(id)
+		} as unknown as Surfaces;
+		let socket: (m: SocketMessage) => void = () => {};
+		const ctx = {
+			kv,
+			isLeader: () => true,
+			emit: () => {},
+			onSocketMessage: (l: (m: SocketMessage) => void) => ((socket = l), () => {}),
+			onTabTopic: () => {}
+		} as unknown as WorkerContext;
+		const tracker = new RunTracker(ctx, new RunsRepo(kv), { finished: () => {} }, () => clock.t, surfaces);
+		tracker.start();
+		tracker.stop();
+		const greet = () => socket({ kind: 'event', profileId: 'p', event: { type: 'status', queueRemaining: 0, sid: 's' } });
+		return { tracker, clock, kv, restarted, greet };
+	}
+
+	it.each([
+		['ran, then vanished: the server restarted', { startedAt: 5, status: 'running' as const }, /restarted while this ran/],
+		['waited, then vanished from the queue', { queuedAt: 5, status: 'queued' as const }, /left the server’s queue/],
+		['never answered, and the server has no such job', { status: 'submitting' as const }, /never accepted/]
+	])('a run that %s is lost with the reason, never cancelled', async (_, state, reason) => {
+		const { tracker, clock, kv } = onServer({ kind: 'vanished' });
+		tracker.track({ ...run(), ...state });
+		clock.t = 60_000;
+		await tracker.pollAll();
+		const stored = await new RunsRepo(kv).get('r1');
+		expect(stored).toMatchObject({ status: 'lost', error: { kind: 'lost', message: expect.stringMatching(reason) } });
+	});
+
+	it('probes the server again when its socket greets us a second time (a reconnect)', () => {
+		const { greet, restarted } = onServer({ kind: 'waiting' });
+		greet();
+		expect(restarted).toEqual([]);
+		greet();
+		expect(restarted).toEqual(['p']);
+	});
+});
+
+describe('a job the service names itself (v2)', () => {
+	it('is read at once under the name from the answer, not at the next poll', async () => {
+		const asked: string[] = [];
+		const surface = {
+			read: async (job: { promptId: string }) => {
+				asked.push(job.promptId);
+				return { ok: true, value: { kind: 'waiting' } };
+			}
+		};
+		const surfaces = { for: async () => ({ ok: true, value: surface }) } as unknown as Surfaces;
+		const kv = new MemoryStore();
+		const ctx = {
+			kv,
+			isLeader: () => true,
+			emit: () => {},
+			onSocketMessage: () => () => {},
+			onTabTopic: () => {}
+		} as unknown as WorkerContext;
+		const tracker = new RunTracker(ctx, new RunsRepo(kv), { finished: () => {} }, () => 0, surfaces);
+		tracker.track(run());
+		tracker.accepted(run(), 'job_from_the_service');
+		await new Promise((resolve) => setTimeout(resolve, 0));
+		expect(asked).toEqual(['job_from_the_service']);
+
+		// A service that keeps our id (v1, ComfyUI) is not asked again: its next poll will do.
+		tracker.accepted({ ...run(), promptId: 'job_from_the_service' }, 'job_from_the_service');
+		await new Promise((resolve) => setTimeout(resolve, 0));
+		expect(asked).toEqual(['job_from_the_service']);
+	});
+});
+
+describe('a job started elsewhere on the managed v2 service', () => {
+	const links = { self: '/api/v2/jobs/job_x', events: '/api/v2/jobs/job_x/events', cancel: '/api/v2/jobs/job_x/cancel' };
+
+	/** The account's socket tells of job `job_x`; the v2 surface lists no jobs, and reads it with `status`. */
+	async function heardOnSocket(status: string) {
+		const kv = new MemoryStore();
+		const read: string[] = [];
+		const surface = Object.assign(Object.create(V2Surface.prototype) as V2Surface, {
+			kind: 'v2',
+			activeJobs: async () => ({ ok: true, value: [] }),
+			readJob: async (job: { promptId: string }) => (read.push(job.promptId), { ok: true, value: { id: 'job_x', status, urls: links } }),
+			read: async () => ({ ok: true, value: { kind: 'status', state: 'in_progress', history: null } }),
+			stream: () => new Promise(() => {})
+		});
+		const surfaces = { for: async () => ({ ok: true, value: surface }) } as unknown as Surfaces;
+		let socket: (m: SocketMessage) => void = () => {};
+		const ctx = {
+			kv,
+			isLeader: () => true,
+			emit: () => {},
+			onSocketMessage: (l: (m: SocketMessage) => void) => ((socket = l), () => {}),
+			onTabTopic: () => {}
+		} as unknown as WorkerContext;
+		const tracker = new RunTracker(ctx, new RunsRepo(kv), { finished: () => {} }, () => 0, surfaces);
+		tracker.start();
+		tracker.stop();
+		socket({ kind: 'event', profileId: 'p', event: { type: 'executing', promptId: 'job_x', node: '3' } });
+		await expect.poll(() => read, { timeout: 5000 }).toEqual(['job_x']);
+		return new RunsRepo(kv);
+	}
+
+	it('is read by its id (the service lists none) and, still running, followed by its links as a run started elsewhere', async () => {
+		const runs = await heardOnSocket('running');
+		await expect.poll(async () => (await runs.byPromptId('job_x'))?.elsewhere, { timeout: 5000 }).toBe(true);
+		// Followed by its own links: the socket's v1 file names are not its outputs.
+		expect((await runs.byPromptId('job_x'))?.jobLinks).toEqual(links);
+	});
+
+	it('is left alone when the read says it already ended (a straggling event)', async () => {
+		const runs = await heardOnSocket('succeeded');
+		await new Promise((resolve) => setTimeout(resolve, 100));
+		expect(await runs.byPromptId('job_x')).toBeUndefined();
+	});
+});

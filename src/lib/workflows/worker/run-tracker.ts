@@ -1,0 +1,484 @@
+/**
+ * Follows every open workflow run to its real end, on any surface. Runs only in the leader tab's
+ * worker. The socket moves runs live; polling (each surface's `read`: job status, else history and
+ * queue on a local runtime) is the source of truth, so a run missed while the socket was down or
+ * the phone asleep is caught up. Everything read goes through the pure reducer.
+ */
+import { isTerminal, newWorkflowRun, type RunError, type WorkflowRun } from '../rules/run-record';
+import { nodeTitle } from '../rules/workflow-import';
+import type { ApiPrompt } from '../protocol/workflow-api';
+import { TERMINAL_JOB_STATUSES } from '../protocol/workflow-v2';
+import { applyCanceling, applyHistory, applyJobState, applyServerEvent, explainFailure } from '../rules/run-reducer';
+import type { ServerEvent } from '../protocol/workflow-events';
+import type { WorkerContext } from '../../core/worker/context';
+import type { SocketMessage } from '../../core/worker/socket-message';
+import type { RunsRepo } from './runs-repo';
+import { Surfaces } from './surfaces';
+import type { JobHandle, JobLinks, JobReading } from './surfaces/surface';
+import { V2Surface } from './surfaces/v2-surface';
+import { V2StreamWatch } from './v2-stream-watch';
+
+export const POLL_INTERVAL_MS = 2000;
+/** How often one queue read checks all open runs of a profile whose socket is open and healthy. */
+export const LIVE_QUEUE_EVERY_MS = 20_000;
+/** How often the active profile's queue is read for jobs started elsewhere (the socket may not say). */
+export const QUEUE_WATCH_MS = 5000;
+/** How long an unknown job's events wait for a submit of ours to claim it before it is adopted. */
+const ADOPT_AFTER_MS = 1500;
+const PERSIST_EVERY_MS = 1000;
+const EMIT_EVERY_MS = 50;
+
+export interface TrackerHooks {
+	/** Called once when a run reaches its end, to fetch and cache its outputs. */
+	finished(run: WorkflowRun): void;
+	/** The profile's socket greeted us again (a reconnect, perhaps to a restarted server). */
+	reconnected?(profileId: string): void;
+}
+
+export class RunTracker {
+	private readonly open = new Map<string, WorkflowRun>();
+	private readonly lastPersist = new Map<string, number>();
+	private readonly lastEmit = new Map<string, number>();
+	private readonly pendingEmit = new Map<string, ReturnType<typeof setTimeout>>();
+	private timer: ReturnType<typeof setInterval> | undefined;
+	private polling = false;
+	/** Events for prompt ids not known yet: a job can start before its submit answer arrives. */
+	private orphans: Array<{ at: number; profileId: string; event: ServerEvent }> = [];
+	private readonly adopting = new Set<string>();
+	private readonly adoptScheduled = new Set<string>();
+	/** Prompt ids of runs deleted here: their late events must not bring them back as "elsewhere". */
+	private readonly deleted = new Set<string>();
+	private queueTimer: ReturnType<typeof setInterval> | undefined;
+	private lastQueueWatch = 0;
+	/** v2 jobs' live streams (one per job, here in the leader); polling stays the truth. */
+	private readonly streams = new V2StreamWatch({
+		events: (profileId, events) => {
+			for (const event of events) this.onEvent(profileId, event, true);
+		},
+		preview: (jobId, nodeId, mime, bytes) => {
+			const run = this.byPrompt(jobId);
+			this.ctx.emit({ type: 'preview', runId: run?.id ?? null, nodeId, mime: mime === 'image/png' ? 'image/png' : 'image/jpeg', bytes }, [
+				bytes
+			]);
+		},
+		ended: (jobId) => {
+			const run = this.byPrompt(jobId);
+			if (run) void this.poll(run);
+		}
+	});
+
+	constructor(
+		private readonly ctx: WorkerContext,
+		private readonly runs: RunsRepo,
+		private readonly hooks: TrackerHooks,
+		private readonly now: () => number = Date.now,
+		private readonly surfaces: Surfaces = new Surfaces(ctx)
+	) {}
+
+	start(): void {
+		this.ctx.onSocketMessage((message) => this.onSocket(message));
+		this.ctx.onTabTopic('runs-changed', () => void this.reload());
+		void this.reload();
+		this.timer ??= setInterval(() => void this.tick(), POLL_INTERVAL_MS);
+		this.queueTimer ??= setInterval(() => void this.watchQueue(), QUEUE_WATCH_MS);
+	}
+
+	stop(): void {
+		clearInterval(this.timer);
+		clearInterval(this.queueTimer);
+		this.timer = undefined;
+		this.queueTimer = undefined;
+	}
+
+	/** Jobs in the active profile's queue that no run here knows: started on another device. */
+	async watchQueue(): Promise<void> {
+		if (!this.ctx.isLeader() || this.now() - this.lastQueueWatch < QUEUE_WATCH_MS / 2) return;
+		this.lastQueueWatch = this.now();
+		const profileId = await this.ctx.profiles.activeId();
+		if (!profileId) return;
+		const surface = await this.surfaces.for(profileId);
+		if (!surface.ok) return;
+		const active = await surface.value.activeJobs();
+		if (!active.ok) return;
+		for (const job of active.value) {
+			if (!this.byPrompt(job.promptId) && !(await this.runs.byPromptId(job.promptId)))
+				await this.adopt(profileId, job.promptId, job.prompt);
+		}
+	}
+
+	/** Follows a job this installation did not submit, as a run marked "started elsewhere". */
+	private async adopt(profileId: string, promptId: string, prompt?: ApiPrompt): Promise<void> {
+		if (this.adopting.has(promptId) || this.byPrompt(promptId) || this.deleted.has(promptId)) return;
+		this.adopting.add(promptId);
+		try {
+			// Another tab of this browser may have stored it already (it saves before sending).
+			const stored = await this.runs.byPromptId(promptId);
+			if (stored) return this.track(stored);
+			let graph = prompt;
+			let links: JobLinks | undefined;
+			if (!graph) {
+				// Only a job the service still lists is worth following; a straggler of a finished one is not.
+				const surface = await this.surfaces.for(profileId);
+				const active = surface.ok ? await surface.value.activeJobs() : undefined;
+				const job = active?.ok ? active.value.find((j) => j.promptId === promptId) : undefined;
+				if (!job) {
+					// The managed v2 service lists no jobs (its account's socket tells of them): read the job
+					// itself, and follow it by its links, so the socket's v1 file names never become its outputs.
+					const v2 = surface.ok && surface.value instanceof V2Surface ? await surface.value.readJob({ promptId }) : undefined;
+					if (!v2?.ok || !v2.value || TERMINAL_JOB_STATUSES.includes(v2.value.status)) return;
+					links = { self: v2.value.urls.self, events: v2.value.urls.events, cancel: v2.value.urls.cancel };
+				}
+				graph = job?.prompt;
+			}
+			const outputNode = graph ? Object.keys(graph).find((id) => /^Save|^Preview/.test(graph![id]!.class_type)) : undefined;
+			const run: WorkflowRun = {
+				...newWorkflowRun({
+					id: crypto.randomUUID(),
+					profileId,
+					title: graph && outputNode ? `${nodeTitle(graph, outputNode)} (started elsewhere)` : 'Run started elsewhere',
+					workflowId: null,
+					prompt: graph ?? {},
+					seeds: {},
+					partner: false,
+					now: this.now()
+				}),
+				promptId,
+				status: 'queued',
+				queuedAt: this.now(),
+				elsewhere: true,
+				...(links ? { jobLinks: links } : {})
+			};
+			await this.runs.put(run);
+			this.track(run);
+			this.update(this.open.get(run.id) ?? run, true);
+		} finally {
+			this.adopting.delete(promptId);
+		}
+	}
+
+	async reload(): Promise<void> {
+		for (const run of await this.runs.open()) {
+			if (run.promptId && !this.open.has(run.id)) this.open.set(run.id, run);
+		}
+		void this.pollAll();
+	}
+
+	track(run: WorkflowRun): void {
+		if (isTerminal(run.status) || !run.promptId) return;
+		this.open.set(run.id, run);
+		const early = this.orphans.filter((o) => 'promptId' in o.event && o.event.promptId === run.promptId);
+		if (early.length === 0) return;
+		this.orphans = this.orphans.filter((o) => !early.includes(o));
+		for (const o of early) this.onEvent(o.profileId, o.event);
+	}
+
+	/**
+	 * The submit was accepted. Its events may already have moved the run further than the answer
+	 * knows, so the answer is applied to the newest state rather than replacing it.
+	 */
+	accepted(run: WorkflowRun, promptId: string, links?: JobLinks): WorkflowRun {
+		const latest = this.open.get(run.id) ?? run;
+		// A service that names its jobs itself (v2): a stream opened under our own id found nothing.
+		const renamed = run.promptId !== null && run.promptId !== promptId;
+		if (run.promptId !== null && renamed) this.streams.stop(run.promptId);
+		const next = applyJobState(
+			{ ...latest, promptId, queuedAt: latest.queuedAt ?? this.now(), ...(links ? { jobLinks: links } : {}) },
+			'pending',
+			this.now()
+		);
+		this.track(next); // replays any events that came first, moving the run on
+		const newest = this.open.get(run.id) ?? next;
+		this.update(newest, true);
+		// Read it at once under the service's id (which opens its live stream), not at the next poll.
+		if (renamed && !isTerminal(newest.status)) void this.poll(newest);
+		return newest;
+	}
+
+	/** A cancel was sent and the job still runs: shown as cancelling until its terminal state. */
+	markCanceling(run: WorkflowRun): void {
+		const current = this.current(run);
+		const next = applyCanceling(current);
+		if (next !== current) this.update(next, true);
+	}
+
+	/** The user's cancel removed the waiting job, and the server's queue confirmed it. */
+	confirmCancelled(run: WorkflowRun): void {
+		const current = this.current(run);
+		if (isTerminal(current.status)) return;
+		this.update({ ...current, status: 'cancelled', finishedAt: this.now() }, true);
+	}
+
+	private readonly lastLiveQueueRead = new Map<string, number>();
+	/** Profiles whose socket has greeted us once: a later greeting is a reconnect. */
+	private readonly greeted = new Set<string>();
+
+	/** The job of a prompt id with the links its service gave (v2), for cancelling it. */
+	async handleOf(promptId: string): Promise<JobHandle> {
+		const run = this.byPrompt(promptId) ?? (await this.runs.byPromptId(promptId));
+		return run?.jobLinks ? { promptId, links: run.jobLinks } : { promptId };
+	}
+
+	forget(runId: string, promptId?: string | null): void {
+		this.open.delete(runId);
+		if (promptId) this.deleted.add(promptId);
+	}
+
+	/**
+	 * The timer. Polling stays the truth, but while a profile's socket is open its events carry the
+	 * news: then one queue read every `LIVE_QUEUE_EVERY_MS` serves all its open runs, and a run's
+	 * history is read only when it left the queue (a local server tells only the submitter) or an
+	 * event says it ended. Runs of a profile without an open socket are read every tick, as before.
+	 */
+	async tick(): Promise<void> {
+		if (this.polling || !this.ctx.isLeader() || this.open.size === 0) return;
+		this.polling = true;
+		try {
+			const byProfile = new Map<string, WorkflowRun[]>();
+			for (const run of this.open.values()) byProfile.set(run.profileId, [...(byProfile.get(run.profileId) ?? []), run]);
+			await Promise.all(
+				[...byProfile].map(async ([profileId, runs]) => {
+					if (!this.ctx.socketOpen?.(profileId)) return Promise.all(runs.map((run) => this.poll(run)));
+					if (this.now() - (this.lastLiveQueueRead.get(profileId) ?? 0) < LIVE_QUEUE_EVERY_MS) return;
+					this.lastLiveQueueRead.set(profileId, this.now());
+					return this.checkQueue(profileId, runs);
+				})
+			);
+		} finally {
+			this.polling = false;
+		}
+	}
+
+	/** One queue read for every open run of a profile; those no longer in it are read in full. */
+	private async checkQueue(profileId: string, runs: WorkflowRun[]): Promise<void> {
+		const surface = await this.surfaces.for(profileId);
+		if (!surface.ok) return;
+		const active = await surface.value.activeJobs();
+		if (!active.ok) return;
+		const listed = new Set(active.value.map((j) => j.promptId));
+		await Promise.all(runs.filter((run) => !listed.has(run.promptId!)).map((run) => this.poll(run)));
+	}
+
+	/** Polls every open run now (after a reconnect, a wake-up, or the socket saying a prompt ended). */
+	async pollAll(): Promise<void> {
+		if (this.polling || !this.ctx.isLeader() || this.open.size === 0) return;
+		this.polling = true;
+		try {
+			await Promise.all([...this.open.values()].map((run) => this.poll(run)));
+		} finally {
+			this.polling = false;
+		}
+	}
+
+	private async poll(run: WorkflowRun): Promise<void> {
+		const surface = await this.surfaces.for(run.profileId);
+		if (!surface.ok) {
+			this.update({
+				...run,
+				status: 'failed',
+				error: {
+					kind: 'lost',
+					title: 'Profile deleted',
+					message: 'The profile this run belongs to was deleted, so it can no longer be followed.'
+				}
+			});
+			return;
+		}
+		const job: JobHandle = { promptId: run.promptId!, ...(run.jobLinks ? { links: run.jobLinks } : {}) };
+		// A v2 job's live stream is opened by the first poll (also after a reload: re-attached by id).
+		if (surface.value instanceof V2Surface && this.ctx.isLeader()) this.streams.watch(surface.value, job);
+		const reading = await surface.value.read(job);
+		if (!reading.ok) return; // offline or a hiccup: the next poll tries again
+		this.apply(run, reading.value);
+	}
+
+	/** Folds one read of a job into its run with the reducer. */
+	private apply(run: WorkflowRun, reading: JobReading): void {
+		switch (reading.kind) {
+			case 'not-found':
+				return this.notAccepted(run);
+			case 'status': {
+				const current = this.current(run);
+				const next = applyJobState(reading.canceling ? applyCanceling(current) : current, reading.state, this.now());
+				if (!isTerminal(next.status)) return this.update(next);
+				// Terminal by job status: the history, when there is one, has the outputs (the source of truth).
+				return this.update(explainFailure(reading.history ? applyHistory(next, reading.history, this.now()) : next), true);
+			}
+			case 'history': {
+				const next = applyHistory(this.current(run), reading.entry, this.now());
+				return isTerminal(next.status) ? this.update(explainFailure(next), true) : this.update(next);
+			}
+			case 'waiting':
+				return;
+			case 'vanished': {
+				// Neither in the history nor the queue: the server restarted (its history lives in memory), or
+				// the job was deleted while it waited. Not a cancel: only a cancel asked for here is one (`cancelled`).
+				const current = this.current(run);
+				// A submit may still be in flight: give it longer than its timeout, as for `not-found`.
+				const grace = current.status === 'submitting' ? 35_000 : 3000;
+				if (this.now() - (current.queuedAt ?? current.createdAt) <= grace) return;
+				const reason = current.status === 'submitting' ? NEVER_ACCEPTED : current.startedAt !== undefined ? RESTARTED : GONE_FROM_QUEUE;
+				return this.update(lost(current, this.now(), reason), true);
+			}
+		}
+	}
+
+	private notAccepted(run: WorkflowRun): void {
+		const current = this.current(run);
+		// A submit may still be in flight (here or in another tab): give it longer than its timeout.
+		if (this.now() - current.createdAt < 35_000) return;
+		this.update(lost(current, this.now(), current.error ?? NEVER_ACCEPTED), true);
+	}
+
+	private current(run: WorkflowRun): WorkflowRun {
+		return this.open.get(run.id) ?? run;
+	}
+
+	private onSocket(message: SocketMessage): void {
+		if (message.kind === 'event') return this.onEvent(message.profileId, message.event);
+		const frame = message.frame;
+		if (frame.kind === 'preview-with-metadata') {
+			const run = this.byPrompt(frame.metadata.prompt_id);
+			const bytes = frame.image.slice().buffer;
+			this.ctx.emit(
+				{
+					type: 'preview',
+					runId: run?.id ?? null,
+					nodeId: frame.metadata.display_node_id || frame.metadata.node_id,
+					mime: frame.mime,
+					bytes
+				},
+				[bytes]
+			);
+			return;
+		}
+		// Types 1 and 3 carry no prompt id: attribute them only when exactly one of our runs is running.
+		const running = [...this.open.values()].filter((r) => r.profileId === message.profileId && r.status === 'running');
+		const only = running.length === 1 ? running[0]! : undefined;
+		if (frame.kind === 'preview') {
+			const bytes = frame.image.slice().buffer;
+			this.ctx.emit({ type: 'preview', runId: only?.id ?? null, nodeId: only?.progress.current ?? null, mime: frame.mime, bytes }, [bytes]);
+		} else if (only) {
+			this.update({ ...only, progressText: { nodeId: frame.nodeId, text: frame.text } });
+		}
+	}
+
+	private byPrompt(promptId: string | undefined): WorkflowRun | undefined {
+		if (!promptId) return undefined;
+		for (const run of this.open.values()) if (run.promptId === promptId) return run;
+		return undefined;
+	}
+
+	private onEvent(profileId: string, event: ServerEvent, fromStream = false): void {
+		// ComfyUI greets every new socket with a `status` carrying its sid: a reconnect, perhaps to a
+		// restarted (or upgraded) server, so its routes are probed again on next use.
+		if (event.type === 'status' && event.sid !== undefined) {
+			if (this.greeted.has(profileId)) {
+				this.surfaces.serverRestarted(profileId);
+				this.hooks.reconnected?.(profileId);
+			}
+			this.greeted.add(profileId);
+		}
+		if (event.type === 'status' || event.type === 'feature_flags' || event.type === 'unknown') return;
+		const promptId = 'promptId' in event ? event.promptId : undefined;
+		let run = this.byPrompt(promptId);
+		if (!run && promptId === undefined) {
+			const running = [...this.open.values()].filter((r) => r.profileId === profileId && r.status === 'running');
+			if (running.length === 1) run = running[0];
+		}
+		if (!run) {
+			if (promptId) this.keepOrphan(profileId, event);
+			return;
+		}
+		// A v2 job is followed by its own stream and `GET urls.self`; the account's v1 socket also
+		// tells of it, with v1 file names that are not its assets: only the stream's events count.
+		if (run.jobLinks && !fromStream) return;
+		const next = applyServerEvent(run, event, this.now());
+		if (next === run) return;
+		this.update(next, isTerminal(next.status) || next.status !== run.status);
+		// The socket said the prompt ended: confirm its real terminal state now.
+		if (next.progress.finishing && !run.progress.finishing) void this.poll(next);
+	}
+
+	private keepOrphan(profileId: string, event: ServerEvent): void {
+		const t = this.now();
+		this.orphans = this.orphans.filter((o) => t - o.at < 10_000).slice(-500);
+		this.orphans.push({ at: t, profileId, event });
+		// Every connection of a user hears every job: one nobody here claims was started elsewhere.
+		const promptId = 'promptId' in event ? event.promptId : undefined;
+		if (
+			promptId &&
+			!this.adoptScheduled.has(promptId) &&
+			event.type !== 'execution_success' &&
+			event.type !== 'execution_error' &&
+			event.type !== 'execution_interrupted'
+		) {
+			this.adoptScheduled.add(promptId);
+			setTimeout(() => {
+				this.adoptScheduled.delete(promptId);
+				if (!this.byPrompt(promptId) && this.orphans.some((o) => 'promptId' in o.event && o.event.promptId === promptId)) {
+					void this.adopt(profileId, promptId);
+				}
+			}, ADOPT_AFTER_MS);
+		}
+	}
+
+	/** Keeps the newest state, writes it to storage at most once a second (at once when it matters), and tells the page. */
+	private update(run: WorkflowRun, important = false): void {
+		const previous = this.open.get(run.id);
+		if (isTerminal(run.status)) {
+			this.open.delete(run.id);
+			if (run.promptId) this.streams.stop(run.promptId);
+			if (!previous || !isTerminal(previous.status)) this.hooks.finished(run);
+		} else {
+			this.open.set(run.id, run);
+		}
+		const t = this.now();
+		if (important || isTerminal(run.status) || t - (this.lastPersist.get(run.id) ?? 0) >= PERSIST_EVERY_MS) {
+			this.lastPersist.set(run.id, t);
+			void this.runs.put(run);
+		}
+		this.emitRun(run, important || isTerminal(run.status));
+	}
+
+	private emitRun(run: WorkflowRun, now: boolean): void {
+		clearTimeout(this.pendingEmit.get(run.id));
+		const t = this.now();
+		const wait = EMIT_EVERY_MS - (t - (this.lastEmit.get(run.id) ?? 0));
+		const send = () => {
+			this.pendingEmit.delete(run.id);
+			this.lastEmit.set(run.id, this.now());
+			this.ctx.emit({ type: 'run', run: this.open.get(run.id) ?? run });
+			if (isTerminal(run.status)) void this.runs.put(run);
+		};
+		if (now || wait <= 0) send();
+		else this.pendingEmit.set(run.id, setTimeout(send, wait));
+	}
+}
+
+const RESTARTED: RunError = {
+	kind: 'lost',
+	title: 'The server restarted',
+	message: 'The server restarted while this ran, and forgot the job. Its inputs are kept: run it again.'
+};
+const GONE_FROM_QUEUE: RunError = {
+	kind: 'lost',
+	title: 'Gone from the queue',
+	message:
+		'The job left the server’s queue without running: the server restarted, or it was removed elsewhere. Its inputs are kept: run it again.'
+};
+const NEVER_ACCEPTED: RunError = {
+	kind: 'lost',
+	title: 'Never accepted',
+	message: 'The server never accepted this run (it has no job with this id). Its inputs are kept: run it again.'
+};
+
+/** A run the server no longer knows: lost, with the reason; never "cancelled". */
+function lost(run: WorkflowRun, now: number, error: RunError): WorkflowRun {
+	return {
+		...run,
+		status: 'lost',
+		finishedAt: run.finishedAt ?? now,
+		error,
+		progress: { ...run.progress, current: null, step: null, finishing: false }
+	};
+}

@@ -1,0 +1,481 @@
+/**
+ * The v2 jobs API (`/api/v2`: assets and jobs) on its three surfaces: the managed service, a
+ * per-deployment endpoint (both Bearer) and the self-hosted proxy (no key or a static token). The
+ * pure decisions live in `domain/` (`v2-idempotency`, `v2-job-mapping`, `v2-errors`, `v2-events`);
+ * this file does the I/O. Job links (`urls`) are followed when the answer gave them; a job known
+ * only by id (after a reload) is read at the contract's `jobs/{id}`.
+ */
+import { backoffDelay, SOCKET_BACKOFF } from '../../../core/rules/backoff';
+import { appError, fail, ok, type AppError, type Result } from '../../../core/protocol/errors';
+import { requestIdOf, type RawResponse } from '../../../core/rules/http-response';
+import type { NodeDefinitions } from '../../protocol/object-info';
+import { createV2EventReader, type V2StreamEvent } from '../../protocol/v2-events';
+import { v2ErrorOf } from '../../protocol/v2-errors';
+import { afterFromHash, afterSubmit, afterUpload, pickRecordedJob, retryAfterMs, type Exchange } from '../../rules/v2-idempotency';
+import { ASSET_NAME_PREFIX, assetInputName, historyOf, jobStateOf } from '../../rules/v2-job-mapping';
+import { arr, isObject, str, tryParseJson, type Json } from '../../../core/protocol/json';
+import type { ApiPrompt, FileRef, NodeErrors } from '../../protocol/workflow-api';
+import { TERMINAL_JOB_STATUSES, type V2AssetReference, type V2Job, type V2Output } from '../../protocol/workflow-v2';
+import { parseV2Asset, parseV2Envelope, parseV2Job, parseV2NodeErrors, type V2Envelope } from '../../protocol/workflow-v2-parse';
+import type { StopOutcome } from '../../rules/stop-outcome';
+import type { Connection } from '../../../core/worker/context';
+import type { Credential, GuardedRequest } from '../../../core/worker/guarded-fetch';
+import { WorkflowClient } from '../workflow-client';
+import { downloadResuming } from '../resumable-download';
+import type { SurfaceCapabilities } from './capabilities';
+import type {
+	ActiveJob,
+	FileUpload,
+	HashOffer,
+	JobHandle,
+	JobReading,
+	StoredFile,
+	SubmitFailure,
+	SubmitRequest,
+	WorkflowSurface
+} from './surface';
+
+export type V2Dialect = 'managed' | 'deployment' | 'proxy';
+
+/** One HTTP exchange: no answer at all, or an answer with its JSON (undefined when not JSON) and envelope. */
+type Answer =
+	| { kind: 'no-answer'; error: AppError }
+	| { kind: 'answer'; res: RawResponse; url: string; json: Json | undefined; envelope: V2Envelope | null };
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+	new Promise<void>((resolve) => {
+		const t = setTimeout(resolve, ms);
+		signal?.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+	});
+
+function exchangeOf(a: Answer): Exchange {
+	return a.kind === 'no-answer'
+		? { kind: 'no-answer' }
+		: { kind: 'answer', status: a.res.status, code: a.envelope?.code ?? null, retryAfterMs: retryAfterMs(a.res.header('Retry-After')) };
+}
+
+function errorOf(a: Answer): AppError {
+	if (a.kind === 'no-answer') return a.error;
+	const requestId = requestIdOf(a.res);
+	return v2ErrorOf(a.res.status, a.envelope, {
+		...(requestId ? { requestId } : {}),
+		...(a.envelope ? {} : { detail: a.res.body.slice(0, 160) })
+	});
+}
+
+/** The prompt with every uploaded-asset name turned into a `core/ASSET` reference (the v2 file input). */
+export function withAssetReferences(prompt: ApiPrompt): Record<string, unknown> {
+	const out: Record<string, unknown> = {};
+	for (const [id, node] of Object.entries(prompt)) {
+		const inputs: Record<string, unknown> = {};
+		for (const [name, value] of Object.entries(node.inputs)) {
+			inputs[name] =
+				typeof value === 'string' && value.startsWith(ASSET_NAME_PREFIX)
+					? ({ __type: 'core/ASSET', info: { id: value.slice(ASSET_NAME_PREFIX.length) } } satisfies V2AssetReference)
+					: value;
+		}
+		out[id] = { ...node, inputs };
+	}
+	return out;
+}
+
+/** v2 node errors (either dialect) in the shape the form shows at its fields, as v1's. */
+function toNodeErrors(details: V2Envelope['details'], prompt: ApiPrompt): NodeErrors {
+	const out: NodeErrors = {};
+	for (const [nodeId, reasons] of parseV2NodeErrors(details)) {
+		out[nodeId] = {
+			class_type: prompt[nodeId]?.class_type ?? '',
+			dependent_outputs: [],
+			errors: reasons.map((r) => ({
+				type: 'invalid',
+				// The reason is whole already (ComfyUI's message and details joined): no details to append.
+				message: r.reason,
+				details: '',
+				extra_info: r.field ? { input_name: r.field } : {}
+			}))
+		};
+	}
+	return out;
+}
+
+/** A text output larger than this is offered as a download rather than shown. */
+const TEXT_MAX_BYTES = 1 << 20;
+
+/** How often, and how many times, a cancel is read back before it is reported as still stopping. */
+const STOP_CHECKS = 6;
+const STOP_CHECK_MS = 400;
+
+export class V2Surface implements WorkflowSurface {
+	readonly kind = 'v2' as const;
+	readonly liveEvents = 'job-stream' as const;
+	/** A deployment serves only `/api/v2`: the spec names no source of its node definitions. */
+	readonly servesNodeDefinitions: boolean;
+	private readonly api: string;
+	private readonly credential: Credential;
+	/** Text outputs already read, by asset id: a terminal job is read on every poll until the tracker lets go. */
+	private readonly texts = new Map<string, string>();
+
+	constructor(
+		private readonly connection: Connection,
+		readonly capabilities: Readonly<SurfaceCapabilities>,
+		private readonly learn: (found: Partial<SurfaceCapabilities>) => void,
+		readonly dialect: V2Dialect,
+		/** Where node definitions come from: the proxy does not serve `object_info`, the ComfyUI behind it does. */
+		private readonly objectInfoBase: string
+	) {
+		this.api = `${connection.profile.workflowUrl}/api/v2`;
+		this.servesNodeDefinitions = dialect !== 'deployment';
+		this.credential = connection.key ? { scheme: 'bearer', key: connection.key } : null;
+	}
+
+	get profileId(): string {
+		return this.connection.profile.id;
+	}
+
+	private async call(request: Omit<GuardedRequest, 'credential'>): Promise<Answer> {
+		const res = await this.connection.fetch({ ...request, credential: this.credential });
+		if (!res.ok) return { kind: 'no-answer', error: res.error };
+		const json = tryParseJson(res.value.body);
+		return { kind: 'answer', res: res.value, url: request.url, json, envelope: res.value.status >= 400 ? parseV2Envelope(json) : null };
+	}
+
+	private jobUrl(job: JobHandle): string {
+		return job.links?.self ?? `${this.api}/jobs/${encodeURIComponent(job.promptId)}`;
+	}
+
+	private handleOf(job: V2Job): JobHandle {
+		return { promptId: job.id, links: { self: job.urls.self, events: job.urls.events, cancel: job.urls.cancel } };
+	}
+
+	objectInfo(): Promise<Result<NodeDefinitions>> {
+		const base = this.objectInfoBase;
+		// Node definitions: the managed service serves v1's route beside v2; the proxy's ComfyUI does.
+		const key = this.dialect === 'proxy' ? undefined : this.connection.key;
+		return new WorkflowClient({ ...this.connection, key, profile: { ...this.connection.profile, workflowUrl: base } }).objectInfo();
+	}
+
+	async submit(request: SubmitRequest): Promise<Result<JobHandle, SubmitFailure>> {
+		// Only the partner key goes in extra_data: the proxy accepts no other field. On the proxy the
+		// profile's own key is the proxy's static token, not an account key: its Comfy account key is separate.
+		const key = this.dialect === 'proxy' ? this.connection.partnerKey : this.connection.key;
+		const body = JSON.stringify({
+			workflow: withAssetReferences(request.prompt),
+			...(request.partner && key ? { extra_data: { api_key_comfy_org: key } } : {})
+		});
+		const storedAt = Date.now();
+		for (let attempt = 1; ; attempt++) {
+			const answer = await this.call({
+				url: `${this.api}/jobs`,
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json', 'Idempotency-Key': request.idempotencyKey },
+				body
+			});
+			// On the proxy any reuse of a key is 422 (no replay): a key of ours it knows was sent before.
+			const sentBefore = this.dialect === 'proxy';
+			const step = afterSubmit(exchangeOf(answer), { attempt, sentBefore }, backoffDelay(attempt, SOCKET_BACKOFF, Math.random()));
+			switch (step.next) {
+				case 'accepted': {
+					if (answer.kind !== 'answer') break;
+					const job = parseV2Job(answer.json, answer.url);
+					if (!job.ok)
+						return fail({
+							kind: 'error',
+							error: appError('bad-response', `The job was accepted, but: ${job.reason}`, { status: answer.res.status })
+						});
+					return ok(this.handleOf(job.value));
+				}
+				case 'retry':
+					await sleep(step.afterMs);
+					continue;
+				case 'find-recorded': {
+					const found = await this.findRecorded(storedAt);
+					return found.ok ? ok(found.value) : fail({ kind: 'error', error: found.error });
+				}
+				case 'rejected': {
+					if (answer.kind !== 'answer') break;
+					const nodeErrors = toNodeErrors(answer.envelope?.details ?? null, request.prompt);
+					const error = errorOf(answer);
+					return fail({
+						kind: 'rejected',
+						message: error.message,
+						nodeErrors,
+						status: answer.res.status,
+						...(error.requestId ? { requestId: error.requestId } : {})
+					});
+				}
+				case 'fail':
+					break;
+			}
+			return fail({ kind: 'error', error: errorOf(answer) });
+		}
+	}
+
+	/** A retry's 422 on the proxy: the first attempt was recorded. The newest job since the submit is it. */
+	private async findRecorded(storedAt: number): Promise<Result<JobHandle>> {
+		const answer = await this.call({ url: `${this.api}/jobs?limit=20` });
+		if (answer.kind !== 'answer' || answer.res.status !== 200) return fail(errorOf(answer));
+		const list = Array.isArray(answer.json)
+			? answer.json
+			: isObject(answer.json)
+				? (arr(answer.json, 'jobs') ?? arr(answer.json, 'items') ?? [])
+				: [];
+		const jobs = list.flatMap((j) => {
+			const job = parseV2Job(j, answer.url);
+			return job.ok ? [job.value] : [];
+		});
+		const id = pickRecordedJob(
+			jobs.map((j) => ({ id: j.id, createdAt: j.created_at })),
+			storedAt,
+			new Set()
+		);
+		const job = jobs.find((j) => j.id === id);
+		return job
+			? ok(this.handleOf(job))
+			: fail(
+					appError('not-found', 'The service says this run was sent before, but its job is not in the list: look for it in the timeline.')
+				);
+	}
+
+	/** `GET urls.self`: the truth of the job, mapped to what the shared reducer folds. */
+	async readJob(job: JobHandle): Promise<Result<V2Job | null>> {
+		const answer = await this.call({ url: this.jobUrl(job) });
+		if (answer.kind === 'answer' && answer.res.status === 404) return ok(null);
+		if (answer.kind !== 'answer' || answer.res.status !== 200) return fail(errorOf(answer));
+		const parsed = parseV2Job(answer.json, answer.url);
+		return parsed.ok ? ok(parsed.value) : fail(appError('bad-response', parsed.reason, { status: 200 }));
+	}
+
+	async read(job: JobHandle): Promise<Result<JobReading>> {
+		const read = await this.readJob(job);
+		if (!read.ok) return read;
+		const v2 = read.value;
+		if (!v2) return ok({ kind: 'not-found' });
+		const state = jobStateOf(v2.status);
+		const terminal = TERMINAL_JOB_STATUSES.includes(v2.status);
+		return ok({
+			kind: 'status',
+			state,
+			history: terminal ? historyOf(v2, await this.textsOf(v2.outputs)) : null,
+			...(v2.status === 'canceling' ? { canceling: true } : {})
+		});
+	}
+
+	async activeJobs(): Promise<Result<ActiveJob[]>> {
+		// Only the proxy lists jobs; on the managed service the v1 socket of the same account tells of them.
+		if (this.dialect !== 'proxy') return ok([]);
+		const active: ActiveJob[] = [];
+		for (const status of ['running', 'queued'] as const) {
+			const answer = await this.call({ url: `${this.api}/jobs?status=${status}&limit=50` });
+			if (answer.kind !== 'answer' || answer.res.status !== 200) return fail(errorOf(answer));
+			const list = Array.isArray(answer.json) ? answer.json : isObject(answer.json) ? (arr(answer.json, 'jobs') ?? []) : [];
+			for (const item of list) {
+				const job = parseV2Job(item, answer.url);
+				if (job.ok && (job.value.status === 'running' || job.value.status === 'queued'))
+					active.push({ promptId: job.value.id, position: job.value.queue_position ?? 0, running: job.value.status === 'running' });
+			}
+		}
+		return ok(active);
+	}
+
+	async cancel(jobs: JobHandle[]): Promise<Result<void>> {
+		for (const job of jobs) {
+			const url = job.links?.cancel ?? `${this.jobUrl(job)}/cancel`;
+			const answer = await this.call({ url, method: 'POST' });
+			if (answer.kind !== 'answer' || (answer.res.status !== 200 && answer.res.status !== 404)) return fail(errorOf(answer));
+		}
+		return ok(undefined);
+	}
+
+	interrupt(job?: JobHandle): Promise<Result<void>> {
+		return job ? this.cancel([job]) : Promise.resolve(ok(undefined));
+	}
+
+	/** Cancels through the job's own link, then reads the job back: `canceling` lasts until the worker lets go. */
+	async stop(job: JobHandle): Promise<Result<StopOutcome>> {
+		// Whether the job had started, read before the cancel: the proxy leaves `started_at` null, and a
+		// running job's cancel there may come back `canceled` at once.
+		const before = await this.readJob(job);
+		const hadStarted = before.ok && before.value !== null && (before.value.status !== 'queued' || before.value.started_at !== null);
+		const sent = await this.cancel([job]);
+		if (!sent.ok) return sent;
+		for (let attempt = 0; ; attempt++) {
+			const read = await this.readJob(job);
+			if (!read.ok) return read;
+			const v2 = read.value;
+			if (!v2) return fail(appError('not-found', 'The service no longer knows this job.'));
+			if (v2.status === 'canceled') return ok({ kind: hadStarted || v2.started_at ? 'interrupted' : 'removed', via: 'job-cancel' });
+			if (TERMINAL_JOB_STATUSES.includes(v2.status)) return ok({ kind: 'finished-first' });
+			// The cancel answer was `canceling` or terminal on the contract; still `queued` means the server kept
+			// the job (a proxy in front of ComfyUI 0.3.64: "cancelling a queued job answers `queued`").
+			if (v2.status === 'queued') return ok({ kind: 'still-waiting', via: 'job-cancel' });
+			if (attempt >= STOP_CHECKS) return ok({ kind: 'stopping', via: 'job-cancel' });
+			await new Promise<void>((resolve) => setTimeout(resolve, STOP_CHECK_MS));
+		}
+	}
+
+	/** The content of each `text` output that could be read, by asset id (the rest stay downloads). */
+	async textsOf(outputs: readonly V2Output[], signal?: AbortSignal): Promise<Map<string, string>> {
+		const texts = new Map<string, string>();
+		for (const o of outputs) {
+			if (o.type !== 'text') continue;
+			const text = await this.textOf(o, signal);
+			if (text !== undefined) texts.set(o.id, text);
+		}
+		return texts;
+	}
+
+	/** A `text` output's content, read once through `/assets/{id}/content` like any output (never from a storage link). */
+	async textOf(output: Pick<V2Output, 'id' | 'size_bytes'>, signal?: AbortSignal): Promise<string | undefined> {
+		const known = this.texts.get(output.id);
+		if (known !== undefined || output.size_bytes > TEXT_MAX_BYTES) return known;
+		const bytes = await this.outputBytes({ filename: output.id, subfolder: '', type: 'output' }, signal);
+		if (!bytes.ok || bytes.value.size > TEXT_MAX_BYTES) return undefined;
+		const text = await bytes.value.text();
+		this.texts.set(output.id, text);
+		return text;
+	}
+
+	/**
+	 * An output's bytes through `/assets/{id}/content`. The managed service redirects to a signed
+	 * storage URL: the browser drops the Bearer key on that hop. A drop mid-body resumes with `Range`
+	 * (large videos); where a range is refused (the proxy's 502 `upstream_error`), the whole content.
+	 */
+	async outputBytes(ref: FileRef, signal?: AbortSignal): Promise<Result<Blob>> {
+		// An output names its asset by id; an input the form chose, by its prompt name (`core/ASSET:<id>`).
+		const id = ref.filename.startsWith(ASSET_NAME_PREFIX) ? ref.filename.slice(ASSET_NAME_PREFIX.length) : ref.filename;
+		const url = `${this.api}/assets/${encodeURIComponent(id)}/content`;
+		return downloadResuming(
+			(from, onChunk) =>
+				this.connection.fetch({
+					url,
+					credential: this.credential,
+					redirect: 'follow-without-credentials',
+					...(from !== null ? { headers: { Range: `bytes=${from}-` } } : {}),
+					onChunk,
+					timeoutMs: 10 * 60_000,
+					...(signal ? { signal } : {})
+				}),
+			{ errorOf: (res) => v2ErrorOf(res.status, parseV2Envelope(tryParseJson(res.body))), ...(signal ? { signal } : {}) }
+		);
+	}
+
+	async offerHash(hash: string, name: string, _mime: string, signal?: AbortSignal): Promise<Result<HashOffer>> {
+		const answer = await this.call({
+			url: `${this.api}/assets/from-hash`,
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify({ hash: `blake3:${hash}`, file_path: name }),
+			...(signal ? { signal } : {})
+		});
+		const step = afterFromHash(exchangeOf(answer));
+		if (step.next === 'upload') return ok({ kind: 'unknown' });
+		if (step.next === 'fail' || answer.kind !== 'answer') return fail(errorOf(answer));
+		const asset = parseV2Asset(answer.json, answer.url);
+		return asset.ok ? ok({ kind: 'known', name: assetInputName(asset.value.id) }) : fail(appError('bad-response', asset.reason));
+	}
+
+	async uploadFile(upload: FileUpload): Promise<Result<StoredFile>> {
+		// The key is derived from the content hash: the same on every retry and after a reload, new for new content.
+		const key = upload.idempotencyKey ?? `upload-${(upload.expectedHash ?? upload.name).replace(/^blake3:/, '').slice(0, 48)}`;
+		for (let attempt = 1; ; attempt++) {
+			const form = new FormData();
+			form.append('file', upload.file, upload.name);
+			form.append('content_type', upload.file.type || 'application/octet-stream');
+			form.append('file_path', upload.name);
+			if (upload.expectedHash) form.append('expected_hash', upload.expectedHash);
+			const res = await this.connection.upload({
+				url: `${this.api}/assets`,
+				form,
+				credential: this.credential,
+				onProgress: upload.onProgress,
+				...(upload.signal ? { signal: upload.signal } : {}),
+				headers: { 'Idempotency-Key': key }
+			});
+			if (upload.signal?.aborted) return fail(appError('cancelled', 'Cancelled: the file was not sent.'));
+			const json = res.ok ? tryParseJson(res.value.body) : undefined;
+			const answer: Answer = res.ok
+				? {
+						kind: 'answer',
+						res: res.value,
+						url: `${this.api}/assets`,
+						json,
+						envelope: res.value.status >= 400 ? parseV2Envelope(json) : null
+					}
+				: { kind: 'no-answer', error: res.error };
+			const step = afterUpload(exchangeOf(answer), attempt, backoffDelay(attempt, SOCKET_BACKOFF, Math.random()));
+			if (step.next === 'retry') {
+				await sleep(step.afterMs, upload.signal);
+				continue;
+			}
+			if (step.next === 'rehash')
+				return fail(
+					appError('invalid-input', 'The file changed while it was being read: choose it again, and it will be read afresh.', {
+						errorType: 'hash_mismatch'
+					})
+				);
+			if (answer.kind !== 'answer' || step.next === 'fail') return fail(errorOf(answer));
+			const asset = parseV2Asset(answer.json, answer.url);
+			if (!asset.ok) return fail(appError('bad-response', asset.reason));
+			if (step.next === 'poll') {
+				const ready = await this.waitReady(asset.value.id, step.afterMs, upload.signal);
+				if (!ready.ok) return ready;
+			}
+			return ok({ name: assetInputName(asset.value.id), subfolder: '', type: 'input' });
+		}
+	}
+
+	/** An upload answered 202 (still being scanned): poll the asset until it is ready (200). */
+	private async waitReady(id: string, firstWaitMs: number, signal?: AbortSignal): Promise<Result<void>> {
+		let wait = firstWaitMs;
+		for (let i = 0; i < 60; i++) {
+			await sleep(wait, signal);
+			if (signal?.aborted) return fail(appError('cancelled', 'Cancelled: the file was not sent.'));
+			const answer = await this.call({ url: `${this.api}/assets/${encodeURIComponent(id)}`, ...(signal ? { signal } : {}) });
+			if (answer.kind === 'answer' && answer.res.status === 200) return ok(undefined);
+			if (answer.kind === 'answer' && answer.res.status !== 202) return fail(errorOf(answer));
+			wait = Math.min(5000, (answer.kind === 'answer' ? retryAfterMs(answer.res.header('Retry-After')) : null) ?? wait * 1.5);
+		}
+		return fail(appError('timeout', 'The service is still checking the uploaded file: try the run again in a minute.'));
+	}
+
+	/**
+	 * Reads the job's event stream once, to its end. `ended`: the server closed it (after the
+	 * terminal status and any outputs that follow); `refused`: 429 (poll instead, after the wait);
+	 * `error`: no answer or a drop mid-stream (reconnect with backoff). Stall detection is the
+	 * caller's: it aborts `signal` when `onActivity` stops being called.
+	 */
+	async stream(
+		job: JobHandle,
+		onEvent: (event: V2StreamEvent) => void,
+		onActivity: () => void,
+		signal: AbortSignal
+	): Promise<{ kind: 'ended' } | { kind: 'refused'; retryAfterMs: number | null } | { kind: 'gone' } | { kind: 'error'; error: AppError }> {
+		const url = job.links?.events ?? `${this.jobUrl(job)}/events`;
+		const reader = createV2EventReader(url, onEvent, onActivity);
+		const res = await this.connection.fetch({
+			url,
+			credential: this.credential,
+			headers: { Accept: 'text/event-stream' },
+			onChunk: (chunk) => reader.feed(chunk),
+			signal,
+			timeoutMs: 24 * 3600_000
+		});
+		reader.end();
+		if (!res.ok) return { kind: 'error', error: res.error };
+		if (res.value.status === 429) return { kind: 'refused', retryAfterMs: retryAfterMs(res.value.header('Retry-After')) };
+		if (res.value.status === 404) return { kind: 'gone' };
+		if (res.value.status !== 200)
+			return { kind: 'error', error: v2ErrorOf(res.value.status, parseV2Envelope(tryParseJson(res.value.body))) };
+		return { kind: 'ended' };
+	}
+
+	/** Marks a route as missing on this server (kept for the connection test's probe). */
+	forget(found: Partial<SurfaceCapabilities>): void {
+		this.learn(found);
+	}
+}
+
+/** The id a job answer carries, for callers that hold only an answer body. */
+export function jobIdOf(json: Json | undefined): string | undefined {
+	return isObject(json) ? str(json, 'id') : undefined;
+}

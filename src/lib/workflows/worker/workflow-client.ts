@@ -1,0 +1,253 @@
+/**
+ * The routes of the workflow service over HTTP, for one profile (the surfaces use them): every call returns a typed value or an error
+ * that says what to do. Works against the cloud service (spec A) and a stock local ComfyUI, which
+ * has no job-status route and no from-hash (both answer 404 there).
+ */
+import { appError, fail, ok, type Result } from '../../core/protocol/errors';
+import { readJson, requestIdOf, responseError, type RawResponse } from '../../core/rules/http-response';
+import { parseObjectInfo, type NodeDefinitions } from '../protocol/object-info';
+import { isObject, str, type Json } from '../../core/protocol/json';
+import {
+	JOB_STATES,
+	type ApiPrompt,
+	type FileRef,
+	type HistoryEntry,
+	type JobState,
+	type NodeErrors,
+	type QueueResponse
+} from '../protocol/workflow-api';
+import type { Connection } from '../../core/worker/context';
+import type { Credential } from '../../core/worker/guarded-fetch';
+import type { HashOffer, SubmitFailure } from './surfaces/surface';
+
+export type { SubmitFailure };
+
+export class WorkflowClient {
+	constructor(private readonly connection: Connection) {}
+
+	private get base(): string {
+		return this.connection.profile.workflowUrl;
+	}
+
+	private credential(scheme: 'x-api-key' | 'bearer' = 'x-api-key'): Credential {
+		const key = this.connection.key;
+		return key ? { scheme, key } : null;
+	}
+
+	private async json(path: string, init: { method?: 'GET' | 'POST'; body?: unknown } = {}): Promise<Result<Json>> {
+		const res = await this.connection.fetch({
+			url: `${this.base}${path}`,
+			method: init.method ?? 'GET',
+			credential: this.credential(),
+			...(init.body !== undefined ? { body: JSON.stringify(init.body), headers: { 'Content-Type': 'application/json' } } : {})
+		});
+		return res.ok ? readJson(res.value, 'workflow') : res;
+	}
+
+	async objectInfo(): Promise<Result<NodeDefinitions>> {
+		const res = await this.json('/api/object_info');
+		if (!res.ok) return res;
+		const parsed = parseObjectInfo(res.value);
+		return parsed.ok ? ok(parsed.nodes) : fail(appError('bad-response', parsed.message));
+	}
+
+	/** Sends our own `prompt_id` (ComfyUI accepts one), so a run cut off mid-submit can still be found; the answer's id wins. */
+	async submit(
+		prompt: ApiPrompt,
+		promptId: string,
+		clientId: string,
+		extraData: Record<string, unknown>
+	): Promise<Result<{ promptId: string }, SubmitFailure>> {
+		const res = await this.connection.fetch({
+			url: `${this.base}/api/prompt`,
+			method: 'POST',
+			credential: this.credential(),
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify({ prompt, prompt_id: promptId, client_id: clientId, extra_data: extraData })
+		});
+		if (!res.ok) return fail({ kind: 'error', error: res.error });
+		const raw = res.value;
+		if (raw.status === 400) {
+			const rejected = readRejection(raw);
+			if (rejected) return fail(rejected);
+		}
+		const body = readJson(raw, 'workflow');
+		if (!body.ok) return fail({ kind: 'error', error: body.error });
+		const acceptedId = isObject(body.value) ? str(body.value, 'prompt_id') : undefined;
+		if (!acceptedId) {
+			const rejected = isObject(body.value) && body.value['error'] ? readRejection(raw) : undefined;
+			if (rejected) return fail(rejected);
+			return fail({
+				kind: 'error',
+				error: appError('bad-response', 'The service accepted the workflow but returned no prompt_id.', {
+					status: raw.status,
+					requestId: requestIdOf(raw)
+				})
+			});
+		}
+		return ok({ promptId: acceptedId });
+	}
+
+	/**
+	 * `pending` … `cancelled`; `not-found` when the service has no such job; `unsupported` where the
+	 * route does not exist (a local runtime, whose router 404 has no CORS headers and so surfaces as
+	 * a CORS failure).
+	 */
+	async jobState(promptId: string): Promise<Result<JobState | 'unsupported' | 'not-found'>> {
+		const res = await this.connection.fetch({
+			url: `${this.base}/api/job/${encodeURIComponent(promptId)}/status`,
+			credential: this.credential()
+		});
+		if (!res.ok) return res.error.kind === 'cors' ? ok('unsupported') : res;
+		if (res.value.status === 404) return ok(isJsonBody(res.value) ? 'not-found' : 'unsupported');
+		const body = readJson(res.value, 'workflow');
+		if (!body.ok) return body;
+		const state = isObject(body.value) ? str(body.value, 'status') : undefined;
+		return state && (JOB_STATES as readonly string[]).includes(state)
+			? ok(state as JobState)
+			: fail(appError('bad-response', `Unknown job status "${state ?? '(none)'}".`, { requestId: requestIdOf(res.value) }));
+	}
+
+	/** The history entry of a job, or null when the runtime has none (yet, or a deleted pending job). */
+	async history(promptId: string): Promise<Result<HistoryEntry | null>> {
+		const res = await this.json(`/api/history/${encodeURIComponent(promptId)}`);
+		if (!res.ok) return res;
+		const entry = isObject(res.value) ? res.value[promptId] : undefined;
+		return ok(isObject(entry) && isObject(entry['status']) ? (entry as unknown as HistoryEntry) : null);
+	}
+
+	async queue(): Promise<Result<QueueResponse>> {
+		const res = await this.json('/api/queue');
+		if (!res.ok) return res;
+		const v = res.value;
+		if (!isObject(v) || !Array.isArray(v['queue_running']) || !Array.isArray(v['queue_pending'])) {
+			return fail(appError('bad-response', 'The queue answer has no queue_running / queue_pending lists.'));
+		}
+		return ok(v as unknown as QueueResponse);
+	}
+
+	async deleteFromQueue(promptIds: string[]): Promise<Result<void>> {
+		const res = await this.connection.fetch({
+			url: `${this.base}/api/queue`,
+			method: 'POST',
+			credential: this.credential(),
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify({ delete: promptIds })
+		});
+		if (!res.ok) return res;
+		return res.value.status < 300 ? ok(undefined) : fail(responseError(res.value, 'workflow'));
+	}
+
+	async interrupt(promptId?: string): Promise<Result<void>> {
+		const res = await this.connection.fetch({
+			url: `${this.base}/api/interrupt`,
+			method: 'POST',
+			credential: this.credential(),
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify(promptId ? { prompt_id: promptId } : {})
+		});
+		if (!res.ok) return res;
+		return res.value.status < 300 ? ok(undefined) : fail(responseError(res.value, 'workflow'));
+	}
+
+	/** `POST /api/jobs/{id}/cancel` (newer ComfyUI): whether the server dispatched a cancel; 'unsupported' where the route is missing. */
+	async cancelJob(promptId: string): Promise<Result<boolean | 'unsupported'>> {
+		const res = await this.connection.fetch({
+			url: `${this.base}/api/jobs/${encodeURIComponent(promptId)}/cancel`,
+			method: 'POST',
+			credential: this.credential()
+		});
+		if (!res.ok) return res.error.kind === 'cors' ? ok('unsupported') : res;
+		if (res.value.status === 404 && !isJsonBody(res.value)) return ok('unsupported');
+		if (res.value.status >= 300) return fail(responseError(res.value, 'workflow'));
+		const body = readJson(res.value, 'workflow');
+		if (!body.ok) return body;
+		return ok(isObject(body.value) && body.value['cancelled'] === true);
+	}
+
+	/** `GET /api/features`: a newer ComfyUI answers; 0.3.64 has no such route (a 404 without CORS headers). */
+	async features(): Promise<Result<boolean>> {
+		const res = await this.connection.fetch({ url: `${this.base}/api/features`, credential: this.credential() });
+		if (!res.ok) return res.error.kind === 'cors' ? ok(false) : res;
+		return ok(res.value.status === 200 && isJsonBody(res.value));
+	}
+
+	async fromHash(hash: string, name: string, mime: string, signal?: AbortSignal): Promise<Result<HashOffer>> {
+		const res = await this.connection.fetch({
+			url: `${this.base}/api/assets/from-hash`,
+			method: 'POST',
+			...(signal ? { signal } : {}),
+			credential: this.credential(),
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify({ hash: `blake3:${hash}`, tags: ['input'], name, mime_type: mime })
+		});
+		if (!res.ok) {
+			// A local runtime's 404 carries no CORS headers and surfaces as a CORS failure: no from-hash there.
+			return res.error.kind === 'cors' ? ok({ kind: 'unsupported' }) : res;
+		}
+		if (res.value.status === 404) return ok(isJsonBody(res.value) ? { kind: 'unknown' } : { kind: 'unsupported' });
+		// A newer ComfyUI started without --enable-assets: the route exists and says the service is off.
+		if (res.value.status === 503 && isJsonBody(res.value) && serviceDisabled(readJson({ ...res.value, status: 200 }, 'workflow')))
+			return ok({ kind: 'unsupported' });
+		const body = readJson(res.value, 'workflow');
+		if (!body.ok) return body;
+		const assetName = isObject(body.value) ? str(body.value, 'name') : undefined;
+		return ok({ kind: 'known', name: assetName ?? name });
+	}
+
+	/** The bytes of an output. See docs/ARCHITECTURE.md, "Outputs without leaking the key". */
+	async viewBlob(ref: FileRef): Promise<Result<Blob>> {
+		const query = new URLSearchParams({ filename: ref.filename, subfolder: ref.subfolder, type: ref.type });
+		const url = `${this.base}/api/view?${query.toString()}`;
+		const credential = this.credential('bearer');
+		const res = await this.connection.fetch({
+			url,
+			credential,
+			redirect: credential ? 'follow-without-credentials' : 'error',
+			binary: true,
+			timeoutMs: 120_000
+		});
+		if (!res.ok) return res;
+		if (res.value.status === 401 && credential) {
+			return fail(
+				appError(
+					'unauthorized',
+					'This service accepts the API key only in the X-API-Key header, and following its download redirect would send the key to the storage host. Runboard does not do that, so this output cannot be shown here.',
+					{ status: 401, requestId: requestIdOf(res.value) }
+				)
+			);
+		}
+		if (res.value.status >= 300 || !res.value.blob) return fail(responseError(res.value, 'workflow'));
+		return ok(res.value.blob);
+	}
+}
+
+function isJsonBody(res: RawResponse): boolean {
+	return (res.header('Content-Type') ?? '').includes('json');
+}
+
+function readRejection(raw: RawResponse): SubmitFailure | undefined {
+	const body = readJson({ ...raw, status: 200 }, 'workflow');
+	if (!body.ok || !isObject(body.value)) return undefined;
+	const error = body.value['error'];
+	const nodeErrors = isObject(body.value['node_errors']) ? (body.value['node_errors'] as unknown as NodeErrors) : {};
+	const message = isObject(error)
+		? (str(error, 'message') ?? 'The workflow was rejected.')
+		: typeof error === 'string'
+			? error
+			: 'The workflow was rejected.';
+	const details = isObject(error) ? str(error, 'details') : undefined;
+	return {
+		kind: 'rejected',
+		message: details ? `${message}: ${details}` : message,
+		nodeErrors,
+		status: raw.status,
+		requestId: requestIdOf(raw)
+	};
+}
+
+function serviceDisabled(body: Result<unknown>): boolean {
+	if (!body.ok || !isObject(body.value)) return false;
+	const error = body.value['error'];
+	return isObject(error) && error['code'] === 'SERVICE_DISABLED';
+}

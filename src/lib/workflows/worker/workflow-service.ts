@@ -1,0 +1,484 @@
+/**
+ * The workflow-runs feature of the worker: the node definitions (cached for offline), saved
+ * workflows, input uploads, submitting runs, the queue, and output bytes. Everything that talks
+ * to a server goes through the profile's surface (`surfaces/`), so it is the same on every surface.
+ */
+import { appError, fail, ok, type Result } from '../../core/protocol/errors';
+import type { NodeDefinitions } from '../protocol/object-info';
+import { V2Surface } from './surfaces/v2-surface';
+import { newWorkflowRun, type NodeProblems, type WorkflowRun } from '../rules/run-record';
+import { usesPartnerNodes } from '../rules/workflow-check';
+import { nodeTitle, type ImportResult } from '../rules/workflow-import';
+import { importWorkflowTexts, type ImportDefinitions, type ImportTexts } from '../rules/converter/import-workflow';
+import { workflowFromFileTexts } from '../protocol/files/workflow-texts';
+import { writeWidgetValues } from '../rules/converter/write-values';
+import type { ApiPrompt, FileRef, NodeErrors } from '../protocol/workflow-api';
+import { readWorkflowFile } from '../protocol/files/read-workflow-file';
+import { formatMiB, MAX_FILE_READ_BYTES } from '../protocol/files/limits';
+import type { WorkerContext } from '../../core/worker/context';
+import type {
+	ObjectInfoView,
+	QueueView,
+	SavedWorkflow,
+	SaveWorkflowInput,
+	SubmitRunError,
+	SubmitRunInput,
+	UploadedInput,
+	WorkflowApi
+} from '../protocol/api';
+import { sendInput } from './input-uploader';
+import { LibraryRepo } from './library-repo';
+import { RunTracker } from './run-tracker';
+import { RunsRepo } from './runs-repo';
+import { Surfaces, type WorkflowSurface } from './surfaces';
+import type { ActiveJob, StopOutcome } from './surfaces/surface';
+import { isQuotaError } from '../../core/worker/quota';
+import { OBJECT_INFO_KEY as OBJECT_INFO } from '../../core/protocol/storage-keys';
+
+interface CachedObjectInfo {
+	nodes: NodeDefinitions;
+	fetchedAt: number;
+}
+
+export class WorkflowService {
+	private readonly runs: RunsRepo;
+	/** Profiles whose cached `object_info` was fetched since this worker started or the socket last reconnected. */
+	private readonly objectInfoFresh = new Set<string>();
+	private readonly library: LibraryRepo;
+	private readonly tracker: RunTracker;
+	private readonly surfaces: Surfaces;
+	/** Files sent by hash this session, by the name the workflow references, for a fallback upload. */
+	private readonly sentByHash = new Map<string, { profileId: string; file: File }>();
+
+	constructor(private readonly ctx: WorkerContext) {
+		this.runs = new RunsRepo(ctx.kv);
+		this.library = new LibraryRepo(ctx.kv);
+		this.surfaces = new Surfaces(ctx);
+		this.tracker = new RunTracker(
+			ctx,
+			this.runs,
+			{
+				finished: (run) => void this.cacheOutputs(run),
+				// A restarted server may have new nodes: the cached definitions are revalidated on next use.
+				reconnected: (profileId) => this.objectInfoFresh.delete(profileId)
+			},
+			Date.now,
+			this.surfaces
+		);
+		ctx.onLeader(() => this.tracker.start());
+		ctx.onResync(() => void this.tracker.pollAll());
+	}
+
+	api(): WorkflowApi {
+		return {
+			objectInfo: (i) => this.objectInfo(i),
+			listWorkflows: () => this.library.list(),
+			getWorkflow: async ({ id }) => (await this.library.get(id)) ?? null,
+			saveWorkflow: (i) => this.saveWorkflow(i),
+			duplicateWorkflow: (i) => this.duplicateWorkflow(i),
+			deleteWorkflow: ({ id }) => this.library.remove(id),
+			importFile: ({ file, profileId }) => this.importFile(file, profileId),
+			importText: ({ text, profileId }) => this.importTexts({ prompt: text }, 'The pasted text', profileId),
+			uploadInput: (i) => this.uploadInput(i),
+			submitRun: (i) => this.submitRun(i),
+			listRuns: () => this.runs.list(),
+			getRun: async ({ id }) => (await this.runs.get(id)) ?? null,
+			workflowSurface: async ({ profileId }) => {
+				const surface = await this.surface(profileId);
+				return surface.ok ? ok(surface.value.kind) : surface;
+			},
+			deleteRun: (i) => this.deleteRun(i),
+			cancelRuns: (i) => this.cancelRuns(i),
+			interrupt: (i) => this.interrupt(i),
+			stopRun: (i) => this.stopRun(i),
+			queue: (i) => this.queue(i),
+			output: (i) => this.output(i),
+			inputImage: (i) => this.inputImage(i)
+		};
+	}
+
+	private surface(profileId: string): Promise<Result<WorkflowSurface>> {
+		return this.surfaces.for(profileId);
+	}
+
+	async objectInfo({ profileId, refresh }: { profileId: string; refresh?: boolean }): Promise<Result<ObjectInfoView>> {
+		const surface = await this.surface(profileId);
+		if (surface.ok && surface.value instanceof V2Surface && !surface.value.servesNodeDefinitions)
+			return ok({ nodes: Object.create(null) as NodeDefinitions, fetchedAt: Date.now(), fromCache: false, none: true });
+		const cached = await this.ctx.kv.get<CachedObjectInfo>(OBJECT_INFO + profileId);
+		// Served from the cache once revalidated since the worker started or the socket reconnected: not
+		// fetched again on every page or submit. A failed revalidation (a CORS refusal) is told with it.
+		if (cached && !refresh && this.objectInfoFresh.has(profileId)) return ok({ ...cached, fromCache: true });
+		const fresh = await this.refreshObjectInfo(profileId);
+		if (fresh.ok) return ok({ ...fresh.value, fromCache: false });
+		return cached ? ok({ ...cached, fromCache: true, problem: fresh.error }) : fresh;
+	}
+
+	private async refreshObjectInfo(profileId: string): Promise<Result<CachedObjectInfo>> {
+		const surface = await this.surface(profileId);
+		if (!surface.ok) return surface;
+		const nodes = await surface.value.objectInfo();
+		if (!nodes.ok) return nodes;
+		const record = { nodes: nodes.value, fetchedAt: Date.now() };
+		await this.ctx.kv.set(OBJECT_INFO + profileId, record);
+		this.objectInfoFresh.add(profileId);
+		return ok(record);
+	}
+
+	private async saveWorkflow({ id, name, prompt, ui, notes, missing, profileId }: SaveWorkflowInput): Promise<SavedWorkflow> {
+		const now = Date.now();
+		const existing = id ? await this.library.get(id) : undefined;
+		// The form's values go back into the editor graph, for export and for the run's extra_pnginfo.
+		if (!ui && existing?.ui && profileId) {
+			const cached = await this.ctx.kv.get<CachedObjectInfo>(OBJECT_INFO + profileId);
+			if (cached) ui = writeWidgetValues(existing.ui, prompt, cached.nodes);
+		}
+		const workflow: SavedWorkflow = {
+			...(existing ?? {}),
+			id: existing?.id ?? crypto.randomUUID(),
+			name: name.trim() || 'Untitled workflow',
+			prompt,
+			...(ui ? { ui } : {}),
+			...(notes ? { notes } : {}),
+			...(missing ? { missing } : {}),
+			createdAt: existing?.createdAt ?? now,
+			updatedAt: now
+		};
+		await this.library.put(workflow);
+		this.ctx.notifyTabs('workflows-changed');
+		return workflow;
+	}
+
+	private async duplicateWorkflow({ id }: { id: string }): Promise<SavedWorkflow | null> {
+		const original = await this.library.get(id);
+		if (!original) return null;
+		return this.saveWorkflow({
+			name: `${original.name} (copy)`,
+			prompt: structuredClone(original.prompt),
+			...(original.ui ? { ui: structuredClone(original.ui) } : {}),
+			...(original.notes ? { notes: original.notes } : {}),
+			...(original.missing ? { missing: original.missing } : {})
+		});
+	}
+
+	private async importFile(file: File, profileId: string | null): Promise<ImportResult> {
+		const label = `"${file.name}"`;
+		// Files ComfyUI saved (images, audio, video) are read by their metadata only, within caps.
+		const embedded = await readWorkflowFile({ source: file }, new AbortController().signal);
+		if (embedded.ok) return this.importTexts(workflowFromFileTexts(embedded.texts), label, profileId);
+		if (embedded.kind !== 'unsupported') return { ok: false, message: embedded.message };
+		if (/^(image|audio|video)\//.test(file.type))
+			return { ok: false, message: `${label} is a kind of file ComfyUI does not write its workflow into.` };
+		if (file.size > MAX_FILE_READ_BYTES)
+			return { ok: false, message: `${label} is larger than ${formatMiB(MAX_FILE_READ_BYTES)}: it is not a workflow file.` };
+		let text: string;
+		try {
+			text = await file.text();
+		} catch (error) {
+			return {
+				ok: false,
+				message: `${label} could not be read (${error instanceof Error ? error.message : String(error)}); choose it again.`
+			};
+		}
+		return this.importTexts({ prompt: text }, label, profileId);
+	}
+
+	/** UI-format texts convert with the profile's node definitions: fresh when the server answers, else the cached copy, said so. */
+	private async importTexts(texts: ImportTexts, label: string, profileId: string | null): Promise<ImportResult> {
+		let definitions: ImportDefinitions | null = null;
+		const ui = texts.workflow ?? (texts.prompt && /"nodes"\s*:\s*\[/.test(texts.prompt) ? texts.prompt : undefined);
+		if (profileId && ui !== undefined) {
+			const info = await this.objectInfo({ profileId, refresh: true });
+			if (info.ok && !info.value.none)
+				definitions = {
+					nodes: info.value.nodes,
+					...(info.value.fromCache
+						? {
+								cachedNote: `Converted with the node definitions cached on ${new Date(info.value.fetchedAt).toISOString().slice(0, 16).replace('T', ' ')} UTC: the server could not be reached.`
+							}
+						: {})
+				};
+		}
+		return importWorkflowTexts(texts, label, definitions);
+	}
+
+	private async uploadInput({
+		profileId,
+		uploadId,
+		file,
+		maskFor,
+		operationId
+	}: {
+		profileId: string;
+		uploadId: string;
+		file: File;
+		maskFor?: FileRef;
+		operationId?: string;
+	}): Promise<Result<UploadedInput>> {
+		// Begun before any await, so a cancel sent right after this call finds it.
+		const operation = this.ctx.operations.begin(operationId);
+		try {
+			const surface = await this.surface(profileId);
+			if (!surface.ok) return surface;
+			const result = await sendInput(
+				surface.value,
+				this.ctx.kv,
+				file,
+				{ ...(maskFor ? { mask: { originalRef: maskFor } } : {}), ...(operation.signal ? { signal: operation.signal } : {}) },
+				(phase, loaded, total) => this.ctx.emit({ type: 'upload-progress', uploadId, phase, loaded, total })
+			);
+			if (result.ok && result.value.via === 'from-hash') this.sentByHash.set(result.value.name, { profileId, file });
+			return result;
+		} finally {
+			operation.end();
+		}
+	}
+
+	private async submitRun(input: SubmitRunInput): Promise<Result<WorkflowRun, SubmitRunError>> {
+		const found = await this.surface(input.profileId);
+		if (!found.ok) return fail({ kind: 'error', error: found.error, runId: null });
+		const surface = found.value;
+		const info = await this.objectInfo({ profileId: input.profileId });
+		const partner = info.ok ? usesPartnerNodes(input.prompt, info.value.nodes) : false;
+		let run: WorkflowRun = {
+			...newWorkflowRun({ id: crypto.randomUUID(), ...input, partner, now: Date.now() }),
+			promptId: crypto.randomUUID()
+		};
+		await this.save(run);
+		this.tracker.track(run); // before sending: its first events may beat the answer
+		// Our prompt id is stored with the run before sending, so it also serves as the idempotency key.
+		// As ComfyUI's editor does, so the outputs carry the graph (surfaces that take no such field leave it out).
+		const saved = input.workflowId ? await this.library.get(input.workflowId) : undefined;
+		const request = (prompt: ApiPrompt) => ({
+			prompt,
+			...(saved?.ui ? { extraPngInfo: { workflow: saved.ui } } : {}),
+			promptId: run.promptId!,
+			idempotencyKey: run.promptId!,
+			clientId: this.ctx.clientId(),
+			partner
+		});
+
+		let prompt = input.prompt;
+		let answer = await surface.submit(request(prompt));
+		// The service may not resolve a name created by from-hash: upload those bytes and submit once more.
+		if (!answer.ok && answer.error.kind === 'rejected') {
+			const retried = await this.uploadRejectedInputs(prompt, answer.error.nodeErrors, surface);
+			if (retried) {
+				prompt = retried;
+				run = { ...run, prompt };
+				answer = await surface.submit(request(prompt));
+			}
+		}
+		if (answer.ok) {
+			if (answer.value.promptId !== run.promptId) this.tracker.forget(run.id);
+			run = this.tracker.accepted(run, answer.value.promptId, answer.value.links);
+			this.ctx.notifyTabs('runs-changed');
+			return ok(run);
+		}
+		const failure = answer.error;
+		if (failure.kind === 'rejected' || (failure.error.kind !== 'network' && failure.error.kind !== 'timeout')) this.tracker.forget(run.id);
+		if (failure.kind === 'rejected') {
+			const problems = problemsOf(failure.nodeErrors);
+			run = {
+				...run,
+				status: 'failed',
+				finishedAt: Date.now(),
+				nodeProblems: problems,
+				error: {
+					kind: 'submit',
+					title: 'Rejected',
+					message: failure.message,
+					status: failure.status,
+					...(failure.requestId ? { requestId: failure.requestId } : {})
+				}
+			};
+			await this.save(run);
+			return fail({
+				kind: 'rejected',
+				message: failure.message,
+				problems,
+				status: failure.status,
+				...(failure.requestId ? { requestId: failure.requestId } : {}),
+				runId: run.id
+			});
+		}
+		const error = failure.error;
+		if (error.kind === 'network' || error.kind === 'timeout') {
+			// The job may have been accepted before the connection dropped: keep it and let polling find out.
+			this.ctx.notifyTabs('runs-changed');
+			return fail({
+				kind: 'error',
+				error: { ...error, message: `${error.message} The run is kept and will be checked when the service answers.` },
+				runId: run.id
+			});
+		}
+		run = {
+			...run,
+			status: 'failed',
+			finishedAt: Date.now(),
+			error: {
+				kind: 'submit',
+				title: 'Not accepted',
+				message: error.message,
+				...(error.status ? { status: error.status } : {}),
+				...(error.requestId ? { requestId: error.requestId } : {})
+			}
+		};
+		await this.save(run);
+		return fail({ kind: 'error', error, runId: run.id });
+	}
+
+	/** Uploads the bytes of inputs sent by hash that the service rejected; returns the corrected workflow, if any. */
+	private async uploadRejectedInputs(prompt: ApiPrompt, nodeErrors: NodeErrors, surface: WorkflowSurface): Promise<ApiPrompt | undefined> {
+		let next: ApiPrompt | undefined;
+		for (const [nodeId, nodeError] of Object.entries(nodeErrors)) {
+			for (const error of nodeError.errors) {
+				const inputName = error.extra_info?.input_name;
+				const value = inputName ? prompt[nodeId]?.inputs[inputName] : undefined;
+				const sent = typeof value === 'string' ? this.sentByHash.get(value) : undefined;
+				if (!inputName || !sent || sent.profileId !== surface.profileId) continue;
+				const uploaded = await sendInput(surface, this.ctx.kv, sent.file, { forceUpload: true }, () => {});
+				if (!uploaded.ok) return undefined;
+				next ??= structuredClone(prompt);
+				next[nodeId]!.inputs[inputName] = uploaded.value.name;
+			}
+		}
+		return next;
+	}
+
+	private async save(run: WorkflowRun): Promise<void> {
+		await this.runs.put(run);
+		this.ctx.emit({ type: 'run', run });
+	}
+
+	private async deleteRun({ id }: { id: string }): Promise<void> {
+		this.tracker.forget(id, (await this.runs.get(id))?.promptId);
+		await this.runs.remove(id);
+		this.ctx.emit({ type: 'run-deleted', id });
+		this.ctx.notifyTabs('runs-changed');
+	}
+
+	private async cancelRuns({ profileId, promptIds }: { profileId: string; promptIds: string[] }): Promise<Result<void>> {
+		const surface = await this.surface(profileId);
+		if (!surface.ok) return surface;
+		const handles = await Promise.all(promptIds.map((promptId) => this.tracker.handleOf(promptId)));
+		const result = await surface.value.cancel(handles);
+		void this.tracker.pollAll();
+		return result;
+	}
+
+	private async stopRun({ runId }: { runId: string }): Promise<Result<StopOutcome>> {
+		const run = await this.runs.get(runId);
+		if (!run?.promptId) return fail(appError('not-found', 'This run has no job on the server to cancel.'));
+		const surface = await this.surface(run.profileId);
+		if (!surface.ok) return surface;
+		const outcome = await surface.value.stop(await this.tracker.handleOf(run.promptId));
+		// A cancel the user asked for and the server confirmed; an interrupted job is read from its history.
+		if (outcome.ok && outcome.value.kind === 'removed') this.tracker.confirmCancelled(run);
+		// v2: the service is still cancelling (`canceling`); the run says so until its terminal state.
+		if (outcome.ok && outcome.value.kind === 'stopping' && surface.value.kind === 'v2') this.tracker.markCanceling(run);
+		void this.tracker.pollAll();
+		return outcome;
+	}
+
+	private async interrupt({ profileId, promptId }: { profileId: string; promptId?: string }): Promise<Result<void>> {
+		const surface = await this.surface(profileId);
+		if (!surface.ok) return surface;
+		const result = await surface.value.interrupt(promptId ? await this.tracker.handleOf(promptId) : undefined);
+		void this.tracker.pollAll();
+		return result;
+	}
+
+	private async queue({ profileId }: { profileId: string }): Promise<Result<QueueView>> {
+		const surface = await this.surface(profileId);
+		if (!surface.ok) return surface;
+		const active = await surface.value.activeJobs();
+		if (!active.ok) return active;
+		const known = new Map<string, WorkflowRun | undefined>();
+		for (const job of active.value) known.set(job.promptId, await this.runs.byPromptId(job.promptId));
+		const entry = (job: ActiveJob) => {
+			const run = known.get(job.promptId);
+			const prompt = job.prompt ?? {};
+			const outputNode = Object.keys(prompt)[0];
+			return {
+				promptId: job.promptId,
+				position: job.position,
+				runId: run?.id ?? null,
+				title: run?.title ?? (outputNode ? `${nodeTitle(prompt, outputNode)} …` : job.promptId)
+			};
+		};
+		return ok({
+			running: active.value.filter((j) => j.running).map(entry),
+			pending: active.value
+				.filter((j) => !j.running)
+				.map(entry)
+				.sort((a, b) => a.position - b.position)
+		});
+	}
+
+	private async output({ runId, index }: { runId: string; index: number }): Promise<Result<Blob>> {
+		const cached = await this.runs.output(runId, index);
+		if (cached) return ok(cached);
+		const run = await this.runs.get(runId);
+		const item = run?.outputs[index];
+		if (!run || !item) return fail(appError('not-found', 'This output is no longer in the run.'));
+		const surface = await this.surface(run.profileId);
+		if (!surface.ok) return surface;
+		const blob = await surface.value.outputBytes(item.ref);
+		if (blob.ok) {
+			try {
+				await this.runs.putOutput(runId, index, blob.value);
+			} catch (error) {
+				// Shown from the service; the store has already told the person the device is full.
+				if (!isQuotaError(error)) throw error;
+			}
+		}
+		return blob;
+	}
+
+	private async inputImage({ profileId, name }: { profileId: string; name: string }): Promise<Result<Blob>> {
+		const surface = await this.surface(profileId);
+		if (!surface.ok) return surface;
+		return surface.value.outputBytes({ filename: name, subfolder: '', type: 'input' });
+	}
+
+	/** Fetches a finished run's outputs into the cache, so they show offline and after the signed URL expires. */
+	private async cacheOutputs(run: WorkflowRun): Promise<void> {
+		for (let i = 0; i < run.outputs.length; i++) await this.output({ runId: run.id, index: i });
+		if (run.workflowId) await this.updateThumbnail(run);
+	}
+
+	private async updateThumbnail(run: WorkflowRun): Promise<void> {
+		const index = run.outputs.findIndex((o) => o.kind === 'image');
+		if (index < 0 || !run.workflowId) return;
+		const [workflow, blob] = [await this.library.get(run.workflowId), await this.runs.output(run.id, index)];
+		if (!workflow || !blob) return;
+		await this.library.put({ ...workflow, thumbnail: await thumbnailOf(blob) });
+		this.ctx.notifyTabs('workflows-changed');
+	}
+}
+
+function problemsOf(nodeErrors: NodeErrors): NodeProblems {
+	const problems: NodeProblems = {};
+	for (const [nodeId, nodeError] of Object.entries(nodeErrors)) {
+		problems[nodeId] = nodeError.errors.map((e) => ({
+			...(e.extra_info?.input_name ? { inputName: e.extra_info.input_name } : {}),
+			message: e.details ? `${e.message}: ${e.details}` : e.message
+		}));
+	}
+	return problems;
+}
+
+/** A small WebP of an image, made off the main thread. */
+async function thumbnailOf(blob: Blob): Promise<Blob> {
+	try {
+		const bitmap = await createImageBitmap(blob);
+		const scale = Math.min(1, 256 / Math.max(bitmap.width, bitmap.height));
+		const canvas = new OffscreenCanvas(Math.max(1, Math.round(bitmap.width * scale)), Math.max(1, Math.round(bitmap.height * scale)));
+		canvas.getContext('2d')?.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+		bitmap.close();
+		return await canvas.convertToBlob({ type: 'image/webp', quality: 0.8 });
+	} catch {
+		return blob;
+	}
+}
