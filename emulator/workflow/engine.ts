@@ -336,7 +336,7 @@ export class WorkflowEngine {
 			inputHash: (name) => this.inputHash(name),
 			saveFile: (type, prefix, extension, bytes, mime) => this.saveFile(type, prefix, extension, bytes, mime),
 			cache: this.cache,
-			hold: (nodeId, classType) => this.holds.pass(job.id, nodeId, classType),
+			hold: (nodeId, classType, step) => this.holds.pass(job.id, nodeId, classType, step),
 			forgotten: () => !alive()
 		};
 	}

@@ -61,6 +61,8 @@ describe('the timing control holds a node', () => {
 			{ holdNode: { nodeId: '9', ms: 60_001 } },
 			{ holdNode: { nodeId: 9, ms: 100 } },
 			{ holdNode: 'SaveImage' },
+			{ holdNode: { classType: 'KSampler', step: 0 } },
+			{ holdNode: { classType: 'KSampler', step: 1.5 } },
 			{ stepMs: 'fast' }
 		]) {
 			const res = await post('timing', bad);
@@ -110,6 +112,25 @@ describe('the timing control holds a node', () => {
 		await control(bed.emu, '/workflow/timing', { stepMs: 2 });
 		expect(await controlState()).toMatchObject({ holdNode: null, held: [] });
 		const next = await startAndReach(socket, '9');
+		expect((await socket.untilDone(next)).map((m) => m.type)).toContain('execution_success');
+		socket.close();
+	});
+
+	it('with a step, holds a sampler once it has reported that step, its preview sent; a stop releases it and is read at the next step', async () => {
+		await control(bed.emu, '/workflow/timing', { holdNode: { classType: 'KSampler', step: 1 } });
+		const socket = await RecordingSocket.open(bed.emu, { previewMetadata: true });
+		const id = await startAndReach(socket, '3');
+		await expect.poll(heldNodes).toEqual([{ promptId: id, nodeId: '3', classType: 'KSampler', step: 1 }]);
+		await socket.until(() => socket.binary().length > 0);
+		expect(socket.json('progress', id).map((m) => m.data['value'])).toEqual([1]);
+		await api(bed.emu).post('/api/interrupt', { prompt_id: id });
+		const done = await socket.untilDone(id);
+		expect(done.find((m) => m.type === 'execution_interrupted')?.data).toMatchObject({ node_id: '3', node_type: 'KSampler' });
+		expect(socket.json('progress', id).map((m) => m.data['value'])).toEqual([1]);
+
+		const next = await startAndReach(socket, '3');
+		await expect.poll(heldNodes).toHaveLength(1);
+		await release();
 		expect((await socket.untilDone(next)).map((m) => m.type)).toContain('execution_success');
 		socket.close();
 	});

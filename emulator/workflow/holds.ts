@@ -8,14 +8,19 @@ import { setTimeout as sleep } from 'node:timers/promises';
 /** Nodes matching by type or id (one of the two). */
 export type NodeMatch = { classType: string } | { nodeId: string };
 
-/** Matching nodes run `ms` longer once started; `ms: null` holds them until released. */
-export type NodeHold = NodeMatch & { ms: number | null };
+/**
+ * Matching nodes run `ms` longer once started; `ms: null` holds them until released. With `step`, a
+ * node is held once it has reported that progress step instead (a sampler mid-way, previews shown).
+ */
+export type NodeHold = NodeMatch & { ms: number | null; step?: number };
 
 /** A node held now until released, as the control state lists it. */
 export interface HeldNode {
 	promptId: string;
 	nodeId: string;
 	classType: string;
+	/** The progress step it is held after, for a hold with `step`. */
+	step?: number;
 }
 
 /** Which held nodes a release lets go: all, or those of one job and/or one node id. */
@@ -36,19 +41,20 @@ export class NodeHolds {
 	}
 
 	/**
-	 * Resolves when a node that has just started may go on: at once when the hold does not match;
-	 * after `ms` for a timed hold (a stop does not cut it short, as a busy node in ComfyUI is not);
-	 * for a hold until released, when it is released.
+	 * Resolves when a node that has just started (`step` undefined) or reported a progress step may
+	 * go on: at once when the hold does not match; after `ms` for a timed hold (a stop does not cut it
+	 * short, as a busy node in ComfyUI is not); for a hold until released, when it is released.
 	 */
-	async pass(promptId: string, nodeId: string, classType: string): Promise<void> {
-		// Read as each node starts, so a hold set while a job runs applies to its later nodes.
+	async pass(promptId: string, nodeId: string, classType: string, step?: number): Promise<void> {
+		// Read as each node starts or steps, so a hold set while a job runs applies to what comes next.
 		const hold = this.setting;
-		if (!hold || !matchesHold(hold, nodeId, classType) || this.halt.aborted) return;
+		if (!hold || !matchesHold(hold, nodeId, classType) || hold.step !== step || this.halt.aborted) return;
 		if (hold.ms !== null) {
 			if (hold.ms > 0) await sleep(hold.ms, undefined, { signal: this.halt }).catch(() => undefined);
 			return;
 		}
-		await new Promise<void>((resolve) => this.held.set({ promptId, nodeId, classType }, resolve));
+		const node: HeldNode = step === undefined ? { promptId, nodeId, classType } : { promptId, nodeId, classType, step };
+		await new Promise<void>((resolve) => this.held.set(node, resolve));
 	}
 
 	/** Lets matching held nodes go on; answers the ones released. */

@@ -109,12 +109,15 @@ function parseHold(raw: unknown): { ok: true; value: NodeHold | null } | { ok: f
 	const usage =
 		'holdNode must be null, {"classType": "SaveImage", "ms": 2000} or {"nodeId": "9", "ms": 2000}; without ms it holds until released.';
 	if (!isObject(raw)) return { ok: false, message: usage };
-	const { classType, nodeId } = raw;
+	const { classType, nodeId, step } = raw;
 	const ms = raw['ms'] ?? null;
 	if (ms !== null && (typeof ms !== 'number' || !isMs(ms)))
 		return { ok: false, message: 'holdNode.ms must be a number of milliseconds from 0 to 60000, or null to hold until released.' };
-	if (typeof classType === 'string' && classType !== '' && nodeId === undefined) return { ok: true, value: { classType, ms } };
-	if (typeof nodeId === 'string' && nodeId !== '' && classType === undefined) return { ok: true, value: { nodeId, ms } };
+	if (step !== undefined && (typeof step !== 'number' || !Number.isInteger(step) || step < 1))
+		return { ok: false, message: 'holdNode.step must be a progress step from 1 (the node is held once it has reported it).' };
+	const at = step === undefined ? {} : { step };
+	if (typeof classType === 'string' && classType !== '' && nodeId === undefined) return { ok: true, value: { classType, ms, ...at } };
+	if (typeof nodeId === 'string' && nodeId !== '' && classType === undefined) return { ok: true, value: { nodeId, ms, ...at } };
 	return { ok: false, message: usage };
 }
 

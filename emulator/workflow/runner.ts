@@ -34,8 +34,8 @@ export interface RunEnvironment {
 	cache: OutputCache;
 	/** Aborted when the emulator closes: a node waiting out its step time stops at once. */
 	halt: AbortSignal;
-	/** Resolves when this node, just started, may go on (the timing control's `holdNode`); at once for no hold. */
-	hold(nodeId: string, classType: string): Promise<void>;
+	/** Resolves when this node, just started or past progress `step`, may go on (the timing control's `holdNode`); at once for no hold. */
+	hold(nodeId: string, classType: string, step?: number): Promise<void>;
 	/** True once the job is forgotten (a reset, a local restart): it says nothing more and must cache nothing. */
 	forgotten(): boolean;
 }
@@ -178,6 +178,9 @@ export async function runJob(job: Job, env: RunEnvironment): Promise<void> {
 					setNode(id, 'running', value, max);
 					progressState();
 					if (image) env.preview(route, job.id, id, await image, stepEndedAt);
+					// Held after this step, a stop is read at the next step's check, as ComfyUI's progress hook does.
+					await env.hold(id, node.class_type, value);
+					if (env.halt.aborted || env.forgotten()) throw new Interrupted();
 				},
 				text: (message) => env.text(env.route(job, 'text'), id, message, job.id),
 				loadInput: env.loadInput,
