@@ -6,6 +6,14 @@ import { test as base, expect, type Page } from '@playwright/test';
 import { createEmulator, DEFAULT_PORTS, type Emulator } from '../../emulator/index';
 import { demoConfig, serveApp, type ServedApp } from '../../scripts/serve-app';
 import type { FaultSet, ScenarioName } from '../../emulator/scenarios';
+import type { AppTimings } from '../../src/lib/domain/app-timings';
+
+/**
+ * The app's timers for tests, short enough that no test waits out the product's seconds, long
+ * enough that a journey still sees each step (an undo button stays 1.5 s). A test about a timer
+ * serves its own.
+ */
+export const E2E_TIMINGS: AppTimings = { undoMs: 1500, undoGraceMs: 1000, workflowPollMs: 500, queueWatchMs: 1000, liveQueueEveryMs: 2000 };
 
 export interface Control {
 	reset(): Promise<void>;
@@ -46,7 +54,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 		async ({ emulator }, use) => {
 			const app = await serveApp({
 				root: 'build',
-				config: demoConfig(emulator)
+				config: demoConfig(emulator, { timings: E2E_TIMINGS })
 			});
 			await use(app);
 			await app.close();

@@ -16,6 +16,7 @@ import {
 	type ProfileView
 } from '../domain/profile';
 import { parseRuntimeConfig, RUNTIME_CONFIG_PATH, type DemoConfig, type RuntimeConfig } from '../domain/runtime-config';
+import { DEFAULT_TIMINGS, undoWindow } from '../domain/app-timings';
 import type { SocketState } from '../domain/socket-state';
 import { parseServerEvent } from '../wire/workflow-events';
 import { decodeFrame } from '../wire/frames';
@@ -106,7 +107,8 @@ export class RunboardWorker implements CoreApi {
 			onSocketMessage: (listener) => {
 				this.socketListeners.add(listener);
 				return () => this.socketListeners.delete(listener);
-			}
+			},
+			timings: () => this.config.timings ?? DEFAULT_TIMINGS
 		};
 	}
 
@@ -230,7 +232,8 @@ export class RunboardWorker implements CoreApi {
 			activeProfileId: (await this.repo.activeId()) ?? null,
 			demo: demo ? { name: demo.name, workflowUrl: demo.workflowUrl, routerUrl: demo.routerUrl } : null,
 			configProblem: this.configProblem,
-			socket: this.socketState.state
+			socket: this.socketState.state,
+			undo: undoWindow(this.config.timings ?? DEFAULT_TIMINGS)
 		};
 	}
 
