@@ -13,7 +13,13 @@ export default defineConfig({
 				extends: true,
 				test: {
 					name: 'unit',
-					include: ['src/**/*.test.ts', 'emulator/**/*.test.ts', 'scripts/**/*.test.ts', 'tests/fuzz/**/*.test.ts'],
+					include: [
+						'src/**/*.test.ts',
+						'emulator/**/*.test.ts',
+						'scripts/**/*.test.ts',
+						'tests/fuzz/**/*.test.ts',
+						'tests/reporters/**/*.test.ts'
+					],
 					exclude: ['src/**/*.svelte.test.ts'],
 					environment: 'node'
 				}
