@@ -18,7 +18,8 @@ export default defineConfig({
 						'emulator/**/*.test.ts',
 						'scripts/**/*.test.ts',
 						'tests/fuzz/**/*.test.ts',
-						'tests/reporters/**/*.test.ts'
+						'tests/reporters/**/*.test.ts',
+						'bench/**/*.test.ts'
 					],
 					exclude: ['src/**/*.svelte.test.ts'],
 					environment: 'node'
