@@ -50,7 +50,7 @@ async function check(page: Page, name: string, phone: boolean): Promise<string[]
 
 for (const scheme of ['light', 'dark'] as const) {
 	test(`every page passes the accessibility check in ${scheme} @phone`, async ({ page, openApp, emulator }) => {
-		test.setTimeout(180_000);
+		test.setTimeout(240_000);
 		const phone = test.info().project.name === 'phone';
 		await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
 		await workflowControl(emulator, 'timing', { stepMs: 5 });
