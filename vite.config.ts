@@ -2,7 +2,7 @@ import { sveltekit } from '@sveltejs/kit/vite';
 import { defineConfig } from 'vitest/config';
 import { isolatedTestFiles, testFiles } from './scripts/vitest-isolation';
 
-const UNIT_FOLDERS = ['src', 'emulator', 'scripts', 'tests/fuzz'];
+const UNIT_FOLDERS = ['src', 'emulator', 'scripts', 'tests/fuzz', 'tests/reporters', 'bench'];
 const unitFiles = testFiles(import.meta.dirname, UNIT_FOLDERS).filter((file) => !file.endsWith('.svelte.test.ts'));
 const isolatedUnitFiles = isolatedTestFiles(import.meta.dirname, unitFiles);
 
