@@ -87,7 +87,8 @@ export class PageErrorWatch {
 
 	private uncaught(webError: WebError): CaughtError {
 		const error = webError.error();
-		const text = error.stack || `${error.name}: ${error.message}`;
+		// A thrown non-Error (a rejected string) has no stack and no name.
+		const text = error.stack || (error.name ? `${error.name}: ${error.message}` : error.message);
 		const page = webError.page()?.url() ?? 'a closed page';
 		const script = thrownIn(text);
 		const worker = script ? this.workerOf(script) : undefined;
