@@ -11,7 +11,10 @@ export default defineConfig({
 	workers: 2,
 	timeout: 45_000,
 	expect: { timeout: 10_000 },
-	reporter: process.env['CI'] ? [['list'], ['html', { open: 'never' }]] : 'list',
+	// Our own reporter beside Playwright's ends every run with the ten slowest tests.
+	reporter: process.env['CI']
+		? [['list'], ['html', { open: 'never' }], ['./tests/reporters/slowest.ts']]
+		: [['list'], ['./tests/reporters/slowest.ts']],
 	globalSetup: './tests/global-setup.ts',
 	use: {
 		trace: 'retain-on-failure',

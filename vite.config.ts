@@ -1,5 +1,10 @@
 import { sveltekit } from '@sveltejs/kit/vite';
 import { defineConfig } from 'vitest/config';
+import { isolatedTestFiles, testFiles } from './scripts/vitest-isolation';
+
+const UNIT_FOLDERS = ['src', 'emulator', 'scripts', 'tests/fuzz', 'tests/reporters', 'bench'];
+const unitFiles = testFiles(import.meta.dirname, UNIT_FOLDERS).filter((file) => !file.endsWith('.svelte.test.ts'));
+const isolatedUnitFiles = isolatedTestFiles(import.meta.dirname, unitFiles);
 
 export default defineConfig({
 	plugins: [sveltekit()],
@@ -11,12 +16,18 @@ export default defineConfig({
 		projects: [
 			{
 				extends: true,
+				// Files share a worker's module registry (see scripts/vitest-isolation.ts), except those that mock.
 				test: {
 					name: 'unit',
-					include: ['src/**/*.test.ts', 'emulator/**/*.test.ts', 'scripts/**/*.test.ts', 'tests/fuzz/**/*.test.ts'],
-					exclude: ['src/**/*.svelte.test.ts'],
-					environment: 'node'
+					include: UNIT_FOLDERS.map((folder) => `${folder}/**/*.test.ts`),
+					exclude: ['src/**/*.svelte.test.ts', ...isolatedUnitFiles],
+					environment: 'node',
+					isolate: false
 				}
+			},
+			{
+				extends: true,
+				test: { name: 'unit-isolated', include: isolatedUnitFiles, environment: 'node' }
 			},
 			{
 				// Rune stores: compiled as the browser sees them (the server build of Svelte runs no

@@ -13,6 +13,7 @@ import { readSse } from '../emulator/workflow/v2/test-client';
 import { smallJob } from '../emulator/workflow/v2/fixtures';
 import { percentile, ratio } from './support/stats';
 import { watchdog } from './support/watchdog';
+import { check, report } from './support/report';
 
 const STREAMS = 50;
 const LOGS = 300;
@@ -79,4 +80,11 @@ console.log(`streams ${STREAMS}, frames written ${latencies.length}, streams tha
 console.log(`emission to write, per stream: p50 ${fmt(percentile(latencies, 50))}, p95 ${fmt(p95)}, max ${fmt(Math.max(...latencies))}`);
 console.log(`bare res.write, one stream:    p50 ${fmt(percentile(bare, 50))}, p95 ${fmt(bareP95)}`);
 console.log(`ratio p95 (fan-out to 50 / bare write): ${ratio(p95, bareP95)}`);
-process.exit(complete === STREAMS ? 0 : 1);
+report({
+	name: `emission to write on ${STREAMS} streams, p95 (baseline: a bare res.write)`,
+	figure: p95 * 1000,
+	unit: 'µs',
+	baseline: bareP95 * 1000
+});
+check(`every one of the ${STREAMS} streams saw the terminal status`, complete === STREAMS, `${complete}/${STREAMS}`);
+process.exit(process.exitCode ?? 0);

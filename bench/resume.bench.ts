@@ -12,6 +12,7 @@ import { timelineKey } from '../src/lib/timeline/worker/timeline-service';
 import { control, launchChromium, startEmulator } from './support/app-run';
 import { seedAppStore } from './support/app-store';
 import { median, ratio } from './support/stats';
+import { report } from './support/report';
 
 const RUNS = 50;
 const ROUNDS = 3;
@@ -103,6 +104,12 @@ try {
 			.join(', ')})`
 	);
 	console.log(`  baseline: ${RUNS} status round trips in parallel   ${p.toFixed(0)} ms  ratio ${ratio(r, p)} (includes the app's boot)`);
+	report({
+		name: `navigation to ${RUNS} resumed runs showing their state (baseline: parallel status reads)`,
+		figure: r,
+		unit: 'ms',
+		baseline: p
+	});
 } finally {
 	await browser.close();
 	await app.close();

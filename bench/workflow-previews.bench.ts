@@ -12,6 +12,7 @@ import { control, launchChromium, openRunningRun, startEmulator } from './suppor
 import { BARE_PAGE, BARE_WORKER, PAGE_PROBE, WORKER_PROBE, type PageProbe } from './support/paint-probe';
 import { serveStatic } from './support/static-server';
 import { percentile, ratio, verdict } from './support/stats';
+import { check, report } from './support/report';
 import { watchdog } from './support/watchdog';
 
 const FPS = 60;
@@ -115,7 +116,6 @@ async function bareBaseline(emulatorWs: string, runStream: (seconds: number) => 
 
 watchdog(4);
 const emulator = await startEmulator();
-let failed = false;
 try {
 	console.log(`machine: ${cpus().length} cores, load average ${loadavg()[0]!.toFixed(2)} (other processes lengthen the tail)`);
 	const browser = await launchChromium();
@@ -168,10 +168,27 @@ try {
 			console.log(
 				`  longest main-thread task ${app.longestTask ? `${app.longestTask.toFixed(0)} ms` : 'none >= 50 ms'} (target < 50 ms): ${verdict(app.longestTask < 50)}; baseline ${bare.longestTask ? `${bare.longestTask.toFixed(0)} ms` : 'none >= 50 ms'}`
 			);
-			if (app.received < answer.sent * 0.99 || app.painted === 0 || bare.painted === 0) {
-				console.log('FAIL: frames were lost before the worker, or nothing was painted');
-				failed = true;
-			}
+			report({
+				name: `${FPS} previews/s: frame received to painted, p95 (baseline: a bare page and worker)`,
+				figure: appP95,
+				unit: 'ms',
+				baseline: percentile(bare.latencies, 95),
+				target: '< 30 ms',
+				met: appP95 < 30
+			});
+			report({
+				name: `${FPS} previews/s: longest main-thread task`,
+				figure: app.longestTask,
+				unit: 'ms',
+				baseline: bare.longestTask,
+				target: '< 50 ms',
+				met: app.longestTask < 50
+			});
+			check(
+				'no frame lost before the worker, and frames painted',
+				app.received >= answer.sent * 0.99 && app.painted > 0 && bare.painted > 0,
+				`received ${app.received} of ${answer.sent}, painted ${app.painted} (bare ${bare.painted})`
+			);
 		} finally {
 			await run.close().catch(() => undefined);
 		}
@@ -181,7 +198,6 @@ try {
 } finally {
 	await emulator.close();
 }
-if (failed) process.exitCode = 1;
 
 async function socketCount(emu: typeof emulator): Promise<number> {
 	const state = (await (await fetch(`${emu.urls.workflow}/__emulator/workflow/state`)).json()) as { sockets: number };

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRuntimeConfig } from '../src/lib/core/protocol/runtime-config';
 import { demoConfig, serveApp, type ServedApp } from './serve-app';
 import { headerCsp, readMetaCsp } from './serve/page-csp';
+import { DEFAULT_TIMINGS } from '../src/lib/core/protocol/app-timings';
 
 const META_POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval' 'sha256-abc='; object-src 'none'";
 const EXPECTED_HEADER_POLICY = `${META_POLICY}; frame-ancestors 'none'`;
@@ -239,6 +240,14 @@ describe('demoConfig', () => {
 
 	it('writes what the app reads back unchanged', () => {
 		const config = demoConfig(emulator, { v2: true });
+		expect(parseRuntimeConfig(JSON.stringify(config))).toEqual({ ok: true, config });
+	});
+
+	it('sets the app’s timers only when asked (the tests shorten them; `npm start` keeps the product’s)', () => {
+		expect(demoConfig(emulator, { v2: true })).not.toHaveProperty('timings');
+		const timings = { ...DEFAULT_TIMINGS, undoMs: 1500 };
+		const config = demoConfig(emulator, { timings });
+		expect(config.timings).toEqual(timings);
 		expect(parseRuntimeConfig(JSON.stringify(config))).toEqual({ ok: true, config });
 	});
 });

@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { pipeline } from 'node:stream';
 import { join } from 'node:path';
 import { RUNTIME_CONFIG_PATH, type RuntimeConfig } from '../src/lib/core/protocol/runtime-config';
+import type { AppTimings } from '../src/lib/core/protocol/app-timings';
 import { contentTypeFor } from './serve/mime-types';
 import { headerCsp, readMetaCsp } from './serve/page-csp';
 import { cacheControlFor, securityHeaders } from './serve/response-headers';
@@ -30,16 +31,18 @@ export interface ServeAppOptions {
  * The runtime config whose demo profile points at an emulator (as `npm start`, the tests and the
  * benchmarks run it). With `v2`, a second demo profile runs workflows on the emulator's managed v2
  * surface (`/api/v2` on the same workflow origin); the tests leave it out, since most of them count
- * profiles or pick the demo.
+ * profiles or pick the demo. `timings` sets the app's timers (the tests shorten them); without it the
+ * app keeps its own.
  */
 export function demoConfig(
 	emulator: { urls: { workflow: string; router: string }; apiKey: string },
-	options: { v2?: boolean } = {}
+	options: { v2?: boolean; timings?: AppTimings } = {}
 ): RuntimeConfig {
 	const addresses = { workflowUrl: emulator.urls.workflow, routerUrl: emulator.urls.router, apiKey: emulator.apiKey };
 	return {
 		demo: { name: 'Demo (local emulator)', ...addresses },
-		...(options.v2 ? { demoV2: { name: 'Demo on v2 (managed)', ...addresses } } : {})
+		...(options.v2 ? { demoV2: { name: 'Demo on v2 (managed)', ...addresses } } : {}),
+		...(options.timings ? { timings: options.timings } : {})
 	};
 }
 

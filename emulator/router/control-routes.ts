@@ -1,11 +1,13 @@
 /**
  * Router control routes on the router origin, under `/__emulator/router/`: rebuild the catalog,
- * settings (provider speed, limits, queue pause), router faults, and JWTs for other scopes.
+ * settings (provider speed, limits, queue pause, the provider hold), releasing held runs, router
+ * faults, and JWTs for other scopes.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { CONTROL_PREFIX } from '../control';
 import { defaultRouterFaults, type RouterFaults, type RouterSettings } from './router-state';
 import type { RouterContext } from './context';
+import type { HoldSetting } from './provider/hold';
 
 const P = `${CONTROL_PREFIX}/router`;
 
@@ -29,6 +31,16 @@ const NUMERIC_SETTINGS = [
 	'replayLimitBytes'
 ] as const;
 
+const HOLD_USAGE = 'holdProvider must be null, {} (every run) or {"model": "<provider>/<model>"}.';
+
+function parseHold(value: unknown): { ok: true; value: HoldSetting | null } | { ok: false; message: string } {
+	if (value === null) return { ok: true, value: null };
+	if (typeof value !== 'object' || Array.isArray(value)) return { ok: false, message: HOLD_USAGE };
+	const model = (value as Body)['model'] ?? null;
+	if (model !== null && (typeof model !== 'string' || model === '')) return { ok: false, message: HOLD_USAGE };
+	return { ok: true, value: { model } };
+}
+
 export function installRouterControlRoutes(app: FastifyInstance, ctx: RouterContext): void {
 	const { router } = ctx;
 
@@ -40,7 +52,13 @@ export function installRouterControlRoutes(app: FastifyInstance, ctx: RouterCont
 		return { generation, models: router.catalog.models.length };
 	});
 
-	app.get(`${P}/settings`, async () => ({ settings: router.settings, faults: router.faults }));
+	// `held` and `heldRuns` let a test wait until its run is held before acting "mid-run".
+	app.get(`${P}/settings`, async () => ({
+		settings: router.settings,
+		faults: router.faults,
+		held: router.providerHold.count,
+		heldRuns: router.providerHold.runs()
+	}));
 
 	app.post<{ Body: Body }>(`${P}/settings`, async (request, reply) => {
 		const body = request.body ?? {};
@@ -55,9 +73,29 @@ export function installRouterControlRoutes(app: FastifyInstance, ctx: RouterCont
 			if (typeof body['queuePaused'] !== 'boolean') return bad(reply, 'queuePaused must be a boolean');
 			next.queuePaused = body['queuePaused'];
 		}
+		if (body['holdProvider'] !== undefined) {
+			const hold = parseHold(body['holdProvider']);
+			if (!hold.ok) return bad(reply, hold.message);
+			next.holdProvider = hold.value;
+		}
 		router.settings = next;
 		router.settingsChanged();
-		return { settings: router.settings };
+		return { settings: router.settings, held: router.providerHold.count };
+	});
+
+	/** `{model?, count?}`: lets held runs go on, oldest first; the hold stays set for later runs. */
+	app.post<{ Body: Body }>(`${P}/release`, async (request, reply) => {
+		const body = request.body ?? {};
+		const model = body['model'];
+		const count = body['count'];
+		if (model !== undefined && (typeof model !== 'string' || model === '')) return bad(reply, 'model must be a model id');
+		if (count !== undefined && (typeof count !== 'number' || !Number.isInteger(count) || count < 1))
+			return bad(reply, 'count must be an integer >= 1');
+		const released = router.providerHold.release({
+			...(model !== undefined ? { model } : {}),
+			...(count !== undefined ? { count } : {})
+		});
+		return { released, held: router.providerHold.count };
 	});
 
 	app.post<{ Body: Body }>(`${P}/faults`, async (request, reply) => {

@@ -76,13 +76,19 @@ export function countCharge(ctx: RouterContext, counterKey: string): void {
 	bump(ctx.state.counters.charges, counterKey);
 }
 
-/** Runs the provider; `dispatched` has already been counted by the caller at the moment of dispatch. */
+/**
+ * Runs the provider; `dispatched` has already been counted by the caller at the moment of dispatch.
+ * `runId` names the run to the provider hold (release and cancel find it by this id).
+ */
 export async function runProvider(
 	ctx: RouterContext,
 	model: CatalogModel,
 	input: Record<string, unknown>,
-	counterKey: string
+	counterKey: string,
+	runId: string
 ): Promise<StoredResponse> {
+	if ((await ctx.router.providerHold.wait(runId, model.id)) === 'reset')
+		return errorResponse(500, 'internal_error', 'The emulator was reset while this run was held at the provider.');
 	await new Promise((r) => setTimeout(r, providerDurationMs(ctx, model)));
 	const trigger = findTrigger(input);
 	if (trigger) {

@@ -84,7 +84,7 @@ describe('idempotency', () => {
 	});
 
 	it('keeps running a call whose caller disconnected: a same-key retry replays it, charged once (rule 7)', async () => {
-		await api.control('/router/settings', { providerMs: 300 });
+		await api.control('/router/settings', { holdProvider: {} });
 		const abort = new AbortController();
 		const cut = fetch(`${api.base}${MODEL}`, {
 			method: 'POST',
@@ -92,8 +92,10 @@ describe('idempotency', () => {
 			headers: api.headers({ 'Content-Type': 'application/json', ...key('k7-abort') }),
 			body: JSON.stringify(INPUT)
 		});
-		setTimeout(() => abort.abort(), 80);
+		await api.untilHeld();
+		abort.abort();
 		await expect(cut).rejects.toThrow();
+		await api.control('/router/settings', { holdProvider: null });
 		const replay = await eventually(
 			async () => {
 				const res = await api.post(MODEL, INPUT, key('k7-abort'));
@@ -147,13 +149,14 @@ describe('idempotency', () => {
 	});
 
 	it('drop-recoverable: the connection drops after dispatch, a same-key retry gets 409 with Retry-After while it runs, then the replay (rules 6-8)', async () => {
-		await api.control('/router/settings', { providerMs: 600 });
+		await api.control('/router/settings', { holdProvider: {} });
 		await api.control('/router/faults', { dropAfterDispatch: 'recoverable' });
 		await expect(api.post(MODEL, INPUT, key('k7'))).rejects.toThrow();
 		const running = await api.post(MODEL, INPUT, key('k7'));
 		expect(running.status).toBe(409);
 		expect(running.headers.get('x-service-error-type')).toBe('concurrency_limit_exceeded');
 		expect(Number(running.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+		await api.control('/router/release');
 		const replay = await eventually(async () => {
 			const res = await api.post(MODEL, INPUT, key('k7'));
 			return res.status === 200 ? res : undefined;

@@ -48,15 +48,17 @@ describe('queue', () => {
 	});
 
 	it('reports exactly three statuses, with Retry-After while unfinished and no error_type on success', async () => {
-		// Long enough that a loaded machine still asks while the first runs and the second waits.
-		await api.control('/router/settings', { providerMs: 1500, queueConcurrency: 1 });
+		// The first is held at the provider, so it still runs and the second still waits when asked.
+		await api.control('/router/settings', { holdProvider: {}, queueConcurrency: 1 });
 		const first = await submit();
 		const second = await submit({ ...INPUT, prompt: 'second' });
+		await api.untilHeld();
 		const s1 = await api.get(pathOf(first.status_url));
 		expect(((await s1.json()) as RouterQueueStatusResponse).status).toBe('IN_PROGRESS');
 		expect(s1.headers.get('retry-after')).toBe('1');
 		const s2 = await status(second);
 		expect(s2).toMatchObject({ status: 'IN_QUEUE', queue_position: 0 });
+		await api.control('/router/settings', { holdProvider: null });
 		const seen = new Set<string>();
 		const done = await eventually(async () => {
 			const s = await status(second);
@@ -69,12 +71,14 @@ describe('queue', () => {
 	});
 
 	it('collects 202 with Retry-After before completion, then the same bytes the synchronous run returns', async () => {
-		await api.control('/router/settings', { providerMs: 1500 });
+		await api.control('/router/settings', { holdProvider: {} });
 		const sub = await submit();
+		await api.untilHeld();
 		const early = await api.get(pathOf(sub.response_url));
 		expect(early.status).toBe(202);
 		expect(early.headers.get('retry-after')).toBe('1');
 		expect(((await early.json()) as RouterQueueStatusResponse).request_id).toBe(sub.request_id);
+		await api.control('/router/settings', { holdProvider: null });
 		await completed(sub);
 		const collected = await api.get(pathOf(sub.response_url));
 		expect(collected.status).toBe(200);
@@ -132,8 +136,10 @@ describe('queue', () => {
 	});
 
 	it('late cancel: a run already at the provider completes and is charged; collect returns the result', async () => {
-		await api.control('/router/settings', { providerMs: 300 });
+		// Held at the provider: the cancel reaches it there, and lets it go on to its answer.
+		await api.control('/router/settings', { holdProvider: {} });
 		const sub = await submit(INPUT, { 'Idempotency-Key': 'q-late' });
+		await api.untilHeld();
 		await eventually(async () => ((await status(sub)).status === 'IN_PROGRESS' ? true : undefined));
 		expect((await api.put(pathOf(sub.cancel_url))).status).toBe(202);
 		const done = await completed(sub);
@@ -146,8 +152,9 @@ describe('queue', () => {
 	});
 
 	it('operator cancel mid-run: COMPLETED with cancelled at once, the provider work is still charged, no result to collect', async () => {
-		await api.control('/router/settings', { providerMs: 300 });
+		await api.control('/router/settings', { holdProvider: {} });
 		const sub = await submit(INPUT, { 'Idempotency-Key': 'q-operator' });
+		await api.untilHeld();
 		await eventually(async () => ((await status(sub)).status === 'IN_PROGRESS' ? true : undefined));
 		await api.control(`/router/requests/${sub.request_id}/cancel`);
 		expect(await status(sub)).toMatchObject({ status: 'COMPLETED', error_type: 'cancelled' });
@@ -219,11 +226,12 @@ describe('queue', () => {
 	});
 
 	it('admits within the spend ceiling: requests wait in the queue instead of being refused', async () => {
-		await api.control('/router/settings', { providerMs: 200, spendLimitCents: 100, queueConcurrency: 10 });
+		await api.control('/router/settings', { holdProvider: {}, spendLimitCents: 100, queueConcurrency: 10 });
 		const a = await submit({ prompt: 'a' }, {}, '/v2/models/kestrel/kestrel-v1-text-to-video');
 		const b = await submit({ prompt: 'b' }, {}, '/v2/models/kestrel/kestrel-v1-text-to-video');
 		expect((await status(a)).status).toBe('IN_PROGRESS');
 		expect(await status(b)).toMatchObject({ status: 'IN_QUEUE', queue_position: 0 });
+		await api.control('/router/settings', { holdProvider: null });
 		await completed(b);
 	});
 });

@@ -70,11 +70,15 @@ export class RequestQueue {
 		return ahead;
 	}
 
-	/** A cancel ask: takes effect at once while queued; a run at the provider completes and is charged. */
+	/**
+	 * A cancel ask: takes effect at once while queued; a run at the provider completes and is charged
+	 * (a run held there is let go, so the ask is answered as it would be without the hold).
+	 */
 	cancel(request: QueuedRequest): 'requested' | 'already-completed' {
 		if (request.status === QUEUE_STATUS.completed) return 'already-completed';
 		request.cancelRequested = true;
 		if (request.status === QUEUE_STATUS.queued) this.complete(request, 'cancelled');
+		else this.ctx.router.providerHold.releaseRun(request.id);
 		return 'requested';
 	}
 
@@ -88,6 +92,7 @@ export class RequestQueue {
 		request.cancelRequested = true;
 		request.discardResult = true;
 		this.complete(request, 'cancelled');
+		this.ctx.router.providerHold.releaseRun(request.id);
 		return request;
 	}
 
@@ -135,7 +140,7 @@ export class RequestQueue {
 		request.status = QUEUE_STATUS.running;
 		const release = this.ctx.router.spend.commit(request.scope, request.model.priceCents);
 		countDispatch(this.ctx, request.counter);
-		void runProvider(this.ctx, request.model, request.input, request.counter)
+		void runProvider(this.ctx, request.model, request.input, request.counter, request.id)
 			.catch(() => errorResponse(500, 'internal_error', 'The router failed while reading the provider result.'))
 			.then((response) => {
 				release();

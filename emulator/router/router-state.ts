@@ -10,6 +10,7 @@ import { InputValidator } from './validation';
 import { TokenIssuer } from './auth';
 import { SpendLedger } from './spend';
 import { IdempotencyStore } from './idempotency';
+import { ProviderHold, type HoldSetting } from './provider/hold';
 
 export interface RouterSettings {
 	/** Simulated provider time of a typical run, in real milliseconds (video takes twice as long). */
@@ -32,6 +33,8 @@ export interface RouterSettings {
 	replayLimitBytes: number;
 	/** Stops admission from the queue (requests stay queued; lets tests reach `queue_timeout`). */
 	queuePaused: boolean;
+	/** Holds dispatched runs at the provider until released (`provider/hold.ts`); null holds none. */
+	holdProvider: HoldSetting | null;
 }
 
 export type DropMode = 'none' | 'recoverable' | 'consumed';
@@ -66,7 +69,8 @@ export function defaultSettings(): RouterSettings {
 		syncHoldMs: 10 * 60 * 1000,
 		retentionMs: 24 * 60 * 60 * 1000,
 		replayLimitBytes: 8 * 1024 * 1024,
-		queuePaused: false
+		queuePaused: false,
+		holdProvider: null
 	};
 }
 
@@ -128,6 +132,7 @@ export class RouterState {
 	readonly tokens = new TokenIssuer();
 	readonly spend = new SpendLedger();
 	readonly idempotency = new IdempotencyStore(() => this.settings.retentionMs);
+	readonly providerHold = new ProviderHold(() => this.settings.holdProvider);
 	private readonly resetHooks: Array<() => void> = [];
 	private readonly settingsHooks: Array<() => void> = [];
 
@@ -148,6 +153,7 @@ export class RouterState {
 
 	/** Stores that depend on settings (the queue's concurrency, its pause) listen here. */
 	settingsChanged(): void {
+		this.providerHold.settingChanged();
 		for (const hook of this.settingsHooks) hook();
 	}
 
@@ -159,6 +165,7 @@ export class RouterState {
 		this.rebuildCatalog(this.emulator.catalogSize);
 		this.settings = defaultSettings();
 		this.faults = defaultRouterFaults();
+		this.providerHold.reset();
 		this.spend.clear();
 		this.idempotency.clear();
 		for (const hook of this.resetHooks) hook();

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { ROUTER_ERROR_TYPES, type RouterValidationErrorResponse } from '../../src/lib/models/protocol/router-api';
 import { useRouterEmulator } from './test-helpers';
+import { eventually, useRouterEmulator } from './test-helpers';
 import { ERROR_STATUS } from './errors';
 import { triggerFor } from './provider/triggers';
 import { counterKey } from './idempotency';
@@ -317,9 +318,10 @@ describe('error types', () => {
 	});
 
 	it('answers 429 with the spend headers when the ceiling or the in-flight limit would be passed', async () => {
-		await api.control('/router/settings', { providerMs: 400, spendLimitCents: 100 });
+		// Each first call is held at the provider, so it is in flight when the next one asks.
+		await api.control('/router/settings', { holdProvider: {}, spendLimitCents: 100 });
 		const first = api.post('/v2/models/kestrel/kestrel-v1-text-to-video', { prompt: 'a' });
-		await new Promise((r) => setTimeout(r, 100));
+		await api.untilHeld();
 		const refused = await api.post('/v2/models/kestrel/kestrel-v2-text-to-video', { prompt: 'b' });
 		expect(refused.status).toBe(429);
 		expect(refused.headers.get('x-service-error-type')).toBe('concurrency_limit_exceeded');
@@ -327,24 +329,28 @@ describe('error types', () => {
 		const current = Number(refused.headers.get('x-committed-spend-current'));
 		expect(current).toBeGreaterThan(0);
 		expect(Number(refused.headers.get('x-committed-spend-remaining'))).toBe(Math.max(0, 100 - current));
+		await api.control('/router/release');
 		expect((await first).status).toBe(200);
 		await api.control('/router/settings', { spendLimitCents: 2000, inFlightLimit: 1 });
 		const one = api.post('/v2/models/quill/quill-3', { prompt: 'a' });
-		await new Promise((r) => setTimeout(r, 50));
+		await api.untilHeld();
 		const two = await api.post('/v2/models/quill/quill-3', { prompt: 'b' });
 		expect([two.status, two.headers.get('x-service-error-type')]).toEqual([429, 'concurrency_limit_exceeded']);
 		expect(two.headers.get('x-committed-spend-limit')).toBe('2000');
+		await api.control('/router/release');
 		expect((await one).status).toBe(200);
 	});
 
 	it('answers 504 deadline_exceeded with Retry-After when a call is held past the deadline, and the run still completes', async () => {
-		await api.control('/router/settings', { providerMs: 300, syncHoldMs: 50 });
+		await api.control('/router/settings', { holdProvider: {}, syncHoldMs: 50 });
 		const res = await api.post('/v2/models/lumen/flux-1', { prompt: 'slow' }, { 'Idempotency-Key': 'held' });
 		expect(res.status).toBe(504);
 		expect(res.headers.get('x-service-error-type')).toBe('deadline_exceeded');
 		expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
-		await new Promise((r) => setTimeout(r, 400));
-		await api.control('/router/settings', { syncHoldMs: 60_000 });
+		expect(await api.held()).toBe(1);
+		await api.control('/router/settings', { holdProvider: null, syncHoldMs: 60_000 });
+		// The run goes on past the 504: once charged, its key's record holds the result.
+		await eventually(async () => ((await api.counters()).charges[counterKey(WS, 'held')] === 1 ? true : undefined));
 		const retry = await api.post('/v2/models/lumen/flux-1', { prompt: 'slow' }, { 'Idempotency-Key': 'held' });
 		expect(retry.status).toBe(200);
 		expect(retry.headers.get('idempotent-replayed')).toBe('true');

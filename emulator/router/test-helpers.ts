@@ -64,6 +64,16 @@ export class RouterClient {
 		return res.json();
 	}
 
+	/** How many runs the provider hold keeps now. */
+	async held(): Promise<number> {
+		return ((await (await fetch(`${this.base}/__emulator/router/settings`)).json()) as { held: number }).held;
+	}
+
+	/** Resolves once at least `count` runs are held at the provider. */
+	async untilHeld(count = 1): Promise<void> {
+		await eventually(async () => ((await this.held()) >= count ? true : undefined));
+	}
+
 	async counters(): Promise<{ dispatches: Record<string, number>; charges: Record<string, number> }> {
 		return (await (await fetch(`${this.base}/__emulator/counters`)).json()) as {
 			dispatches: Record<string, number>;

@@ -17,3 +17,15 @@ it('closing stops running and waiting jobs at once: no step timer keeps the proc
 	await expect.poll(timers).toBeLessThanOrEqual(before);
 	expect(emu.workflow.engine.book.runningJobs()).toEqual([]);
 });
+
+it('closing lets a node held until released go, and its job stops', async () => {
+	const emu = await startEmulator();
+	await control(emu, '/workflow/timing', { stepMs: 2, holdNode: { classType: 'VAEDecode' } });
+	expect((await api(emu).submit(variant(textToImage as ApiPrompt, { '5': { width: 64, height: 64 }, '3': { steps: 2 } }))).status).toBe(
+		200
+	);
+	await expect.poll(() => emu.workflow.engine.holds.list().length).toBe(1);
+	await emu.close();
+	expect(emu.workflow.engine.holds.list()).toEqual([]);
+	await expect.poll(() => emu.workflow.engine.book.runningJobs()).toEqual([]);
+});

@@ -14,11 +14,9 @@ import { ExecutionFailure, type LoadedFile } from './executors';
 import { FileIndex, isFileType, type FileType } from './files';
 import type { Route, SocketHub } from './socket-hub';
 import { workflowScenario } from './scenario-rules';
+import { NodeHolds } from './holds';
 
 export const DEFAULT_STEP_MS = 25;
-
-/** The timing control's hold: nodes matching by type or id (one of the two) run `ms` longer once started. */
-export type NodeHold = { classType: string; ms: number } | { nodeId: string; ms: number };
 
 /** Sees every job event the engine emits, whatever its socket route (the v2 surface listens here). */
 export interface EngineObserver {
@@ -41,9 +39,9 @@ export class WorkflowEngine {
 	readonly files = new FileIndex();
 	readonly cache = new OutputCache();
 	stepMs = DEFAULT_STEP_MS;
-	holdNode: NodeHold | null = null;
 	readonly observers = new Set<EngineObserver>();
 	private readonly halt = new AbortController();
+	readonly holds = new NodeHolds(this.halt.signal);
 
 	constructor(
 		private readonly state: EmulatorState,
@@ -52,12 +50,12 @@ export class WorkflowEngine {
 	) {
 		hub.greeting = (clientId) => this.greeting(clientId);
 		state.onReset(() => {
-			for (const job of this.book.runningJobs()) job.stopRequested = true;
+			for (const job of this.book.runningJobs()) this.stop(job);
 			this.book.clear();
 			this.files.clear();
 			this.cache.clear();
 			this.stepMs = DEFAULT_STEP_MS;
-			this.holdNode = null;
+			this.holds.setting = null;
 			this.hub.corruptFrames = false;
 		});
 	}
@@ -143,7 +141,7 @@ export class WorkflowEngine {
 	/** For the emulator's close: drops waiting jobs and stops running ones now, so no step timer outlives it. */
 	close(): void {
 		for (const job of this.book.pendingJobs()) this.book.dropPending(job.id);
-		for (const job of this.book.runningJobs()) job.stopRequested = true;
+		for (const job of this.book.runningJobs()) this.stop(job);
 		this.halt.abort();
 	}
 
@@ -181,7 +179,7 @@ export class WorkflowEngine {
 			}
 			if (this.rules.local) continue;
 			const running = this.book.runningJobs().find((j) => j.id === id);
-			if (running) running.stopRequested = true;
+			if (running) this.stop(running);
 		}
 		this.broadcastStatus();
 	}
@@ -203,7 +201,7 @@ export class WorkflowEngine {
 	 * disk stay. Running jobs stop silently (their process is gone).
 	 */
 	forgetOnRestart(): void {
-		for (const job of this.book.runningJobs()) job.stopRequested = true;
+		for (const job of this.book.runningJobs()) this.stop(job);
 		this.book.clear();
 		this.cache.clear();
 	}
@@ -217,10 +215,16 @@ export class WorkflowEngine {
 		let stopped = 0;
 		for (const job of this.book.runningJobs()) {
 			if (promptId !== undefined && job.id !== promptId) continue;
-			job.stopRequested = true;
+			this.stop(job);
 			stopped++;
 		}
 		return stopped;
+	}
+
+	/** A running job is told to stop at its next check; a node of it held until released goes on, to reach that check. */
+	private stop(job: Job): void {
+		job.stopRequested = true;
+		this.holds.release({ promptId: job.id });
 	}
 
 	/**
@@ -332,12 +336,8 @@ export class WorkflowEngine {
 			inputHash: (name) => this.inputHash(name),
 			saveFile: (type, prefix, extension, bytes, mime) => this.saveFile(type, prefix, extension, bytes, mime),
 			cache: this.cache,
-			// Read as each node starts, so a hold set while a job runs applies to its later nodes.
-			holdMs: (nodeId, classType) => {
-				const hold = this.holdNode;
-				if (!hold) return 0;
-				return ('nodeId' in hold ? hold.nodeId === nodeId : hold.classType === classType) ? hold.ms : 0;
-			}
+			hold: (nodeId, classType, step) => this.holds.pass(job.id, nodeId, classType, step),
+			forgotten: () => !alive()
 		};
 	}
 }

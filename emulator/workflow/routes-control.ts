@@ -5,7 +5,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { EmulatorState } from '../state';
 import { CONTROL_PREFIX } from '../control';
-import type { NodeHold, WorkflowEngine } from './engine';
+import type { WorkflowEngine } from './engine';
+import type { NodeHold, ReleaseFilter } from './holds';
 import type { SocketHub } from './socket-hub';
 import { badRequest, isObject, parseJson } from './http-util';
 import type { CorsHeaderSetting } from './origin-check';
@@ -28,7 +29,8 @@ export function installWorkflowControlRoutes(
 
 	app.get(`${p}/state`, async () => ({
 		stepMs: engine.stepMs,
-		holdNode: engine.holdNode,
+		holdNode: engine.holds.setting,
+		held: engine.holds.list(),
 		corruptFrames: hub.corruptFrames,
 		enableCorsHeader: cors.enableCorsHeader,
 		downUntil: down.until > state.now() ? new Date(down.until).toISOString() : null,
@@ -40,6 +42,7 @@ export function installWorkflowControlRoutes(
 	 * `{stepMs?, holdNode?}`, at least one: `stepMs` is a sampler step's time; `holdNode`
 	 * (`{classType, ms}` or `{nodeId, ms}`, or null to clear) keeps every matching node busy for `ms`
 	 * once it has started, in every job until changed or reset, so stops can land in a chosen node.
+	 * Without `ms` (or `ms: null`) a matching node stays busy until released (`…/release`).
 	 */
 	app.post<{ Body: unknown }>(`${p}/timing`, async (request, reply) => {
 		const b = body(request.body);
@@ -47,11 +50,22 @@ export function installWorkflowControlRoutes(
 		const stepMs = b['stepMs'];
 		if (stepMs !== undefined && (typeof stepMs !== 'number' || !isMs(stepMs)))
 			return badRequest(reply, 'stepMs must be a number of milliseconds from 0 to 60000.');
-		const hold = 'holdNode' in b ? parseHold(b['holdNode']) : { ok: true as const, value: engine.holdNode };
+		const hold = 'holdNode' in b ? parseHold(b['holdNode']) : { ok: true as const, value: engine.holds.setting };
 		if (!hold.ok) return badRequest(reply, hold.message);
 		if (stepMs !== undefined) engine.stepMs = stepMs;
-		engine.holdNode = hold.value;
-		return { stepMs: engine.stepMs, holdNode: engine.holdNode };
+		engine.holds.setting = hold.value;
+		return { stepMs: engine.stepMs, holdNode: engine.holds.setting };
+	});
+
+	/**
+	 * `{promptId?, nodeId?}` lets the nodes held until released go on: those of one job and/or node
+	 * id, or all with `{}`. The hold itself stays set: a node that starts later is held again.
+	 */
+	app.post<{ Body: unknown }>(`${p}/release`, async (request, reply) => {
+		const b = body(request.body);
+		const filter = b && parseReleaseFilter(b);
+		if (!filter) return badRequest(reply, 'Send {} to release every held node, or {"promptId": "…"} and/or {"nodeId": "9"}.');
+		return { released: engine.holds.release(filter) };
 	});
 
 	app.post<{ Body: unknown }>(`${p}/corrupt-frames`, async (request, reply) => {
@@ -92,11 +106,27 @@ const isMs = (n: number) => Number.isFinite(n) && n >= 0 && n <= 60_000;
 
 function parseHold(raw: unknown): { ok: true; value: NodeHold | null } | { ok: false; message: string } {
 	if (raw === null) return { ok: true, value: null };
-	const usage = 'holdNode must be null, {"classType": "SaveImage", "ms": 2000} or {"nodeId": "9", "ms": 2000}.';
+	const usage =
+		'holdNode must be null, {"classType": "SaveImage", "ms": 2000} or {"nodeId": "9", "ms": 2000}; without ms it holds until released.';
 	if (!isObject(raw)) return { ok: false, message: usage };
-	const { classType, nodeId, ms } = raw;
-	if (typeof ms !== 'number' || !isMs(ms)) return { ok: false, message: 'holdNode.ms must be a number of milliseconds from 0 to 60000.' };
-	if (typeof classType === 'string' && classType !== '' && nodeId === undefined) return { ok: true, value: { classType, ms } };
-	if (typeof nodeId === 'string' && nodeId !== '' && classType === undefined) return { ok: true, value: { nodeId, ms } };
+	const { classType, nodeId, step } = raw;
+	const ms = raw['ms'] ?? null;
+	if (ms !== null && (typeof ms !== 'number' || !isMs(ms)))
+		return { ok: false, message: 'holdNode.ms must be a number of milliseconds from 0 to 60000, or null to hold until released.' };
+	if (step !== undefined && (typeof step !== 'number' || !Number.isInteger(step) || step < 1))
+		return { ok: false, message: 'holdNode.step must be a progress step from 1 (the node is held once it has reported it).' };
+	const at = step === undefined ? {} : { step };
+	if (typeof classType === 'string' && classType !== '' && nodeId === undefined) return { ok: true, value: { classType, ms, ...at } };
+	if (typeof nodeId === 'string' && nodeId !== '' && classType === undefined) return { ok: true, value: { nodeId, ms, ...at } };
 	return { ok: false, message: usage };
+}
+
+function parseReleaseFilter(raw: Record<string, unknown>): ReleaseFilter | undefined {
+	const filter: ReleaseFilter = {};
+	for (const key of Object.keys(raw)) {
+		const value = raw[key];
+		if ((key !== 'promptId' && key !== 'nodeId') || typeof value !== 'string' || value === '') return undefined;
+		filter[key] = value;
+	}
+	return filter;
 }

@@ -34,8 +34,10 @@ export interface RunEnvironment {
 	cache: OutputCache;
 	/** Aborted when the emulator closes: a node waiting out its step time stops at once. */
 	halt: AbortSignal;
-	/** How long to hold this node once it has started (the timing control's `holdNode`); 0 for none. */
-	holdMs(nodeId: string, classType: string): number;
+	/** Resolves when this node, just started or past progress `step`, may go on (the timing control's `holdNode`); at once for no hold. */
+	hold(nodeId: string, classType: string, step?: number): Promise<void>;
+	/** True once the job is forgotten (a reset, a local restart): it says nothing more and must cache nothing. */
+	forgotten(): boolean;
 }
 
 export interface CachedNode {
@@ -151,9 +153,9 @@ export async function runJob(job: Job, env: RunEnvironment): Promise<void> {
 			// ComfyUI reads a stop as the node's function starts (nodes.before_node_execution), after its
 			// `executing`: a stop sent during the node before is reported on this one.
 			checkpoint();
-			const hold = env.holdMs(id, node.class_type);
 			// A held node is busy, not checking: a stop sent now is read when the next node starts.
-			if (hold > 0) await wait(hold);
+			await env.hold(id, node.class_type);
+			if (env.halt.aborted || env.forgotten()) throw new Interrupted();
 			const inputs: Record<string, unknown> = {};
 			for (const [name, value] of Object.entries(node.inputs)) inputs[name] = isLink(value) ? values.get(value[0])?.[value[1]] : value;
 			const ctx: NodeContext = {
@@ -176,6 +178,9 @@ export async function runJob(job: Job, env: RunEnvironment): Promise<void> {
 					setNode(id, 'running', value, max);
 					progressState();
 					if (image) env.preview(route, job.id, id, await image, stepEndedAt);
+					// Held after this step, a stop is read at the next step's check, as ComfyUI's progress hook does.
+					await env.hold(id, node.class_type, value);
+					if (env.halt.aborted || env.forgotten()) throw new Interrupted();
 				},
 				text: (message) => env.text(env.route(job, 'text'), id, message, job.id),
 				loadInput: env.loadInput,

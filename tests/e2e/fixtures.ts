@@ -6,6 +6,15 @@ import { test as base, expect, type Page } from '@playwright/test';
 import { createEmulator, DEFAULT_PORTS, type Emulator } from '../../emulator/index';
 import { demoConfig, serveApp, type ServedApp } from '../../scripts/serve-app';
 import type { FaultSet, ScenarioName } from '../../emulator/scenarios';
+import { PageErrorWatch, type ExpectedError } from './page-errors';
+import type { AppTimings } from '../../src/lib/core/protocol/app-timings';
+
+/**
+ * The app's timers for tests, short enough that no test waits out the product's seconds, long
+ * enough that a journey still sees each step (an undo button stays 1.5 s). A test about a timer
+ * serves its own.
+ */
+export const E2E_TIMINGS: AppTimings = { undoMs: 1500, undoGraceMs: 1000, workflowPollMs: 500, queueWatchMs: 1000, liveQueueEveryMs: 2000 };
 
 export interface Control {
 	reset(): Promise<void>;
@@ -20,8 +29,17 @@ interface WorkerFixtures {
 	app: ServedApp;
 }
 
+interface TestOptions {
+	/** Errors every test of a file or describe block causes on purpose: `test.use({ expectedErrors: [{ pattern, reason }] })`. */
+	expectedErrors: ExpectedError[];
+}
+
+/** The page-error watch of a test: `pageErrors.expect(/pattern/, 'why this test causes it')` declares an error expected. */
+export type PageErrors = Pick<PageErrorWatch, 'expect' | 'caught'>;
+
 interface TestFixtures {
 	control: Control;
+	pageErrors: PageErrors;
 	/** Opens the app and waits until the worker has loaded the profiles. */
 	openApp: (path?: string) => Promise<void>;
 }
@@ -31,7 +49,32 @@ async function post(url: string, body: unknown): Promise<void> {
 	if (!res.ok) throw new Error(`control ${url}: HTTP ${res.status} ${await res.text()}`);
 }
 
-export const test = base.extend<TestFixtures, WorkerFixtures>({
+export const test = base.extend<TestOptions & TestFixtures, WorkerFixtures>({
+	expectedErrors: [[], { option: true }],
+	// Automatic: every test fails on an error that escapes the app in any page it opens, in any context,
+	// and in their workers, unless it declares that error expected (see page-errors.ts).
+	pageErrors: [
+		async ({ context, browser, expectedErrors }, use, testInfo) => {
+			const watch = new PageErrorWatch(expectedErrors);
+			watch.watch(context);
+			// Contexts the test makes itself (browser.newPage makes one through newContext too).
+			const newContext = browser.newContext;
+			browser.newContext = async (...options) => {
+				const made = await newContext.apply(browser, options);
+				watch.watch(made);
+				return made;
+			};
+			try {
+				await use(watch);
+			} finally {
+				browser.newContext = newContext;
+			}
+			if (watch.caught.length > 0)
+				await testInfo.attach('page errors', { body: watch.caught.map((e) => `${e.kind} in ${e.where}:\n${e.text}`).join('\n\n') });
+			watch.check();
+		},
+		{ auto: true }
+	],
 	emulator: [
 		async ({}, use) => {
 			// Port 0 for every origin the emulator has, so parallel workers never collide.
@@ -46,7 +89,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 		async ({ emulator }, use) => {
 			const app = await serveApp({
 				root: 'build',
-				config: demoConfig(emulator)
+				config: demoConfig(emulator, { timings: E2E_TIMINGS })
 			});
 			await use(app);
 			await app.close();

@@ -1,5 +1,5 @@
 /** Helpers for the model-runs end-to-end tests: the router's own control routes and a bare catalog walk. */
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import type { Emulator } from '../../emulator/index';
 
 export async function routerControl(emulator: Emulator, path: string, body: unknown): Promise<unknown> {
@@ -10,6 +10,28 @@ export async function routerControl(emulator: Emulator, path: string, body: unkn
 	});
 	if (!res.ok) throw new Error(`router control ${path}: HTTP ${res.status} ${await res.text()}`);
 	return res.json();
+}
+
+/**
+ * Holds runs at the router's provider once dispatched (`{}` every run, `{model}` that model's), so a
+ * test acts while a run is in flight instead of betting on how slow it is; `null` lets them all go.
+ */
+export async function holdProvider(emulator: Emulator, hold: { model?: string } | null): Promise<void> {
+	await routerControl(emulator, 'settings', { holdProvider: hold });
+}
+
+/** Resolves once at least `count` runs are held at the provider. */
+export async function untilHeld(emulator: Emulator, count = 1): Promise<void> {
+	await expect
+		.poll(async () => ((await (await fetch(`${emulator.urls.router}/__emulator/router/settings`)).json()) as { held: number }).held, {
+			message: `${count} run(s) held at the provider`
+		})
+		.toBeGreaterThanOrEqual(count);
+}
+
+/** Lets held runs go on (the hold stays set for later runs). */
+export async function releaseProvider(emulator: Emulator, body: { model?: string; count?: number } = {}): Promise<void> {
+	await routerControl(emulator, 'release', body);
 }
 
 export async function sharedFaults(emulator: Emulator, body: Record<string, unknown>): Promise<void> {

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
-import { counters, latestModelRun, routerControl } from './models-helpers';
+import { counters, holdProvider, latestModelRun, releaseProvider, routerControl, untilHeld } from './models-helpers';
 
 async function openModel(page: Page, openApp: (path?: string) => Promise<void>, id: string) {
 	await openApp(`/models/${id}`);
@@ -53,24 +53,28 @@ test('a synchronous call in flight during a reload is sent again under its key a
 	openApp,
 	emulator
 }) => {
-	await routerControl(emulator, 'settings', { providerMs: 2500 });
+	await routerControl(emulator, 'settings', { providerMs: 50 });
+	await holdProvider(emulator, {});
 	const form = await openModel(page, openApp, 'quill/quill-mini');
 	await form.getByRole('textbox', { name: 'Prompt', exact: true }).fill('survive a reload');
 	await form.getByRole('button', { name: 'Run now' }).click();
 	const runs = page.getByRole('region', { name: 'Runs of this model' });
 	await expect(runs.getByRole('article').first().getByRole('status')).toHaveText('Running');
+	await untilHeld(emulator);
 	await page.reload();
 	const run = runs.getByRole('article').first();
+	// Sent again under its key while the first call is still held: the service says it still runs.
+	await expect(run).toContainText('Retrying under the same key', { timeout: 15_000 });
+	await releaseProvider(emulator);
 	await expect(run.getByRole('status')).toHaveText('Succeeded', { timeout: 30_000 });
 	await expect(run).toContainText('Idempotent-Replayed');
 	expect(await totalDispatches(emulator)).toBe(1);
 });
 
 test('at most four synchronous calls are held open; the rest wait their turn and all finish', async ({ page, openApp, emulator }) => {
-	// quill-3 is a language model, which the emulator runs at half the provider time: each call takes 24 s,
-	// long enough for all six to be sent before the first ends (sending them took 17 s under CI load).
-	test.setTimeout(150_000);
-	await routerControl(emulator, 'settings', { providerMs: 48_000 });
+	// Every call is held at the provider until all six are sent and the last two wait, however long sending takes.
+	await routerControl(emulator, 'settings', { providerMs: 50 });
+	await holdProvider(emulator, {});
 	const form = await openModel(page, openApp, 'quill/quill-3');
 	const prompt = form.getByRole('textbox', { name: 'Prompt', exact: true });
 	for (let i = 1; i <= 6; i++) {
@@ -80,7 +84,9 @@ test('at most four synchronous calls are held open; the rest wait their turn and
 	const runs = page.getByRole('region', { name: 'Runs of this model' }).getByRole('article');
 	await expect(runs).toHaveCount(6);
 	await expect(runs.filter({ hasText: 'Waiting for a free connection: 4 synchronous calls are already held open.' })).toHaveCount(2);
-	await expect(runs.getByRole('status').filter({ hasText: 'Succeeded' })).toHaveCount(6, { timeout: 90_000 });
+	await untilHeld(emulator, 4);
+	await holdProvider(emulator, null);
+	await expect(runs.getByRole('status').filter({ hasText: 'Succeeded' })).toHaveCount(6, { timeout: 30_000 });
 	expect(await totalDispatches(emulator)).toBe(6);
 });
 

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
-import { counters, latestModelRun, routerControl } from './models-helpers';
+import { counters, holdProvider, latestModelRun, routerControl } from './models-helpers';
 
 async function openModel(page: Page, openApp: (path?: string) => Promise<void>, id: string) {
 	await openApp(`/models/${id}`);
@@ -247,12 +247,15 @@ test('a 504 deadline with Retry-After is retried automatically under the same ke
 	openApp,
 	emulator
 }) => {
-	await routerControl(emulator, 'settings', { providerMs: 2500, syncHoldMs: 800 });
+	// The run is held at the provider past the service's deadline, and let go once the 504 is being retried.
+	await routerControl(emulator, 'settings', { syncHoldMs: 300 });
+	await holdProvider(emulator, {});
 	const form = await openModel(page, openApp, 'lumen/flux-1');
 	await form.getByRole('textbox', { name: 'Prompt', exact: true }).fill('past the hold');
 	await form.getByRole('button', { name: 'Run now' }).click();
 	const run = latestModelRun(page);
 	await expect(run).toContainText('Retrying under the same key', { timeout: 15_000 });
+	await holdProvider(emulator, null);
 	await expect(run.getByRole('status')).toHaveText('Succeeded', { timeout: 30_000 });
 	await expect(run).toContainText('Idempotent-Replayed');
 	expect(await dispatchesOfRun(emulator, await keyPrefixOf(page))).toBe(1);

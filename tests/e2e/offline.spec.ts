@@ -1,14 +1,14 @@
 import { test as base, expect } from '@playwright/test';
 import { createEmulator, DEFAULT_PORTS } from '../../emulator/index';
 import { demoConfig, serveApp } from '../../scripts/serve-app';
-import { runExample } from './fixtures';
+import { E2E_TIMINGS, runExample } from './fixtures';
 
 // This test stops its emulator, so it owns one instead of sharing the worker's.
 base(
 	'offline, with the service stopped, history, outputs, saved workflows and a schema seen once still open @phone',
 	async ({ page, context }) => {
 		const emulator = await createEmulator({ ports: Object.fromEntries(Object.keys(DEFAULT_PORTS).map((k) => [k, 0])) });
-		const app = await serveApp({ root: 'build', config: demoConfig(emulator) });
+		const app = await serveApp({ root: 'build', config: demoConfig(emulator, { timings: E2E_TIMINGS }) });
 		let stopped = false;
 		try {
 			await fetch(`${emulator.urls.workflow}/__emulator/workflow/timing`, {

@@ -494,3 +494,22 @@ test('a subgraph opens into a drawing of its inside, nested ones too, with live 
 	await expect(box(page, 'My sampling')).toBeFocused();
 	await expect(graph.locator('.node[data-state="done"]')).toHaveCount(5, { timeout: 20_000 });
 });
+
+test('the graph follows a run as it goes: each node changes state while the graph is open', async ({ page, openApp, emulator }) => {
+	test.setTimeout(90_000);
+	// The decoder is held: the graph is open while the run stands there, then sees it move on.
+	await workflowControl(emulator, 'timing', { stepMs: 5, holdNode: { classType: 'VAEDecode', ms: 20_000 } });
+	await openApp('/');
+	await page.evaluate(() => localStorage.setItem('runboard:run-view', 'graph'));
+	await runExample(page, 'Text to image');
+	const graph = page.getByRole('region', { name: 'Run graph' });
+	await expect(graph.locator('.node')).toHaveCount(7, { timeout: 20_000 });
+	await expect(box(page, 'VAE Decode')).toHaveAttribute('data-state', 'running', { timeout: 20_000 });
+	await expect(box(page, 'KSampler')).toHaveAttribute('data-state', 'done');
+	await expect(box(page, 'Save Image')).toHaveAttribute('data-state', 'waiting');
+	await expect(page.getByRole('list', { name: 'Node states' })).toContainText('VAE Decode: Running');
+	// Once the hold ends, the open graph shows the decoder and the save done.
+	await expect(box(page, 'VAE Decode')).toHaveAttribute('data-state', 'done', { timeout: 40_000 });
+	await expect(graph.locator('.node[data-state="done"]')).toHaveCount(7, { timeout: 20_000 });
+	await expect(page.getByRole('list', { name: 'Node states' })).toContainText('Save Image: Done');
+});

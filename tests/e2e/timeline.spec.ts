@@ -1,10 +1,27 @@
-import { test, expect, openExample, runExample, workflowControl } from './fixtures';
+import type { Page } from '@playwright/test';
+import { E2E_TIMINGS, test, expect, openExample, runExample, workflowControl } from './fixtures';
+import { holdNode } from './holds';
 import { latestModelRun } from './models-helpers';
 
+/**
+ * The undo window and the other tabs' grace run on the page's timers, so each tab's Playwright clock
+ * (installed before the app loads; time flows as usual) moves them: a window is ended by moving the
+ * clock past it, never waited out, and held open by pausing it while a test clicks Undo.
+ */
+async function endUndoWindow(page: Page): Promise<void> {
+	await page.clock.runFor(E2E_TIMINGS.undoMs + 100);
+}
+
+async function pauseClock(page: Page): Promise<void> {
+	// A moment ahead of the page's clock, which moves on while this call travels.
+	await page.clock.pauseAt(await page.evaluate(() => Date.now() + 500));
+}
+
 test('the timeline filters runs and acts on many at once: cancel, run again, delete', async ({ page, openApp, emulator }) => {
-	// Six runs, two of them slow, and the undo window: longer than the default budget on a loaded machine.
+	// Six runs through many pages: longer than the default budget on a loaded machine.
 	test.setTimeout(90_000);
 	await workflowControl(emulator, 'timing', { stepMs: 5 });
+	await page.clock.install();
 	await openApp('/');
 	await openExample(page, 'Text to image');
 	await page.getByLabel('Run times').fill('2');
@@ -33,9 +50,9 @@ test('the timeline filters runs and acts on many at once: cancel, run again, del
 	await expect(page.getByRole('status').filter({ hasText: 'Started 2 runs again.' })).toBeVisible();
 	await expect(runs.getByRole('link')).toHaveCount(4);
 
-	// Two new, slow runs (20 s each, so both still wait or run when the list is read on a loaded
-	// machine): cancel both from the list while one runs and one waits.
-	await workflowControl(emulator, 'timing', { stepMs: 1000 });
+	// Two new runs, the first held in its sampler and the second waiting behind it, however long
+	// the list takes: cancel both from the list while one runs and one waits.
+	await holdNode(emulator, { classType: 'KSampler' });
 	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Workflows' }).click();
 	await page.getByRole('link', { name: 'Text to image' }).first().click();
 	await page.getByLabel('Run times').fill('2');
@@ -57,7 +74,9 @@ test('the timeline filters runs and acts on many at once: cancel, run again, del
 	await page.getByRole('button', { name: 'Yes, delete 6' }).click();
 	await expect(page.getByRole('status').filter({ hasText: 'Deleted 6 runs from history.' })).toBeVisible();
 	// Nothing is deleted until the undo window ends.
-	await expect(page.getByRole('button', { name: /Undo delete/ })).toHaveCount(0, { timeout: 20_000 });
+	await expect(page.getByRole('button', { name: /Undo delete/ })).toBeVisible();
+	await endUndoWindow(page);
+	await expect(page.getByRole('button', { name: /Undo delete/ })).toHaveCount(0);
 	// The page sends the deletes when the window ends; once they are done the list is empty, and stays so.
 	await expect(page.getByRole('heading', { name: 'No runs yet' })).toBeVisible({ timeout: 15_000 });
 	await page.reload();
@@ -70,6 +89,7 @@ test('a model request shows in the timeline with its picture, and can be deleted
 		headers: { 'Content-Type': 'application/json' },
 		body: JSON.stringify({ providerMs: 100 })
 	});
+	await page.clock.install();
 	await openApp('/models/lumen/flux-1');
 	const form = page.getByRole('form', { name: 'Input of lumen/flux-1' });
 	await expect(form).toBeVisible({ timeout: 15_000 });
@@ -87,7 +107,8 @@ test('a model request shows in the timeline with its picture, and can be deleted
 	await row.getByRole('checkbox').check();
 	await page.getByRole('button', { name: 'Delete 1 from history' }).click();
 	await expect(page.getByRole('status').filter({ hasText: 'Deleted 1 run from history.' })).toBeVisible();
-	await expect(page.getByRole('button', { name: /Undo delete/ })).toHaveCount(0, { timeout: 20_000 });
+	await endUndoWindow(page);
+	await expect(page.getByRole('button', { name: /Undo delete/ })).toHaveCount(0);
 	// The page sends the deletes when the window ends; once they are done the list is empty, and stays so.
 	await expect(page.getByRole('heading', { name: 'No runs yet' })).toBeVisible({ timeout: 15_000 });
 	await page.reload();
@@ -120,9 +141,10 @@ test('a deleted run is hidden at once and comes back with undo; deleted without 
 	openApp,
 	emulator
 }) => {
-	// Two tabs, two undo windows, the other tab's grace and two reloads: more than the default budget on a loaded machine.
+	// Two tabs and two reloads: more than the default budget on a loaded machine.
 	test.setTimeout(90_000);
 	await workflowControl(emulator, 'timing', { stepMs: 5 });
+	await page.clock.install();
 	await openApp('/');
 	await openExample(page, 'Text to image');
 	await page.getByLabel('Run times').fill('2');
@@ -133,26 +155,31 @@ test('a deleted run is hidden at once and comes back with undo; deleted without 
 	await expect(done).toHaveCount(2, { timeout: 20_000 });
 
 	const other = await context.newPage();
+	await other.clock.install();
 	await other.goto(page.url());
 	const otherRuns = other.getByRole('list', { name: 'Runs' });
 	await expect(otherRuns.getByRole('link', { name: /Run Text to image, succeeded/ })).toHaveCount(2, { timeout: 20_000 });
 
-	// Delete one, then undo: hidden here and in the other tab, then back in both.
+	// Delete one, then undo (the window held open, however slow the machine): hidden here and in the other tab, then back in both.
 	await runs.getByRole('listitem').first().getByRole('checkbox').check();
+	await pauseClock(page);
 	await page.getByRole('button', { name: 'Delete 1 from history' }).click();
 	await expect(done).toHaveCount(1);
 	await expect(otherRuns.getByRole('link')).toHaveCount(1);
 	await page.getByRole('button', { name: 'Undo delete of 1 run' }).click();
 	await expect(done).toHaveCount(2);
 	await expect(otherRuns.getByRole('link')).toHaveCount(2);
+	await page.clock.resume();
 
 	// Delete one and let the window end: gone here, in the other tab, and after a reload of either.
 	await runs.getByRole('listitem').first().getByRole('checkbox').check();
 	await page.getByRole('button', { name: 'Delete 1 from history' }).click();
-	await expect(page.getByRole('button', { name: /Undo delete/ })).toHaveCount(0, { timeout: 20_000 });
 	await expect(otherRuns.getByRole('link')).toHaveCount(1);
-	// Past the other tab's grace: still gone (deleted, not merely hidden).
-	await other.waitForTimeout(4000);
+	await endUndoWindow(page);
+	await expect(page.getByRole('button', { name: /Undo delete/ })).toHaveCount(0);
+	await expect(otherRuns.getByRole('link')).toHaveCount(1);
+	// Past the other tab's grace (its clock moved past it): still gone (deleted, not merely hidden).
+	await other.clock.runFor(E2E_TIMINGS.undoMs + E2E_TIMINGS.undoGraceMs + 100);
 	await expect(otherRuns.getByRole('link')).toHaveCount(1);
 	await other.reload();
 	await expect(otherRuns.getByRole('link')).toHaveCount(1, { timeout: 20_000 });
@@ -164,11 +191,14 @@ test('a deleted run is hidden at once and comes back with undo; deleted without 
 test('a run deleted from its own page goes to Runs with undo, and comes back when undone', async ({ page, openApp, emulator }) => {
 	test.setTimeout(60_000);
 	await workflowControl(emulator, 'timing', { stepMs: 5 });
+	await page.clock.install();
 	await openApp('/');
 	await runExample(page, 'Text to image');
 	await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 20_000 });
 	const runPage = page.url();
 
+	// The window held open while the Runs page loads, however slow the machine.
+	await pauseClock(page);
 	await page.getByRole('button', { name: 'Delete from history' }).click();
 	await expect(page.getByRole('heading', { name: 'Runs' })).toBeVisible();
 	await expect(page.getByRole('status').filter({ hasText: 'Deleted “Text to image” from history.' })).toBeVisible();
@@ -176,13 +206,15 @@ test('a run deleted from its own page goes to Runs with undo, and comes back whe
 	await expect(row).toHaveCount(0);
 	await page.getByRole('button', { name: 'Undo delete of 1 run' }).click();
 	await expect(row).toHaveCount(1);
+	await page.clock.resume();
 
 	// Deleted again and left alone: gone once the window ends, and after a reload.
 	await page.goto(runPage);
 	await page.getByRole('button', { name: 'Delete from history' }).click();
 	// On the Runs page first (after a full load its code may take a moment): only there is Undo offered.
 	await expect(page.getByRole('heading', { name: 'Runs', level: 1 })).toBeVisible({ timeout: 15_000 });
-	await expect(page.getByRole('button', { name: /Undo delete/ })).toHaveCount(0, { timeout: 20_000 });
+	await endUndoWindow(page);
+	await expect(page.getByRole('button', { name: /Undo delete/ })).toHaveCount(0);
 	// The delete is sent when the window ends; the list is empty once it is done, and a reload only then.
 	await expect(page.getByRole('heading', { name: 'No runs yet' })).toBeVisible({ timeout: 15_000 });
 	await page.reload();

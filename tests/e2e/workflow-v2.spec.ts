@@ -5,7 +5,7 @@
 import sharp from 'sharp';
 import type { Page } from '@playwright/test';
 import { demoConfig, serveApp } from '../../scripts/serve-app';
-import { test, expect, openExample, runExample, workflowControl } from './fixtures';
+import { E2E_TIMINGS, test, expect, openExample, runExample, workflowControl } from './fixtures';
 import { addProfile, proxySettings } from './v2-helpers';
 
 async function picture(seed: number): Promise<Buffer> {
@@ -327,7 +327,7 @@ test('npm start’s v2 demo profile: seeded beside the v1 demo, its runs go thro
 	control
 }) => {
 	test.setTimeout(90_000);
-	const app = await serveApp({ root: 'build', config: demoConfig(emulator, { v2: true }) });
+	const app = await serveApp({ root: 'build', config: demoConfig(emulator, { v2: true, timings: E2E_TIMINGS }) });
 	try {
 		await workflowControl(emulator, 'timing', { stepMs: 30 });
 		await page.goto(`${app.url}/settings`);

@@ -55,13 +55,14 @@ export function installRunRoutes(app: FastifyInstance, ctx: RouterContext): void
 
 		// Dispatch: from here on the call is the provider's, whatever happens to the connection.
 		const release = ctx.router.spend.commit(principal.scope, model.priceCents);
-		const counter = key !== null ? counterKey(principal.scope, key) : `request:${String(reply.getHeader('X-Service-Request-Id'))}`;
+		const requestId = String(reply.getHeader('X-Service-Request-Id'));
+		const counter = key !== null ? counterKey(principal.scope, key) : `request:${requestId}`;
 		const record =
 			key !== null
 				? ctx.router.idempotency.create(principal.scope, key, print, ctx.state.now(), Date.now() + providerDurationMs(ctx, model))
 				: undefined;
 		countDispatch(ctx, counter);
-		const run = runProvider(ctx, model, body as Record<string, unknown>, counter)
+		const run = runProvider(ctx, model, body as Record<string, unknown>, counter, requestId)
 			.catch(() => errorResponse(500, 'internal_error', 'The router failed while reading the provider result.'))
 			.then((stored) => {
 				release();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseRuntimeConfig } from './runtime-config';
+import { DEFAULT_TIMINGS } from './app-timings';
 
 const section = { workflowUrl: 'http://127.0.0.1:1', routerUrl: 'http://127.0.0.1:2', apiKey: 'k' };
 
@@ -50,5 +51,41 @@ describe('the runtime config', () => {
 			ok: true,
 			config: {}
 		});
+	});
+});
+
+describe('the runtime config’s timings', () => {
+	it('keeps the product’s defaults when the file sets none, and fills the keys it leaves out', () => {
+		expect(parseRuntimeConfig(JSON.stringify({ demo: section }))).toEqual({ ok: true, config: { demo: expect.anything() } });
+		expect(parseRuntimeConfig(JSON.stringify({ timings: { undoMs: 1500, workflowPollMs: 250 } }))).toEqual({
+			ok: true,
+			config: { timings: { ...DEFAULT_TIMINGS, undoMs: 1500, workflowPollMs: 250 } }
+		});
+	});
+
+	it('ignores keys it does not know, so an older app reads a newer file', () => {
+		expect(parseRuntimeConfig(JSON.stringify({ timings: { queueWatchMs: 700, confettiMs: 3 } }))).toEqual({
+			ok: true,
+			config: { timings: { ...DEFAULT_TIMINGS, queueWatchMs: 700 } }
+		});
+	});
+
+	it.each([
+		['zero', { undoMs: 0 }, /timings\.undoMs .* from 1 to 3600000 \(got 0\)/],
+		['a negative number', { undoGraceMs: -5 }, /timings\.undoGraceMs .*\(got -5\)/],
+		['a fraction', { workflowPollMs: 2.5 }, /timings\.workflowPollMs must be a whole number/],
+		['a string', { queueWatchMs: '5000' }, /timings\.queueWatchMs .*\(got "5000"\)/],
+		['more than an hour', { liveQueueEveryMs: 3_600_001 }, /timings\.liveQueueEveryMs/]
+	])('refuses %s as a timing, naming the key and the value', (_what, timings, message) => {
+		expect(parseRuntimeConfig(JSON.stringify({ demo: section, timings }))).toMatchObject({ ok: false, message });
+	});
+
+	it('refuses timings that are not an object', () => {
+		expect(parseRuntimeConfig(JSON.stringify({ timings: [1500] }))).toMatchObject({ ok: false, message: /"timings" must be an object/ });
+		expect(parseRuntimeConfig(JSON.stringify({ timings: 1500 }))).toMatchObject({ ok: false, message: /"timings" must be an object/ });
+	});
+
+	it('reads only own properties: a `__proto__` key sets no timing', () => {
+		expect(parseRuntimeConfig('{"timings":{"__proto__":{"undoMs":1}}}')).toEqual({ ok: true, config: { timings: DEFAULT_TIMINGS } });
 	});
 });

@@ -4,6 +4,7 @@
  * profiles people create. Parsed here once; everything else trusts the typed value.
  */
 import { isObject, own, str, tryParseJson, type JsonObject } from './json';
+import { parseTimings, type AppTimings } from './app-timings';
 
 export const RUNTIME_CONFIG_PATH = '/runboard.config.json';
 
@@ -22,6 +23,8 @@ export interface RuntimeConfig {
 	 * API (`/api/v2` on the workflow origin). Configs written before it existed simply lack it.
 	 */
 	demoV2?: DemoConfig;
+	/** The app's timers, when the file sets any (tests shorten them); keys left out keep their defaults. */
+	timings?: AppTimings;
 }
 
 export type ParseConfigResult = { ok: true; config: RuntimeConfig } | { ok: false; message: string };
@@ -60,5 +63,15 @@ export function parseRuntimeConfig(text: string): ParseConfigResult {
 	if (!demo.ok) return demo;
 	const demoV2 = parseSection(value, 'demoV2');
 	if (!demoV2.ok) return demoV2;
-	return { ok: true, config: { ...(demo.demo ? { demo: demo.demo } : {}), ...(demoV2.demo ? { demoV2: demoV2.demo } : {}) } };
+	const rawTimings = own(value, 'timings');
+	const timings = parseTimings(rawTimings, RUNTIME_CONFIG_PATH);
+	if (!timings.ok) return timings;
+	return {
+		ok: true,
+		config: {
+			...(demo.demo ? { demo: demo.demo } : {}),
+			...(demoV2.demo ? { demoV2: demoV2.demo } : {}),
+			...(rawTimings !== undefined && rawTimings !== null ? { timings: timings.timings } : {})
+		}
+	};
 }

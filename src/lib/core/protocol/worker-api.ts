@@ -12,6 +12,7 @@ import type { WorkflowApi, WorkflowEvent } from '../../workflows/protocol/api';
 import type { StorageApi } from '../../storage/protocol/api';
 import type { HistoryApi } from '../../history/protocol/api';
 import type { TimelineApi } from '../../timeline/protocol/api';
+import type { UndoWindow } from './app-timings';
 
 export interface DemoPreset {
 	name: string;
@@ -27,6 +28,8 @@ export interface InitState {
 	/** Why the runtime config could not be read, when it exists but is broken. */
 	configProblem: string | null;
 	socket: SocketState;
+	/** The delete undo window, from the runtime config's timings or the defaults. */
+	undo: UndoWindow;
 }
 
 /** Events of the core: profiles and the live connection. Features add their own to the union. */

@@ -5,6 +5,7 @@ import type { ProfileInput, ProfileView } from '$lib/core/rules/profile';
 import type { SocketState } from '$lib/core/protocol/socket-state';
 import type { DemoPreset, SaveProfileError } from '$lib/core/protocol/worker-api';
 import { onWorkerEvent, workerApi } from '$lib/core/state/worker-bridge.svelte';
+import { pendingDeletes } from '../../timeline/state/pending-deletes.svelte';
 
 /** A connection test's outcome in one sentence. */
 export function testedLine(report: Result<ConnectionReport> | 'testing' | undefined): string {
@@ -54,6 +55,8 @@ export class ProfilesStore {
 		this.demo = state.demo;
 		this.configProblem = state.configProblem;
 		this.socket = state.socket;
+		// The undo window is the page's only timer from the runtime config; the worker runs the rest.
+		pendingDeletes.setWindow(state.undo);
 		this.loaded = true;
 	}
 

@@ -12,6 +12,7 @@ import type { ProfileRepo } from './profile-repo';
 import type { SocketMessage } from './socket-message';
 import type { Operations } from './operations';
 import type { TabTopic } from './tab-channel';
+import type { AppTimings } from '../protocol/app-timings';
 
 export interface Connection {
 	profile: Profile;
@@ -53,4 +54,6 @@ export interface WorkerContext {
 	onResync(listener: () => void): void;
 	/** Called with everything the leader's live socket hears: JSON events and decoded frames. */
 	onSocketMessage(listener: (message: SocketMessage) => void): () => void;
+	/** The app's timers from the runtime config, read once it is ready; absent means the defaults. */
+	timings?(): AppTimings;
 }

@@ -164,6 +164,18 @@ describe('the worker core', () => {
 		expect(await kv.keys('partnerkey:')).toEqual([]);
 	});
 
+	it('hands the page the undo window of the config’s timings in its init answer, and the product’s without them', async () => {
+		expect((await worker({ ...demoConfig, timings: { undoMs: 1500, undoGraceMs: 400 } }).api.init({})).undo).toEqual({
+			ms: 1500,
+			graceMs: 400
+		});
+		expect((await worker().api.init({})).undo).toEqual({ ms: 5000, graceMs: 3000 });
+		expect((await worker(null).api.init({})).undo).toEqual({ ms: 5000, graceMs: 3000 });
+		const broken = await worker({ ...demoConfig, timings: { undoMs: 'soon' } }).api.init({});
+		expect(broken.configProblem).toMatch(/timings\.undoMs/);
+		expect(broken.undo).toEqual({ ms: 5000, graceMs: 3000 });
+	});
+
 	it('has no demo on a hosted build and says when the config is broken', async () => {
 		expect((await worker(null).api.init({})).demo).toBeNull();
 		expect((await worker('<html>').api.init({})).configProblem).toMatch(/not a JSON object/);

@@ -21,6 +21,7 @@ import { parseServerEvent } from '../../workflows/protocol/workflow-events';
 import { decodeFrame } from '../../workflows/protocol/frames';
 import type { ConnectionReport } from '../protocol/connection-report';
 import type { CoreApi, InitState, SaveProfileError, WorkerEvent } from '../protocol/worker-api';
+import { DEFAULT_TIMINGS, undoWindow } from '../protocol/app-timings';
 import type { Connection, WorkerContext } from './context';
 import type { SocketMessage } from './socket-message';
 import { testConnection } from './connection-test';
@@ -106,7 +107,8 @@ export class RunboardWorker implements CoreApi {
 			onSocketMessage: (listener) => {
 				this.socketListeners.add(listener);
 				return () => this.socketListeners.delete(listener);
-			}
+			},
+			timings: () => this.config.timings ?? DEFAULT_TIMINGS
 		};
 	}
 
@@ -230,7 +232,8 @@ export class RunboardWorker implements CoreApi {
 			activeProfileId: (await this.repo.activeId()) ?? null,
 			demo: demo ? { name: demo.name, workflowUrl: demo.workflowUrl, routerUrl: demo.routerUrl } : null,
 			configProblem: this.configProblem,
-			socket: this.socketState.state
+			socket: this.socketState.state,
+			undo: undoWindow(this.config.timings ?? DEFAULT_TIMINGS)
 		};
 	}
 

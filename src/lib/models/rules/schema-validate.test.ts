@@ -61,13 +61,13 @@ describe('validation by interpretation', () => {
 		expect(placed.unplaced).toEqual(['nowhere: Extra inputs are not permitted']);
 	});
 
-	it('validates the largest schema of the catalog in well under a millisecond per call after the first', () => {
+	// Its speed per call is bench/models-form.bench.ts's to measure; here, that one compiled validator serves every call.
+	it('validates the largest schema of the catalog again and again with the validator compiled once', () => {
 		const form = formOf('quill/quill-3');
 		const v = new InputValidator(form.inputSchema!);
-		const t0 = performance.now();
-		for (let i = 0; i < 100; i++)
-			v.validate({ prompt: 'x', history: [{ role: 'user', content: 'hi' }], response_format: { type: 'text' } });
-		expect((performance.now() - t0) / 100).toBeLessThan(5);
+		const value = { prompt: 'x', history: [{ role: 'user', content: 'hi' }], response_format: { type: 'text' } };
+		for (let i = 0; i < 100; i++) expect(v.validate(value)).toEqual([]);
+		expect(v.validate({ ...value, prompt: 7 }).length).toBeGreaterThan(0);
 	});
 });
 
@@ -190,10 +190,9 @@ describe('schema walking is bounded: reference chains, nested allOf and anyOf fa
 					])
 				)
 		]
-	])('%s: a form or a JSON field with the reason, quickly', (_what, schemas) => {
-		const t0 = performance.now();
+		// No timing here (a busy machine fails timed tests): an unbounded walk never ends, and the test's timeout says so.
+	])('%s: a form or a JSON field with the reason', (_what, schemas) => {
 		const { form } = prepareModelForm(docOf(schemas()), 'Input');
-		expect(performance.now() - t0).toBeLessThan(3000);
 		expect(form.group.fields.length + (form.problem ? 1 : 0)).toBeGreaterThan(0);
 	});
 });

@@ -1,5 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PendingDeletes, UNDO_MS } from './pending-deletes.svelte';
+import { PendingDeletes } from './pending-deletes.svelte';
+import { DEFAULT_TIMINGS } from '../../core/protocol/app-timings';
+
+const UNDO_MS = DEFAULT_TIMINGS.undoMs;
 
 describe('delete with undo', () => {
 	beforeEach(() => vi.useFakeTimers());
@@ -35,5 +38,16 @@ describe('delete with undo', () => {
 		expect(store.hidden.size).toBe(0);
 		await vi.advanceTimersByTimeAsync(UNDO_MS * 2);
 		expect(deleted).toEqual([]);
+	});
+
+	it('uses the window the runtime config sets, for deletes made after it is set', async () => {
+		const { store, deleted } = tab();
+		store.setWindow({ ms: 1500, graceMs: 500 });
+		const batch = store.delete(['a']);
+		expect(batch.until).toBe(Date.now() + 1500);
+		await vi.advanceTimersByTimeAsync(1499);
+		expect(deleted).toEqual([]);
+		await vi.advanceTimersByTimeAsync(1);
+		expect(deleted).toEqual([['a']]);
 	});
 });

@@ -5,10 +5,8 @@
  * (plus a grace) has passed without word that they are gone.
  */
 import { SvelteSet } from 'svelte/reactivity';
+import { DEFAULT_TIMINGS, type UndoWindow } from '../../core/protocol/app-timings';
 
-export const UNDO_MS = 5000;
-/** How long past the window another tab waits for "gone" before showing the runs again. */
-const GRACE_MS = 3000;
 const CHANNEL = 'runboard:pending-deletes';
 
 type Message = { type: 'hide'; ids: string[]; until: number } | { type: 'unhide'; ids: string[] } | { type: 'gone'; ids: string[] };
@@ -27,6 +25,8 @@ export class PendingDeletes {
 	private readonly timers = new Map<number, ReturnType<typeof setTimeout>>();
 	private readonly fallbacks = new Map<string, ReturnType<typeof setTimeout>>();
 	private seq = 0;
+	/** The window's length, and how long past it another tab waits for "gone" before showing the runs again. */
+	private window: UndoWindow = { ms: DEFAULT_TIMINGS.undoMs, graceMs: DEFAULT_TIMINGS.undoGraceMs };
 	private channel: BroadcastChannel | null = null;
 	/** Deletes for real, when a window ends (the worker's delete of each run). */
 	private commit: (ids: string[]) => Promise<void> = async () => undefined;
@@ -44,15 +44,20 @@ export class PendingDeletes {
 		this.channel.onmessage = (e: MessageEvent<Message>) => this.heard(e.data);
 	}
 
+	/** Sets the window from the worker's init answer (the runtime config's timings); deletes after this use it. */
+	setWindow(window: UndoWindow): void {
+		this.window = { ...window };
+	}
+
 	/** Hides the runs here and in the other tabs; deletes them when the window ends unless undone. */
 	delete(ids: string[]): PendingBatch {
-		const batch: PendingBatch = { id: ++this.seq, ids, until: this.now() + UNDO_MS };
+		const batch: PendingBatch = { id: ++this.seq, ids, until: this.now() + this.window.ms };
 		for (const id of ids) this.hidden.add(id);
 		this.batches = [...this.batches, batch];
 		this.post({ type: 'hide', ids, until: batch.until });
 		this.timers.set(
 			batch.id,
-			setTimeout(() => void this.finish(batch), UNDO_MS)
+			setTimeout(() => void this.finish(batch), this.window.ms)
 		);
 		return batch;
 	}
@@ -83,7 +88,7 @@ export class PendingDeletes {
 		if (!message || !Array.isArray(message.ids)) return;
 		const ids = message.ids.filter((id): id is string => typeof id === 'string');
 		if (message.type === 'hide') {
-			const wait = Math.max(0, message.until - this.now()) + GRACE_MS;
+			const wait = Math.max(0, message.until - this.now()) + this.window.graceMs;
 			for (const id of ids) {
 				this.hidden.add(id);
 				clearTimeout(this.fallbacks.get(id));

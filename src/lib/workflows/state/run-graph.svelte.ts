@@ -80,6 +80,19 @@ function typed(graph: RunGraph, prompt: WorkflowRun['prompt'], types: Map<string
 	return result;
 }
 
+/** When the picture is refreshed: once per animation frame in the browser. */
+export interface FrameClock {
+	request(tick: () => void): number;
+	cancel(frame: number): void;
+}
+
+// Called as plain functions: the browser's `requestAnimationFrame` called as a method of another object
+// (as `this.clock.request` would) throws "Illegal invocation".
+const animationFrames: FrameClock = {
+	request: (tick) => requestAnimationFrame(tick),
+	cancel: (frame) => cancelAnimationFrame(frame)
+};
+
 export class RunGraphState {
 	/** The library's UI-format file of the run's workflow: undefined while read, null when there is none. */
 	ui = $state.raw<JsonObject | null | undefined>(undefined);
@@ -102,7 +115,7 @@ export class RunGraphState {
 		types: Map<string, readonly string[]> | null;
 	} | null = null;
 
-	constructor(private readonly nextFrame: (tick: () => void) => number = requestAnimationFrame) {}
+	constructor(private readonly clock: FrameClock = animationFrames) {}
 
 	async loadUi(workflowId: string | null): Promise<void> {
 		if (!workflowId) {
@@ -139,7 +152,7 @@ export class RunGraphState {
 	update(run: WorkflowRun): void {
 		this.latest = run;
 		if (this.ui === undefined || this.frame !== 0) return;
-		this.frame = this.nextFrame(() => {
+		this.frame = this.clock.request(() => {
 			this.frame = 0;
 			this.apply();
 		});
@@ -185,7 +198,7 @@ export class RunGraphState {
 	}
 
 	dispose(): void {
-		if (this.frame !== 0) cancelAnimationFrame(this.frame);
+		if (this.frame !== 0) this.clock.cancel(this.frame);
 		this.frame = 0;
 	}
 }

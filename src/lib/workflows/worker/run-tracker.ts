@@ -17,12 +17,8 @@ import { Surfaces } from './surfaces';
 import type { JobHandle, JobLinks, JobReading } from './surfaces/surface';
 import { V2Surface } from './surfaces/v2-surface';
 import { V2StreamWatch } from './v2-stream-watch';
+import { DEFAULT_TIMINGS, type AppTimings } from '../../core/protocol/app-timings';
 
-export const POLL_INTERVAL_MS = 2000;
-/** How often one queue read checks all open runs of a profile whose socket is open and healthy. */
-export const LIVE_QUEUE_EVERY_MS = 20_000;
-/** How often the active profile's queue is read for jobs started elsewhere (the socket may not say). */
-export const QUEUE_WATCH_MS = 5000;
 /** How long an unknown job's events wait for a submit of ours to claim it before it is adopted. */
 const ADOPT_AFTER_MS = 1500;
 const PERSIST_EVERY_MS = 1000;
@@ -79,8 +75,13 @@ export class RunTracker {
 		this.ctx.onSocketMessage((message) => this.onSocket(message));
 		this.ctx.onTabTopic('runs-changed', () => void this.reload());
 		void this.reload();
-		this.timer ??= setInterval(() => void this.tick(), POLL_INTERVAL_MS);
-		this.queueTimer ??= setInterval(() => void this.watchQueue(), QUEUE_WATCH_MS);
+		this.timer ??= setInterval(() => void this.tick(), this.timings().workflowPollMs);
+		this.queueTimer ??= setInterval(() => void this.watchQueue(), this.timings().queueWatchMs);
+	}
+
+	/** The poll, queue-watch and live-queue intervals (`timings` of the runtime config, else the defaults). */
+	private timings(): AppTimings {
+		return this.ctx.timings?.() ?? DEFAULT_TIMINGS;
 	}
 
 	stop(): void {
@@ -92,7 +93,7 @@ export class RunTracker {
 
 	/** Jobs in the active profile's queue that no run here knows: started on another device. */
 	async watchQueue(): Promise<void> {
-		if (!this.ctx.isLeader() || this.now() - this.lastQueueWatch < QUEUE_WATCH_MS / 2) return;
+		if (!this.ctx.isLeader() || this.now() - this.lastQueueWatch < this.timings().queueWatchMs / 2) return;
 		this.lastQueueWatch = this.now();
 		const profileId = await this.ctx.profiles.activeId();
 		if (!profileId) return;
@@ -225,7 +226,7 @@ export class RunTracker {
 
 	/**
 	 * The timer. Polling stays the truth, but while a profile's socket is open its events carry the
-	 * news: then one queue read every `LIVE_QUEUE_EVERY_MS` serves all its open runs, and a run's
+	 * news: then one queue read every `liveQueueEveryMs` serves all its open runs, and a run's
 	 * history is read only when it left the queue (a local server tells only the submitter) or an
 	 * event says it ended. Runs of a profile without an open socket are read every tick, as before.
 	 */
@@ -238,7 +239,7 @@ export class RunTracker {
 			await Promise.all(
 				[...byProfile].map(async ([profileId, runs]) => {
 					if (!this.ctx.socketOpen?.(profileId)) return Promise.all(runs.map((run) => this.poll(run)));
-					if (this.now() - (this.lastLiveQueueRead.get(profileId) ?? 0) < LIVE_QUEUE_EVERY_MS) return;
+					if (this.now() - (this.lastLiveQueueRead.get(profileId) ?? 0) < this.timings().liveQueueEveryMs) return;
 					this.lastLiveQueueRead.set(profileId, this.now());
 					return this.checkQueue(profileId, runs);
 				})

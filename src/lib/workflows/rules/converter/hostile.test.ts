@@ -68,13 +68,11 @@ describe('hostile workflows', () => {
 				links: []
 			});
 		const subgraphs = [fan('a', 'b'), fan('b', 'c'), fan('c', 'd'), fan('d', 'SaveImage')];
-		const started = performance.now();
 		const errors = errorsOf(workflow04([uiNode(1, 'a'), uiNode(2, 'a')], [], { definitions: { subgraphs } }));
 		expect(errors).toEqual([
 			`too-large: The workflow expands to more than ${MAX_EXPANDED_NODES} nodes once its subgraphs are unfolded; Runboard stops there.`
 		]);
-		// 1.6 million nodes unfolded in full; the cap stops it long before (generous bound: a busy CI machine).
-		expect(performance.now() - started).toBeLessThan(5000);
+		// 1.6 million nodes unfolded in full would outlast the test's timeout; the cap stops it long before.
 	});
 
 	it('a chain of 40,000 reroutes resolves without a stack overflow', () => {
