@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { ROUTER_ERROR_TYPES, type RouterValidationErrorResponse } from '../../src/lib/models/protocol/router-api';
-import { useRouterEmulator } from './test-helpers';
 import { eventually, useRouterEmulator } from './test-helpers';
 import { ERROR_STATUS } from './errors';
 import { triggerFor } from './provider/triggers';
