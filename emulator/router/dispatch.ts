@@ -9,23 +9,9 @@ import { ERROR_STATUS, errorHeaders } from './errors';
 import { isKnownRouterErrorType } from '../../src/lib/models/protocol/router-api';
 import { findTrigger } from './provider/triggers';
 import { PROVIDER_CDN_LIFETIME_SECONDS, produceOutput } from './provider/outputs';
+import type { StoredResponse } from './idempotency';
 
-/** A complete answer as it can be stored for replay or collection. */
-export interface StoredResponse {
-	status: number;
-	contentType: string;
-	headers: Record<string, string>;
-	body: Buffer;
-	errorType?: string;
-	charged: boolean;
-	/** Provider-attributed transient failure with no captured success: the key may be released. */
-	transient: boolean;
-	/**
-	 * Emulator time after which a replay would hand out dead links: results left on the provider's
-	 * CDN are not hosted by the service, so their key stops replaying when those URLs expire.
-	 */
-	replayableUntil?: number;
-}
+export type { StoredResponse };
 
 const SPEED: Record<ModelKind, number> = {
 	'text-to-image': 1,

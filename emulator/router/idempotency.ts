@@ -3,8 +3,24 @@
  * for the retention period of EMULATOR time from creation; retries do not extend them.
  */
 import { createHash } from 'node:crypto';
-import type { StoredResponse } from './dispatch';
-import { stableStringify } from './provider/outputs';
+import { stableStringify } from './stable-json';
+
+/** A complete answer as it can be stored for replay or collection. */
+export interface StoredResponse {
+	status: number;
+	contentType: string;
+	headers: Record<string, string>;
+	body: Buffer;
+	errorType?: string;
+	charged: boolean;
+	/** Provider-attributed transient failure with no captured success: the key may be released. */
+	transient: boolean;
+	/**
+	 * Emulator time after which a replay would hand out dead links: results left on the provider's
+	 * CDN are not hosted by the service, so their key stops replaying when those URLs expire.
+	 */
+	replayableUntil?: number;
+}
 
 export type RecordState =
 	| { kind: 'running'; expectedEndMs: number }

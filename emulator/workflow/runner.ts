@@ -11,10 +11,10 @@ import { EXECUTORS, ExecutionFailure, Interrupted, type LoadedFile, type NodeCon
 import { executionOrder, isLink } from './validate';
 import type { Job } from './jobs';
 import type { Route } from './socket-hub';
+import type { RunEnding } from './scenario-rules';
 import type { FileRef } from '../../src/lib/workflows/protocol/workflow-api';
 
-/** How the end of a run is announced (the variants the spec and the local runtime allow). */
-export type RunEnding = 'terminal-then-null' | 'terminal-then-empty' | 'null-then-terminal' | 'empty-then-terminal';
+export type { RunEnding };
 
 export interface RunEnvironment {
 	local: boolean;

@@ -1,6 +1,8 @@
 /** What each scenario means for the workflow service, read in one place. */
 import type { ScenarioName } from '../scenarios';
-import type { RunEnding } from './runner';
+
+/** How the end of a run is announced (the variants the spec and the local runtime allow). */
+export type RunEnding = 'terminal-then-null' | 'terminal-then-empty' | 'null-then-terminal' | 'empty-then-terminal';
 
 export interface WorkflowRules {
 	local: boolean;

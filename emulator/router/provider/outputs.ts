@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import type { RouterValidationErrorEntry } from '../../../src/lib/models/protocol/router-api';
 import { COG_PROVIDER, type CatalogModel } from '../catalog';
 import type { RouterContext } from '../context';
+import { stableStringify } from '../stable-json';
 import { IMAGE_MIME, renderImage, renderSpeech, renderVideo, VIDEO_MIME, type ImageFormat } from './media';
 
 export interface NativeOutput {
@@ -27,17 +28,6 @@ const HOUR = 3600;
 /** Lifetime of provider-CDN references: the provider's own expiry, shorter than the service's. */
 export const PROVIDER_CDN_LIFETIME_SECONDS = 1 * HOUR;
 export const GCS_URI_LIFETIME_SECONDS = 24 * HOUR;
-
-export function stableStringify(value: unknown): string {
-	if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
-	if (typeof value === 'object' && value !== null) {
-		const entries = Object.keys(value as Input)
-			.sort()
-			.map((k) => `${JSON.stringify(k)}:${stableStringify((value as Input)[k])}`);
-		return `{${entries.join(',')}}`;
-	}
-	return JSON.stringify(value) ?? 'null';
-}
 
 export function seedOf(model: CatalogModel, input: Input): number {
 	const given = input['seed'];

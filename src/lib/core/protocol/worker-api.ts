@@ -7,11 +7,11 @@ import type { AppError, Result } from './errors';
 import type { ProfileFieldErrors, ProfileInput, ProfileView } from '../rules/profile';
 import type { SocketState } from './socket-state';
 import type { ServerEvent } from '../../workflows/protocol/workflow-events';
-import type { ModelApi, ModelEvent } from '../../models/protocol/api';
-import type { WorkflowApi, WorkflowEvent } from '../../workflows/protocol/api';
-import type { StorageApi } from '../../storage/protocol/api';
-import type { HistoryApi } from '../../history/protocol/api';
-import type { TimelineApi } from '../../timeline/protocol/api';
+import type { ModelApi, ModelEvent } from '../../models';
+import type { WorkflowApi, WorkflowEvent } from '../../workflows';
+import type { StorageApi } from '../../storage';
+import type { HistoryApi } from '../../history';
+import type { TimelineApi } from '../../timeline';
 import type { UndoWindow } from './app-timings';
 
 export interface DemoPreset {

@@ -4,7 +4,7 @@
  * rebuilt from them.
  */
 import type { Json } from '../../core/protocol/json';
-import type { ApiPrompt } from '../../workflows/protocol/workflow-api';
+import type { ApiPrompt } from '../../workflows';
 import type { ModelRun } from '../../models/rules/model-run';
 import type { ModelKind } from '../../models/rules/model-summary';
 import { resultParts } from '../../models/rules/result-parts';

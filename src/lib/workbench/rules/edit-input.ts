@@ -3,7 +3,7 @@
  * workflow's LoadImage node loads, or the image link or attached file of a model request. Pure: no DOM.
  */
 import type { Json } from '../../core/protocol/json';
-import type { ApiPrompt } from '../../workflows/protocol/workflow-api';
+import type { ApiPrompt } from '../../workflows';
 
 const MAX_DEPTH = 4;
 /** Input names that hold the picture being edited (not masks, sizes or styles). */

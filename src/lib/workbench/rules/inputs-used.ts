@@ -5,7 +5,7 @@
  * Pure: no DOM.
  */
 import type { Json } from '../../core/protocol/json';
-import type { ApiPrompt } from '../../workflows/protocol/workflow-api';
+import type { ApiPrompt } from '../../workflows';
 
 export interface InputUsed {
 	/** Unique within a run: the field name, or `node id.input` for a workflow. */

@@ -1,0 +1,2 @@
+/** What other features may use of models: its public protocol types (see workflows/index.ts). */
+export type { ModelApi, ModelEvent } from './protocol/api';
