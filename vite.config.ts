@@ -1,6 +1,6 @@
 import { sveltekit } from '@sveltejs/kit/vite';
 import { defineConfig } from 'vitest/config';
-import { isolatedTestFiles, testFiles } from './scripts/vitest-isolation';
+import { isolatedTestFiles, testFiles } from './scripts/vitest-isolation.ts';
 
 const UNIT_FOLDERS = ['src', 'emulator', 'scripts', 'tests/fuzz', 'tests/reporters', 'bench'];
 const unitFiles = testFiles(import.meta.dirname, UNIT_FOLDERS).filter((file) => !file.endsWith('.svelte.test.ts'));
