@@ -1,14 +1,12 @@
 /**
- * Cancel lands in a chosen node, on purpose: the emulator holds that node (the timing control's
- * `holdNode`) and a test socket says when it has started. A stop is read at the next node boundary,
- * so a cancel during the last node is too late.
+ * Cancel lands in a chosen node, on purpose: the emulator holds that node until the stop arrives
+ * (the timing control's `holdNode` without `ms`: a stop of the job releases it) and a test socket
+ * says when it has started. A stop is read at the next node boundary, so a cancel during the last
+ * node is too late.
  */
 import type { Page } from '@playwright/test';
 import { RecordingSocket } from '../../emulator/workflow/test-support';
 import { test, expect, workflowControl, runExample, type Control } from './fixtures';
-
-/** Long enough that the app's stop reaches the server while the node is still held, even on a busy machine. */
-const HOLD_MS = 10_000;
 
 /** Runs Text to image, presses Cancel run once node `nodeId` has started, and checks that the stop reached the server inside that node. */
 async function cancelDuring(page: Page, control: Control, socket: RecordingSocket, nodeId: string): Promise<void> {
@@ -32,8 +30,7 @@ test('a cancel during the last node is too late: the run is done and says the ca
 	emulator,
 	control
 }) => {
-	test.setTimeout(75_000);
-	await workflowControl(emulator, 'timing', { stepMs: 5, holdNode: { classType: 'SaveImage', ms: HOLD_MS } });
+	await workflowControl(emulator, 'timing', { stepMs: 5, holdNode: { classType: 'SaveImage' } });
 	const socket = await RecordingSocket.open(emulator);
 	await openApp('/');
 	await cancelDuring(page, control, socket, '9');
@@ -54,8 +51,7 @@ test('a cancel during a node before the last stops the run as the next node star
 	emulator,
 	control
 }) => {
-	test.setTimeout(75_000);
-	await workflowControl(emulator, 'timing', { stepMs: 5, holdNode: { classType: 'VAEDecode', ms: HOLD_MS } });
+	await workflowControl(emulator, 'timing', { stepMs: 5, holdNode: { classType: 'VAEDecode' } });
 	const socket = await RecordingSocket.open(emulator);
 	await openApp('/');
 	await cancelDuring(page, control, socket, '8');
