@@ -30,11 +30,11 @@ export async function release(emulator: Emulator, options: { promptId?: string; 
 }
 
 /**
- * A sampler held as it started takes one step (its progress and preview sent) and is held again
- * after it: for a page that shows steps only from what it hears while open.
+ * A sampler held (as it started, or after step `step - 1`) takes one step, its progress and preview
+ * sent, and is held again after it: for a page that shows steps only from what it hears while open.
  */
-export async function oneStepWhileWatched(emulator: Emulator): Promise<void> {
+export async function oneStepWhileWatched(emulator: Emulator, step = 1): Promise<void> {
 	await untilHeld(emulator);
-	await holdNode(emulator, { classType: 'KSampler', step: 1 });
+	await holdNode(emulator, { classType: 'KSampler', step });
 	await release(emulator, { keepHolding: true });
 }
