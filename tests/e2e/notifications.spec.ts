@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { test, expect, openExample, workflowControl, runExample } from './fixtures';
+import { holdNode, release } from './holds';
 
 /** Makes the page report itself hidden, as a backgrounded tab or a locked phone would. */
 async function hide(page: Page): Promise<void> {
@@ -15,7 +16,8 @@ const notificationTitles = (page: Page) =>
 
 test('a notification is shown when a run finishes while the page is hidden @phone', async ({ page, context, openApp, emulator }) => {
 	await context.grantPermissions(['notifications']);
-	await workflowControl(emulator, 'timing', { stepMs: 150 });
+	// The run is held in its sampler until the page is hidden.
+	await holdNode(emulator, { classType: 'KSampler' });
 	await openApp('/settings');
 	const toggle = page.getByRole('checkbox', { name: /Notify me when a run finishes/ });
 	await toggle.check();
@@ -25,6 +27,7 @@ test('a notification is shown when a run finishes while the page is hidden @phon
 	await page.getByRole('button', { name: 'Run', exact: true }).click();
 	await expect(page.getByRole('link', { name: 'Open run Text to image' })).toBeVisible();
 	await hide(page);
+	await release(emulator);
 	await expect.poll(() => notificationTitles(page), { timeout: 20_000 }).toContain('Text to image finished');
 });
 

@@ -51,7 +51,7 @@ async function runPlanted(info: TestInfo): Promise<Map<string, Outcome>> {
 }
 
 test('the page-error fixture fails a test that throws in the page, its worker or another context, and says how to declare it', async ({}, info) => {
-	test.setTimeout(300_000);
+	test.setTimeout(480_000);
 	const outcomes = await runPlanted(info);
 	const failedWith = (title: string, ...words: Array<string | RegExp>) => {
 		const outcome = outcomes.get(title);

@@ -117,12 +117,33 @@ export class PageErrorWatch {
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
+const SHOWN = 10;
+
+/** The errors with the same kind, place and first line, once each with how often. */
+function grouped(errors: CaughtError[]): Array<{ error: CaughtError; times: number }> {
+	const groups = new Map<string, { error: CaughtError; times: number }>();
+	for (const error of errors) {
+		const key = `${error.kind}|${error.where}|${error.text.split('\n')[0]}`;
+		const group = groups.get(key);
+		if (group) group.times++;
+		else groups.set(key, { error, times: 1 });
+	}
+	return [...groups.values()];
+}
+
 function report(errors: CaughtError[]): string {
 	const firstLine = errors[0]!.text.split('\n')[0]!.slice(0, 60);
+	const groups = grouped(errors);
 	const lines = [
 		`${errors.length === 1 ? 'An error' : `${errors.length} errors`} escaped the app during this test ` +
 			'(uncaught errors, unhandled rejections and console.error fail a test unless it declares them expected):',
-		...errors.map((error, i) => `  ${i + 1}. ${error.kind} in ${error.where}:\n${indent(error.text, '       ')}`),
+		...groups
+			.slice(0, SHOWN)
+			.map(
+				({ error, times }, i) =>
+					`  ${i + 1}. ${error.kind}${times > 1 ? ` (${times} times)` : ''} in ${error.where}:\n${indent(error.text, '       ')}`
+			),
+		...(groups.length > SHOWN ? [`  … and ${groups.length - SHOWN} more (all in the "page errors" attachment)`] : []),
 		'If the app is wrong, fix the app. If the test causes the error on purpose, declare it, with the reason, in the test:',
 		`  pageErrors.expect(/${escapeRegExp(firstLine)}/, 'why this test causes it');`,
 		'or for a whole file or describe block:',

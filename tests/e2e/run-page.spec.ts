@@ -1,17 +1,19 @@
 import { test, expect, openExample, workflowControl, runExample } from './fixtures';
+import { holdNode, release } from './holds';
 
 test('a queued run shows how many jobs are ahead and about how long it will take', async ({ page, openApp, emulator }) => {
-	await workflowControl(emulator, 'timing', { stepMs: 100 });
 	await openApp('/');
 	await runExample(page, 'Text to image');
 	await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 20_000 });
-	await workflowControl(emulator, 'timing', { stepMs: 400 });
+	// The first of the next two runs is held in its sampler, so the second waits behind it.
+	await holdNode(emulator, { classType: 'KSampler' });
 
 	await page.getByRole('link', { name: 'Open workflow' }).click();
 	await page.getByLabel('Run times').fill('2');
 	await page.getByRole('button', { name: 'Run 2 times' }).click();
 	await page.getByRole('link', { name: 'Open run Text to image' }).nth(1).click();
 	await expect(page.getByRole('status').filter({ hasText: /1 job ahead; done in about \d+ s\./ })).toBeVisible();
+	await release(emulator);
 });
 
 test('run again with the inputs of an earlier run', async ({ page, openApp, emulator }) => {

@@ -1,4 +1,5 @@
-import { test, expect, openExample, workflowControl } from './fixtures';
+import { test, expect, openExample } from './fixtures';
+import { holdNode, oneStepWhileWatched, release } from './holds';
 
 test('a second device on the same profile sees a run started on the first, live, to its image @phone', async ({
 	page,
@@ -8,8 +9,8 @@ test('a second device on the same profile sees a run started on the first, live,
 	emulator
 }) => {
 	test.setTimeout(90_000);
-	// 20 steps of 600 ms: long enough that the phone, under load, still finds the sampler running.
-	await workflowControl(emulator, 'timing', { stepMs: 600 });
+	// The sampler is held as it starts, so the phone finds the run running however long it takes.
+	await holdNode(emulator, { classType: 'KSampler' });
 	const phoneContext = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
 	try {
 		const phone = await phoneContext.newPage();
@@ -23,7 +24,10 @@ test('a second device on the same profile sees a run started on the first, live,
 		const seen = phone.getByRole('link', { name: /Run Save Image \(started elsewhere\), (queued|running)/ });
 		await expect(seen).toBeVisible({ timeout: 15_000 });
 		await seen.tap();
+		await expect(phone.getByRole('region', { name: 'Live progress' })).toBeVisible();
+		await oneStepWhileWatched(emulator);
 		await expect(phone.getByText(/Running KSampler: step \d+ of 20/)).toBeVisible({ timeout: 15_000 });
+		await release(emulator);
 		await expect(phone.getByText('Done', { exact: true })).toBeVisible({ timeout: 30_000 });
 		await expect(phone.getByRole('img', { name: /Output ComfyUI_\d+_\.png/ })).toBeVisible();
 

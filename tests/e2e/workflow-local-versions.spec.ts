@@ -7,6 +7,7 @@
 import type { Page } from '@playwright/test';
 import type { Emulator } from '../../emulator';
 import { test, expect, workflowControl, runExample } from './fixtures';
+import { holdNode, release } from './holds';
 
 const TEXT_WORKFLOW = { '1': { class_type: 'PreviewAny', inputs: { source: 'a red fox at dawn' } } };
 
@@ -34,7 +35,8 @@ for (const scenario of ['comfyui-local', 'comfyui-local-legacy'] as const) {
 	}) => {
 		test.setTimeout(180_000);
 		await control.scenario(scenario);
-		await workflowControl(emulator, 'timing', { stepMs: 500 });
+		// Each run is held in its sampler: the restart and the cancel land mid-run however slow the machine.
+		await holdNode(emulator, { classType: 'KSampler' });
 		await openApp('/settings');
 		await addLocalProfile(page, emulator);
 
@@ -59,6 +61,7 @@ for (const scenario of ['comfyui-local', 'comfyui-local-legacy'] as const) {
 		).toBeVisible();
 		await expect(page.getByText('Interrupted', { exact: true })).toBeVisible({ timeout: 20_000 });
 		await expect(page.getByText(/Interrupted at /)).toBeVisible();
+		await release(emulator);
 
 		// A text output (PreviewAny) shows as text with the run's outputs.
 		await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Workflows' }).click();

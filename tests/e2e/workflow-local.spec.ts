@@ -5,7 +5,6 @@ import { test, expect, workflowControl, runExample, openExample, type Control } 
 /** The emulator as a stock local ComfyUI, and a Local ComfyUI profile for it, made active. */
 async function useLocalComfyUI(page: Page, emulator: Emulator, control: Control, openApp: (path?: string) => Promise<void>): Promise<void> {
 	await control.scenario('comfyui-local');
-	await workflowControl(emulator, 'timing', { stepMs: 60 });
 	await openApp('/settings');
 	await page.getByRole('button', { name: 'Add profile' }).click();
 	const form = page.getByRole('form', { name: 'New profile' });

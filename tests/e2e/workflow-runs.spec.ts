@@ -1,11 +1,13 @@
-import { test, expect, openExample, workflowControl, runExample } from './fixtures';
+import { test, expect, openExample, runExample } from './fixtures';
+import { holdNode, oneStepWhileWatched, release } from './holds';
 
 test('import the classic text-to-image workflow, edit prompt and seed, run it, watch previews and get the image', async ({
 	page,
 	openApp,
 	emulator
 }) => {
-	await workflowControl(emulator, 'timing', { stepMs: 400 });
+	// The sampler is held as it starts, until the run's page is open to see its steps.
+	await holdNode(emulator, { classType: 'KSampler' });
 	await openApp('/');
 	await openExample(page, 'Text to image');
 
@@ -18,8 +20,10 @@ test('import the classic text-to-image workflow, edit prompt and seed, run it, w
 
 	await page.getByRole('link', { name: 'Open run Text to image' }).click();
 	await expect(page.getByRole('region', { name: 'Live progress' })).toBeVisible();
+	await oneStepWhileWatched(emulator);
 	await expect(page.getByRole('img', { name: /Latest preview from KSampler/ })).toBeVisible();
 	await expect(page.getByText(/Running KSampler: step \d+ of 20/)).toBeVisible();
+	await release(emulator);
 
 	await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 20_000 });
 	const output = page.getByRole('img', { name: /Output ComfyUI_\d+_\.png/ });
@@ -35,22 +39,29 @@ test('import the classic text-to-image workflow, edit prompt and seed, run it, w
 });
 
 test('a run started before a reload finishes and shows its image after it @phone', async ({ page, openApp, emulator }) => {
-	await workflowControl(emulator, 'timing', { stepMs: 300 });
+	await holdNode(emulator, { classType: 'KSampler' });
 	await openApp('/');
 	await runExample(page, 'Text to image');
+	await expect(page.getByRole('region', { name: 'Live progress' })).toBeVisible();
+	await oneStepWhileWatched(emulator);
 	await expect(page.getByText(/Running KSampler/)).toBeVisible();
 	await page.reload();
+	await release(emulator);
 	await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 20_000 });
 	await expect(page.getByRole('img', { name: /Output ComfyUI_\d+_\.png/ })).toBeVisible();
 });
 
 test('dropping every socket mid-run still ends with the final image', async ({ page, openApp, emulator }) => {
-	await workflowControl(emulator, 'timing', { stepMs: 300 });
+	await holdNode(emulator, { classType: 'KSampler' });
 	await openApp('/');
 	await runExample(page, 'Text to image');
+	await expect(page.getByRole('region', { name: 'Live progress' })).toBeVisible();
+	await oneStepWhileWatched(emulator);
 	await expect(page.getByText(/Running KSampler: step/)).toBeVisible();
 	const res = await fetch(`${emulator.urls.workflow}/__emulator/sockets/drop`, { method: 'POST' });
 	expect(((await res.json()) as { dropped: number }).dropped).toBeGreaterThan(0);
+	// The rest of the run happens while the socket is down or coming back.
+	await release(emulator);
 	await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 20_000 });
 	await expect(page.getByRole('img', { name: /Output ComfyUI_\d+_\.png/ })).toBeVisible();
 });

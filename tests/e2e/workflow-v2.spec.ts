@@ -7,6 +7,7 @@ import type { Page } from '@playwright/test';
 import { demoConfig, serveApp } from '../../scripts/serve-app';
 import { E2E_TIMINGS, test, expect, openExample, runExample, workflowControl } from './fixtures';
 import { addProfile, proxySettings } from './v2-helpers';
+import { holdNode, oneStepWhileWatched, release } from './holds';
 
 async function picture(seed: number): Promise<Buffer> {
 	return sharp({ create: { width: 96, height: 64, channels: 3, background: { r: seed % 255, g: 90, b: 200 } } })
@@ -87,7 +88,8 @@ for (const kind of ['Cloud', 'Self-hosted proxy'] as const) {
 			await control.scenario('comfyui-local');
 			await proxySettings(emulator, { corsOrigins: [app.url] });
 		}
-		await workflowControl(emulator, 'timing', { stepMs: 500 });
+		// The sampler is held as it starts, then takes a step while the run page watches.
+		await holdNode(emulator, { classType: 'KSampler' });
 		await openApp('/settings');
 		await addProfile(page, emulator, kind);
 
@@ -95,8 +97,10 @@ for (const kind of ['Cloud', 'Self-hosted proxy'] as const) {
 		await runImageAndSampler(page, bytes);
 		// Live: progress and previews from the job's event stream while the sampler runs.
 		await expect(page.getByRole('region', { name: 'Live progress' })).toBeVisible({ timeout: 15_000 });
+		await oneStepWhileWatched(emulator);
 		await expect(page.getByRole('img', { name: /Latest preview from KSampler/ })).toBeVisible({ timeout: 15_000 });
 		await expect(page.getByText(/KSampler/).first()).toBeVisible();
+		await release(emulator);
 		await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 30_000 });
 		// Both outputs: the edited picture and the sampled one.
 		await expect(page.getByRole('img', { name: /^Output / })).toHaveCount(2, { timeout: 15_000 });
@@ -275,26 +279,33 @@ test('Deployment on v2: the form is drawn from the workflow, and a run ends with
 });
 
 test('v2: a reload mid-run re-attaches to the job, and the stream dropped 20 times loses nothing', async ({ page, openApp, emulator }) => {
-	// Slow enough steps that a reload on a loaded machine still finds the sampler running.
+	// The sampler is held, so a reload on a loaded machine still finds it running.
 	test.setTimeout(120_000);
-	await workflowControl(emulator, 'timing', { stepMs: 1500 });
+	await holdNode(emulator, { classType: 'KSampler' });
 	await openApp('/settings');
 	await addProfile(page, emulator, 'Cloud');
 	await runExample(page, 'Text to image');
+	await expect(page.getByRole('region', { name: 'Live progress' })).toBeVisible({ timeout: 15_000 });
+	await oneStepWhileWatched(emulator);
 	await expect(page.getByText(/Running KSampler: step \d+ of 20/)).toBeVisible({ timeout: 15_000 });
 	await page.reload();
+	await expect(page.getByRole('region', { name: 'Live progress' })).toBeVisible({ timeout: 15_000 });
+	await oneStepWhileWatched(emulator, 2);
 	await expect(page.getByText(/Running KSampler: step \d+ of 20/)).toBeVisible({ timeout: 15_000 });
-	// The stream dropped 20 times during the run: polling and each reconnect's first snapshot lose nothing.
-	for (let i = 0; i < 20; i++) {
-		await fetch(`${emulator.urls.workflow}/__emulator/v2/streams/drop`, { method: 'POST' });
-		await page.waitForTimeout(150);
-	}
+	// The stream cut 20 times while the job runs (each cut once the app has a stream open again):
+	// polling and each reconnect's first snapshot lose nothing.
+	const cutStreams = async () =>
+		((await (await fetch(`${emulator.urls.workflow}/__emulator/v2/streams/drop`, { method: 'POST' })).json()) as { dropped: number })
+			.dropped;
+	for (let i = 0; i < 20; i++) await expect.poll(cutStreams, { timeout: 15_000, intervals: [50, 100, 250] }).toBeGreaterThan(0);
+	await release(emulator);
 	await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 60_000 });
 	await expect(page.getByRole('img', { name: /^Output / }).first()).toBeVisible();
 });
 
 test('v2: cancel through urls.cancel ends the run as cancelled', async ({ page, openApp, emulator }) => {
-	await workflowControl(emulator, 'timing', { stepMs: 400 });
+	// Held in the sampler until the cancel arrives (a stop releases the hold).
+	await holdNode(emulator, { classType: 'KSampler' });
 	await openApp('/settings');
 	await addProfile(page, emulator, 'Cloud');
 	await runExample(page, 'Text to image');
