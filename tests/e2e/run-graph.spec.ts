@@ -13,7 +13,6 @@ import {
 	workflow04
 } from '../../src/lib/workflows/rules/converter/ui-builder.fixture';
 import { holdNode, oneStepWhileWatched, release } from './holds';
-import { edit, subgraphDefinition, toSchemaV1, txt2imgNodes, uiNode, workflow04 } from '../../src/lib/workflow-ui/ui-builder.fixture';
 
 /** The box of a node in the graph, by its title. */
 const box = (page: Page, title: string): Locator =>
