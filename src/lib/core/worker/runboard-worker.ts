@@ -426,7 +426,6 @@ export class RunboardWorker implements CoreApi {
 				const parsed = parseServerEvent(text);
 				if (!parsed.ok) return this.emit({ type: 'protocol-error', profileId: profile.id, message: parsed.message });
 				if (parsed.event.type === 'status') socket.noteQueue(parsed.event.queueRemaining);
-				this.emit({ type: 'server-event', profileId: profile.id, event: parsed.event });
 				this.toFeatures({ kind: 'event', profileId: profile.id, event: parsed.event });
 			},
 			onBinary: (buffer) => {
