@@ -34,6 +34,7 @@ const TERMINAL_JOB_STATES: ReadonlySet<string> = new Set(['completed', 'failed',
 export abstract class ComfyApiSurface implements WorkflowSurface {
 	abstract readonly kind: SurfaceKind;
 	readonly liveEvents = 'profile-socket' as const;
+	readonly servesNodeDefinitions = true;
 	protected readonly client: WorkflowClient;
 
 	constructor(
