@@ -17,7 +17,7 @@ import {
 	type QueueResponse
 } from '../protocol/workflow-api';
 import type { Connection } from '../../core/worker/context';
-import type { Credential } from '../../core/worker/guarded-fetch';
+import { credentialFor, type Credential, type HeaderScheme } from '../../core/rules/credential';
 import type { HashOffer, SubmitFailure } from './surfaces/surface';
 
 export type { SubmitFailure };
@@ -29,9 +29,8 @@ export class WorkflowClient {
 		return this.connection.profile.workflowUrl;
 	}
 
-	private credential(scheme: 'x-api-key' | 'bearer' = 'x-api-key'): Credential {
-		const key = this.connection.key;
-		return key ? { scheme, key } : null;
+	private credential(scheme: HeaderScheme = 'x-api-key'): Credential {
+		return credentialFor(this.connection.key, scheme);
 	}
 
 	private async json(path: string, init: { method?: 'GET' | 'POST'; body?: unknown } = {}): Promise<Result<Json>> {

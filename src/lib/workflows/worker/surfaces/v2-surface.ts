@@ -5,6 +5,7 @@
  * this file does the I/O. Job links (`urls`) are followed when the answer gave them; a job known
  * only by id (after a reload) is read at the contract's `jobs/{id}`.
  */
+import { credentialFor } from '../../../core/rules/credential';
 import { backoffDelay, SOCKET_BACKOFF } from '../../../core/rules/backoff';
 import { appError, fail, ok, type AppError, type Result } from '../../../core/protocol/errors';
 import { requestIdOf, type RawResponse } from '../../../core/rules/http-response';
@@ -126,7 +127,7 @@ export class V2Surface implements JobStreamSurface {
 	) {
 		this.api = `${connection.profile.workflowUrl}/api/v2`;
 		this.servesNodeDefinitions = dialect !== 'deployment';
-		this.credential = connection.key ? { scheme: 'bearer', key: connection.key } : null;
+		this.credential = credentialFor(connection.key, 'bearer');
 	}
 
 	get profileId(): string {
@@ -475,4 +476,3 @@ export class V2Surface implements JobStreamSurface {
 		this.learn(found);
 	}
 }
-
