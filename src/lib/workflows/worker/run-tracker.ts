@@ -10,8 +10,7 @@ import type { ApiPrompt } from '../protocol/workflow-api';
 import { TERMINAL_JOB_STATUSES } from '../protocol/workflow-v2';
 import { applyCanceling, applyHistory, applyJobState, applyServerEvent, explainFailure } from '../rules/run-reducer';
 import type { ServerEvent } from '../protocol/workflow-events';
-import type { WorkerContext } from '../../core/worker/context';
-import type { SocketMessage } from '../../core/worker/socket-message';
+import type { SocketMessage, WorkflowContext } from './socket-message';
 import type { RunsRepo } from './runs-repo';
 import { Surfaces } from './surfaces';
 import { followsJobStreams, type JobHandle, type JobLinks, type JobReading } from './surfaces/surface';
@@ -63,7 +62,7 @@ export class RunTracker {
 	});
 
 	constructor(
-		private readonly ctx: WorkerContext,
+		private readonly ctx: WorkflowContext,
 		private readonly runs: RunsRepo,
 		private readonly hooks: TrackerHooks,
 		private readonly now: () => number = Date.now,

@@ -14,7 +14,7 @@ import { writeWidgetValues } from '../rules/converter/write-values';
 import type { ApiPrompt, FileRef, NodeErrors } from '../protocol/workflow-api';
 import { readWorkflowFile } from '../protocol/files/read-workflow-file';
 import { formatMiB, MAX_FILE_READ_BYTES } from '../protocol/files/limits';
-import type { WorkerContext } from '../../core/worker/context';
+import type { WorkflowContext } from './socket-message';
 import type {
 	ObjectInfoView,
 	QueueView,
@@ -49,7 +49,7 @@ export class WorkflowService {
 	/** Files sent by hash this session, by the name the workflow references, for a fallback upload. */
 	private readonly sentByHash = new Map<string, { profileId: string; file: File }>();
 
-	constructor(private readonly ctx: WorkerContext) {
+	constructor(private readonly ctx: WorkflowContext) {
 		this.runs = new RunsRepo(ctx.kv);
 		this.library = new LibraryRepo(ctx.kv);
 		this.surfaces = new Surfaces(ctx);

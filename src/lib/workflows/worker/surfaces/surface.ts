@@ -133,7 +133,8 @@ export interface WorkflowSurface {
 }
 
 /** How following one job's stream ended. */
-export type JobStreamEnd = { kind: 'ended' } | { kind: 'refused'; retryAfterMs: number | null } | { kind: 'gone' } | { kind: 'error'; error: AppError };
+export type JobStreamEnd =
+	{ kind: 'ended' } | { kind: 'refused'; retryAfterMs: number | null } | { kind: 'gone' } | { kind: 'error'; error: AppError };
 
 /** A surface whose live events come over a stream per job (`liveEvents: 'job-stream'`, the v2 API). */
 export interface JobStreamSurface extends WorkflowSurface {
