@@ -20,7 +20,7 @@ const goodEntry = {
 };
 
 describe('v1 answers parsed into typed values', () => {
-	it.each<[string, Json, unknown]>([
+	it.each<[string, unknown, unknown]>([
 		['a job status', { status: 'in_progress' }, { ok: true, value: 'in_progress' }],
 		[
 			'an unknown status',
@@ -29,9 +29,9 @@ describe('v1 answers parsed into typed values', () => {
 		],
 		['a status that is not a string', { status: 7 }, { ok: false, error: { kind: 'bad-response' } }],
 		['an array for a status', ['completed'], { ok: false, error: { kind: 'bad-response' } }]
-	])('job status: %s', (_, body, expected) => expect(parseJobStatus(body)).toMatchObject(expected as object));
+	])('job status: %s', (_, body, expected) => expect(parseJobStatus(body as Json)).toMatchObject(expected as object));
 
-	it.each<[string, Json, unknown]>([
+	it.each<[string, unknown, unknown]>([
 		[
 			'a finished entry, junk messages and non-string texts dropped',
 			{ p1: goodEntry },
@@ -65,9 +65,9 @@ describe('v1 answers parsed into typed values', () => {
 				value: { outputs: { '9': { images: [] } } }
 			}
 		]
-	])('history: %s', (_, body, expected) => expect(parseHistory(body, 'p1')).toMatchObject(expected as object));
+	])('history: %s', (_, body, expected) => expect(parseHistory(body as Json, 'p1')).toMatchObject(expected as object));
 
-	it.each<[string, Json, unknown]>([
+	it.each<[string, unknown, unknown]>([
 		[
 			'running and waiting items',
 			{ queue_running: [[0, 'a', {}, {}, []]], queue_pending: [[1, 'b', {}, {}, ['9']]] },
@@ -93,9 +93,9 @@ describe('v1 answers parsed into typed values', () => {
 			}
 		],
 		['null', null, { ok: false, error: { kind: 'bad-response' } }]
-	])('queue: %s', (_, body, expected) => expect(parseQueue(body)).toMatchObject(expected as object));
+	])('queue: %s', (_, body, expected) => expect(parseQueue(body as Json)).toMatchObject(expected as object));
 
-	it.each<[string, Json, unknown]>([
+	it.each<[string, unknown, unknown]>([
 		[
 			'an error with details and node errors',
 			{
@@ -121,7 +121,7 @@ describe('v1 answers parsed into typed values', () => {
 		['an error that is a string', { error: 'no', node_errors: 'x' }, { message: 'no', nodeErrors: {} }],
 		['no error at all', { node_errors: { '1': 5 } }, { message: 'The workflow was rejected.', nodeErrors: {} }],
 		['a body that is a list', [1], undefined]
-	])('rejection: %s', (_, body, expected) => expect(parseRejection(body)).toEqual(expected));
+	])('rejection: %s', (_, body, expected) => expect(parseRejection(body as Json)).toEqual(expected));
 
 	it('reads the small answers, and nothing from the wrong shapes', () => {
 		expect([parseSubmitAccepted({ prompt_id: 'p1' }), parseSubmitAccepted({ prompt_id: 1 }), parseSubmitAccepted(null)]).toEqual([
