@@ -5,8 +5,6 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
-export const SIGNATURE_PARAMS = ['X-Goog-Algorithm', 'X-Goog-Date', 'X-Goog-Expires', 'X-Goog-SignedHeaders', 'X-Goog-Signature'] as const;
-
 export function formatGoogDate(ms: number): string {
 	return new Date(ms)
 		.toISOString()

@@ -72,13 +72,5 @@ export const SURFACES: Record<SurfaceName, SurfaceRules> = {
 	}
 };
 
-/** Headers a browser may read: what the contract names, or only the proxy's three. */
-export const CONTRACT_EXPOSED_HEADERS = [
-	'Idempotency-Replayed',
-	'Retry-After',
-	'Content-Range',
-	'Accept-Ranges',
-	'Location',
-	'Content-Type'
-];
+/** Headers a browser may read from the proxy (the contract's are the shared CORS list). */
 export const PROXY_EXPOSED_HEADERS = ['Retry-After', 'Content-Range', 'Accept-Ranges'];

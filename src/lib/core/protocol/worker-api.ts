@@ -6,7 +6,6 @@ import type { ConnectionReport } from './connection-report';
 import type { AppError, Result } from './errors';
 import type { ProfileFieldErrors, ProfileInput, ProfileView } from '../rules/profile';
 import type { SocketState } from './socket-state';
-import type { ServerEvent } from '../../workflows/protocol/workflow-events';
 import type { ModelApi, ModelEvent } from '../../models';
 import type { WorkflowApi, WorkflowEvent } from '../../workflows';
 import type { StorageApi } from '../../storage';
@@ -36,7 +35,6 @@ export interface InitState {
 export type CoreEvent =
 	| { type: 'profiles'; profiles: ProfileView[]; activeProfileId: string | null }
 	| { type: 'socket'; profileId: string | null; state: SocketState }
-	| { type: 'server-event'; profileId: string; event: ServerEvent }
 	| { type: 'protocol-error'; profileId: string; message: string }
 	/** The device's storage quota was hit; what was being saved is still shown, just not kept. */
 	| { type: 'storage-full'; message: string };

@@ -3,6 +3,7 @@
  * local ComfyUI has none), and an API key that is stored apart from the profile and never
  * returned to the page (the page only learns whether one is saved).
  */
+import { credentialFor, credentialPlacement } from './credential';
 import { fail, ok, type Result } from '../protocol/errors';
 
 export type PresetId = 'demo' | 'local-comfyui' | 'cloud' | 'deployment' | 'self-hosted-proxy';
@@ -180,7 +181,11 @@ export function workflowSocketUrl(workflowUrl: string, clientId: string, apiKey:
 	const url = new URL(workflowUrl.replace(/\/+$/, '') + '/ws');
 	url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
 	url.searchParams.set('clientId', clientId);
-	if (apiKey) url.searchParams.set('token', apiKey);
+	const credential = credentialFor(apiKey, 'socket-token');
+	if (credential) {
+		const placement = credentialPlacement(credential);
+		url.searchParams.set(placement.name, placement.value);
+	}
 	return url.toString();
 }
 

@@ -9,7 +9,7 @@ import * as Comlink from 'comlink';
 import { snapshot } from './snapshot.svelte';
 import type { WorkerApi, WorkerEvent } from '$lib/core/protocol/worker-api';
 import { cancellableCall } from './cancellable-call';
-import RunboardWorker from '$lib/core/worker/index?worker';
+import RunboardWorker from '$lib/app-worker/index?worker';
 
 type Listener = (event: WorkerEvent) => void;
 

@@ -4,6 +4,7 @@
  * 403 `forbidden_origin` without CORS headers, which the browser reports as a network failure: the
  * check then names the exact `--enable-cors-header` flag to add.
  */
+import { credentialFor } from '../rules/credential';
 import type { ProbeCheck } from '../protocol/connection-report';
 import { appError } from '../protocol/errors';
 import { corsAdvice, v2ErrorOf } from '../../workflows/protocol/v2-errors';
@@ -28,7 +29,7 @@ export async function probeJobsV2(
 	const started = performance.now();
 	const res = await fetch({
 		url: `${profile.workflowUrl}/api/v2/jobs/runboard-connection-test`,
-		credential: apiKey ? { scheme: 'bearer', key: apiKey } : null,
+		credential: credentialFor(apiKey, 'bearer'),
 		timeoutMs: 10_000
 	});
 	const ms = Math.round(performance.now() - started);

@@ -2,6 +2,7 @@
  * "Test connection": asks each service what a run will need (node definitions, the live socket,
  * the catalog) and reports per check what answered and what did not, with status and request id.
  */
+import { credentialFor } from '../rules/credential';
 import type { ConnectionReport, ProbeCheck } from '../protocol/connection-report';
 import type { AppError } from '../protocol/errors';
 import { readJson } from '../rules/http-response';
@@ -25,7 +26,7 @@ function failed(name: ProbeCheck['name'], error: AppError, ms: number): ProbeChe
 
 export async function testConnection(profile: Profile, apiKey: string | undefined, deps: ConnectionTestDeps): Promise<ConnectionReport> {
 	if (isV2Preset(profile.preset)) return testV2Connection(profile, apiKey, deps);
-	const credential = apiKey ? ({ scheme: 'x-api-key', key: apiKey } as const) : null;
+	const credential = credentialFor(apiKey, 'x-api-key');
 	const workflow: ProbeCheck[] = [];
 	// A Cloud profile runs workflows on v2 where its service offers it: say which.
 	if (profile.preset === 'cloud') workflow.push(await probeJobsV2(profile, apiKey, deps.fetch, deps.appOrigin ?? ''));
@@ -109,7 +110,7 @@ async function testV2Connection(profile: Profile, apiKey: string | undefined, de
 	const workflow: ProbeCheck[] = [await probeJobsV2(profile, apiKey, deps.fetch, deps.appOrigin ?? '')];
 	const proxy = profile.preset === 'self-hosted-proxy';
 	const base = proxy ? (profile.comfyUrl ?? '') : profile.workflowUrl;
-	const credential = !proxy && apiKey ? ({ scheme: 'bearer', key: apiKey } as const) : null;
+	const credential = credentialFor(proxy ? undefined : apiKey, 'bearer');
 	const started = performance.now();
 	const objectInfo = base ? await deps.fetch({ url: `${base}/api/object_info`, credential }) : null;
 	const ms = Math.round(performance.now() - started);

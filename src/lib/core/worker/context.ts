@@ -9,7 +9,6 @@ import type { GuardedFetch } from './guarded-fetch';
 import type { GuardedUpload } from './guarded-upload';
 import type { KeyValueStore } from './kv-store';
 import type { ProfileRepo } from './profile-repo';
-import type { SocketMessage } from './socket-message';
 import type { Operations } from './operations';
 import type { TabTopic } from './tab-channel';
 import type { AppTimings } from '../protocol/app-timings';
@@ -48,12 +47,10 @@ export interface WorkerContext {
 	isLeader(): boolean;
 	/** Called once when this worker becomes the tabs' leader. */
 	onLeader(listener: () => void): void;
-	/** Whether the leader's live socket to this profile is open and healthy (polling can then be rare). */
+	/** Whether the leader's live link to this profile is open and healthy (polling can then be rare). */
 	socketOpen?(profileId: string): boolean;
-	/** Called when the live socket (re)opens or the page woke up: time to catch up by polling. */
+	/** Called when the live link (re)opens or the page woke up: time to catch up by polling. */
 	onResync(listener: () => void): void;
-	/** Called with everything the leader's live socket hears: JSON events and decoded frames. */
-	onSocketMessage(listener: (message: SocketMessage) => void): () => void;
 	/** The app's timers from the runtime config, read once it is ready; absent means the defaults. */
 	timings?(): AppTimings;
 }

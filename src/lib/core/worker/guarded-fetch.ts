@@ -9,7 +9,9 @@ import { appError, type AppError, type Result } from '../protocol/errors';
 import { requestIdOf, type RawResponse } from '../rules/http-response';
 import { diagnoseNetworkFailure, type FetchLike } from './network-diagnosis';
 
-export type Credential = { scheme: 'x-api-key' | 'bearer'; key: string } | null;
+import { credentialPlacement, type Credential } from '../rules/credential';
+
+export type { Credential };
 
 export interface GuardedRequest {
 	url: string;
@@ -52,7 +54,8 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 
 export function credentialHeaders(credential: Credential): Record<string, string> {
 	if (!credential || credential.key === '') return {};
-	return credential.scheme === 'bearer' ? { Authorization: `Bearer ${credential.key}` } : { 'X-API-Key': credential.key };
+	const placement = credentialPlacement(credential);
+	return placement.in === 'header' ? { [placement.name]: placement.value } : {};
 }
 
 export function isAllowedUrl(url: string, allowedOrigins: readonly string[]): boolean {

@@ -197,18 +197,20 @@ describe('the worker core', () => {
 		expect(await kv.get(`apikey:${id}`)).toBeUndefined();
 	});
 
-	it('deletes a profile with its runs of both kinds and everything they kept, or keeps them', async () => {
-		const { api, kv } = worker();
+	it('deletes a profile by asking each registered hook for its runs, unless they are kept', async () => {
+		const { api } = worker();
+		const asked: string[] = [];
+		api.onProfileDeleted(async (id) => (asked.push(`runs of ${id}`), ['r1']));
+		api.onProfileDeleted(async (id) => (asked.push(`model runs of ${id}`), ['m1']));
+		const deleted: unknown[] = [];
+		api.subscribe((event) => event.type === 'run-deleted' && deleted.push(event.id));
 		await api.init({});
-		await kv.set('run:1', { profileId: 'demo', promptId: 'p1' });
-		await kv.set('output:1:0', 'bytes');
-		await kv.set('open:1', true);
-		await kv.set('prompt:p1', '1');
-		await kv.set('run:2', { profileId: 'other' });
-		await kv.set('modelrun:m', { profileId: 'demo' });
-		await kv.set('models:bytes:m:body', 'bytes');
-		expect(await api.deleteProfile({ id: 'demo', keepRuns: false })).toEqual({ removedRuns: 2 });
-		expect((await kv.keys('')).filter((k) => /^(run|output|open|prompt|modelrun|models):/.test(k))).toEqual(['run:2']);
+		await api.saveProfile({ profile: { name: 'Extra', preset: 'cloud', workflowUrl: 'https://a.test', routerUrl: '', apiKey: 'x' } });
+		expect(await api.deleteProfile({ id: 'demo', keepRuns: true })).toEqual({ removedRuns: 0 });
+		expect(asked).toEqual([]);
+		expect(await api.deleteProfile({ id: 'id-2', keepRuns: false })).toEqual({ removedRuns: 2 });
+		expect(asked).toEqual(['runs of id-2', 'model runs of id-2']);
+		expect(deleted).toEqual(['r1', 'm1']);
 	});
 
 	it('clears all local data and starts over from the config', async () => {

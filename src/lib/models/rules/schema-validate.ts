@@ -326,11 +326,6 @@ export function locToPath(loc: ReadonlyArray<unknown>): FieldPath {
 	return rest.filter((s): s is string | number => typeof s === 'string' || typeof s === 'number');
 }
 
-/** Ids of the fields a form shows for these values (array items included). */
-export function shownFieldIds(fields: Field[], values: unknown, into: Set<string> = new Set()): Set<string> {
-	return new Set(shownFields(fields, values).keys());
-}
-
 /** The fields a form shows for these values (array items included), by id. */
 export function shownFields(fields: Field[], values: unknown, into: Map<string, Field> = new Map()): Map<string, Field> {
 	for (const f of fields) {

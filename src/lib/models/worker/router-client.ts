@@ -2,6 +2,7 @@
  * What every model route needs: the profile's router base URL, its key as a credential and the
  * profile's guarded fetch (router origin only, no redirects). URLs are built here, once.
  */
+import { credentialFor } from '../../core/rules/credential';
 import { appError, fail, ok, type Result } from '../../core/protocol/errors';
 import { modelPath } from '../rules/model-catalog';
 import type { WorkerContext } from '../../core/worker/context';
@@ -32,7 +33,7 @@ export async function routerClient(ctx: WorkerContext, profileId: string): Promi
 	return ok({
 		profileId,
 		base: base.replace(/\/+$/, ''),
-		credential: conn.value.key ? { scheme: 'x-api-key', key: conn.value.key } : null,
+		credential: credentialFor(conn.value.key, 'x-api-key'),
 		fetch: conn.value.fetch,
 		origin: new URL(base).origin
 	});

@@ -2,8 +2,8 @@
  * A video's poster: a frame of the video itself (a tenth in, at most 1 s, later if that one is dark),
  * drawn to a canvas and kept as a small JPEG, so tiles and thumbnails show the video, not a blank box.
  * Only saved bytes (blob: and data: addresses) are read: that costs no network, and a remote host
- * without CORS headers would taint the canvas anyway. Posters live for the page's session, one per
- * video address, made one at a time (the machine may be a phone).
+ * without CORS headers would taint the canvas anyway. Each page keeps its posters in a `PosterCache`
+ * and disposes it when it goes, which revokes them; they are made one at a time (the machine may be a phone).
  */
 import { appError, fail, ok, type Result } from '$lib/core/protocol/errors';
 import { isDarkFrame, posterTimes } from '$lib/workbench/rules/poster-frame';
@@ -74,21 +74,48 @@ export async function grabPosterFrame(src: string, signal: AbortSignal): Promise
 	}
 }
 
-const posters = new Map<string, Promise<Result<string>>>();
+/** Posters are made one at a time across the app (the machine may be a phone). */
 let queue: Promise<unknown> = Promise.resolve();
 
-/** An object URL of the poster of the video at `src`, made once per address (failures too: they would fail again). */
-export function posterUrl(src: string): Promise<Result<string>> {
-	let url = posters.get(src);
-	if (!url) {
-		url = queue
-			.then(() => grabPosterFrame(src, new AbortController().signal))
-			.then(
-				(result) => (result.ok ? ok(URL.createObjectURL(result.value)) : result),
-				(error: unknown) => fail(appError('unknown', `The poster frame could not be made: ${String(error)}`))
-			);
-		queue = url;
-		posters.set(src, url);
+/**
+ * A page's posters: one object URL per video address, made once (failures too: they would fail
+ * again), and revoked when the page lets the cache go. Keyed by addresses the page owns (its blob:
+ * URLs), so the cache lives and dies with the page, never across pages.
+ */
+export class PosterCache {
+	private readonly made = new Map<string, Promise<Result<string>>>();
+	private readonly stop = new AbortController();
+
+	constructor(private readonly grab: (src: string, signal: AbortSignal) => Promise<Result<Blob>> = grabPosterFrame) {}
+
+	/** An object URL of the poster of the video at `src`, valid until `dispose`. */
+	posterUrl(src: string): Promise<Result<string>> {
+		if (this.stop.signal.aborted) return Promise.resolve(fail(appError('aborted', 'The page these posters were for is gone.')));
+		let url = this.made.get(src);
+		if (!url) {
+			url = queue
+				.then(() =>
+					this.stop.signal.aborted ? fail(appError('aborted', 'The poster frame was no longer needed.')) : this.grab(src, this.stop.signal)
+				)
+				.then(
+					(result) =>
+						!result.ok
+							? result
+							: this.stop.signal.aborted
+								? fail(appError('aborted', 'The poster frame was no longer needed.'))
+								: ok(URL.createObjectURL(result.value)),
+					(error: unknown) => fail(appError('unknown', `The poster frame could not be made: ${String(error)}`))
+				);
+			queue = url;
+			this.made.set(src, url);
+		}
+		return url;
 	}
-	return url;
+
+	/** Stops what is being made and revokes every poster URL made, for the page that is going away. */
+	dispose(): void {
+		this.stop.abort();
+		for (const url of this.made.values()) void url.then((made) => made.ok && URL.revokeObjectURL(made.value));
+		this.made.clear();
+	}
 }

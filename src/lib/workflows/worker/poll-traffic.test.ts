@@ -7,7 +7,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { newWorkflowRun, type WorkflowRun } from '../rules/run-record';
 import type { Profile } from '../../core/rules/profile';
-import type { Connection, WorkerContext } from '../../core/worker/context';
+import type { Connection } from '../../core/worker/context';
+import type { WorkflowContext } from './socket-message';
 import { createGuardedFetch } from '../../core/worker/guarded-fetch';
 import { MemoryStore } from '../../core/worker/kv-store';
 import { RunsRepo } from './runs-repo';
@@ -61,7 +62,7 @@ async function minuteOfTraffic(socketAware: boolean): Promise<{ requests: string
 		profiles: { activeId: async () => 'p' },
 		connection: async () => ({ ok: true, value: connection }),
 		...(socketAware ? { socketOpen: () => true } : {})
-	} as unknown as WorkerContext;
+	} as unknown as WorkflowContext;
 	const service = new WorkflowService(ctx);
 	leader();
 	// Three workflow-page opens and a submit's partner check ask for the node definitions.

@@ -2,9 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { newWorkflowRun } from '../rules/run-record';
 import type { ServerEvent } from '../protocol/workflow-events';
 import type { WorkerEvent } from '../../core/protocol/worker-api';
-import type { WorkerContext } from '../../core/worker/context';
+import type { SocketMessage, WorkflowContext } from './socket-message';
 import { MemoryStore } from '../../core/worker/kv-store';
-import type { SocketMessage } from '../../core/worker/socket-message';
 import { RunTracker } from './run-tracker';
 import { RunsRepo } from './runs-repo';
 import type { Surfaces } from './surfaces';
@@ -25,7 +24,7 @@ function harness() {
 		},
 		onTabTopic: () => {},
 		connection: async () => ({ ok: false, error: { kind: 'network', message: 'offline in this test' } })
-	} as unknown as WorkerContext;
+	} as unknown as WorkflowContext;
 	const runs = new RunsRepo(kv);
 	const finished: string[] = [];
 	const tracker = new RunTracker(ctx, runs, { finished: (r) => finished.push(r.id) });
@@ -102,7 +101,7 @@ describe('a job the server no longer knows', () => {
 			emit: () => {},
 			onSocketMessage: (l: (m: SocketMessage) => void) => ((socket = l), () => {}),
 			onTabTopic: () => {}
-		} as unknown as WorkerContext;
+		} as unknown as WorkflowContext;
 		const tracker = new RunTracker(ctx, new RunsRepo(kv), { finished: () => {} }, () => clock.t, surfaces);
 		tracker.start();
 		tracker.stop();
@@ -149,7 +148,7 @@ describe('a job the service names itself (v2)', () => {
 			emit: () => {},
 			onSocketMessage: () => () => {},
 			onTabTopic: () => {}
-		} as unknown as WorkerContext;
+		} as unknown as WorkflowContext;
 		const tracker = new RunTracker(ctx, new RunsRepo(kv), { finished: () => {} }, () => 0, surfaces);
 		tracker.track(run());
 		tracker.accepted(run(), 'job_from_the_service');
@@ -172,6 +171,7 @@ describe('a job started elsewhere on the managed v2 service', () => {
 		const read: string[] = [];
 		const surface = Object.assign(Object.create(V2Surface.prototype) as V2Surface, {
 			kind: 'v2',
+			liveEvents: 'job-stream',
 			activeJobs: async () => ({ ok: true, value: [] }),
 			readJob: async (job: { promptId: string }) => (read.push(job.promptId), { ok: true, value: { id: 'job_x', status, urls: links } }),
 			read: async () => ({ ok: true, value: { kind: 'status', state: 'in_progress', history: null } }),
@@ -185,7 +185,7 @@ describe('a job started elsewhere on the managed v2 service', () => {
 			emit: () => {},
 			onSocketMessage: (l: (m: SocketMessage) => void) => ((socket = l), () => {}),
 			onTabTopic: () => {}
-		} as unknown as WorkerContext;
+		} as unknown as WorkflowContext;
 		const tracker = new RunTracker(ctx, new RunsRepo(kv), { finished: () => {} }, () => 0, surfaces);
 		tracker.start();
 		tracker.stop();

@@ -10,12 +10,10 @@ import type { ApiPrompt } from '../protocol/workflow-api';
 import { TERMINAL_JOB_STATUSES } from '../protocol/workflow-v2';
 import { applyCanceling, applyHistory, applyJobState, applyServerEvent, explainFailure } from '../rules/run-reducer';
 import type { ServerEvent } from '../protocol/workflow-events';
-import type { WorkerContext } from '../../core/worker/context';
-import type { SocketMessage } from '../../core/worker/socket-message';
+import type { SocketMessage, WorkflowContext } from './socket-message';
 import type { RunsRepo } from './runs-repo';
 import { Surfaces } from './surfaces';
-import type { JobHandle, JobLinks, JobReading } from './surfaces/surface';
-import { V2Surface } from './surfaces/v2-surface';
+import { followsJobStreams, type JobHandle, type JobLinks, type JobReading } from './surfaces/surface';
 import { V2StreamWatch } from './v2-stream-watch';
 import { DEFAULT_TIMINGS, type AppTimings } from '../../core/protocol/app-timings';
 
@@ -64,7 +62,7 @@ export class RunTracker {
 	});
 
 	constructor(
-		private readonly ctx: WorkerContext,
+		private readonly ctx: WorkflowContext,
 		private readonly runs: RunsRepo,
 		private readonly hooks: TrackerHooks,
 		private readonly now: () => number = Date.now,
@@ -125,7 +123,7 @@ export class RunTracker {
 				if (!job) {
 					// The managed v2 service lists no jobs (its account's socket tells of them): read the job
 					// itself, and follow it by its links, so the socket's v1 file names never become its outputs.
-					const v2 = surface.ok && surface.value instanceof V2Surface ? await surface.value.readJob({ promptId }) : undefined;
+					const v2 = surface.ok && followsJobStreams(surface.value) ? await surface.value.readJob({ promptId }) : undefined;
 					if (!v2?.ok || !v2.value || TERMINAL_JOB_STATUSES.includes(v2.value.status)) return;
 					links = { self: v2.value.urls.self, events: v2.value.urls.events, cancel: v2.value.urls.cancel };
 				}
@@ -286,7 +284,7 @@ export class RunTracker {
 		}
 		const job: JobHandle = { promptId: run.promptId!, ...(run.jobLinks ? { links: run.jobLinks } : {}) };
 		// A v2 job's live stream is opened by the first poll (also after a reload: re-attached by id).
-		if (surface.value instanceof V2Surface && this.ctx.isLeader()) this.streams.watch(surface.value, job);
+		if (followsJobStreams(surface.value) && this.ctx.isLeader()) this.streams.watch(surface.value, job);
 		const reading = await surface.value.read(job);
 		if (!reading.ok) return; // offline or a hiccup: the next poll tries again
 		this.apply(run, reading.value);

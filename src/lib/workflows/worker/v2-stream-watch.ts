@@ -11,7 +11,7 @@ import type { V2StreamEvent } from '../protocol/v2-events';
 import { serverEventsOf } from '../rules/v2-job-mapping';
 import type { ServerEvent } from '../protocol/workflow-events';
 import type { JobHandle } from './surfaces/surface';
-import type { V2Surface } from './surfaces/v2-surface';
+import type { JobStreamSurface } from './surfaces/surface';
 
 /** The proxy sends a keep-alive every 15 s of silence: three missed means the stream is dead. */
 export const STALL_MS = 45_000;
@@ -43,7 +43,7 @@ export class V2StreamWatch {
 		return this.watching.has(jobId);
 	}
 
-	watch(surface: V2Surface, job: JobHandle): void {
+	watch(surface: JobStreamSurface, job: JobHandle): void {
 		if (this.watching.has(job.promptId)) return;
 		const stop = new AbortController();
 		this.watching.set(job.promptId, stop);
@@ -57,7 +57,7 @@ export class V2StreamWatch {
 		this.watching.delete(jobId);
 	}
 
-	private async follow(surface: V2Surface, job: JobHandle, stop: AbortSignal): Promise<void> {
+	private async follow(surface: JobStreamSurface, job: JobHandle, stop: AbortSignal): Promise<void> {
 		// An output's place among its node's outputs (its label when it has no name); outputs are not resent on reconnect.
 		const outputsByNode = new Map<string, number>();
 		const onEvent = (event: V2StreamEvent) => {

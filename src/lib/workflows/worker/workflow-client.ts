@@ -6,18 +6,19 @@
 import { appError, fail, ok, type Result } from '../../core/protocol/errors';
 import { readJson, requestIdOf, responseError, type RawResponse } from '../../core/rules/http-response';
 import { parseObjectInfo, type NodeDefinitions } from '../protocol/object-info';
-import { isObject, str, type Json } from '../../core/protocol/json';
+import { isObject, type Json } from '../../core/protocol/json';
+import type { ApiPrompt, FileRef, HistoryEntry, JobState, QueueResponse } from '../protocol/workflow-api';
 import {
-	JOB_STATES,
-	type ApiPrompt,
-	type FileRef,
-	type HistoryEntry,
-	type JobState,
-	type NodeErrors,
-	type QueueResponse
-} from '../protocol/workflow-api';
+	parseCancelled,
+	parseFromHashName,
+	parseHistory,
+	parseJobStatus,
+	parseQueue,
+	parseRejection,
+	parseSubmitAccepted
+} from '../protocol/workflow-api-parse';
 import type { Connection } from '../../core/worker/context';
-import type { Credential } from '../../core/worker/guarded-fetch';
+import { credentialFor, type Credential, type HeaderScheme } from '../../core/rules/credential';
 import type { HashOffer, SubmitFailure } from './surfaces/surface';
 
 export type { SubmitFailure };
@@ -29,9 +30,8 @@ export class WorkflowClient {
 		return this.connection.profile.workflowUrl;
 	}
 
-	private credential(scheme: 'x-api-key' | 'bearer' = 'x-api-key'): Credential {
-		const key = this.connection.key;
-		return key ? { scheme, key } : null;
+	private credential(scheme: HeaderScheme = 'x-api-key'): Credential {
+		return credentialFor(this.connection.key, scheme);
 	}
 
 	private async json(path: string, init: { method?: 'GET' | 'POST'; body?: unknown } = {}): Promise<Result<Json>> {
@@ -73,7 +73,7 @@ export class WorkflowClient {
 		}
 		const body = readJson(raw, 'workflow');
 		if (!body.ok) return fail({ kind: 'error', error: body.error });
-		const acceptedId = isObject(body.value) ? str(body.value, 'prompt_id') : undefined;
+		const acceptedId = parseSubmitAccepted(body.value);
 		if (!acceptedId) {
 			const rejected = isObject(body.value) && body.value['error'] ? readRejection(raw) : undefined;
 			if (rejected) return fail(rejected);
@@ -102,28 +102,20 @@ export class WorkflowClient {
 		if (res.value.status === 404) return ok(isJsonBody(res.value) ? 'not-found' : 'unsupported');
 		const body = readJson(res.value, 'workflow');
 		if (!body.ok) return body;
-		const state = isObject(body.value) ? str(body.value, 'status') : undefined;
-		return state && (JOB_STATES as readonly string[]).includes(state)
-			? ok(state as JobState)
-			: fail(appError('bad-response', `Unknown job status "${state ?? '(none)'}".`, { requestId: requestIdOf(res.value) }));
+		const state = parseJobStatus(body.value);
+		return state.ok ? state : fail({ ...state.error, requestId: requestIdOf(res.value) });
 	}
 
 	/** The history entry of a job, or null when the runtime has none (yet, or a deleted pending job). */
 	async history(promptId: string): Promise<Result<HistoryEntry | null>> {
 		const res = await this.json(`/api/history/${encodeURIComponent(promptId)}`);
 		if (!res.ok) return res;
-		const entry = isObject(res.value) ? res.value[promptId] : undefined;
-		return ok(isObject(entry) && isObject(entry['status']) ? (entry as unknown as HistoryEntry) : null);
+		return parseHistory(res.value, promptId);
 	}
 
 	async queue(): Promise<Result<QueueResponse>> {
 		const res = await this.json('/api/queue');
-		if (!res.ok) return res;
-		const v = res.value;
-		if (!isObject(v) || !Array.isArray(v['queue_running']) || !Array.isArray(v['queue_pending'])) {
-			return fail(appError('bad-response', 'The queue answer has no queue_running / queue_pending lists.'));
-		}
-		return ok(v as unknown as QueueResponse);
+		return res.ok ? parseQueue(res.value) : res;
 	}
 
 	async deleteFromQueue(promptIds: string[]): Promise<Result<void>> {
@@ -162,7 +154,7 @@ export class WorkflowClient {
 		if (res.value.status >= 300) return fail(responseError(res.value, 'workflow'));
 		const body = readJson(res.value, 'workflow');
 		if (!body.ok) return body;
-		return ok(isObject(body.value) && body.value['cancelled'] === true);
+		return ok(parseCancelled(body.value));
 	}
 
 	/** `GET /api/features`: a newer ComfyUI answers; 0.3.64 has no such route (a 404 without CORS headers). */
@@ -191,8 +183,7 @@ export class WorkflowClient {
 			return ok({ kind: 'unsupported' });
 		const body = readJson(res.value, 'workflow');
 		if (!body.ok) return body;
-		const assetName = isObject(body.value) ? str(body.value, 'name') : undefined;
-		return ok({ kind: 'known', name: assetName ?? name });
+		return ok({ kind: 'known', name: parseFromHashName(body.value) ?? name });
 	}
 
 	/** The bytes of an output. See docs/ARCHITECTURE.md, "Outputs without leaking the key". */
@@ -228,22 +219,8 @@ function isJsonBody(res: RawResponse): boolean {
 
 function readRejection(raw: RawResponse): SubmitFailure | undefined {
 	const body = readJson({ ...raw, status: 200 }, 'workflow');
-	if (!body.ok || !isObject(body.value)) return undefined;
-	const error = body.value['error'];
-	const nodeErrors = isObject(body.value['node_errors']) ? (body.value['node_errors'] as unknown as NodeErrors) : {};
-	const message = isObject(error)
-		? (str(error, 'message') ?? 'The workflow was rejected.')
-		: typeof error === 'string'
-			? error
-			: 'The workflow was rejected.';
-	const details = isObject(error) ? str(error, 'details') : undefined;
-	return {
-		kind: 'rejected',
-		message: details ? `${message}: ${details}` : message,
-		nodeErrors,
-		status: raw.status,
-		requestId: requestIdOf(raw)
-	};
+	const rejected = body.ok ? parseRejection(body.value) : undefined;
+	return rejected && { kind: 'rejected', ...rejected, status: raw.status, requestId: requestIdOf(raw) };
 }
 
 function serviceDisabled(body: Result<unknown>): boolean {

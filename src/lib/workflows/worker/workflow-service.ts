@@ -5,7 +5,6 @@
  */
 import { appError, fail, ok, type Result } from '../../core/protocol/errors';
 import type { NodeDefinitions } from '../protocol/object-info';
-import { V2Surface } from './surfaces/v2-surface';
 import { newWorkflowRun, type NodeProblems, type WorkflowRun } from '../rules/run-record';
 import { usesPartnerNodes } from '../rules/workflow-check';
 import { nodeTitle, type ImportResult } from '../rules/workflow-import';
@@ -15,7 +14,7 @@ import { writeWidgetValues } from '../rules/converter/write-values';
 import type { ApiPrompt, FileRef, NodeErrors } from '../protocol/workflow-api';
 import { readWorkflowFile } from '../protocol/files/read-workflow-file';
 import { formatMiB, MAX_FILE_READ_BYTES } from '../protocol/files/limits';
-import type { WorkerContext } from '../../core/worker/context';
+import type { WorkflowContext } from './socket-message';
 import type {
 	ObjectInfoView,
 	QueueView,
@@ -50,7 +49,7 @@ export class WorkflowService {
 	/** Files sent by hash this session, by the name the workflow references, for a fallback upload. */
 	private readonly sentByHash = new Map<string, { profileId: string; file: File }>();
 
-	constructor(private readonly ctx: WorkerContext) {
+	constructor(private readonly ctx: WorkflowContext) {
 		this.runs = new RunsRepo(ctx.kv);
 		this.library = new LibraryRepo(ctx.kv);
 		this.surfaces = new Surfaces(ctx);
@@ -103,7 +102,7 @@ export class WorkflowService {
 
 	async objectInfo({ profileId, refresh }: { profileId: string; refresh?: boolean }): Promise<Result<ObjectInfoView>> {
 		const surface = await this.surface(profileId);
-		if (surface.ok && surface.value instanceof V2Surface && !surface.value.servesNodeDefinitions)
+		if (surface.ok && !surface.value.servesNodeDefinitions)
 			return ok({ nodes: Object.create(null) as NodeDefinitions, fetchedAt: Date.now(), fromCache: false, none: true });
 		const cached = await this.ctx.kv.get<CachedObjectInfo>(OBJECT_INFO + profileId);
 		// Served from the cache once revalidated since the worker started or the socket reconnected: not

@@ -3,6 +3,7 @@
  * ground of the cloud-v1 and local-ComfyUI adapters. Every route that a server may lack is used
  * only when its capability flag says so, and an answer that shows it missing turns the flag off.
  */
+import { credentialFor } from '../../../core/rules/credential';
 import { appError, fail, ok, type Result } from '../../../core/protocol/errors';
 import type { NodeDefinitions } from '../../protocol/object-info';
 import { readJson } from '../../../core/rules/http-response';
@@ -34,6 +35,7 @@ const TERMINAL_JOB_STATES: ReadonlySet<string> = new Set(['completed', 'failed',
 export abstract class ComfyApiSurface implements WorkflowSurface {
 	abstract readonly kind: SurfaceKind;
 	readonly liveEvents = 'profile-socket' as const;
+	readonly servesNodeDefinitions = true;
 	protected readonly client: WorkflowClient;
 
 	constructor(
@@ -156,11 +158,10 @@ export abstract class ComfyApiSurface implements WorkflowSurface {
 		form.append('overwrite', 'false');
 		if (upload.mask) form.append('original_ref', JSON.stringify(upload.mask.originalRef));
 		const endpoint = upload.mask ? '/api/upload/mask' : '/api/upload/image';
-		const key = this.connection.key;
 		const res = await this.connection.upload({
 			url: `${this.connection.profile.workflowUrl}${endpoint}`,
 			form,
-			credential: key ? { scheme: 'x-api-key', key } : null,
+			credential: credentialFor(this.connection.key, 'x-api-key'),
 			onProgress: upload.onProgress,
 			...(upload.signal ? { signal: upload.signal } : {})
 		});

@@ -5,6 +5,7 @@
  * otherwise; the demo profile stays on v1 (the emulator's v1 scenarios). The v2 demo that `npm start`
  * seeds is a Cloud profile on the emulator, whose service answers the probe: it runs on managed v2.
  */
+import { credentialFor } from '../../../core/rules/credential';
 import { ok, type Result } from '../../../core/protocol/errors';
 import type { PresetId } from '../../../core/rules/profile';
 import { tryParseJson } from '../../../core/protocol/json';
@@ -76,7 +77,7 @@ const NO_ANSWER: ReadonlySet<string> = new Set(['network', 'timeout', 'local-net
 export async function probeV2(connection: Connection): Promise<boolean | null> {
 	const res = await connection.fetch({
 		url: `${connection.profile.workflowUrl}/api/v2/jobs/runboard-probe`,
-		credential: connection.key ? { scheme: 'bearer', key: connection.key } : null,
+		credential: credentialFor(connection.key, 'bearer'),
 		timeoutMs: 10_000
 	});
 	if (!res.ok) return NO_ANSWER.has(res.error.kind) ? null : false;

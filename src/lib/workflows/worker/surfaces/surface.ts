@@ -14,6 +14,8 @@ import type { StopOutcome } from '../../rules/stop-outcome';
 export type { StopOutcome, StopRoute } from '../../rules/stop-outcome';
 
 import type { JsonObject } from '../../../core/protocol/json';
+import type { V2StreamEvent } from '../../protocol/v2-events';
+import type { V2Job, V2Output } from '../../protocol/workflow-v2';
 
 export interface SubmitRequest {
 	prompt: ApiPrompt;
@@ -109,6 +111,8 @@ export interface WorkflowSurface {
 	 * opened by the leader's `V2StreamWatch` (one per job per browser).
 	 */
 	readonly liveEvents: 'profile-socket' | 'job-stream';
+	/** Whether `objectInfo` can answer: a v2 deployment endpoint runs one fixed graph and has no node definitions. */
+	readonly servesNodeDefinitions: boolean;
 	objectInfo(): Promise<Result<NodeDefinitions>>;
 	submit(request: SubmitRequest): Promise<Result<JobHandle, SubmitFailure>>;
 	/** The polled truth of one job. An error means "ask again later" (offline, a hiccup). */
@@ -126,4 +130,23 @@ export interface WorkflowSurface {
 	/** Offers content by its BLAKE3 hash so its bytes need not be sent. */
 	offerHash(hash: string, name: string, mime: string, signal?: AbortSignal): Promise<Result<HashOffer>>;
 	uploadFile(upload: FileUpload): Promise<Result<StoredFile>>;
+}
+
+/** How following one job's stream ended. */
+export type JobStreamEnd =
+	{ kind: 'ended' } | { kind: 'refused'; retryAfterMs: number | null } | { kind: 'gone' } | { kind: 'error'; error: AppError };
+
+/** A surface whose live events come over a stream per job (`liveEvents: 'job-stream'`, the v2 API). */
+export interface JobStreamSurface extends WorkflowSurface {
+	readonly liveEvents: 'job-stream';
+	/** The job's own record, read by id (null when the service has no such job). */
+	readJob(job: JobHandle): Promise<Result<V2Job | null>>;
+	/** A `text` output's content, read once. */
+	textOf(output: Pick<V2Output, 'id' | 'size_bytes'>, signal?: AbortSignal): Promise<string | undefined>;
+	stream(job: JobHandle, onEvent: (event: V2StreamEvent) => void, onActivity: () => void, signal: AbortSignal): Promise<JobStreamEnd>;
+}
+
+/** Whether a surface's live events come over a stream per job: the capability, not the class, decides. */
+export function followsJobStreams(surface: WorkflowSurface): surface is JobStreamSurface {
+	return surface.liveEvents === 'job-stream';
 }

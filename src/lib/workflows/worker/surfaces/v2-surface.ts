@@ -5,6 +5,7 @@
  * this file does the I/O. Job links (`urls`) are followed when the answer gave them; a job known
  * only by id (after a reload) is read at the contract's `jobs/{id}`.
  */
+import { credentialFor } from '../../../core/rules/credential';
 import { backoffDelay, SOCKET_BACKOFF } from '../../../core/rules/backoff';
 import { appError, fail, ok, type AppError, type Result } from '../../../core/protocol/errors';
 import { requestIdOf, type RawResponse } from '../../../core/rules/http-response';
@@ -13,7 +14,7 @@ import { createV2EventReader, type V2StreamEvent } from '../../protocol/v2-event
 import { v2ErrorOf } from '../../protocol/v2-errors';
 import { afterFromHash, afterSubmit, afterUpload, pickRecordedJob, retryAfterMs, type Exchange } from '../../rules/v2-idempotency';
 import { ASSET_NAME_PREFIX, assetInputName, historyOf, jobStateOf } from '../../rules/v2-job-mapping';
-import { arr, isObject, str, tryParseJson, type Json } from '../../../core/protocol/json';
+import { arr, isObject, tryParseJson, type Json } from '../../../core/protocol/json';
 import type { ApiPrompt, FileRef, NodeErrors } from '../../protocol/workflow-api';
 import { TERMINAL_JOB_STATUSES, type V2AssetReference, type V2Job, type V2Output } from '../../protocol/workflow-v2';
 import { parseV2Asset, parseV2Envelope, parseV2Job, parseV2NodeErrors, type V2Envelope } from '../../protocol/workflow-v2-parse';
@@ -29,10 +30,11 @@ import type {
 	HashOffer,
 	JobHandle,
 	JobReading,
+	JobStreamEnd,
+	JobStreamSurface,
 	StoredFile,
 	SubmitFailure,
-	SubmitRequest,
-	WorkflowSurface
+	SubmitRequest
 } from './surface';
 
 export type V2Dialect = 'managed' | 'deployment' | 'proxy';
@@ -105,7 +107,7 @@ const TEXT_MAX_BYTES = 1 << 20;
 const STOP_CHECKS = 6;
 const STOP_CHECK_MS = 400;
 
-export class V2Surface implements WorkflowSurface {
+export class V2Surface implements JobStreamSurface {
 	readonly kind = 'v2' as const;
 	readonly liveEvents = 'job-stream' as const;
 	/** A deployment serves only `/api/v2`: the spec names no source of its node definitions. */
@@ -125,7 +127,7 @@ export class V2Surface implements WorkflowSurface {
 	) {
 		this.api = `${connection.profile.workflowUrl}/api/v2`;
 		this.servesNodeDefinitions = dialect !== 'deployment';
-		this.credential = connection.key ? { scheme: 'bearer', key: connection.key } : null;
+		this.credential = credentialFor(connection.key, 'bearer');
 	}
 
 	get profileId(): string {
@@ -449,7 +451,7 @@ export class V2Surface implements WorkflowSurface {
 		onEvent: (event: V2StreamEvent) => void,
 		onActivity: () => void,
 		signal: AbortSignal
-	): Promise<{ kind: 'ended' } | { kind: 'refused'; retryAfterMs: number | null } | { kind: 'gone' } | { kind: 'error'; error: AppError }> {
+	): Promise<JobStreamEnd> {
 		const url = job.links?.events ?? `${this.jobUrl(job)}/events`;
 		const reader = createV2EventReader(url, onEvent, onActivity);
 		const res = await this.connection.fetch({
@@ -473,9 +475,4 @@ export class V2Surface implements WorkflowSurface {
 	forget(found: Partial<SurfaceCapabilities>): void {
 		this.learn(found);
 	}
-}
-
-/** The id a job answer carries, for callers that hold only an answer body. */
-export function jobIdOf(json: Json | undefined): string | undefined {
-	return isObject(json) ? str(json, 'id') : undefined;
 }

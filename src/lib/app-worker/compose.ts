@@ -1,0 +1,43 @@
+/**
+ * Where the worker is assembled: the core, each feature on the core's context, and what each
+ * feature plugs into the core (the live socket, its part in deleting a profile). The core knows
+ * no feature; this file knows them all (docs/decisions/0010-worker-composition.md).
+ */
+import type { WorkerApi } from '../core/protocol/worker-api';
+import { RunboardWorker, type WorkerEnv } from '../core/worker/runboard-worker';
+import { HistoryService } from '../history/worker/history-service';
+import { removeModelRunsOf } from '../models/worker/run-repo';
+import { ModelService } from '../models/worker/model-service';
+import { StorageService } from '../storage/worker/storage-service';
+import { TimelineService } from '../timeline/worker/timeline-service';
+import { ProfileSocket } from '../workflows/worker/profile-socket';
+import { RunsRepo } from '../workflows/worker/runs-repo';
+import { WorkflowService } from '../workflows/worker/workflow-service';
+
+export interface ComposedWorker {
+	core: RunboardWorker;
+	api: WorkerApi;
+}
+
+export function composeWorker(env: WorkerEnv): ComposedWorker {
+	const core = new RunboardWorker(env);
+	const ctx = core.context;
+
+	const socket = new ProfileSocket(ctx);
+	core.useLiveLink((profile, key, onState) => socket.open(profile, key, onState));
+	// Deleting a profile removes its workflow runs, then its model runs, each with the bytes they kept.
+	core.onProfileDeleted((profileId) => new RunsRepo(ctx.kv).removeProfile(profileId));
+	core.onProfileDeleted((profileId) => removeModelRunsOf(ctx.kv, profileId));
+
+	const workflows = new WorkflowService({ ...ctx, onSocketMessage: (listener) => socket.subscribe(listener) });
+	const models = new ModelService(ctx);
+	const api: WorkerApi = {
+		...core.api(),
+		...workflows.api(),
+		...new StorageService(ctx).api(),
+		...new HistoryService(ctx).api(),
+		...new TimelineService(ctx).api(),
+		...models.api()
+	};
+	return { core, api };
+}

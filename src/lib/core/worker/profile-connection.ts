@@ -1,0 +1,41 @@
+/** A profile with its keys and the fetch and upload limited to its origins: what every request of a feature starts from. */
+import { fail, ok, type AppError, type Result } from '../protocol/errors';
+import { profileOrigins, takesPartnerKey, type Profile } from '../rules/profile';
+import type { ConnectionReport } from '../protocol/connection-report';
+import { testConnection } from './connection-test';
+import type { Connection } from './context';
+import { createGuardedFetch, type GuardedFetch } from './guarded-fetch';
+import { createGuardedUpload } from './guarded-upload';
+import type { ProfileRepo } from './profile-repo';
+
+export interface GuardEnv {
+	appOrigin: string;
+	fetchImpl?: typeof fetch;
+}
+
+export function guardedFetchFor(profile: Pick<Profile, 'workflowUrl' | 'routerUrl'>, env: GuardEnv): GuardedFetch {
+	return createGuardedFetch({ allowedOrigins: profileOrigins(profile), appOrigin: env.appOrigin, fetchImpl: env.fetchImpl });
+}
+
+export async function connectionTo(repo: ProfileRepo, id: string, env: GuardEnv): Promise<Result<Connection>> {
+	const [profile, key, partnerKey] = await Promise.all([repo.get(id), repo.key(id), repo.partnerKey(id)]);
+	if (!profile)
+		return fail({ kind: 'invalid-profile', message: 'This profile no longer exists; it may have been deleted.' } satisfies AppError);
+	const guard = { allowedOrigins: profileOrigins(profile), appOrigin: env.appOrigin, fetchImpl: env.fetchImpl };
+	const partner = takesPartnerKey(profile.preset) && partnerKey ? { partnerKey } : {};
+	return ok({ profile, key, ...partner, fetch: createGuardedFetch(guard), upload: createGuardedUpload(guard) });
+}
+
+/** The settings page's connection test of a saved profile, with its saved key. */
+export async function testProfileConnection(
+	repo: ProfileRepo,
+	id: string,
+	env: GuardEnv & { probeClientId: string }
+): Promise<Result<ConnectionReport>> {
+	const profile = await repo.get(id);
+	if (!profile) return fail({ kind: 'invalid-profile', message: 'This profile no longer exists.' } satisfies AppError);
+	const key = await repo.key(id);
+	return ok(
+		await testConnection(profile, key, { fetch: guardedFetchFor(profile, env), clientId: env.probeClientId, appOrigin: env.appOrigin })
+	);
+}
