@@ -5,7 +5,7 @@ import type { ProfileInput, ProfileView } from '$lib/core/rules/profile';
 import type { SocketState } from '$lib/core/protocol/socket-state';
 import type { DemoPreset, SaveProfileError } from '$lib/core/protocol/worker-api';
 import { onWorkerEvent, workerApi } from '$lib/core/state/worker-bridge.svelte';
-import { pendingDeletes } from '../../timeline/state/pending-deletes.svelte';
+import type { UndoWindow } from '$lib/core/protocol/app-timings';
 
 /** A connection test's outcome in one sentence. */
 export function testedLine(report: Result<ConnectionReport> | 'testing' | undefined): string {
@@ -25,6 +25,8 @@ export class ProfilesStore {
 	configProblem = $state<string | null>(null);
 	socket = $state<SocketState>({ status: 'idle' });
 	loaded = $state(false);
+	/** The undo window of deletions, from the runtime config (the page's only timer from it; the worker runs the rest). */
+	undo = $state<UndoWindow | null>(null);
 	reports = $state<Record<string, Result<ConnectionReport> | 'testing'>>({});
 
 	active = $derived(this.profiles.find((p) => p.id === this.activeId) ?? null);
@@ -55,8 +57,7 @@ export class ProfilesStore {
 		this.demo = state.demo;
 		this.configProblem = state.configProblem;
 		this.socket = state.socket;
-		// The undo window is the page's only timer from the runtime config; the worker runs the rest.
-		pendingDeletes.setWindow(state.undo);
+		this.undo = state.undo;
 		this.loaded = true;
 	}
 
