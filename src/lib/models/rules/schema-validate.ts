@@ -5,7 +5,8 @@
  */
 import { Validator, type OutputUnit } from '@cfworker/json-schema';
 import { fieldId, valueAt, type Field, type FieldPath } from '../../fields/rules/field-model';
-import { itemField, jsonFallbackForm, schemaToForm, type SchemaForm } from '../../fields/rules/schema-fields';
+import { itemField } from '../../fields/rules/field-values';
+import { jsonFallbackForm, schemaToForm, type SchemaForm } from '../../fields/rules/schema-fields';
 import { plainMessage } from '../../fields/rules/plain-words';
 
 type Schema = { [key: string]: unknown };
