@@ -56,7 +56,7 @@ describe('the workflow page store', () => {
 		store.togglePick('b');
 		store.compare();
 		await settle();
-		expect(bridge.callsOf('getRun').map((c) => c.id)).toEqual(['a', 'b']);
+		expect(bridge.callsOf('getRun').map((c) => (c as { id: string }).id)).toEqual(['a', 'b']);
 		expect(store.comparing).toBe(true);
 		expect(store.compareItems.map((c) => c.id)).toEqual(['a', 'b']);
 		store.dispose();
