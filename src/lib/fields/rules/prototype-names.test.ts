@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { PROTO_NAMES } from '../../core/protocol/prototype-names.fixture';
-import { schemaToForm, cleanBody, fits } from './schema-fields';
+import { schemaToForm } from './schema-fields';
+import { cleanBody, fits } from './field-values';
 import { placeErrors, prepareModelForm } from '../../models/rules/schema-validate';
 import { valueAt, withValueAt } from './field-model';
 import { applyValues, workflowFieldGroups, workflowValues } from '../../workflows/rules/object-info-fields';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Field } from './field-model';
-import { activeVariant, cleanBody, itemField, propertyOrder, schemaToForm } from './schema-fields';
+import { activeVariant, cleanBody, itemField } from './field-values';
+import { propertyOrder, schemaToForm } from './schema-fields';
 import { buildCatalog } from '../../../../emulator/router/catalog';
 import { buildSchemaDocument } from '../../../../emulator/router/schemas/document';
 

@@ -13,26 +13,21 @@ import {
 	type Field,
 	type FieldBase,
 	type FieldGroup,
-	type FieldPath,
-	type MediaAccept
+	type FieldPath
 } from './field-model';
-
+import { hintedMediaKind, mediaAcceptOf } from './media-accept';
+import { bounds, examplesOf, humanize, inferType, num, stringLimits, typesOf } from './schema-keywords';
+import { Resolver } from './schema-resolver';
 import { nestingDepth } from '../../core/protocol/json';
-
-type Schema = { [key: string]: unknown };
+import { isSchema, requestBodySchema, type Schema } from '../../core/protocol/openapi';
 
 export const AUTHORED_FLAG = 'x-service-input-schema-authored';
 const MAX_DEPTH = 12;
-const MAX_NORMALIZE_DEPTH = 64;
 const MAX_FIELDS = 1000;
 /** Real OpenAPI documents nest a few dozen levels; deeper would overflow cloning the defaults. */
 const MAX_DOCUMENT_DEPTH = 256;
 const TEXTAREA_MIN_LENGTH = 200;
 const SEED_MAX = 2 ** 32 - 1;
-
-function isSchema(value: unknown): value is Schema {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 export interface SchemaForm {
 	/** False when the document says the input schema is not authored: any JSON object is accepted. */
@@ -46,212 +41,6 @@ export interface SchemaForm {
 	problem?: string;
 	/** Shown above the form: why it is the free JSON editor although the model has a schema. */
 	note?: string;
-}
-
-/** The request body schema of the first operation that has one. */
-export function requestBodySchema(doc: Schema): Schema | undefined {
-	const paths = doc['paths'];
-	if (!isSchema(paths)) return undefined;
-	for (const item of Object.values(paths)) {
-		if (!isSchema(item)) continue;
-		for (const method of ['post', 'put', 'patch']) {
-			const op = item[method];
-			if (!isSchema(op)) continue;
-			const body = op['requestBody'];
-			const content = isSchema(body) ? body['content'] : undefined;
-			if (!isSchema(content)) continue;
-			const media = content['application/json'] ?? Object.entries(content).find(([t]) => t.endsWith('json'))?.[1];
-			if (isSchema(media) && isSchema(media['schema'])) return media['schema'];
-		}
-	}
-	return undefined;
-}
-
-class Resolver {
-	constructor(private readonly doc: Schema) {}
-
-	/** Follows a local `$ref` (JSON pointer into the document); undefined for remote or broken refs. */
-	ref(ref: string): Schema | undefined {
-		if (!ref.startsWith('#/')) return undefined;
-		let cur: unknown = this.doc;
-		for (const raw of ref.slice(2).split('/')) {
-			const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-			if (!isSchema(cur) || !Object.hasOwn(cur, key)) return undefined;
-			cur = cur[key];
-		}
-		return isSchema(cur) ? cur : undefined;
-	}
-
-	/**
-	 * A schema with `$ref` followed and `allOf` merged, siblings winning over the target (a pydantic
-	 * `allOf: [{$ref}]` with a description and default beside it). `refName` is the last ref's name.
-	 */
-	normalize(schema: Schema, seen: Set<string> = new Set(), depth = 0): { schema: Schema; refName?: string; problem?: string } {
-		// A chain of distinct references or nested allOf is walked by recursion: bounded, with a message.
-		if (depth > MAX_NORMALIZE_DEPTH) return { schema: {}, problem: `references and allOf nest deeper than ${MAX_NORMALIZE_DEPTH} levels` };
-		let out: Schema = { ...schema };
-		let refName: string | undefined;
-		const ref = out['$ref'];
-		if (typeof ref === 'string') {
-			if (seen.has(ref)) return { schema: {}, problem: `recursive reference ${ref}` };
-			const target = this.ref(ref);
-			if (!target) return { schema: {}, problem: `cannot resolve ${ref}` };
-			const inner = this.normalize(target, new Set([...seen, ref]), depth + 1);
-			if (inner.problem) return inner;
-			delete out['$ref'];
-			out = { ...inner.schema, ...out };
-			refName = ref.split('/').pop();
-		}
-		const allOf = out['allOf'];
-		if (Array.isArray(allOf)) {
-			delete out['allOf'];
-			let merged: Schema = {};
-			for (const part of allOf) {
-				if (!isSchema(part)) continue;
-				const n = this.normalize(part, seen, depth + 1);
-				if (n.problem) return n;
-				refName ??= n.refName;
-				merged = mergeSchemas(merged, n.schema);
-			}
-			out = mergeSchemas(merged, out);
-		}
-		return { schema: out, ...(refName ? { refName } : {}) };
-	}
-}
-
-function mergeSchemas(a: Schema, b: Schema): Schema {
-	const out: Schema = { ...a, ...b };
-	if (isSchema(a['properties']) || isSchema(b['properties'])) {
-		out['properties'] = { ...(isSchema(a['properties']) ? a['properties'] : {}), ...(isSchema(b['properties']) ? b['properties'] : {}) };
-	}
-	const req = [...(Array.isArray(a['required']) ? a['required'] : []), ...(Array.isArray(b['required']) ? b['required'] : [])];
-	if (req.length) out['required'] = [...new Set(req)];
-	if (a['type'] && !b['type']) out['type'] = a['type'];
-	return out;
-}
-
-/** `type` as a list without "null", and whether null is allowed (3.0 `nullable`, 3.1 `[t, "null"]`, `enum` with null). */
-function typesOf(schema: Schema): { types: string[]; nullable: boolean } {
-	const t = schema['type'];
-	const list = typeof t === 'string' ? [t] : Array.isArray(t) ? t.filter((x): x is string => typeof x === 'string') : [];
-	const nullable = schema['nullable'] === true || list.includes('null') || (Array.isArray(schema['enum']) && schema['enum'].includes(null));
-	return { types: list.filter((x) => x !== 'null'), nullable };
-}
-
-function humanize(name: string): string {
-	const spaced = name
-		.replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-		.replace(/[_-]+/g, ' ')
-		.trim();
-	return spaced ? spaced[0]!.toUpperCase() + spaced.slice(1) : name;
-}
-
-function examplesOf(schema: Schema): unknown[] | undefined {
-	if (Array.isArray(schema['examples']) && schema['examples'].length) return schema['examples'];
-	if ('example' in schema && schema['example'] !== undefined) return [schema['example']];
-	return undefined;
-}
-
-function num(schema: Schema, key: string): number | undefined {
-	const v = schema[key];
-	return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
-}
-
-/**
- * Lower and upper bounds, reading the 3.0 / draft-4 boolean and the 3.1 numeric `exclusive*` alike
- * (the tighter bound wins when both forms are present). A whole number's exclusive bound becomes the
- * next whole number inside it; a fractional number keeps the bound and says it is exclusive.
- */
-function bounds(schema: Schema, integer: boolean): { min?: number; max?: number; exclusiveMin?: true; exclusiveMax?: true } {
-	const side = (inclusiveKey: string, exclusiveKey: string, up: boolean): { at?: number; exclusive: boolean } => {
-		const inclusive = num(schema, inclusiveKey);
-		const ex = schema[exclusiveKey];
-		if (ex === true && inclusive !== undefined) return { at: inclusive, exclusive: true };
-		if (typeof ex === 'number' && Number.isFinite(ex)) {
-			const tighter = inclusive === undefined || (up ? ex >= inclusive : ex <= inclusive);
-			return tighter ? { at: ex, exclusive: true } : { at: inclusive, exclusive: false };
-		}
-		return { ...(inclusive !== undefined ? { at: inclusive } : {}), exclusive: false };
-	};
-	const lo = side('minimum', 'exclusiveMinimum', true);
-	const hi = side('maximum', 'exclusiveMaximum', false);
-	let min = lo.at;
-	let max = hi.at;
-	if (integer && min !== undefined) min = lo.exclusive ? Math.floor(min) + 1 : Math.ceil(min);
-	if (integer && max !== undefined) max = hi.exclusive ? Math.ceil(max) - 1 : Math.floor(max);
-	return {
-		...(min !== undefined ? { min } : {}),
-		...(max !== undefined ? { max } : {}),
-		...(!integer && lo.exclusive ? { exclusiveMin: true as const } : {}),
-		...(!integer && hi.exclusive ? { exclusiveMax: true as const } : {})
-	};
-}
-
-const MEDIA_KINDS: ReadonlyArray<Exclude<MediaAccept, 'any'>> = ['image', 'video', 'audio'];
-
-/** A kind named by a hint's text: `image`, `image/png`, `video_url`, `audio-file`, `ImageUrl`. */
-function kindInHint(hint: unknown): MediaAccept | undefined {
-	if (typeof hint !== 'string') return undefined;
-	const word = hint.toLowerCase().match(/^[a-z]+/)?.[0];
-	return MEDIA_KINDS.find((k) => k === word);
-}
-
-/** A kind from a URL's file extension (in `examples` or `default`). */
-function kindOfUrl(value: unknown): MediaAccept | undefined {
-	if (typeof value !== 'string') return undefined;
-	const ext = value
-		.split(/[?#]/)[0]!
-		.match(/\.([a-z0-9]{2,5})$/i)?.[1]
-		?.toLowerCase();
-	if (!ext) return undefined;
-	if (/^(png|jpe?g|webp|gif|bmp|tiff?|avif|heic)$/.test(ext)) return 'image';
-	if (/^(mp4|webm|mov|mkv|avi|m4v)$/.test(ext)) return 'video';
-	if (/^(mp3|wav|flac|ogg|m4a|aac|opus)$/.test(ext)) return 'audio';
-	return undefined;
-}
-
-function kindInWords(text: string): MediaAccept | undefined {
-	const hay = text.toLowerCase();
-	if (/image|mask|frame|photo|picture|img|portrait/.test(hay)) return 'image';
-	if (/video|clip|movie/.test(hay)) return 'video';
-	if (/audio|voice|speech|sound|music/.test(hay)) return 'audio';
-	return undefined;
-}
-
-/**
- * What a media input takes. The schema's own hints come first (`contentMediaType`, a media
- * `format`, fal's `_fal_ui_field` and `ui.field`, `x-*` media hints, then the extension of its
- * examples), and only then words: the name before the description, so an `image_url` described as
- * "the first frame of the video" stays an image.
- */
-export function mediaAcceptOf(name: string, schema: Schema, description: string): MediaAccept {
-	const hinted = hintedMediaKind(schema);
-	if (hinted) return hinted;
-	for (const example of [...(examplesOf(schema) ?? []), schema['default']]) {
-		const kind = kindOfUrl(example);
-		if (kind) return kind;
-	}
-	return kindInWords(name) ?? kindInWords(description) ?? 'any';
-}
-
-/** The media kind a schema names outright, which also makes a plain string a media input. */
-function hintedMediaKind(schema: Schema): MediaAccept | undefined {
-	const ui = isSchema(schema['ui']) ? schema['ui'] : undefined;
-	const hints = [
-		schema['contentMediaType'],
-		schema['format'],
-		schema['_fal_ui_field'],
-		ui?.['field'],
-		ui?.['type'],
-		schema['x-media-type'],
-		schema['x-fal-media-type'],
-		schema['accept']
-	];
-	for (const hint of hints) {
-		const kind = kindInHint(hint);
-		if (kind) return kind;
-	}
-	return undefined;
 }
 
 const looksLikeUrlName = (name: string) => /(^|_)url$/i.test(name) || /Url$/.test(name);
@@ -456,23 +245,6 @@ function singular(name: string): string {
 	return name.endsWith('ies') ? `${name.slice(0, -3)}y` : name.endsWith('s') ? name.slice(0, -1) : `${name} item`;
 }
 
-function inferType(schema: Schema): string | undefined {
-	if (isSchema(schema['properties'])) return 'object';
-	if (isSchema(schema['items'])) return 'array';
-	return undefined;
-}
-
-function stringLimits(schema: Schema): { minLength?: number; maxLength?: number; pattern?: string } {
-	const minLength = num(schema, 'minLength');
-	const maxLength = num(schema, 'maxLength');
-	const pattern = typeof schema['pattern'] === 'string' ? schema['pattern'] : undefined;
-	return {
-		...(minLength !== undefined ? { minLength } : {}),
-		...(maxLength !== undefined ? { maxLength } : {}),
-		...(pattern ? { pattern } : {})
-	};
-}
-
 /**
  * Property order: `x-fal-order-properties` on the object, else `x-order` on the properties,
  * else required first, each group in declaration order.
@@ -585,108 +357,4 @@ export function schemaToForm(doc: Schema, title = 'Input'): SchemaForm {
 		budget: { fields: MAX_FIELDS }
 	});
 	return { authored, group, inputSchema, defaults: collectDefaults(group.fields, {}) as Record<string, unknown> };
-}
-
-// ---- helpers the widgets share -------------------------------------------------------------
-
-/** The field of item `index` of an array: the item template with its path moved to that index. */
-export function itemField(array: { path: FieldPath; item: Field }, index: number): Field {
-	return rebase(array.item, [...array.path, 0], [...array.path, index]);
-}
-
-function rebase(field: Field, from: FieldPath, to: FieldPath): Field {
-	const path = [...to, ...field.path.slice(from.length)];
-	const moved = { ...field, path, id: fieldId(path) } as Field;
-	if (moved.kind === 'object') moved.fields = moved.fields.map((f) => rebase(f, from, to));
-	if (moved.kind === 'array') moved.item = rebase(moved.item, from, to);
-	if (moved.kind === 'variant') moved.variants = moved.variants.map((v) => ({ ...v, field: rebase(v.field, from, to) }));
-	return moved;
-}
-
-/** Whether a value has the shape a field edits (to pick the active variant). */
-export function fits(field: Field, value: unknown): boolean {
-	switch (field.kind) {
-		case 'enum':
-			return field.options.some((o) => o.value === value);
-		case 'text':
-		case 'textarea':
-		case 'secret':
-		case 'media':
-			return typeof value === 'string';
-		case 'integer':
-		case 'seed':
-			return typeof value === 'number' && Number.isInteger(value);
-		case 'number':
-			return typeof value === 'number';
-		case 'boolean':
-			return typeof value === 'boolean';
-		case 'array':
-			return Array.isArray(value);
-		case 'object': {
-			if (!isSchema(value)) return false;
-			const known = new Set(field.fields.map((f) => f.path[f.path.length - 1]));
-			return (
-				Object.keys(value).every((k) => known.has(k)) &&
-				field.fields.every((f) => {
-					const key = String(f.path[f.path.length - 1]);
-					return !f.required || f.kind !== 'enum' || fits(f, Object.hasOwn(value, key) ? value[key] : undefined);
-				})
-			);
-		}
-		case 'variant':
-			return field.variants.some((v) => fits(v.field, value));
-		case 'json':
-			return true;
-	}
-}
-
-export function activeVariant(field: { variants: Array<{ field: Field }> }, value: unknown): number {
-	if (value === undefined || value === null) return 0;
-	const i = field.variants.findIndex((v) => fits(v.field, value));
-	return i === -1 ? 0 : i;
-}
-
-/** A starting value for a field switched to (a variant chosen, an item added). */
-export function initialValue(field: Field): unknown {
-	if (field.default !== undefined) return structuredClone(field.default);
-	switch (field.kind) {
-		case 'object': {
-			let out: unknown = {};
-			for (const f of field.fields) {
-				const v = f.required || f.default !== undefined ? initialValue(f) : undefined;
-				if (v !== undefined) out = withValueAt(out, [String(f.path[f.path.length - 1])], v);
-			}
-			return out;
-		}
-		case 'array':
-			return [];
-		case 'enum':
-			return field.options[0]?.value;
-		case 'boolean':
-			return false;
-		case 'integer':
-		case 'number':
-			return field.min ?? 0;
-		case 'seed':
-			return undefined;
-		case 'variant':
-			return field.variants[0] ? initialValue(field.variants[0].field) : undefined;
-		default:
-			return field.kind === 'json' ? undefined : '';
-	}
-}
-
-/** The request body from form values: empty optional text is left out rather than sent as "". */
-export function cleanBody(fields: Field[], values: unknown): unknown {
-	if (!isSchema(values)) return values;
-	const out: Schema = { ...values };
-	for (const f of fields) {
-		const key = String(f.path[f.path.length - 1]);
-		const v = Object.hasOwn(out, key) ? out[key] : undefined;
-		if (v === undefined) delete out[key];
-		else if (v === '' && !f.required) delete out[key];
-		else if (f.kind === 'object' && isSchema(v))
-			Object.defineProperty(out, key, { value: cleanBody(f.fields, v), writable: true, enumerable: true, configurable: true });
-	}
-	return out;
 }

@@ -1,20 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { RawResponse } from '../../core/rules/http-response';
 import type { ModelRun, QueueHandle } from './model-run';
-import {
-	beginDrive,
-	cancelAnswered,
-	newModelRun,
-	notSent,
-	NOT_CANCELLABLE,
-	releasedFromOutbox,
-	retried,
-	stepModelRun,
-	stoppedWaiting,
-	type ModelAnswer,
-	type ModelContext,
-	type ModelDrive
-} from './model-run-reducer';
+import { beginDrive, stepModelRun } from './model-run-reducer';
+import { cancelAnswered, newModelRun, notSent, NOT_CANCELLABLE, releasedFromOutbox, retried, stoppedWaiting } from './model-run-commands';
+import type { ModelAnswer, ModelContext, ModelDrive } from './model-drive';
 
 const ROUTER = 'https://router.example.com';
 const made = <T>(result: { ok: true; value: T } | { ok: false; error: unknown }): T => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildCatalog } from '../../../../emulator/router/catalog';
 import { buildSchemaDocument } from '../../../../emulator/router/schemas/document';
-import { firstSentence, kindInWords, summariseSchema, type ModelKind } from './model-summary';
+import { firstSentence, summariseSchema, type ModelKind } from './model-summary';
+import { kindInWords } from '../../core/rules/kind-words';
 
 const catalog = buildCatalog();
 const summaryOf = (id: string) => {

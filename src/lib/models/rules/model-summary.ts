@@ -3,9 +3,8 @@
  * media types and shape, else the inputs, else the words of its title and description), the
  * document's title and first sentence, and the inputs it needs. Pure; the worker fetches documents.
  */
-import { resolveLocalRef } from './token-streams';
-
-type Schema = { [key: string]: unknown };
+import { kindInWords } from '../../core/rules/kind-words';
+import { firstOperation, isSchema, okContent, operationBody, resolveLocalRef, type Schema } from '../../core/protocol/openapi';
 
 export const MODEL_KINDS = ['image', 'video', 'audio', 'text', '3d', 'other'] as const;
 export type ModelKind = (typeof MODEL_KINDS)[number];
@@ -48,7 +47,6 @@ const SENTENCE_MAX = 160;
 const DESCRIPTION_MAX = 600;
 const PROPERTY_BUDGET = 200;
 
-const isSchema = (v: unknown): v is Schema => typeof v === 'object' && v !== null && !Array.isArray(v);
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim().replace(/\s+/g, ' ') : undefined);
 
 /** The kind a media type names outright (`image/png`, `model/gltf-binary`), if any. */
@@ -59,29 +57,6 @@ function kindOfMediaType(mediaType: string): ModelKind | undefined {
 	if (type.startsWith('audio/')) return 'audio';
 	if (type.startsWith('model/')) return '3d';
 	if (type.startsWith('text/')) return 'text';
-	return undefined;
-}
-
-/** The kind words name, strongest first: "animates a still picture" is video, not image. */
-export function kindInWords(words: string): ModelKind | undefined {
-	const w = words.toLowerCase();
-	if (/\b(3d|mesh|meshes|glb|gltf|obj)\b/.test(w)) return '3d';
-	if (/\b(video|videos|clip|clips|animate[sd]?|animation|motion|t2v|i2v)\b/.test(w)) return 'video';
-	if (/\b(audio|speech|voice|voices|sound|music|song|tts|aloud|wav|mp3)\b/.test(w)) return 'audio';
-	if (/\b(images?|picture|pictures|photo|photos|draw[sn]?|paint|repaints?|upscale[sd]?|inpaint\w*|pixel|png|jpe?g|webp)\b/.test(w))
-		return 'image';
-	if (/\b(chat|llm|language model|answers?|writes|text generation|completion|instruct)\b/.test(w)) return 'text';
-	return undefined;
-}
-
-/** The first operation with a request body or a `200` response: where inputs and outputs are described. */
-function firstOperation(doc: Schema): Schema | undefined {
-	const paths = doc['paths'];
-	if (!isSchema(paths)) return undefined;
-	for (const item of Object.values(paths)) {
-		if (!isSchema(item)) continue;
-		for (const method of ['post', 'put', 'patch']) if (isSchema(item[method])) return item[method] as Schema;
-	}
 	return undefined;
 }
 
@@ -111,10 +86,8 @@ function shapeWords(doc: Schema, schema: Schema | undefined): string {
 
 /** The kind of the output: its media types first, then what a JSON output holds (`images`, `video`, `output` text). */
 function outputKind(doc: Schema, op: Schema | undefined): ModelKind | undefined {
-	const responses = op?.['responses'];
-	const ok = isSchema(responses) ? resolveLocalRef(doc, responses['200']) : undefined;
-	const content = ok?.['content'];
-	if (!isSchema(content)) return undefined;
+	const content = okContent(doc, op);
+	if (!content) return undefined;
 	for (const [mediaType, media] of Object.entries(content)) {
 		const byType = kindOfMediaType(mediaType);
 		if (byType) return byType;
@@ -136,14 +109,6 @@ function onlyText(doc: Schema, schema: Schema): boolean {
 	if (!isSchema(props)) return false;
 	const values = Object.values(props).map((p) => resolveLocalRef(doc, p));
 	return values.length > 0 && values.some((p) => isText(p) && !p?.['format']);
-}
-
-function requestBody(doc: Schema, op: Schema | undefined): Schema | undefined {
-	const body = resolveLocalRef(doc, op?.['requestBody']);
-	const content = body?.['content'];
-	if (!isSchema(content)) return undefined;
-	const media = content['application/json'] ?? Object.entries(content).find(([t]) => t.endsWith('json'))?.[1];
-	return isSchema(media) ? resolveLocalRef(doc, media['schema']) : undefined;
 }
 
 const TEXT_INPUT = /^(prompt|text|input|messages?|question|instructions?|script|lyrics|system_prompt)$/i;
@@ -212,7 +177,7 @@ export function summariseSchema(modelId: string, doc: Schema, etag: string | nul
 	const title = text(info['title'])?.slice(0, TITLE_MAX);
 	const description = text(info['description'])?.slice(0, DESCRIPTION_MAX);
 	const op = firstOperation(doc);
-	const body = requestBody(doc, op);
+	const body = operationBody(doc, op);
 	const needs = neededInputs(doc, body);
 	const kind =
 		outputKind(doc, op) ??

@@ -5,14 +5,10 @@
  */
 import { Validator, type OutputUnit } from '@cfworker/json-schema';
 import { fieldId, valueAt, type Field, type FieldPath } from '../../fields/rules/field-model';
-import { itemField, jsonFallbackForm, schemaToForm, type SchemaForm } from '../../fields/rules/schema-fields';
+import { itemField } from '../../fields/rules/field-values';
+import { jsonFallbackForm, schemaToForm, type SchemaForm } from '../../fields/rules/schema-fields';
 import { plainMessage } from '../../fields/rules/plain-words';
-
-type Schema = { [key: string]: unknown };
-
-function isSchema(value: unknown): value is Schema {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isSchema, type Schema } from '../../core/protocol/openapi';
 
 const INSTANCE_KEYS = new Set(['examples', 'example', 'default', 'enum', 'const']);
 

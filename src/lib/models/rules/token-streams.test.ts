@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { joinedStreams, outputSchemaOf } from './token-streams';
+import { joinedStreams } from './token-streams';
+import { outputSchemaOf } from '../../core/protocol/openapi';
 import type { Json } from '../../core/protocol/json';
 import { buildCatalog } from '../../../../emulator/router/catalog';
 import { buildSchemaDocument } from '../../../../emulator/router/schemas/document';

@@ -3,7 +3,8 @@
  * used with this model), seeds, and errors placed at fields (browser validation and a 422's locs).
  */
 import { valueAt, withValueAt, type Field, type FieldPath, type SeedMode, fieldId } from '$lib/fields/rules/field-model';
-import { cleanBody, type SchemaForm } from '$lib/fields/rules/schema-fields';
+import { cleanBody } from '$lib/fields/rules/field-values';
+import type { SchemaForm } from '$lib/fields/rules/schema-fields';
 import { InputValidator, locToPath, placeErrors, prepareModelForm, shownFields, type FieldError } from '$lib/models/rules/schema-validate';
 import { nextSeed, randomSeed } from '$lib/fields/rules/seeds';
 import type { Json } from '$lib/core/protocol/json';

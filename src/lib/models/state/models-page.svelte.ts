@@ -6,6 +6,16 @@ import { onWorkerEvent, workerApi } from '$lib/core/state/worker-bridge.svelte';
 import { ModelFormStore } from './model-form.svelte';
 import { draftSaver } from '../../core/state/drafts';
 
+/** The title and description a schema document gives itself (null where it gives none). */
+export function schemaInfo(document: unknown): { title: string | null; description: string | null } {
+	const raw = typeof document === 'object' && document !== null ? (document as Record<string, unknown>)['info'] : undefined;
+	const o = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
+	return {
+		title: typeof o['title'] === 'string' && o['title'].trim() ? o['title'].trim() : null,
+		description: typeof o['description'] === 'string' && o['description'].trim() ? o['description'].trim() : null
+	};
+}
+
 export class ModelPageStore {
 	entry = $state<RouterModelListEntry | null>(null);
 	entryError = $state<AppError | null>(null);
@@ -13,6 +23,8 @@ export class ModelPageStore {
 	schemaError = $state<AppError | null>(null);
 	loading = $state(false);
 	readonly form = new ModelFormStore();
+	/** The schema's own title and description, when it has them. */
+	info = $derived(schemaInfo(this.schema?.document));
 	private key = '';
 	private unsubscribe: (() => void) | undefined;
 	/** The inputs are remembered as they are edited, so a reload keeps a half-filled form. */

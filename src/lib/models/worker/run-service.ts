@@ -1,12 +1,13 @@
 /**
- * Drives model runs: the rules are the pure reducer (`domain/model-run-reducer.ts`); this file only
+ * Drives model runs: the rules are the pure reducer (`rules/model-run-reducer.ts`) and commands (`rules/model-run-commands.ts`); this file only
  * performs its effects (a call, a wait, a free connection, storing the result) and saves each state.
  * The key is created and saved with the model id and body before the first send.
  */
 import { appError, fail, ok, type Result } from '../../core/protocol/errors';
 import { isModelTerminal, type ModelRun } from '../rules/model-run';
 import * as reducer from '../rules/model-run-reducer';
-import type { ModelAnswer, ModelDrive, ModelEffect } from '../rules/model-run-reducer';
+import * as commands from '../rules/model-run-commands';
+import type { ModelAnswer, ModelDrive, ModelEffect } from '../rules/model-drive';
 import type { RouterModelListEntry } from '../protocol/router-api';
 import type { WorkerContext } from '../../core/worker/context';
 import type { StartModelRunInput } from '../protocol/api';
@@ -49,7 +50,7 @@ export class RunService {
 		const client = await routerClient(this.ctx, input.profileId);
 		if (!client.ok) return client;
 		const offline = input.offline === true || !online();
-		const run = reducer.newModelRun(input, { id: this.deps.newId(), key: this.deps.newId() }, this.deps.now(), offline);
+		const run = commands.newModelRun(input, { id: this.deps.newId(), key: this.deps.newId() }, this.deps.now(), offline);
 		if (!run.ok) return run;
 		// The key, model id and body are saved before anything is sent.
 		await this.repo.save(run.value);
@@ -73,7 +74,7 @@ export class RunService {
 			try {
 				const latest = await this.repo.get(run.id);
 				if (!latest || isModelTerminal(latest.status)) continue;
-				await this.repo.save(reducer.releasedFromOutbox(latest, this.deps.now()));
+				await this.repo.save(commands.releasedFromOutbox(latest, this.deps.now()));
 				this.drive(run.id);
 				sent++;
 			} finally {
@@ -88,7 +89,7 @@ export class RunService {
 		const run = await this.repo.get(id);
 		if (!run) return gone();
 		if (this.driving.has(id)) return ok(run);
-		const again = await this.repo.save(reducer.retried(run, this.deps.now()));
+		const again = await this.repo.save(commands.retried(run, this.deps.now()));
 		if (!isModelTerminal(again.status)) this.drive(id);
 		return ok(again);
 	}
@@ -97,19 +98,19 @@ export class RunService {
 		const run = await this.repo.get(id);
 		if (!run) return gone();
 		if (isModelTerminal(run.status)) return ok(run);
-		const saved = await this.repo.save(reducer.stoppedWaiting(run, this.deps.now()));
+		const saved = await this.repo.save(commands.stoppedWaiting(run, this.deps.now()));
 		this.aborts.get(id)?.abort();
 		return ok(saved);
 	}
 
 	async cancel({ id }: { id: string }): Promise<Result<ModelRun>> {
 		const run = await this.repo.get(id);
-		if (!run?.queue) return fail(reducer.NOT_CANCELLABLE);
+		if (!run?.queue) return fail(commands.NOT_CANCELLABLE);
 		const client = await routerClient(this.ctx, run.profileId);
 		if (!client.ok) return client;
 		const answered = await cancelQueued(client.value, run.queue.cancelUrl);
 		if (!answered.ok) return answered;
-		return ok(await this.repo.save(reducer.cancelAnswered((await this.repo.get(id)) ?? run, run.queue, answered.value)));
+		return ok(await this.repo.save(commands.cancelAnswered((await this.repo.get(id)) ?? run, run.queue, answered.value)));
 	}
 
 	/** Re-attaches unfinished runs after a reload: queued ones by request id, synchronous ones under their key. */
@@ -144,7 +145,7 @@ export class RunService {
 		const first = await this.repo.get(id);
 		if (!first || isModelTerminal(first.status)) return;
 		const client = await routerClient(this.ctx, first.profileId);
-		if (!client.ok) return void (await this.repo.save(reducer.notSent(first, client.error, this.deps.now())));
+		if (!client.ok) return void (await this.repo.save(commands.notSent(first, client.error, this.deps.now())));
 		let drive: ModelDrive | undefined;
 		let answer: ModelAnswer = { type: 'begin' };
 		const held: Held = {};

@@ -6,7 +6,7 @@
  * Imported only by the graph view's lazily loaded chunk.
  */
 import { Graph, layout } from '@dagrejs/dagre';
-import type { RunGraph } from './run-graph';
+import type { RunGraph } from './run-graph-types';
 
 const GAP_BETWEEN_NODES = 28;
 const GAP_BETWEEN_RANKS = 72;

@@ -4,7 +4,8 @@
  * nodes are `not-reported` while it runs, never guessed.
  */
 import type { WorkflowRun } from './run-record';
-import { boxOf, memberIndex, type GraphNode } from './run-graph';
+import { boxOf, memberIndex } from './run-graph';
+import type { GraphNode } from './run-graph-types';
 
 export type NodeState = 'waiting' | 'running' | 'cached' | 'done' | 'failed' | 'interrupted' | 'not-run' | 'not-reported';
 

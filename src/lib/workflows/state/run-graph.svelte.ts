@@ -9,7 +9,8 @@
  * only when its tab opens.
  */
 import type { WorkflowRun } from '$lib/workflows/rules/run-record';
-import { buildRunGraph, levelPath, memberIndex, typeLinks, type RunGraph } from '$lib/workflows/rules/run-graph';
+import { buildRunGraph, levelPath, memberIndex, typeLinks } from '$lib/workflows/rules/run-graph';
+import type { RunGraph } from '$lib/workflows/rules/run-graph-types';
 import { layoutGraph } from '$lib/workflows/rules/run-graph-layout';
 import { nodeViews, sameView, type NodeView } from '$lib/workflows/rules/run-graph-states';
 import type { JsonObject } from '$lib/core/protocol/json';
