@@ -217,7 +217,12 @@ describe('a run read while it goes on (a page opened mid-run reads it once, then
 		Array.from({ length: to }, (_, i) => ({ type: 'progress', promptId: 'p1', node: '3', value: i + 1, max: 20 }) as ServerEvent);
 	it.each([
 		{ burst: 'a few sampler steps', events: [...start, ...steps(3)], current: '3', step: 3 },
-		{ burst: 'every step, then the decoder starting', events: [...start, ...steps(20), { type: 'executing', promptId: 'p1', node: '8' }], current: '8', step: 20 }
+		{
+			burst: 'every step, then the decoder starting',
+			events: [...start, ...steps(20), { type: 'executing', promptId: 'p1', node: '8' }],
+			current: '8',
+			step: 20
+		}
 	] as Array<{ burst: string; events: ServerEvent[]; current: string; step: number }>)(
 		'after $burst it is the newest state, although storage still holds an older one',
 		async ({ events, current, step }) => {
