@@ -207,3 +207,40 @@ describe('a job started elsewhere on the managed v2 service', () => {
 		expect(await runs.byPromptId('job_x')).toBeUndefined();
 	});
 });
+
+describe('a run read while it goes on (a page opened mid-run reads it once, then follows events)', () => {
+	const start: ServerEvent[] = [
+		{ type: 'execution_start', promptId: 'p1' },
+		{ type: 'executing', promptId: 'p1', node: '3' }
+	];
+	const steps = (to: number): ServerEvent[] =>
+		Array.from({ length: to }, (_, i) => ({ type: 'progress', promptId: 'p1', node: '3', value: i + 1, max: 20 }) as ServerEvent);
+	it.each([
+		{ burst: 'a few sampler steps', events: [...start, ...steps(3)], current: '3', step: 3 },
+		{
+			burst: 'every step, then the decoder starting',
+			events: [...start, ...steps(20), { type: 'executing', promptId: 'p1', node: '8' }],
+			current: '8',
+			step: 20
+		}
+	] as Array<{ burst: string; events: ServerEvent[]; current: string; step: number }>)(
+		'after $burst it is the newest state, although storage still holds an older one',
+		async ({ events, current, step }) => {
+			const { tracker, send, runs } = harness();
+			tracker.track(run());
+			for (const event of events) send(event);
+			expect(tracker.newest('r1')?.progress.current).toBe(current);
+			expect(tracker.newest('r1')?.progress.step?.value).toBe(step);
+			// Written once a second at most: this is why the page must not read the stored copy.
+			expect((await runs.get('r1'))?.progress.step?.value).not.toBe(step);
+		}
+	);
+
+	it('is not known once it ended (storage then holds its final state)', () => {
+		const { tracker, send } = harness();
+		tracker.track(run());
+		send({ type: 'execution_start', promptId: 'p1' });
+		send({ type: 'execution_success', promptId: 'p1' });
+		expect(tracker.newest('r1')).toBeUndefined();
+	});
+});

@@ -328,6 +328,14 @@ export class RunTracker {
 		this.update(lost(current, this.now(), current.error ?? NEVER_ACCEPTED), true);
 	}
 
+	/**
+	 * An open run as it is now. Storage lags up to `PERSIST_EVERY_MS` behind the events: a page that
+	 * opens mid-burst must read this, or it keeps that older state until the next event, perhaps the run's end.
+	 */
+	newest(runId: string): WorkflowRun | undefined {
+		return this.open.get(runId);
+	}
+
 	private current(run: WorkflowRun): WorkflowRun {
 		return this.open.get(run.id) ?? run;
 	}

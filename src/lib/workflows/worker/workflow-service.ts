@@ -81,7 +81,7 @@ export class WorkflowService {
 			uploadInput: (i) => this.uploadInput(i),
 			submitRun: (i) => this.submitRun(i),
 			listRuns: () => this.runs.list(),
-			getRun: async ({ id }) => (await this.runs.get(id)) ?? null,
+			getRun: async ({ id }) => this.tracker.newest(id) ?? (await this.runs.get(id)) ?? null,
 			workflowSurface: async ({ profileId }) => {
 				const surface = await this.surface(profileId);
 				return surface.ok ? ok(surface.value.kind) : surface;
