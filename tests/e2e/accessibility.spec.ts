@@ -31,7 +31,17 @@ async function smallTapTargets(page: Page): Promise<string[]> {
 /** How long each axe run took, printed at the end (a cost note for docs/ARCHITECTURE.md). */
 const analyzeMs: number[] = [];
 
+/** Checks the page as it is in light, then in dark: one walk serves both schemes (setup and page loads are most of a walk). */
 async function check(page: Page, name: string, phone: boolean): Promise<string[]> {
+	const problems: string[] = [];
+	for (const scheme of ['light', 'dark'] as const) {
+		await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
+		problems.push(...(await checkScheme(page, `${name} (${scheme})`, phone)));
+	}
+	return problems;
+}
+
+async function checkScheme(page: Page, name: string, phone: boolean): Promise<string[]> {
 	const problems: string[] = [];
 	const started = Date.now();
 	const violations = await axeViolations(page, ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
@@ -48,63 +58,61 @@ async function check(page: Page, name: string, phone: boolean): Promise<string[]
 	return problems;
 }
 
-for (const scheme of ['light', 'dark'] as const) {
-	test(`every page passes the accessibility check in ${scheme} @phone`, async ({ page, openApp, emulator }) => {
-		test.setTimeout(240_000);
-		const phone = test.info().project.name === 'phone';
-		await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
-		await workflowControl(emulator, 'timing', { stepMs: 5 });
-		await routerControl(emulator, 'settings', { providerMs: 50 });
-		const problems: string[] = [];
+test('every page passes the accessibility check in light and in dark @phone', async ({ page, openApp, emulator }) => {
+	test.setTimeout(240_000);
+	const phone = test.info().project.name === 'phone';
+	await page.emulateMedia({ reducedMotion: 'reduce' });
+	await workflowControl(emulator, 'timing', { stepMs: 5 });
+	await routerControl(emulator, 'settings', { providerMs: 50 });
+	const problems: string[] = [];
 
-		// A workflow run and a model run first, so results, history and run pages have something to show.
-		await openApp('/');
-		problems.push(...(await check(page, 'runs (empty)', phone)));
-		await openExample(page, 'Text to image');
-		problems.push(...(await check(page, 'workflow', phone)));
-		await page.getByRole('button', { name: 'Run', exact: true }).click();
-		const pane = page.getByRole('region', { name: 'Run and results' });
-		await expect(pane.getByRole('img', { name: /Output ComfyUI_\d+_\.png/ })).toBeVisible({ timeout: 30_000 });
-		problems.push(...(await check(page, 'workflow with its result', phone)));
-		const runHref = (await pane.getByRole('link', { name: 'Open run Text to image' }).getAttribute('href'))!;
+	// A workflow run and a model run first, so results, history and run pages have something to show.
+	await openApp('/');
+	problems.push(...(await check(page, 'runs (empty)', phone)));
+	await openExample(page, 'Text to image');
+	problems.push(...(await check(page, 'workflow', phone)));
+	await page.getByRole('button', { name: 'Run', exact: true }).click();
+	const pane = page.getByRole('region', { name: 'Run and results' });
+	await expect(pane.getByRole('img', { name: /Output ComfyUI_\d+_\.png/ })).toBeVisible({ timeout: 30_000 });
+	problems.push(...(await check(page, 'workflow with its result', phone)));
+	const runHref = (await pane.getByRole('link', { name: 'Open run Text to image' }).getAttribute('href'))!;
 
-		await openApp('/models/lumen/flux-1');
-		const form = page.getByRole('form', { name: 'Input of lumen/flux-1' });
-		await expect(form).toBeVisible({ timeout: 15_000 });
-		problems.push(...(await check(page, 'model', phone)));
-		await form.getByRole('textbox', { name: 'Prompt', exact: true }).fill('A lighthouse at dusk');
-		await form.getByRole('button', { name: 'Run now' }).click();
-		await expect(page.getByRole('region', { name: 'Runs of this model' }).getByRole('img', { name: /image 1 of/ })).toBeVisible({
-			timeout: 30_000
-		});
-		problems.push(...(await check(page, 'model with its result', phone)));
-
-		for (const [name, path] of [
-			['runs', '/'],
-			['run page', runHref],
-			['workflows', '/workflows'],
-			['models', '/models'],
-			['queue', '/queue'],
-			['settings', '/settings']
-		] as const) {
-			await openApp(path);
-			// The catalog's tiles fill in from a background read of every model's schema: check them filled in.
-			if (path === '/models') {
-				await expect(page.getByRole('status', { name: 'Catalog status' })).toContainText('Complete', { timeout: 20_000 });
-				await expect(page.getByText(/reading model details/)).toHaveCount(0, { timeout: 60_000 });
-			}
-			await page.waitForLoadState('networkidle', { timeout: 10_000 }).catch(() => undefined);
-			problems.push(...(await check(page, name, phone)));
-		}
-		await openApp('/');
-		const modelRun = page.getByRole('link', { name: /Run lumen\/flux-1/ }).first();
-		await expect(modelRun).toBeVisible({ timeout: 15_000 });
-		await openApp((await modelRun.getAttribute('href'))!);
-		problems.push(...(await check(page, 'model run page', phone)));
-
-		console.log(
-			`axe: ${analyzeMs.length} pages, median ${analyzeMs.sort((a, b) => a - b)[analyzeMs.length >> 1]} ms, max ${Math.max(...analyzeMs)} ms`
-		);
-		expect(problems).toEqual([]);
+	await openApp('/models/lumen/flux-1');
+	const form = page.getByRole('form', { name: 'Input of lumen/flux-1' });
+	await expect(form).toBeVisible({ timeout: 15_000 });
+	problems.push(...(await check(page, 'model', phone)));
+	await form.getByRole('textbox', { name: 'Prompt', exact: true }).fill('A lighthouse at dusk');
+	await form.getByRole('button', { name: 'Run now' }).click();
+	await expect(page.getByRole('region', { name: 'Runs of this model' }).getByRole('img', { name: /image 1 of/ })).toBeVisible({
+		timeout: 30_000
 	});
-}
+	problems.push(...(await check(page, 'model with its result', phone)));
+
+	for (const [name, path] of [
+		['runs', '/'],
+		['run page', runHref],
+		['workflows', '/workflows'],
+		['models', '/models'],
+		['queue', '/queue'],
+		['settings', '/settings']
+	] as const) {
+		await openApp(path);
+		// The catalog's tiles fill in from a background read of every model's schema: check them filled in.
+		if (path === '/models') {
+			await expect(page.getByRole('status', { name: 'Catalog status' })).toContainText('Complete', { timeout: 20_000 });
+			await expect(page.getByText(/reading model details/)).toHaveCount(0, { timeout: 60_000 });
+		}
+		await page.waitForLoadState('networkidle', { timeout: 10_000 }).catch(() => undefined);
+		problems.push(...(await check(page, name, phone)));
+	}
+	await openApp('/');
+	const modelRun = page.getByRole('link', { name: /Run lumen\/flux-1/ }).first();
+	await expect(modelRun).toBeVisible({ timeout: 15_000 });
+	await openApp((await modelRun.getAttribute('href'))!);
+	problems.push(...(await check(page, 'model run page', phone)));
+
+	console.log(
+		`axe: ${analyzeMs.length} pages, median ${analyzeMs.sort((a, b) => a - b)[analyzeMs.length >> 1]} ms, max ${Math.max(...analyzeMs)} ms`
+	);
+	expect(problems).toEqual([]);
+});
