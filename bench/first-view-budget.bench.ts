@@ -1,8 +1,8 @@
 /**
  * The first view's JavaScript budget. The first view's own code is what `/` cannot show itself
  * without: SvelteKit's entry and app, the root layout and the `/` page with their static imports (from
- * the build's Vite manifest), summed as gzip level 9. Target: at most 60 KB (issue 21 says about
- * 47 KB; main measured 55.1 KB this way on 2026-11-24, before the graph view). Ratio: to the target.
+ * the build's Vite manifest), summed as gzip level 9. Target: at most 56.4 KB, what it was before the
+ * code moved into feature folders (30 KB of it is Svelte's runtime and SvelteKit's client). Ratio: to the target.
  * Then the built app is opened at `/` in Chromium (service worker blocked) and everything it fetches
  * until the network is idle is listed too: the worker and the Main menu's eager route preloads come
  * after the first view and are outside the budget, and the graph view's chunk must not be there at all
@@ -17,7 +17,7 @@ import { ratio, verdict } from './support/stats';
 import { watchdog } from './support/watchdog';
 import { report } from './support/report';
 
-const TARGET_KB = 60;
+const TARGET_KB = 56.4;
 const gz = (bytes: Buffer) => gzipSync(bytes, { level: 9 }).length;
 
 interface ManifestChunk {
