@@ -22,6 +22,7 @@ interface JsonSuite {
 /** Runs the planted specs in a child Playwright run; their outcomes by test title. */
 async function runPlanted(info: TestInfo): Promise<Map<string, Outcome>> {
 	const report = info.outputPath('planted-report.json');
+	let childErrors = '';
 	// The child is a run of its own, not a worker of this one.
 	const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(TEST_|PW_TEST_)/.test(name)));
 	await promisify(execFile)(
@@ -34,9 +35,13 @@ async function runPlanted(info: TestInfo): Promise<Map<string, Outcome>> {
 			`--output=${info.outputPath('planted-results')}`
 		],
 		{ env: { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: report, FORCE_COLOR: '0', NO_COLOR: '1' }, maxBuffer: 16 * 1024 * 1024 }
-	).catch((failed: { code?: number }) => {
+	).catch((failed: { code?: number; stderr?: string }) => {
 		// Exit code 1: some planted tests failed, as they should. Anything else: the run itself broke.
 		if (failed.code !== 1) throw failed;
+		childErrors = failed.stderr ?? '';
+	});
+	const text = await readFile(report, 'utf8').catch(() => {
+		throw new Error(`The planted run wrote no report; it said:\n${childErrors}`);
 	});
 	const outcomes = new Map<string, Outcome>();
 	const walk = (suite: JsonSuite): void => {
@@ -46,7 +51,7 @@ async function runPlanted(info: TestInfo): Promise<Map<string, Outcome>> {
 		}
 		suite.suites?.forEach(walk);
 	};
-	walk(JSON.parse(await readFile(report, 'utf8')) as JsonSuite);
+	walk(JSON.parse(text) as JsonSuite);
 	return outcomes;
 }
 

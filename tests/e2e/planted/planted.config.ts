@@ -11,6 +11,8 @@ export default defineConfig({
 	testMatch: '*.planted.ts',
 	// The parent run checked the build and the browser already.
 	globalSetup: undefined,
+	// The parent's reporters are named relative to the repository root; the child's report is the JSON the parent asks for.
+	reporter: 'list',
 	fullyParallel: false,
 	workers: 1,
 	projects: base.projects!.filter((project) => project.name === 'desk')
