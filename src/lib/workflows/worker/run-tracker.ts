@@ -4,10 +4,8 @@
  * queue on a local runtime) is the source of truth, so a run missed while the socket was down or
  * the phone asleep is caught up. Everything read goes through the pure reducer.
  */
-import { isTerminal, newWorkflowRun, type RunError, type WorkflowRun } from '../rules/run-record';
-import { nodeTitle } from '../rules/workflow-import';
+import { isTerminal, type WorkflowRun } from '../rules/run-record';
 import type { ApiPrompt } from '../protocol/workflow-api';
-import { TERMINAL_JOB_STATUSES } from '../protocol/workflow-v2';
 import { applyCanceling, applyHistory, applyJobState, applyServerEvent, explainFailure } from '../rules/run-reducer';
 import type { ServerEvent } from '../protocol/workflow-events';
 import type { SocketMessage, WorkflowContext } from './socket-message';
@@ -15,12 +13,11 @@ import type { RunsRepo } from './runs-repo';
 import { Surfaces } from './surfaces';
 import { followsJobStreams, type JobHandle, type JobLinks, type JobReading } from './surfaces/surface';
 import { V2StreamWatch } from './v2-stream-watch';
+import { elsewhereRun, foreignJob } from './run-adoption';
+import { RunPublisher } from './run-publisher';
+import { OrphanEvents } from './orphan-events';
+import { GONE_FROM_QUEUE, lost, NEVER_ACCEPTED, RESTARTED } from './lost-run';
 import { DEFAULT_TIMINGS, type AppTimings } from '../../core/protocol/app-timings';
-
-/** How long an unknown job's events wait for a submit of ours to claim it before it is adopted. */
-const ADOPT_AFTER_MS = 1500;
-const PERSIST_EVERY_MS = 1000;
-const EMIT_EVERY_MS = 50;
 
 export interface TrackerHooks {
 	/** Called once when a run reaches its end, to fetch and cache its outputs. */
@@ -31,15 +28,11 @@ export interface TrackerHooks {
 
 export class RunTracker {
 	private readonly open = new Map<string, WorkflowRun>();
-	private readonly lastPersist = new Map<string, number>();
-	private readonly lastEmit = new Map<string, number>();
-	private readonly pendingEmit = new Map<string, ReturnType<typeof setTimeout>>();
+	private readonly publisher: RunPublisher;
 	private timer: ReturnType<typeof setInterval> | undefined;
 	private polling = false;
-	/** Events for prompt ids not known yet: a job can start before its submit answer arrives. */
-	private orphans: Array<{ at: number; profileId: string; event: ServerEvent }> = [];
+	private readonly orphans: OrphanEvents;
 	private readonly adopting = new Set<string>();
-	private readonly adoptScheduled = new Set<string>();
 	/** Prompt ids of runs deleted here: their late events must not bring them back as "elsewhere". */
 	private readonly deleted = new Set<string>();
 	private queueTimer: ReturnType<typeof setInterval> | undefined;
@@ -67,7 +60,12 @@ export class RunTracker {
 		private readonly hooks: TrackerHooks,
 		private readonly now: () => number = Date.now,
 		private readonly surfaces: Surfaces = new Surfaces(ctx)
-	) {}
+	) {
+		this.publisher = new RunPublisher(ctx, runs, now, (runId) => this.open.get(runId));
+		this.orphans = new OrphanEvents(now, (profileId, promptId) => {
+			if (!this.byPrompt(promptId)) void this.adopt(profileId, promptId);
+		});
+	}
 
 	start(): void {
 		this.ctx.onSocketMessage((message) => this.onSocket(message));
@@ -113,40 +111,9 @@ export class RunTracker {
 			// Another tab of this browser may have stored it already (it saves before sending).
 			const stored = await this.runs.byPromptId(promptId);
 			if (stored) return this.track(stored);
-			let graph = prompt;
-			let links: JobLinks | undefined;
-			if (!graph) {
-				// Only a job the service still lists is worth following; a straggler of a finished one is not.
-				const surface = await this.surfaces.for(profileId);
-				const active = surface.ok ? await surface.value.activeJobs() : undefined;
-				const job = active?.ok ? active.value.find((j) => j.promptId === promptId) : undefined;
-				if (!job) {
-					// The managed v2 service lists no jobs (its account's socket tells of them): read the job
-					// itself, and follow it by its links, so the socket's v1 file names never become its outputs.
-					const v2 = surface.ok && followsJobStreams(surface.value) ? await surface.value.readJob({ promptId }) : undefined;
-					if (!v2?.ok || !v2.value || TERMINAL_JOB_STATUSES.includes(v2.value.status)) return;
-					links = { self: v2.value.urls.self, events: v2.value.urls.events, cancel: v2.value.urls.cancel };
-				}
-				graph = job?.prompt;
-			}
-			const outputNode = graph ? Object.keys(graph).find((id) => /^Save|^Preview/.test(graph![id]!.class_type)) : undefined;
-			const run: WorkflowRun = {
-				...newWorkflowRun({
-					id: crypto.randomUUID(),
-					profileId,
-					title: graph && outputNode ? `${nodeTitle(graph, outputNode)} (started elsewhere)` : 'Run started elsewhere',
-					workflowId: null,
-					prompt: graph ?? {},
-					seeds: {},
-					partner: false,
-					now: this.now()
-				}),
-				promptId,
-				status: 'queued',
-				queuedAt: this.now(),
-				elsewhere: true,
-				...(links ? { jobLinks: links } : {})
-			};
+			const job = await foreignJob(this.surfaces, profileId, promptId, prompt);
+			if (!job) return;
+			const run = elsewhereRun(profileId, promptId, job, this.now());
 			await this.runs.put(run);
 			this.track(run);
 			this.update(this.open.get(run.id) ?? run, true);
@@ -165,10 +132,7 @@ export class RunTracker {
 	track(run: WorkflowRun): void {
 		if (isTerminal(run.status) || !run.promptId) return;
 		this.open.set(run.id, run);
-		const early = this.orphans.filter((o) => 'promptId' in o.event && o.event.promptId === run.promptId);
-		if (early.length === 0) return;
-		this.orphans = this.orphans.filter((o) => !early.includes(o));
-		for (const o of early) this.onEvent(o.profileId, o.event);
+		for (const o of this.orphans.claim(run.promptId)) this.onEvent(o.profileId, o.event);
 	}
 
 	/**
@@ -393,7 +357,7 @@ export class RunTracker {
 			if (running.length === 1) run = running[0];
 		}
 		if (!run) {
-			if (promptId) this.keepOrphan(profileId, event);
+			if (promptId) this.orphans.keep(profileId, event);
 			return;
 		}
 		// A v2 job is followed by its own stream and `GET urls.self`; the account's v1 socket also
@@ -406,29 +370,6 @@ export class RunTracker {
 		if (next.progress.finishing && !run.progress.finishing) void this.poll(next);
 	}
 
-	private keepOrphan(profileId: string, event: ServerEvent): void {
-		const t = this.now();
-		this.orphans = this.orphans.filter((o) => t - o.at < 10_000).slice(-500);
-		this.orphans.push({ at: t, profileId, event });
-		// Every connection of a user hears every job: one nobody here claims was started elsewhere.
-		const promptId = 'promptId' in event ? event.promptId : undefined;
-		if (
-			promptId &&
-			!this.adoptScheduled.has(promptId) &&
-			event.type !== 'execution_success' &&
-			event.type !== 'execution_error' &&
-			event.type !== 'execution_interrupted'
-		) {
-			this.adoptScheduled.add(promptId);
-			setTimeout(() => {
-				this.adoptScheduled.delete(promptId);
-				if (!this.byPrompt(promptId) && this.orphans.some((o) => 'promptId' in o.event && o.event.promptId === promptId)) {
-					void this.adopt(profileId, promptId);
-				}
-			}, ADOPT_AFTER_MS);
-		}
-	}
-
 	/** Keeps the newest state, writes it to storage at most once a second (at once when it matters), and tells the page. */
 	private update(run: WorkflowRun, important = false): void {
 		const previous = this.open.get(run.id);
@@ -439,53 +380,6 @@ export class RunTracker {
 		} else {
 			this.open.set(run.id, run);
 		}
-		const t = this.now();
-		if (important || isTerminal(run.status) || t - (this.lastPersist.get(run.id) ?? 0) >= PERSIST_EVERY_MS) {
-			this.lastPersist.set(run.id, t);
-			void this.runs.put(run);
-		}
-		this.emitRun(run, important || isTerminal(run.status));
+		this.publisher.publish(run, important);
 	}
-
-	private emitRun(run: WorkflowRun, now: boolean): void {
-		clearTimeout(this.pendingEmit.get(run.id));
-		const t = this.now();
-		const wait = EMIT_EVERY_MS - (t - (this.lastEmit.get(run.id) ?? 0));
-		const send = () => {
-			this.pendingEmit.delete(run.id);
-			this.lastEmit.set(run.id, this.now());
-			this.ctx.emit({ type: 'run', run: this.open.get(run.id) ?? run });
-			if (isTerminal(run.status)) void this.runs.put(run);
-		};
-		if (now || wait <= 0) send();
-		else this.pendingEmit.set(run.id, setTimeout(send, wait));
-	}
-}
-
-const RESTARTED: RunError = {
-	kind: 'lost',
-	title: 'The server restarted',
-	message: 'The server restarted while this ran, and forgot the job. Its inputs are kept: run it again.'
-};
-const GONE_FROM_QUEUE: RunError = {
-	kind: 'lost',
-	title: 'Gone from the queue',
-	message:
-		'The job left the server’s queue without running: the server restarted, or it was removed elsewhere. Its inputs are kept: run it again.'
-};
-const NEVER_ACCEPTED: RunError = {
-	kind: 'lost',
-	title: 'Never accepted',
-	message: 'The server never accepted this run (it has no job with this id). Its inputs are kept: run it again.'
-};
-
-/** A run the server no longer knows: lost, with the reason; never "cancelled". */
-function lost(run: WorkflowRun, now: number, error: RunError): WorkflowRun {
-	return {
-		...run,
-		status: 'lost',
-		finishedAt: run.finishedAt ?? now,
-		error,
-		progress: { ...run.progress, current: null, step: null, finishing: false }
-	};
 }

@@ -1,33 +1,23 @@
 /**
  * The workflow-runs feature of the worker: the node definitions (cached for offline), saved
- * workflows, input uploads, submitting runs, the queue, and output bytes. Everything that talks
- * to a server goes through the profile's surface (`surfaces/`), so it is the same on every surface.
+ * workflows, the queue, and output bytes; input uploads and submitting runs are `RunSubmitter`'s.
+ * Everything that talks to a server goes through the profile's surface (`surfaces/`), so it is the
+ * same on every surface.
  */
 import { appError, fail, ok, type Result } from '../../core/protocol/errors';
 import type { NodeDefinitions } from '../protocol/object-info';
-import { newWorkflowRun, type NodeProblems, type WorkflowRun } from '../rules/run-record';
-import { usesPartnerNodes } from '../rules/workflow-check';
+import type { WorkflowRun } from '../rules/run-record';
 import { nodeTitle, type ImportResult } from '../rules/workflow-import';
 import { importWorkflowTexts, type ImportDefinitions, type ImportTexts } from '../rules/converter/import-workflow';
 import { workflowFromFileTexts } from '../protocol/files/workflow-texts';
 import { writeWidgetValues } from '../rules/converter/write-values';
-import type { ApiPrompt, FileRef, NodeErrors } from '../protocol/workflow-api';
 import { readWorkflowFile } from '../protocol/files/read-workflow-file';
 import { formatMiB, MAX_FILE_READ_BYTES } from '../protocol/files/limits';
 import type { WorkflowContext } from './socket-message';
-import type {
-	ObjectInfoView,
-	QueueView,
-	SavedWorkflow,
-	SaveWorkflowInput,
-	SubmitRunError,
-	SubmitRunInput,
-	UploadedInput,
-	WorkflowApi
-} from '../protocol/api';
-import { sendInput } from './input-uploader';
+import type { ObjectInfoView, QueueView, SavedWorkflow, SaveWorkflowInput, WorkflowApi } from '../protocol/api';
 import { LibraryRepo } from './library-repo';
 import { RunTracker } from './run-tracker';
+import { RunSubmitter } from './run-submitter';
 import { RunsRepo } from './runs-repo';
 import { Surfaces, type WorkflowSurface } from './surfaces';
 import type { ActiveJob, StopOutcome } from './surfaces/surface';
@@ -46,8 +36,7 @@ export class WorkflowService {
 	private readonly library: LibraryRepo;
 	private readonly tracker: RunTracker;
 	private readonly surfaces: Surfaces;
-	/** Files sent by hash this session, by the name the workflow references, for a fallback upload. */
-	private readonly sentByHash = new Map<string, { profileId: string; file: File }>();
+	private readonly submitter: RunSubmitter;
 
 	constructor(private readonly ctx: WorkflowContext) {
 		this.runs = new RunsRepo(ctx.kv);
@@ -64,6 +53,7 @@ export class WorkflowService {
 			Date.now,
 			this.surfaces
 		);
+		this.submitter = new RunSubmitter(ctx, this.runs, this.library, this.tracker, this.surfaces, (i) => this.objectInfo(i));
 		ctx.onLeader(() => this.tracker.start());
 		ctx.onResync(() => void this.tracker.pollAll());
 	}
@@ -78,8 +68,8 @@ export class WorkflowService {
 			deleteWorkflow: ({ id }) => this.library.remove(id),
 			importFile: ({ file, profileId }) => this.importFile(file, profileId),
 			importText: ({ text, profileId }) => this.importTexts({ prompt: text }, 'The pasted text', profileId),
-			uploadInput: (i) => this.uploadInput(i),
-			submitRun: (i) => this.submitRun(i),
+			uploadInput: (i) => this.submitter.uploadInput(i),
+			submitRun: (i) => this.submitter.submitRun(i),
 			listRuns: () => this.runs.list(),
 			getRun: async ({ id }) => this.tracker.newest(id) ?? (await this.runs.get(id)) ?? null,
 			workflowSurface: async ({ profileId }) => {
@@ -201,155 +191,6 @@ export class WorkflowService {
 		return importWorkflowTexts(texts, label, definitions);
 	}
 
-	private async uploadInput({
-		profileId,
-		uploadId,
-		file,
-		maskFor,
-		operationId
-	}: {
-		profileId: string;
-		uploadId: string;
-		file: File;
-		maskFor?: FileRef;
-		operationId?: string;
-	}): Promise<Result<UploadedInput>> {
-		// Begun before any await, so a cancel sent right after this call finds it.
-		const operation = this.ctx.operations.begin(operationId);
-		try {
-			const surface = await this.surface(profileId);
-			if (!surface.ok) return surface;
-			const result = await sendInput(
-				surface.value,
-				this.ctx.kv,
-				file,
-				{ ...(maskFor ? { mask: { originalRef: maskFor } } : {}), ...(operation.signal ? { signal: operation.signal } : {}) },
-				(phase, loaded, total) => this.ctx.emit({ type: 'upload-progress', uploadId, phase, loaded, total })
-			);
-			if (result.ok && result.value.via === 'from-hash') this.sentByHash.set(result.value.name, { profileId, file });
-			return result;
-		} finally {
-			operation.end();
-		}
-	}
-
-	private async submitRun(input: SubmitRunInput): Promise<Result<WorkflowRun, SubmitRunError>> {
-		const found = await this.surface(input.profileId);
-		if (!found.ok) return fail({ kind: 'error', error: found.error, runId: null });
-		const surface = found.value;
-		const info = await this.objectInfo({ profileId: input.profileId });
-		const partner = info.ok ? usesPartnerNodes(input.prompt, info.value.nodes) : false;
-		let run: WorkflowRun = {
-			...newWorkflowRun({ id: crypto.randomUUID(), ...input, partner, now: Date.now() }),
-			promptId: crypto.randomUUID()
-		};
-		await this.save(run);
-		this.tracker.track(run); // before sending: its first events may beat the answer
-		// Our prompt id is stored with the run before sending, so it also serves as the idempotency key.
-		// As ComfyUI's editor does, so the outputs carry the graph (surfaces that take no such field leave it out).
-		const saved = input.workflowId ? await this.library.get(input.workflowId) : undefined;
-		const request = (prompt: ApiPrompt) => ({
-			prompt,
-			...(saved?.ui ? { extraPngInfo: { workflow: saved.ui } } : {}),
-			promptId: run.promptId!,
-			idempotencyKey: run.promptId!,
-			clientId: this.ctx.clientId(),
-			partner
-		});
-
-		let prompt = input.prompt;
-		let answer = await surface.submit(request(prompt));
-		// The service may not resolve a name created by from-hash: upload those bytes and submit once more.
-		if (!answer.ok && answer.error.kind === 'rejected') {
-			const retried = await this.uploadRejectedInputs(prompt, answer.error.nodeErrors, surface);
-			if (retried) {
-				prompt = retried;
-				run = { ...run, prompt };
-				answer = await surface.submit(request(prompt));
-			}
-		}
-		if (answer.ok) {
-			if (answer.value.promptId !== run.promptId) this.tracker.forget(run.id);
-			run = this.tracker.accepted(run, answer.value.promptId, answer.value.links);
-			this.ctx.notifyTabs('runs-changed');
-			return ok(run);
-		}
-		const failure = answer.error;
-		if (failure.kind === 'rejected' || (failure.error.kind !== 'network' && failure.error.kind !== 'timeout')) this.tracker.forget(run.id);
-		if (failure.kind === 'rejected') {
-			const problems = problemsOf(failure.nodeErrors);
-			run = {
-				...run,
-				status: 'failed',
-				finishedAt: Date.now(),
-				nodeProblems: problems,
-				error: {
-					kind: 'submit',
-					title: 'Rejected',
-					message: failure.message,
-					status: failure.status,
-					...(failure.requestId ? { requestId: failure.requestId } : {})
-				}
-			};
-			await this.save(run);
-			return fail({
-				kind: 'rejected',
-				message: failure.message,
-				problems,
-				status: failure.status,
-				...(failure.requestId ? { requestId: failure.requestId } : {}),
-				runId: run.id
-			});
-		}
-		const error = failure.error;
-		if (error.kind === 'network' || error.kind === 'timeout') {
-			// The job may have been accepted before the connection dropped: keep it and let polling find out.
-			this.ctx.notifyTabs('runs-changed');
-			return fail({
-				kind: 'error',
-				error: { ...error, message: `${error.message} The run is kept and will be checked when the service answers.` },
-				runId: run.id
-			});
-		}
-		run = {
-			...run,
-			status: 'failed',
-			finishedAt: Date.now(),
-			error: {
-				kind: 'submit',
-				title: 'Not accepted',
-				message: error.message,
-				...(error.status ? { status: error.status } : {}),
-				...(error.requestId ? { requestId: error.requestId } : {})
-			}
-		};
-		await this.save(run);
-		return fail({ kind: 'error', error, runId: run.id });
-	}
-
-	/** Uploads the bytes of inputs sent by hash that the service rejected; returns the corrected workflow, if any. */
-	private async uploadRejectedInputs(prompt: ApiPrompt, nodeErrors: NodeErrors, surface: WorkflowSurface): Promise<ApiPrompt | undefined> {
-		let next: ApiPrompt | undefined;
-		for (const [nodeId, nodeError] of Object.entries(nodeErrors)) {
-			for (const error of nodeError.errors) {
-				const inputName = error.extra_info?.input_name;
-				const value = inputName ? prompt[nodeId]?.inputs[inputName] : undefined;
-				const sent = typeof value === 'string' ? this.sentByHash.get(value) : undefined;
-				if (!inputName || !sent || sent.profileId !== surface.profileId) continue;
-				const uploaded = await sendInput(surface, this.ctx.kv, sent.file, { forceUpload: true }, () => {});
-				if (!uploaded.ok) return undefined;
-				next ??= structuredClone(prompt);
-				next[nodeId]!.inputs[inputName] = uploaded.value.name;
-			}
-		}
-		return next;
-	}
-
-	private async save(run: WorkflowRun): Promise<void> {
-		await this.runs.put(run);
-		this.ctx.emit({ type: 'run', run });
-	}
-
 	private async deleteRun({ id }: { id: string }): Promise<void> {
 		this.tracker.forget(id, (await this.runs.get(id))?.promptId);
 		await this.runs.remove(id);
@@ -455,17 +296,6 @@ export class WorkflowService {
 		await this.library.put({ ...workflow, thumbnail: await thumbnailOf(blob) });
 		this.ctx.notifyTabs('workflows-changed');
 	}
-}
-
-function problemsOf(nodeErrors: NodeErrors): NodeProblems {
-	const problems: NodeProblems = {};
-	for (const [nodeId, nodeError] of Object.entries(nodeErrors)) {
-		problems[nodeId] = nodeError.errors.map((e) => ({
-			...(e.extra_info?.input_name ? { inputName: e.extra_info.input_name } : {}),
-			message: e.details ? `${e.message}: ${e.details}` : e.message
-		}));
-	}
-	return problems;
 }
 
 /** A small WebP of an image, made off the main thread. */

@@ -7,23 +7,25 @@
  */
 import { credentialFor } from '../../../core/rules/credential';
 import { backoffDelay, SOCKET_BACKOFF } from '../../../core/rules/backoff';
-import { appError, fail, ok, type AppError, type Result } from '../../../core/protocol/errors';
-import { requestIdOf, type RawResponse } from '../../../core/rules/http-response';
+import { appError, fail, ok, type Result } from '../../../core/protocol/errors';
 import type { NodeDefinitions } from '../../protocol/object-info';
 import { createV2EventReader, type V2StreamEvent } from '../../protocol/v2-events';
 import { v2ErrorOf } from '../../protocol/v2-errors';
-import { afterFromHash, afterSubmit, afterUpload, pickRecordedJob, retryAfterMs, type Exchange } from '../../rules/v2-idempotency';
+import { afterFromHash, afterSubmit, pickRecordedJob, retryAfterMs } from '../../rules/v2-idempotency';
 import { ASSET_NAME_PREFIX, assetInputName, historyOf, jobStateOf } from '../../rules/v2-job-mapping';
-import { arr, isObject, tryParseJson, type Json } from '../../../core/protocol/json';
-import type { ApiPrompt, FileRef, NodeErrors } from '../../protocol/workflow-api';
-import { TERMINAL_JOB_STATUSES, type V2AssetReference, type V2Job, type V2Output } from '../../protocol/workflow-v2';
-import { parseV2Asset, parseV2Envelope, parseV2Job, parseV2NodeErrors, type V2Envelope } from '../../protocol/workflow-v2-parse';
+import { arr, isObject, tryParseJson } from '../../../core/protocol/json';
+import type { FileRef } from '../../protocol/workflow-api';
+import { TERMINAL_JOB_STATUSES, type V2Job, type V2Output } from '../../protocol/workflow-v2';
+import { parseV2Asset, parseV2Envelope, parseV2Job } from '../../protocol/workflow-v2-parse';
 import type { StopOutcome } from '../../rules/stop-outcome';
 import type { Connection } from '../../../core/worker/context';
 import type { Credential, GuardedRequest } from '../../../core/worker/guarded-fetch';
 import { WorkflowClient } from '../workflow-client';
 import { downloadResuming } from '../resumable-download';
 import type { SurfaceCapabilities } from './capabilities';
+import { callV2, errorOf, exchangeOf, sleep, type Answer } from './v2-http';
+import { toNodeErrors, withAssetReferences } from './v2-prompt';
+import { uploadAsset } from './v2-upload';
 import type {
 	ActiveJob,
 	FileUpload,
@@ -38,67 +40,6 @@ import type {
 } from './surface';
 
 export type V2Dialect = 'managed' | 'deployment' | 'proxy';
-
-/** One HTTP exchange: no answer at all, or an answer with its JSON (undefined when not JSON) and envelope. */
-type Answer =
-	| { kind: 'no-answer'; error: AppError }
-	| { kind: 'answer'; res: RawResponse; url: string; json: Json | undefined; envelope: V2Envelope | null };
-
-const sleep = (ms: number, signal?: AbortSignal) =>
-	new Promise<void>((resolve) => {
-		const t = setTimeout(resolve, ms);
-		signal?.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
-	});
-
-function exchangeOf(a: Answer): Exchange {
-	return a.kind === 'no-answer'
-		? { kind: 'no-answer' }
-		: { kind: 'answer', status: a.res.status, code: a.envelope?.code ?? null, retryAfterMs: retryAfterMs(a.res.header('Retry-After')) };
-}
-
-function errorOf(a: Answer): AppError {
-	if (a.kind === 'no-answer') return a.error;
-	const requestId = requestIdOf(a.res);
-	return v2ErrorOf(a.res.status, a.envelope, {
-		...(requestId ? { requestId } : {}),
-		...(a.envelope ? {} : { detail: a.res.body.slice(0, 160) })
-	});
-}
-
-/** The prompt with every uploaded-asset name turned into a `core/ASSET` reference (the v2 file input). */
-export function withAssetReferences(prompt: ApiPrompt): Record<string, unknown> {
-	const out: Record<string, unknown> = {};
-	for (const [id, node] of Object.entries(prompt)) {
-		const inputs: Record<string, unknown> = {};
-		for (const [name, value] of Object.entries(node.inputs)) {
-			inputs[name] =
-				typeof value === 'string' && value.startsWith(ASSET_NAME_PREFIX)
-					? ({ __type: 'core/ASSET', info: { id: value.slice(ASSET_NAME_PREFIX.length) } } satisfies V2AssetReference)
-					: value;
-		}
-		out[id] = { ...node, inputs };
-	}
-	return out;
-}
-
-/** v2 node errors (either dialect) in the shape the form shows at its fields, as v1's. */
-function toNodeErrors(details: V2Envelope['details'], prompt: ApiPrompt): NodeErrors {
-	const out: NodeErrors = {};
-	for (const [nodeId, reasons] of parseV2NodeErrors(details)) {
-		out[nodeId] = {
-			class_type: prompt[nodeId]?.class_type ?? '',
-			dependent_outputs: [],
-			errors: reasons.map((r) => ({
-				type: 'invalid',
-				// The reason is whole already (ComfyUI's message and details joined): no details to append.
-				message: r.reason,
-				details: '',
-				extra_info: r.field ? { input_name: r.field } : {}
-			}))
-		};
-	}
-	return out;
-}
 
 /** A text output larger than this is offered as a download rather than shown. */
 const TEXT_MAX_BYTES = 1 << 20;
@@ -134,11 +75,8 @@ export class V2Surface implements JobStreamSurface {
 		return this.connection.profile.id;
 	}
 
-	private async call(request: Omit<GuardedRequest, 'credential'>): Promise<Answer> {
-		const res = await this.connection.fetch({ ...request, credential: this.credential });
-		if (!res.ok) return { kind: 'no-answer', error: res.error };
-		const json = tryParseJson(res.value.body);
-		return { kind: 'answer', res: res.value, url: request.url, json, envelope: res.value.status >= 400 ? parseV2Envelope(json) : null };
+	private call(request: Omit<GuardedRequest, 'credential'>): Promise<Answer> {
+		return callV2(this.connection, this.credential, request);
 	}
 
 	private jobUrl(job: JobHandle): string {
@@ -376,68 +314,8 @@ export class V2Surface implements JobStreamSurface {
 		return asset.ok ? ok({ kind: 'known', name: assetInputName(asset.value.id) }) : fail(appError('bad-response', asset.reason));
 	}
 
-	async uploadFile(upload: FileUpload): Promise<Result<StoredFile>> {
-		// The key is derived from the content hash: the same on every retry and after a reload, new for new content.
-		const key = upload.idempotencyKey ?? `upload-${(upload.expectedHash ?? upload.name).replace(/^blake3:/, '').slice(0, 48)}`;
-		for (let attempt = 1; ; attempt++) {
-			const form = new FormData();
-			form.append('file', upload.file, upload.name);
-			form.append('content_type', upload.file.type || 'application/octet-stream');
-			form.append('file_path', upload.name);
-			if (upload.expectedHash) form.append('expected_hash', upload.expectedHash);
-			const res = await this.connection.upload({
-				url: `${this.api}/assets`,
-				form,
-				credential: this.credential,
-				onProgress: upload.onProgress,
-				...(upload.signal ? { signal: upload.signal } : {}),
-				headers: { 'Idempotency-Key': key }
-			});
-			if (upload.signal?.aborted) return fail(appError('cancelled', 'Cancelled: the file was not sent.'));
-			const json = res.ok ? tryParseJson(res.value.body) : undefined;
-			const answer: Answer = res.ok
-				? {
-						kind: 'answer',
-						res: res.value,
-						url: `${this.api}/assets`,
-						json,
-						envelope: res.value.status >= 400 ? parseV2Envelope(json) : null
-					}
-				: { kind: 'no-answer', error: res.error };
-			const step = afterUpload(exchangeOf(answer), attempt, backoffDelay(attempt, SOCKET_BACKOFF, Math.random()));
-			if (step.next === 'retry') {
-				await sleep(step.afterMs, upload.signal);
-				continue;
-			}
-			if (step.next === 'rehash')
-				return fail(
-					appError('invalid-input', 'The file changed while it was being read: choose it again, and it will be read afresh.', {
-						errorType: 'hash_mismatch'
-					})
-				);
-			if (answer.kind !== 'answer' || step.next === 'fail') return fail(errorOf(answer));
-			const asset = parseV2Asset(answer.json, answer.url);
-			if (!asset.ok) return fail(appError('bad-response', asset.reason));
-			if (step.next === 'poll') {
-				const ready = await this.waitReady(asset.value.id, step.afterMs, upload.signal);
-				if (!ready.ok) return ready;
-			}
-			return ok({ name: assetInputName(asset.value.id), subfolder: '', type: 'input' });
-		}
-	}
-
-	/** An upload answered 202 (still being scanned): poll the asset until it is ready (200). */
-	private async waitReady(id: string, firstWaitMs: number, signal?: AbortSignal): Promise<Result<void>> {
-		let wait = firstWaitMs;
-		for (let i = 0; i < 60; i++) {
-			await sleep(wait, signal);
-			if (signal?.aborted) return fail(appError('cancelled', 'Cancelled: the file was not sent.'));
-			const answer = await this.call({ url: `${this.api}/assets/${encodeURIComponent(id)}`, ...(signal ? { signal } : {}) });
-			if (answer.kind === 'answer' && answer.res.status === 200) return ok(undefined);
-			if (answer.kind === 'answer' && answer.res.status !== 202) return fail(errorOf(answer));
-			wait = Math.min(5000, (answer.kind === 'answer' ? retryAfterMs(answer.res.header('Retry-After')) : null) ?? wait * 1.5);
-		}
-		return fail(appError('timeout', 'The service is still checking the uploaded file: try the run again in a minute.'));
+	uploadFile(upload: FileUpload): Promise<Result<StoredFile>> {
+		return uploadAsset(this.connection, this.credential, this.api, upload);
 	}
 
 	/**
