@@ -1,15 +1,12 @@
-import { test, expect, openExample } from './fixtures';
-import { holdNode, untilHeld } from './holds';
+import { test, expect, openExample, workflowControl } from './fixtures';
 
 test('cancel a waiting job and interrupt the running one from the queue', async ({ page, openApp, emulator }) => {
-	// The first job is held in its sampler, so the second waits behind it; the interrupt is what lets it go.
-	await holdNode(emulator, { classType: 'KSampler' });
+	await workflowControl(emulator, 'timing', { stepMs: 500 });
 	await openApp('/');
 	await openExample(page, 'Text to image');
 	await page.getByLabel('Run times').fill('2');
 	await page.getByRole('button', { name: 'Run 2 times' }).click();
 	await expect(page.getByRole('link', { name: 'Open run Text to image' })).toHaveCount(2);
-	await untilHeld(emulator);
 
 	await page.goto(page.url().replace(/\/workflows\/.*$/, '/queue'));
 	await expect(page.getByRole('heading', { name: 'Waiting (1)' })).toBeVisible();
