@@ -60,9 +60,12 @@ test('an output image re-opens the workflow that made it, and feeds another run 
 	await page.getByRole('link', { name: 'Open run Text to image' }).click();
 	const output = page.getByRole('img', { name: /Output ComfyUI_\d+_\.png/ });
 	await expect(output).toBeVisible({ timeout: 20_000 });
-	const png = Buffer.from(
-		await output.evaluate(async (img: HTMLImageElement) => Array.from(new Uint8Array(await (await fetch(img.src)).arrayBuffer())))
-	);
+	// The output's object URL can be replaced (and the old one revoked) as the run's last update lands: read the current one.
+	let bytes: number[] = [];
+	await expect(async () => {
+		bytes = await output.evaluate(async (img: HTMLImageElement) => Array.from(new Uint8Array(await (await fetch(img.src)).arrayBuffer())));
+	}).toPass({ timeout: 10_000 });
+	const png = Buffer.from(bytes);
 	await page.getByRole('button', { name: 'Use as input' }).click();
 	await expect(page.getByRole('status').filter({ hasText: 'Copied ComfyUI_' })).toBeVisible();
 
