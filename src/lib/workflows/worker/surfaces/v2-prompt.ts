@@ -6,7 +6,8 @@ import { ASSET_NAME_PREFIX } from '../../rules/v2-job-mapping';
 
 /** The prompt with every uploaded-asset name turned into a `core/ASSET` reference (the v2 file input). */
 export function withAssetReferences(prompt: ApiPrompt): Record<string, unknown> {
-	const out: Record<string, unknown> = {};
+	// Keys are node ids from the user's workflow: a null-prototype object, so "__proto__" stays an own key.
+	const out = Object.create(null) as Record<string, unknown>;
 	for (const [id, node] of Object.entries(prompt)) {
 		const inputs: Record<string, unknown> = {};
 		for (const [name, value] of Object.entries(node.inputs)) {
