@@ -23,7 +23,7 @@ export function withAssetReferences(prompt: ApiPrompt): Record<string, unknown> 
 
 /** v2 node errors (either dialect) in the shape the form shows at its fields, as v1's. */
 export function toNodeErrors(details: V2Envelope['details'], prompt: ApiPrompt): NodeErrors {
-	const out: NodeErrors = {};
+	const out = Object.create(null) as NodeErrors;
 	for (const [nodeId, reasons] of parseV2NodeErrors(details)) {
 		out[nodeId] = {
 			class_type: prompt[nodeId]?.class_type ?? '',
