@@ -17,7 +17,10 @@ export default defineConfig({
 		: [['list'], ['./tests/reporters/slowest.ts']],
 	globalSetup: './tests/global-setup.ts',
 	use: {
-		trace: 'retain-on-failure',
+		// A trace costs a quarter of the suite's CPU (decision 0056): a failure keeps its screenshot, and
+		// `npx playwright test <file> --trace on` records one when a failure needs it.
+		trace: 'off',
+		screenshot: 'only-on-failure',
 		launchOptions: { ...(executablePath ? { executablePath } : {}), args: CHROMIUM_ARGS }
 	},
 	projects: [

@@ -7,14 +7,14 @@ import { createEmulator, DEFAULT_PORTS, type Emulator } from '../../emulator/ind
 import { demoConfig, serveApp, type ServedApp } from '../../scripts/serve-app';
 import type { FaultSet, ScenarioName } from '../../emulator/scenarios';
 import { PageErrorWatch, type ExpectedError } from './page-errors';
-import type { AppTimings } from '../../src/lib/core/protocol/app-timings';
+import { DEFAULT_TIMINGS, type AppTimings } from '../../src/lib/core/protocol/app-timings';
 
 /**
- * The app's timers for tests, short enough that no test waits out the product's seconds, long
- * enough that a journey still sees each step (an undo button stays 1.5 s). A test about a timer
- * serves its own.
+ * The app's timers for tests: the undo window is shortened so no test waits out the product's 8 s
+ * (an undo button still stays 1.5 s); polling keeps the product's pace, since faster polls cost the
+ * suite more CPU than they save in waiting (decision 0056). A test about a timer serves its own.
  */
-export const E2E_TIMINGS: AppTimings = { undoMs: 1500, undoGraceMs: 1000, workflowPollMs: 500, queueWatchMs: 1000, liveQueueEveryMs: 2000 };
+export const E2E_TIMINGS: AppTimings = { ...DEFAULT_TIMINGS, undoMs: 1500, undoGraceMs: 1000 };
 
 export interface Control {
 	reset(): Promise<void>;
