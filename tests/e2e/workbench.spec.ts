@@ -6,6 +6,7 @@ import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { test, expect, openExample, workflowControl, hasHorizontalScroll } from './fixtures';
 import { routerControl } from './models-helpers';
+import { holdNode, release, untilHeld } from './holds';
 
 // Whole journeys with a run or two each: generous under a loaded machine.
 test.describe.configure({ timeout: 90_000 });
@@ -30,14 +31,17 @@ test('a workflow run shows its progress, preview and image beside the form witho
 	openApp,
 	emulator
 }) => {
-	await workflowControl(emulator, 'timing', { stepMs: 300 });
+	// The sampler is held after its third step: progress and a preview are on screen, and stay there.
+	await holdNode(emulator, { classType: 'KSampler', step: 3 });
 	await openApp('/');
 	await openExample(page, 'Text to image');
 	const url = page.url();
 	await page.getByRole('button', { name: 'Run', exact: true }).click();
 	const pane = page.getByRole('region', { name: 'Run and results' });
-	await expect(pane.getByText(/Running KSampler: step \d+ of 20/)).toBeVisible({ timeout: 15_000 });
+	await untilHeld(emulator);
+	await expect(pane.getByText('Running KSampler: step 3 of 20')).toBeVisible();
 	await expect(pane.getByRole('img', { name: /Latest preview from KSampler/ })).toBeVisible();
+	await release(emulator);
 	const output = pane.getByRole('img', { name: /Output ComfyUI_\d+_\.png/ });
 	await expect(output).toBeVisible({ timeout: 20_000 });
 	expect(page.url()).toBe(url);

@@ -7,7 +7,7 @@ import type { Page } from '@playwright/test';
 import { demoConfig, serveApp } from '../../scripts/serve-app';
 import { E2E_TIMINGS, test, expect, openExample, runExample, workflowControl } from './fixtures';
 import { addProfile, proxySettings } from './v2-helpers';
-import { holdNode, oneStepWhileWatched, release } from './holds';
+import { holdNode, oneStepWhileWatched, release, untilHeld } from './holds';
 
 async function picture(seed: number): Promise<Buffer> {
 	return sharp({ create: { width: 96, height: 64, channels: 3, background: { r: seed % 255, g: 90, b: 200 } } })
@@ -279,21 +279,24 @@ test('Deployment on v2: the form is drawn from the workflow, and a run ends with
 });
 
 test('v2: a reload mid-run re-attaches to the job, and the stream dropped 20 times loses nothing', async ({ page, openApp, emulator }) => {
-	// Slow enough steps that a reload on a loaded machine still finds the sampler running.
-	test.setTimeout(120_000);
-	await workflowControl(emulator, 'timing', { stepMs: 1500 });
+	test.setTimeout(90_000);
+	// The sampler is held after step 4 across the reload, so the reload always finds it running.
+	await holdNode(emulator, { classType: 'KSampler', step: 4 });
 	await openApp('/settings');
 	await addProfile(page, emulator, 'Cloud');
 	await runExample(page, 'Text to image');
-	await expect(page.getByText(/Running KSampler: step \d+ of 20/)).toBeVisible({ timeout: 15_000 });
+	await untilHeld(emulator);
+	await expect(page.getByText(/Running KSampler: step 4 of 20/)).toBeVisible();
 	await page.reload();
-	await expect(page.getByText(/Running KSampler: step \d+ of 20/)).toBeVisible({ timeout: 15_000 });
-	// The stream dropped 20 times during the run: polling and each reconnect's first snapshot lose nothing.
+	await expect(page.getByText(/Running KSampler: step \d+ of 20/)).toBeVisible();
+	// The stream dropped 20 times while the sampler goes on: polling and each reconnect's first snapshot lose nothing.
+	await workflowControl(emulator, 'timing', { stepMs: 100 });
+	await release(emulator);
 	for (let i = 0; i < 20; i++) {
 		await fetch(`${emulator.urls.workflow}/__emulator/v2/streams/drop`, { method: 'POST' });
-		await page.waitForTimeout(150);
+		await page.waitForTimeout(100);
 	}
-	await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 60_000 });
+	await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 30_000 });
 	await expect(page.getByRole('img', { name: /^Output / }).first()).toBeVisible();
 });
 
