@@ -15,7 +15,7 @@ import {
 } from '$lib/workflows/rules/workflow-copy';
 import { workerApi } from '$lib/core/state/worker-bridge.svelte';
 import { profiles } from '$lib/core/state/profiles.svelte';
-import { timeline } from '$lib/timeline/state/timeline.svelte';
+import { runEntries } from '$lib/core/state/run-entries.svelte';
 import { WorkflowEditor } from './workflow-editor.svelte';
 import { WorkflowRunsStore } from './workflow-runs.svelte';
 import { inputClipboard } from './input-clipboard.svelte';
@@ -55,7 +55,7 @@ export class WorkflowPageStore {
 	/** This workflow's earlier runs, newest first, from the timeline index. */
 	earlier = $derived(
 		this.editor.workflow
-			? [...timeline.entries.values()]
+			? [...runEntries.entries.values()]
 					.filter((e) => e.kind === 'workflow' && e.subject === this.editor.workflow?.id)
 					.sort((a, b) => b.createdAt - a.createdAt)
 					.slice(0, STRIP_SIZE)
@@ -107,7 +107,7 @@ export class WorkflowPageStore {
 	/** Opens workflow `id` (with the inputs of `inputsFrom`, a run id, when given) and starts following its runs. */
 	async open(id: string, inputsFrom: string | null): Promise<void> {
 		this.stopEffects ??= $effect.root(() => this.follow());
-		void timeline.load();
+		void runEntries.load();
 		await profiles.whenLoaded();
 		this.runs.listen();
 		await this.editor.open(id, inputsFrom);

@@ -1,6 +1,6 @@
 /** How long a queued run may wait, from recent durations of the same workflow and its queue position. */
 
-import type { TimelineEntry } from './timeline';
+import type { TimelineEntry } from '../protocol/run-kernel';
 
 export interface EtaInput {
 	/** Jobs ahead of this one (0 = next to start). */
