@@ -3,7 +3,6 @@
  * router is never summed up as "Live" because the workflow server's socket is open.
  */
 import type { AppError } from '../protocol/errors';
-import type { CatalogView } from '../../models/rules/model-catalog';
 import type { SocketState } from '../protocol/socket-state';
 
 export type BadgeTone = 'ok' | 'warn' | 'bad' | 'idle';
@@ -11,9 +10,14 @@ export type BadgeTone = 'ok' | 'warn' | 'bad' | 'idle';
 /** What is known of the model router: nothing yet, answering, or refusing (in words). */
 export type RouterHealth = { kind: 'unknown' } | { kind: 'ok' } | { kind: 'failing'; words: string };
 
+/** What the badge reads of the model catalog's walk (the models feature's `CatalogView` has the whole of it). */
+export interface CatalogWalkReading {
+	walk: { kind: string; error?: AppError };
+}
+
 /** The router's health as its catalog walk last saw it (the walk is the app's steady contact with it). */
-export function routerHealth(view: Pick<CatalogView, 'walk'> | null, error: AppError | null): RouterHealth {
-	const walkError = view && (view.walk.kind === 'retrying' || view.walk.kind === 'failed') ? view.walk.error : null;
+export function routerHealth(view: CatalogWalkReading | null, error: AppError | null): RouterHealth {
+	const walkError = view && (view.walk.kind === 'retrying' || view.walk.kind === 'failed') ? (view.walk.error ?? null) : null;
 	const failure = walkError ?? error;
 	if (failure) return { kind: 'failing', words: failureWords(failure) };
 	if (view?.walk.kind === 'done') return { kind: 'ok' };
