@@ -1,7 +1,7 @@
 /** Profiles, the active one, the live connection state and the last connection reports. */
 import type { ConnectionReport } from '$lib/core/protocol/connection-report';
 import type { AppError, Result } from '$lib/core/protocol/errors';
-import { PARTNER_KEY_LABEL, takesPartnerKey, type ProfileInput, type ProfileView } from '$lib/core/rules/profile';
+import type { ProfileInput, ProfileView } from '$lib/core/rules/profile';
 import type { SocketState } from '$lib/core/protocol/socket-state';
 import type { DemoPreset, SaveProfileError } from '$lib/core/protocol/worker-api';
 import { onWorkerEvent, workerApi } from '$lib/core/state/worker-bridge.svelte';
@@ -30,10 +30,6 @@ export class ProfilesStore {
 	reports = $state<Record<string, Result<ConnectionReport> | 'testing'>>({});
 
 	active = $derived(this.profiles.find((p) => p.id === this.activeId) ?? null);
-	/** The active profile sends partner nodes a Comfy account key of its own (a self-hosted proxy), not its API key. */
-	activeTakesPartnerKey = $derived(this.active !== null && takesPartnerKey(this.active.preset));
-	/** What that key's field is called in Settings. */
-	readonly partnerKeyLabel = PARTNER_KEY_LABEL;
 
 	private loading: Promise<void> | undefined;
 

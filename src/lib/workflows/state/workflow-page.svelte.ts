@@ -15,6 +15,7 @@ import {
 } from '$lib/workflows/rules/workflow-copy';
 import { workerApi } from '$lib/core/state/worker-bridge.svelte';
 import { profiles } from '$lib/core/state/profiles.svelte';
+import { PARTNER_KEY_LABEL, takesPartnerKey } from '$lib/core/rules/profile';
 import { runEntries } from '$lib/core/state/run-entries.svelte';
 import { WorkflowEditor } from './workflow-editor.svelte';
 import { WorkflowRunsStore } from './workflow-runs.svelte';
@@ -50,6 +51,10 @@ export class WorkflowPageStore {
 	runsOnV2 = $state(false);
 	editUrls = $state<{ runId: string; before: string; after: string } | null>(null);
 
+	/** The active profile sends partner nodes a Comfy account key of its own (a self-hosted proxy), not its API key. */
+	activeTakesPartnerKey = $derived(profiles.active !== null && takesPartnerKey(profiles.active.preset));
+	/** What that key's field is called in Settings. */
+	readonly partnerKeyLabel = PARTNER_KEY_LABEL;
 	shown = $derived(this.shownIds.flatMap((id) => this.runs.runs.get(id) ?? []));
 
 	/** This workflow's earlier runs, newest first, from the timeline index. */
