@@ -1,10 +1,11 @@
 /**
  * The run kernel on the page: every run of every kind as its timeline entry, loaded from the worker
  * newest screenful first and kept live from its run events. The Runs list filters it; the workflow,
- * model and run pages read recent durations and history from it, without reaching into the timeline.
+ * model and run pages read recent durations (`core/rules/eta.ts`) and history from it, without
+ * reaching into the timeline.
  */
 import { SvelteMap } from 'svelte/reactivity';
-import type { RunKind, TimelineEntry } from '../protocol/run-kernel';
+import type { TimelineEntry } from '../protocol/run-kernel';
 import { modelEntry, workflowEntry } from '../rules/run-entry';
 import { onWorkerEvent, workerApi } from './worker-bridge.svelte';
 
@@ -70,14 +71,6 @@ export class RunEntries {
 		)
 			return;
 		this.entries.set(entry.id, entry);
-	}
-
-	/** Durations of recent successful runs of one workflow or model, newest first (for wait estimates). */
-	recentDurations(kind: RunKind, subject: string): number[] {
-		return [...this.entries.values()]
-			.filter((e) => e.kind === kind && e.subject === subject && e.status === 'succeeded' && e.durationMs !== null)
-			.sort((a, b) => b.createdAt - a.createdAt)
-			.map((e) => e.durationMs!);
 	}
 }
 

@@ -10,7 +10,7 @@ import { profiles } from '$lib/core/state/profiles.svelte';
 import { flattenBody } from '$lib/workbench/rules/compare-inputs';
 import { inputImageOfBody } from '$lib/workbench/rules/edit-input';
 import { PosterCache } from '$lib/workbench/state/poster-frame';
-import { estimateRemaining } from '$lib/core/rules/eta';
+import { estimateRemaining, recentDurations } from '$lib/core/rules/eta';
 import { runEntries } from '$lib/core/state/run-entries.svelte';
 import { isModelTerminal, type ModelRun } from '../rules/model-run';
 import { asCurl, asFetch, asJson, asPython } from '../rules/model-copy';
@@ -36,7 +36,10 @@ export function badgeOf(run: ModelRun): string {
 /** A queued run's likely wait, from recent runs of the same model and its queue position. */
 export function etaOf(run: ModelRun): number | undefined {
 	return run.status === 'queued' && run.queue?.position !== undefined
-		? estimateRemaining({ position: run.queue.position, recentDurations: runEntries.recentDurations('model', run.modelId) })
+		? estimateRemaining({
+				position: run.queue.position,
+				recentDurations: recentDurations(runEntries.entries.values(), 'model', run.modelId)
+			})
 		: undefined;
 }
 

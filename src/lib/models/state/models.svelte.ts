@@ -16,7 +16,7 @@ import { modelPicks } from './model-picks.svelte';
 import { onWorkerEvent, workerApi } from '$lib/core/state/worker-bridge.svelte';
 import { perFrame } from '$lib/core/state/per-frame';
 import type { WorkerEvent } from '$lib/core/protocol/worker-api';
-import { routerHealth, type RouterHealth } from '$lib/core/rules/connection-badge';
+import { routerHealth, type RouterHealth } from '$lib/core/rules/router-health';
 import { routerHealthBoard, type RouterHealthBoard } from '../../core/state/router-health.svelte';
 
 type CatalogPageEvent = Extract<WorkerEvent, { type: 'model-catalog-page' }>;
