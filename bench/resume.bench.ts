@@ -4,7 +4,7 @@
  * by the worker), against one status round trip per run, all in parallel, from the same page.
  */
 import { newWorkflowRun, type WorkflowRun } from '../src/lib/workflows/rules/run-record';
-import { workflowEntry } from '../src/lib/timeline/rules/timeline';
+import { workflowEntry } from '../src/lib/core/rules/run-entry';
 import textToImage from '../src/lib/workflows/rules/examples/text-to-image.json';
 import type { ApiPrompt } from '../src/lib/workflows/protocol/workflow-api';
 import { demoConfig, serveApp } from '../scripts/serve-app';

@@ -5,7 +5,7 @@
  */
 import type { Page } from '@playwright/test';
 import { newWorkflowRun, type WorkflowRun } from '../src/lib/workflows/rules/run-record';
-import { workflowEntry } from '../src/lib/timeline/rules/timeline';
+import { workflowEntry } from '../src/lib/core/rules/run-entry';
 import textToImage from '../src/lib/workflows/rules/examples/text-to-image.json';
 import type { ApiPrompt } from '../src/lib/workflows/protocol/workflow-api';
 import { demoConfig, serveApp } from '../scripts/serve-app';

@@ -1,6 +1,6 @@
 /**
  * Where the worker is assembled: the core, each feature on the core's context, and what each
- * feature plugs into the core (the live socket, its part in deleting a profile). The core knows
+ * feature plugs into the core (the live socket, the connection test, its part in deleting a profile). The core knows
  * no feature; this file knows them all (docs/decisions/0010-worker-composition.md).
  */
 import type { WorkerApi } from '../core/protocol/worker-api';
@@ -10,6 +10,7 @@ import { removeModelRunsOf } from '../models/worker/run-repo';
 import { ModelService } from '../models/worker/model-service';
 import { StorageService } from '../storage/worker/storage-service';
 import { TimelineService } from '../timeline/worker/timeline-service';
+import { testConnection } from '../workflows/worker/connection-test';
 import { ProfileSocket } from '../workflows/worker/profile-socket';
 import { RunsRepo } from '../workflows/worker/runs-repo';
 import { WorkflowService } from '../workflows/worker/workflow-service';
@@ -20,7 +21,7 @@ export interface ComposedWorker {
 }
 
 export function composeWorker(env: WorkerEnv): ComposedWorker {
-	const core = new RunboardWorker(env);
+	const core = new RunboardWorker({ ...env, testConnection });
 	const ctx = core.context;
 
 	const socket = new ProfileSocket(ctx);

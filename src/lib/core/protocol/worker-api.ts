@@ -4,7 +4,7 @@
  */
 import type { ConnectionReport } from './connection-report';
 import type { AppError, Result } from './errors';
-import type { ProfileFieldErrors, ProfileInput, ProfileView } from '../rules/profile';
+import type { ProfileFieldErrors, ProfileInput, ProfileView } from './profile';
 import type { SocketState } from './socket-state';
 import type { ModelApi, ModelEvent } from '../../models';
 import type { WorkflowApi, WorkflowEvent } from '../../workflows';

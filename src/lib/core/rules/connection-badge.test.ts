@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { appError } from '../protocol/errors';
-import { badgeView, routerHealth, type RouterHealth } from './connection-badge';
+import { badgeView, type RouterHealth } from './connection-badge';
+import { routerHealth } from './router-health';
 import type { SocketState } from '../protocol/socket-state';
 
 const open: SocketState = { status: 'open', queueRemaining: 0 };

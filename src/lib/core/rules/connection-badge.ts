@@ -2,30 +2,12 @@
  * The connection badge in words: one part per service of the active profile, so a failing model
  * router is never summed up as "Live" because the workflow server's socket is open.
  */
-import type { AppError } from '../protocol/errors';
-import type { CatalogView } from '../../models/rules/model-catalog';
 import type { SocketState } from '../protocol/socket-state';
 
 export type BadgeTone = 'ok' | 'warn' | 'bad' | 'idle';
 
-/** What is known of the model router: nothing yet, answering, or refusing (in words). */
-export type RouterHealth = { kind: 'unknown' } | { kind: 'ok' } | { kind: 'failing'; words: string };
-
-/** The router's health as its catalog walk last saw it (the walk is the app's steady contact with it). */
-export function routerHealth(view: Pick<CatalogView, 'walk'> | null, error: AppError | null): RouterHealth {
-	const walkError = view && (view.walk.kind === 'retrying' || view.walk.kind === 'failed') ? view.walk.error : null;
-	const failure = walkError ?? error;
-	if (failure) return { kind: 'failing', words: failureWords(failure) };
-	if (view?.walk.kind === 'done') return { kind: 'ok' };
-	return { kind: 'unknown' };
-}
-
-function failureWords(error: AppError): string {
-	if (error.kind === 'unavailable' || error.status === 503 || error.errorType === 'service_unavailable') return 'Models unavailable';
-	if (error.kind === 'unauthorized' || error.kind === 'forbidden') return 'Models: key refused';
-	if (error.kind === 'network' || error.kind === 'timeout') return 'Models not answering';
-	return 'Models failing';
-}
+export type { RouterHealth } from './router-health';
+import type { RouterHealth } from './router-health';
 
 function socketWords(socket: SocketState): { tone: BadgeTone; text: string } {
 	switch (socket.status) {

@@ -3,7 +3,7 @@
  * HTML page, truncated JSON or plain text: the status and request id are kept whatever the body.
  */
 import { isObject, own, str, tryParseJson, type Json } from '../protocol/json';
-import { ROUTER_HEADERS } from '../../models/protocol/router-api';
+import { SERVICE_HEADERS } from '../protocol/service-headers';
 import { appError, type AppError, type ErrorKind, type Result } from '../protocol/errors';
 
 export interface RawResponse {
@@ -20,7 +20,7 @@ export interface RawResponse {
 export type Service = 'workflow' | 'router';
 
 export function requestIdOf(res: Pick<RawResponse, 'header'>): string | undefined {
-	return res.header(ROUTER_HEADERS.requestId) ?? res.header('X-Request-Id') ?? undefined;
+	return res.header(SERVICE_HEADERS.requestId) ?? res.header('X-Request-Id') ?? undefined;
 }
 
 function looksLikeHtml(res: RawResponse): boolean {
@@ -76,7 +76,7 @@ const KIND_MESSAGE: Partial<Record<ErrorKind, string>> = {
 
 function errorFrom(res: RawResponse, service: Service): AppError {
 	const requestId = requestIdOf(res);
-	const headerType = res.header(ROUTER_HEADERS.errorType) ?? undefined;
+	const headerType = res.header(SERVICE_HEADERS.errorType) ?? undefined;
 	if (looksLikeHtml(res)) {
 		return appError(
 			'html-response',

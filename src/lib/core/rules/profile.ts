@@ -1,48 +1,13 @@
 /**
- * Connection profiles: a name, the workflow service base URL, the router base URL (optional: a
+ * The rules of connection profiles (their types are in `core/protocol/profile.ts`): a name, the workflow service base URL, the router base URL (optional: a
  * local ComfyUI has none), and an API key that is stored apart from the profile and never
  * returned to the page (the page only learns whether one is saved).
  */
 import { credentialFor, credentialPlacement } from './credential';
 import { fail, ok, type Result } from '../protocol/errors';
+import type { PresetId, Profile, ProfileFieldErrors, ProfileInput } from '../protocol/profile';
 
-export type PresetId = 'demo' | 'local-comfyui' | 'cloud' | 'deployment' | 'self-hosted-proxy';
-
-export interface Profile {
-	id: string;
-	name: string;
-	preset: PresetId;
-	workflowUrl: string;
-	routerUrl: string | null;
-	/**
-	 * A self-hosted v2 proxy's ComfyUI (node definitions come from there: the proxy does not serve
-	 * `object_info`). Absent on profiles stored before it existed and on every other kind.
-	 */
-	comfyUrl?: string | null;
-	createdAt: number;
-	updatedAt: number;
-}
-
-/** What the page sees: the profile plus whether its keys are saved, never the keys themselves. */
-export interface ProfileView extends Profile {
-	hasKey: boolean;
-	/** A self-hosted proxy's Comfy account key (for partner nodes) is saved; false on every other kind. */
-	hasPartnerKey: boolean;
-}
-
-export interface ProfileInput {
-	id?: string;
-	name: string;
-	preset: PresetId;
-	workflowUrl: string;
-	routerUrl: string;
-	/** Only for a self-hosted proxy: the ComfyUI behind it. */
-	comfyUrl?: string;
-	/** A new key to save; empty or undefined keeps the saved one. */
-	apiKey?: string;
-	/** Only for a self-hosted proxy: a new Comfy account key for partner nodes; empty or undefined keeps the saved one. */
-	partnerKey?: string;
-}
+export type { PresetId, Profile, ProfileFieldErrors, ProfileInput, ProfileView } from '../protocol/profile';
 
 export interface Preset {
 	id: PresetId;
@@ -137,13 +102,6 @@ export function normalizeBaseUrl(text: string, field: UrlField, required: boolea
 	if (url.username || url.password) return fail({ field, message: 'Do not put credentials in the address; use the API key field.' });
 	if (url.search || url.hash) return fail({ field, message: 'Leave out the query (?...) and fragment (#...).' });
 	return ok(url.origin + url.pathname.replace(/\/+$/, ''));
-}
-
-export interface ProfileFieldErrors {
-	name?: string;
-	workflowUrl?: string;
-	routerUrl?: string;
-	comfyUrl?: string;
 }
 
 export function validateProfileInput(

@@ -3,7 +3,9 @@
  * evicted the tab) loses nothing. Each saver waits for a pause in typing; `flushDrafts` writes every
  * pending draft at once, and the update flow calls it before reloading.
  */
-const pending = new Set<() => Promise<unknown>>();
+import { pendingDrafts as pending } from './draft-flush';
+
+export { flushDrafts } from './draft-flush';
 
 export interface DraftSaver {
 	schedule(): void;
@@ -26,8 +28,4 @@ export function draftSaver(save: () => Promise<unknown>, delayMs = 600): DraftSa
 		},
 		flush: () => (pending.has(run) ? run() : Promise.resolve())
 	};
-}
-
-export async function flushDrafts(): Promise<void> {
-	await Promise.allSettled([...pending].map((run) => run()));
 }

@@ -3,7 +3,7 @@
  * is cached, "update available, reload" when a new version waits.
  */
 import type { Workbox } from 'workbox-window';
-import { flushDrafts } from './drafts';
+import { flushDrafts } from './draft-flush';
 
 export class PwaStore {
 	offlineReady = $state(false);

@@ -2,7 +2,7 @@
 import { fail, ok, type AppError, type Result } from '../protocol/errors';
 import { profileOrigins, takesPartnerKey, type Profile } from '../rules/profile';
 import type { ConnectionReport } from '../protocol/connection-report';
-import { testConnection } from './connection-test';
+import type { TestConnection } from './live-link';
 import type { Connection } from './context';
 import { createGuardedFetch, type GuardedFetch } from './guarded-fetch';
 import { createGuardedUpload } from './guarded-upload';
@@ -12,6 +12,14 @@ export interface GuardEnv {
 	appOrigin: string;
 	fetchImpl?: typeof fetch;
 }
+
+/** Until a feature plugs its test in, there is nothing to test. */
+const NO_CONNECTION_TEST: TestConnection = async (profile) => ({
+	profileId: profile.id,
+	at: Date.now(),
+	workflow: [],
+	router: null
+});
 
 export function guardedFetchFor(profile: Pick<Profile, 'workflowUrl' | 'routerUrl'>, env: GuardEnv): GuardedFetch {
 	return createGuardedFetch({ allowedOrigins: profileOrigins(profile), appOrigin: env.appOrigin, fetchImpl: env.fetchImpl });
@@ -30,12 +38,16 @@ export async function connectionTo(repo: ProfileRepo, id: string, env: GuardEnv)
 export async function testProfileConnection(
 	repo: ProfileRepo,
 	id: string,
-	env: GuardEnv & { probeClientId: string }
+	env: GuardEnv & { probeClientId: string; testConnection?: TestConnection }
 ): Promise<Result<ConnectionReport>> {
 	const profile = await repo.get(id);
 	if (!profile) return fail({ kind: 'invalid-profile', message: 'This profile no longer exists.' } satisfies AppError);
 	const key = await repo.key(id);
 	return ok(
-		await testConnection(profile, key, { fetch: guardedFetchFor(profile, env), clientId: env.probeClientId, appOrigin: env.appOrigin })
+		await (env.testConnection ?? NO_CONNECTION_TEST)(profile, key, {
+			fetch: guardedFetchFor(profile, env),
+			clientId: env.probeClientId,
+			appOrigin: env.appOrigin
+		})
 	);
 }

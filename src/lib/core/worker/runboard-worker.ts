@@ -1,7 +1,7 @@
 /**
  * The core of the worker API: profiles and keys in IndexedDB, the connection test, the tabs'
  * leader and channel, and (in the leader tab only) when the active profile's live link is kept open.
- * It knows no feature: they plug in through the context, `useLiveLink` and `onProfileDeleted`.
+ * It knows no feature: they plug in through the context, `useLiveLink`, `onProfileDeleted` and the env's `testConnection`.
  */
 import type { Result } from '../protocol/errors';
 import { PRESETS, type ProfileInput, type ProfileView } from '../rules/profile';
@@ -16,7 +16,7 @@ import { rememberDemoDeleted, seedDemoProfiles } from './demo-profiles';
 import { storeProfile } from './profile-save';
 import { connectionTo, testProfileConnection } from './profile-connection';
 import type { KeyValueStore } from './kv-store';
-import type { LiveLink, OpenLiveLink, ProfileDeletedHook } from './live-link';
+import type { LiveLink, OpenLiveLink, ProfileDeletedHook, TestConnection } from './live-link';
 import { Operations } from './operations';
 import { ProfileRepo } from './profile-repo';
 import { loadRuntimeConfig } from './runtime-config-load';
@@ -31,6 +31,8 @@ export interface WorkerEnv {
 	/** Called once; calls back when this worker becomes the tabs' leader. */
 	electLeader?: (onLeader: () => void) => void;
 	randomId?: () => string;
+	/** What "Test connection" asks (the workflow feature's test), given where the worker is assembled. */
+	testConnection?: TestConnection;
 }
 
 export class RunboardWorker implements CoreApi {

@@ -1,8 +1,7 @@
 /** The model-runs part of the worker API (issue: model runs in the app). */
 import type { AppError, Result } from '../../core/protocol/errors';
-import type { CatalogPageUpdate, CatalogView } from '../rules/model-catalog';
-import type { ModelRun, SpendFacts } from '../rules/model-run';
-import type { ModelSummary } from '../rules/model-summary';
+import type { CatalogPageUpdate, CatalogView, ModelSummary } from './catalog';
+import type { ModelRun, SpendFacts } from '../../core/protocol/model-run';
 import type { Json, JsonObject } from '../../core/protocol/json';
 import type { RouterModelListEntry } from './router-api';
 

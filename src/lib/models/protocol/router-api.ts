@@ -2,6 +2,7 @@
  * Wire types of the model-routing service (spec B), shared by the app, the emulator and the tests.
  * Pure TypeScript: no DOM, no Node. Shapes only; parsing untrusted bodies into these lives elsewhere.
  */
+import { SERVICE_HEADERS } from '../../core/protocol/service-headers';
 
 /** Every error type the spec lists. The set is open: clients must tolerate values not in this list. */
 export const ROUTER_ERROR_TYPES = [
@@ -37,8 +38,7 @@ export function isKnownRouterErrorType(value: string): value is KnownRouterError
 
 /** Response header names, lower-cased as fetch's `Headers` reads them. */
 export const ROUTER_HEADERS = {
-	requestId: 'x-service-request-id',
-	errorType: 'x-service-error-type',
+	...SERVICE_HEADERS,
 	upstreamStatus: 'x-service-upstream-status',
 	creditsUsed: 'x-service-credits-used',
 	spendLimit: 'x-committed-spend-limit',

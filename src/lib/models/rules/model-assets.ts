@@ -46,7 +46,8 @@ export function expiryWords(expiresAt: number | undefined, now: number): string 
 	return `link expires in ${h > 0 ? `${h} h ` : ''}${m} min`;
 }
 
-export type MediaKind = 'image' | 'video' | 'audio' | 'file';
+export type { MediaKind } from '../../core/protocol/model-run';
+import type { MediaKind } from '../../core/protocol/model-run';
 
 export interface FoundAsset {
 	/** Where in the JSON result, for labels ("images.0.url"). */

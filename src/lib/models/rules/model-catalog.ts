@@ -4,8 +4,10 @@
  */
 import { arr, bool, isObject, num, str, type Json } from '../../core/protocol/json';
 import type { RouterModelListEntry } from '../protocol/router-api';
-import type { AppError } from '../../core/protocol/errors';
 import { KIND_WORDS, type ModelKind, type ModelSummary } from './model-summary';
+import type { CatalogPageUpdate, CatalogView } from '../protocol/catalog';
+
+export type { CatalogPageUpdate, CatalogView, WalkStatus } from '../protocol/catalog';
 
 export interface CatalogPage {
 	entries: RouterModelListEntry[];
@@ -48,33 +50,6 @@ export function parseCatalogPage(json: Json): { ok: true; page: CatalogPage } | 
 		ok: true,
 		page: { entries, hasMore, nextCursor: hasMore ? nextCursor : undefined, limit: num(json, 'limit') ?? entries.length, skipped }
 	};
-}
-
-/** Where a walk stands. A walk never stops on an empty or short page, and never restarts by itself. */
-export type WalkStatus =
-	| { kind: 'idle' }
-	| { kind: 'walking'; pages: number }
-	| { kind: 'retrying'; pages: number; attempt: number; retryInMs: number; error: AppError }
-	| { kind: 'done'; pages: number; at: number; /** How long the walk took, first request to last page. */ ms: number }
-	| { kind: 'failed'; pages: number; error: AppError };
-
-export interface CatalogView {
-	profileId: string;
-	models: RouterModelListEntry[];
-	/** When the list shown was saved (cache) or completed (walk); null when never. */
-	savedAt: number | null;
-	/** `cache` while the list shown is the saved one and a walk has not yet replaced it. */
-	source: 'cache' | 'walk' | 'none';
-	walk: WalkStatus;
-}
-
-/**
- * What a walk in progress sends between whole views: its status and, unless a list stays on screen
- * until the walk completes, the entries new since the last update, to go after the first `from`.
- */
-export interface CatalogPageUpdate {
-	walk: WalkStatus;
-	added?: { from: number; models: RouterModelListEntry[] };
 }
 
 /**

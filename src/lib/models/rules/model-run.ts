@@ -1,98 +1,17 @@
 /**
- * A model run as Runboard keeps it (synchronous or queued), and the pure rules that move it: what
- * an answer means for a keyed call, when a retry is allowed, and when the outcome is unknown.
- * Kept in IndexedDB under `modelrun:<id>` with a schema version; the Runs timeline lists these
- * beside workflow runs (`run-record.ts`).
+ * The pure rules that move a model run (synchronous or queued): what an answer means for a keyed
+ * call, when a retry is allowed, and when the outcome is unknown. The record's types are the run
+ * kernel's (`core/protocol/model-run.ts`), re-exported here for the feature's own code.
  */
 import type { Json } from '../../core/protocol/json';
 import { ROUTER_HEADERS, ROUTER_LIMITS } from '../protocol/router-api';
-import type { AppError } from '../../core/protocol/errors';
-import type { MediaKind } from './model-assets';
+import type { ModelRun, ModelRunStatus, SpendFacts } from '../../core/protocol/model-run';
 import { controlType } from './model-errors';
 
-export const MODEL_RUN_VERSION = 1;
-
-export type ModelRunStatus = 'submitting' | 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled' | 'unknown';
+export { MODEL_RUN_VERSION } from '../../core/protocol/model-run';
+export type { ModelResult, ModelRun, ModelRunStatus, QueueHandle, SpendFacts, StoredAsset } from '../../core/protocol/model-run';
 
 export const MODEL_TERMINAL: ReadonlySet<ModelRunStatus> = new Set(['succeeded', 'failed', 'cancelled', 'unknown']);
-
-export interface SpendFacts {
-	limitCents?: number;
-	currentCents?: number;
-	remainingCents?: number;
-	at: number;
-}
-
-export interface StoredAsset {
-	path: string;
-	kind: MediaKind;
-	mime?: string;
-	source: 'url' | 'inline' | 'body';
-	url?: string;
-	expiresAt?: number;
-	/** Key of the bytes in IndexedDB, when they could be read and saved. */
-	bytesKey?: string;
-	size?: number;
-	/** Why the bytes are not saved (a host without CORS headers is shown by the browser element only). */
-	notSaved?: string;
-}
-
-export interface ModelResult {
-	contentType: string;
-	size: number;
-	/** The whole body's bytes, saved before anything else is done with them. */
-	bytesKey: string;
-	json?: Json;
-	text?: string;
-	assets: StoredAsset[];
-}
-
-export interface QueueHandle {
-	requestId: string;
-	statusUrl: string;
-	responseUrl: string;
-	cancelUrl: string;
-	position?: number;
-	/** The raw status the service last reported (never depended on beyond `COMPLETED`). */
-	lastStatus?: string;
-	polls: number;
-	cancel?: 'requested' | 'already-completed';
-}
-
-export interface ModelRun {
-	schemaVersion: typeof MODEL_RUN_VERSION;
-	kind: 'model';
-	id: string;
-	profileId: string;
-	modelId: string;
-	title: string;
-	mode: 'sync' | 'queue';
-	body: Json;
-	idempotencyKey: string;
-	keyCreatedAt: number;
-	status: ModelRunStatus;
-	/** What the run is doing now, in words ("waiting for a free connection", "retrying in 3 s"). */
-	phase?: string;
-	attempts: number;
-	replayed: boolean;
-	requestId?: string;
-	queue?: QueueHandle;
-	createdAt: number;
-	startedAt?: number;
-	finishedAt?: number;
-	result?: ModelResult;
-	error?: AppError;
-	fieldErrors?: Array<{ loc: Array<string | number>; msg: string }>;
-	/** `X-Service-Credits-Used`, the run's cost, when the provider sends it. */
-	creditsUsed?: number;
-	spend?: SpendFacts;
-	/** The person stopped waiting; the provider may still finish and charge. */
-	stoppedWaiting?: boolean;
-	/** Seeds actually sent, by field id. */
-	seeds?: Record<string, number>;
-	/** Composed offline: waits with its key, to be sent once when the app is next online. */
-	outbox?: boolean;
-}
 
 export const OUTBOX_PHASE = 'In the outbox: it will be sent once, under its key, when Runboard is next online.';
 

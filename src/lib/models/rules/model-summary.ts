@@ -6,22 +6,13 @@
 import { kindInWords } from '../../core/rules/kind-words';
 import { firstOperation, isSchema, okContent, operationBody, resolveLocalRef, type Schema } from '../../core/protocol/openapi';
 
-export const MODEL_KINDS = ['image', 'video', 'audio', 'text', '3d', 'other'] as const;
-export type ModelKind = (typeof MODEL_KINDS)[number];
-export type NeededInput = 'text' | 'image' | 'audio' | 'video';
+import { RESULT_KINDS, type ResultKind } from '../../core/protocol/run-kernel';
 
-export interface ModelSummary {
-	modelId: string;
-	kind: ModelKind;
-	title?: string;
-	/** The description's first sentence, for the tile. */
-	sentence?: string;
-	/** The description (bounded), for search. */
-	description?: string;
-	needs: NeededInput[];
-	/** The ETag of the document read, so an unchanged document (304) keeps this summary. */
-	etag: string | null;
-}
+/** A model's kind: what its result is (the run kernel's result kinds). */
+export const MODEL_KINDS = RESULT_KINDS;
+export type ModelKind = ResultKind;
+export type { ModelSummary, NeededInput } from '../protocol/catalog';
+import type { ModelSummary, NeededInput } from '../protocol/catalog';
 
 /** Words a search can use for each kind, beyond its name ("speech" finds audio models). */
 export const KIND_WORDS: Record<ModelKind, string> = {

@@ -8,9 +8,10 @@ import { SvelteMap, SvelteSet } from 'svelte/reactivity';
 import type { Json } from '$lib/core/protocol/json';
 import { profiles } from '$lib/core/state/profiles.svelte';
 import { flattenBody } from '$lib/workbench/rules/compare-inputs';
+import { inputImageOfBody } from '$lib/workbench/rules/edit-input';
 import { PosterCache } from '$lib/workbench/state/poster-frame';
-import { estimateRemaining } from '$lib/timeline/rules/eta';
-import { timeline } from '$lib/timeline/state/timeline.svelte';
+import { estimateRemaining, recentDurations } from '$lib/core/rules/eta';
+import { runEntries } from '$lib/core/state/run-entries.svelte';
 import { isModelTerminal, type ModelRun } from '../rules/model-run';
 import { asCurl, asFetch, asJson, asPython } from '../rules/model-copy';
 import type { ModelFormStore } from './model-form.svelte';
@@ -35,7 +36,10 @@ export function badgeOf(run: ModelRun): string {
 /** A queued run's likely wait, from recent runs of the same model and its queue position. */
 export function etaOf(run: ModelRun): number | undefined {
 	return run.status === 'queued' && run.queue?.position !== undefined
-		? estimateRemaining({ position: run.queue.position, recentDurations: timeline.recentDurations('model', run.modelId) })
+		? estimateRemaining({
+				position: run.queue.position,
+				recentDurations: recentDurations(runEntries.entries.values(), 'model', run.modelId)
+			})
 		: undefined;
 }
 
@@ -63,6 +67,13 @@ export class ModelWorkbenchStore {
 		if (this.pickedOne) return this.runs.filter((r) => r.id === this.pickedOne);
 		const chosen = this.runs.filter((r) => this.keep.has(r.id));
 		return chosen.length > 0 ? chosen : this.runs.slice(0, 1);
+	});
+	/** With one run shown: its input image and its result, for before and after (null when either is missing). */
+	beforeAfter = $derived.by(() => {
+		const single = this.shown.length === 1 ? this.shown[0] : undefined;
+		const before = single ? inputImageOfBody(single.body) : null;
+		const after = single ? this.thumbs.get(single.id) : undefined;
+		return before && after ? { before, after } : null;
 	});
 
 	stripItems = $derived(

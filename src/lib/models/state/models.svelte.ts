@@ -2,20 +2,21 @@
 import type { AppError } from '$lib/core/protocol/errors';
 import {
 	applyPageUpdate,
+	catalogUnavailable,
 	filterModels,
 	groupByProvider,
 	keepIdentities,
 	pinnedAndRecent,
 	type CatalogView
 } from '$lib/models/rules/model-catalog';
-import type { ModelKind, ModelSummary } from '$lib/models/rules/model-summary';
+import { KIND_LABELS, MODEL_KINDS, type ModelKind, type ModelSummary } from '$lib/models/rules/model-summary';
 import type { PrefetchProgress } from '$lib/models/protocol/api';
 import { SvelteMap, SvelteSet } from 'svelte/reactivity';
 import { modelPicks } from './model-picks.svelte';
 import { onWorkerEvent, workerApi } from '$lib/core/state/worker-bridge.svelte';
 import { perFrame } from '$lib/core/state/per-frame';
 import type { WorkerEvent } from '$lib/core/protocol/worker-api';
-import { routerHealth, type RouterHealth } from '$lib/core/rules/connection-badge';
+import { routerHealth, type RouterHealth } from '$lib/core/rules/router-health';
 import { routerHealthBoard, type RouterHealthBoard } from '../../core/state/router-health.svelte';
 
 type CatalogPageEvent = Extract<WorkerEvent, { type: 'model-catalog-page' }>;
@@ -49,6 +50,14 @@ export class CatalogStore {
 
 	constructor(health: RouterHealthBoard = routerHealthBoard) {
 		this.health = health;
+	}
+
+	/** The kinds a person can filter by, in order, with their names. */
+	readonly kindChoices = MODEL_KINDS.map((kind) => ({ kind, label: KIND_LABELS[kind] }));
+
+	/** The service answered that the catalog is unavailable (the list appears once it answers). */
+	get unavailable(): boolean {
+		return this.currentView !== null && catalogUnavailable(this.currentView);
 	}
 
 	// The view, its error and its profile are told to the health board as they change, so the badge

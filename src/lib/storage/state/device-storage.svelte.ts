@@ -1,6 +1,6 @@
 /** The device storage Runboard uses: how much, whether the browser may evict it, and making room. */
 import { onWorkerEvent, workerApi } from '$lib/core/state/worker-bridge.svelte';
-import type { StorageStatus } from '$lib/storage/worker/storage-service';
+import type { StorageStatus } from '$lib/storage/protocol/api';
 
 export class DeviceStorage {
 	status = $state<StorageStatus | null>(null);

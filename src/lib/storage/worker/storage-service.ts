@@ -4,7 +4,7 @@
  * those of the oldest runs first. Run records themselves are never removed here: a run whose bytes
  * are gone still shows what it was, and says its bytes are no longer on this device.
  */
-import type { ModelRun } from '../../models/rules/model-run';
+import type { ModelRun } from '../../core/protocol/model-run';
 import type { WorkerContext } from '../../core/worker/context';
 import type { StorageApi, StorageStatus } from '../protocol/api';
 import {

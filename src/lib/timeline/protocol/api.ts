@@ -1,5 +1,5 @@
 /** The Runs timeline part of the worker API. */
-import type { TimelineEntry } from '../rules/timeline';
+import type { TimelineEntry } from '../../core/protocol/run-kernel';
 
 export interface TimelineApi {
 	/** Newest first; with `limit`, only the newest entries, read without scanning the rest. */

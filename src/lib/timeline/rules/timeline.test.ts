@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-	askedOfBody,
-	askedOfWorkflow,
-	askedWords,
-	filterTimeline,
-	modelEntry,
-	NO_FILTER,
-	workflowEntry,
-	type TimelineEntry
-} from './timeline';
+import { filterTimeline, NO_FILTER, type TimelineEntry } from './timeline';
+import { askedOfBody, askedOfWorkflow, askedWords, modelEntry, workflowEntry } from '../../core/rules/run-entry';
 import { MODEL_RUN_VERSION, type ModelRun, type StoredAsset } from '../../models/rules/model-run';
 import { newWorkflowRun } from '../../workflows/rules/run-record';
 

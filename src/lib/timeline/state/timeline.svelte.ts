@@ -2,31 +2,28 @@
  * The Runs timeline as the page shows it: every run of both kinds as a compact entry, filters,
  * a selection, and actions on many runs at once. Entries follow the worker's run events live.
  */
-import { SvelteMap, SvelteSet } from 'svelte/reactivity';
-import {
-	filterTimeline,
-	isOpen,
-	modelEntry,
-	NO_FILTER,
-	workflowEntry,
-	type TimelineEntry,
-	type TimelineFilter
-} from '$lib/timeline/rules/timeline';
+import { SvelteSet } from 'svelte/reactivity';
+import { filterTimeline, isOpen, NO_FILTER, type TimelineEntry, type TimelineFilter } from '$lib/timeline/rules/timeline';
 import { onWorkerEvent, workerApi } from '$lib/core/state/worker-bridge.svelte';
+import { runEntries } from '$lib/core/state/run-entries.svelte';
 import { pendingDeletes } from './pending-deletes.svelte';
 
-/** Enough rows to fill a tall screen. */
-const FIRST_PAGE = 40;
-
 export class TimelineStore {
-	readonly entries = new SvelteMap<string, TimelineEntry>();
 	readonly selected = new SvelteSet<string>();
 	filter = $state<TimelineFilter>({ ...NO_FILTER });
-	loaded = $state(false);
-	/** How long the last load took, in ms (shown to benchmarks, not people). */
-	loadMs = $state(0);
 	notice = $state('');
 	private started = false;
+
+	/** Every run's entry: the run kernel's page state, shared with the workflow, model and run pages. */
+	get entries(): ReadonlyMap<string, TimelineEntry> {
+		return runEntries.entries;
+	}
+	get loaded(): boolean {
+		return runEntries.loaded;
+	}
+	get loadMs(): number {
+		return runEntries.loadMs;
+	}
 
 	/** Runs waiting to be deleted (here or in another tab) are hidden until undone or gone. */
 	shown = $derived(
@@ -37,60 +34,30 @@ export class TimelineStore {
 	);
 	selection = $derived(this.shown.filter((e) => this.selected.has(e.id)));
 
-	/** Listens to the worker and connects the undo window's deletes (once). */
+	/** Keeps the selection to runs that exist (once); the undo window's deletes are connected by the root layout. */
 	private connect(): void {
 		if (!this.started) {
 			this.started = true;
-			pendingDeletes.start(
-				(ids) => this.deleteNow(ids),
-				(ids) => ids.forEach((id) => this.entries.delete(id))
-			);
 			onWorkerEvent((event) => {
-				if (event.type === 'run') this.upsert(workflowEntry(event.run));
-				else if (event.type === 'model-run') this.upsert(modelEntry(event.run));
-				else if (event.type === 'run-deleted') {
-					this.entries.delete(event.id);
-					this.selected.delete(event.id);
-				}
+				if (event.type === 'run-deleted') this.selected.delete(event.id);
 			});
 		}
 	}
 
-	async load(): Promise<void> {
+	load(): Promise<void> {
 		this.connect();
-		const started = performance.now();
-		// The newest screenful first, read without scanning the rest; then everything behind it.
-		const first = await workerApi().timeline({ limit: FIRST_PAGE });
-		if (!this.loaded) for (const entry of first) this.entries.set(entry.id, entry);
-		this.loaded = true;
-		this.loadMs = Math.round(performance.now() - started);
-		const all = await workerApi().timeline({});
-		const ids = new Set(all.map((e) => e.id));
-		for (const id of [...this.entries.keys()]) if (!ids.has(id)) this.entries.delete(id);
-		for (const entry of all) this.upsert(entry);
+		return runEntries.load();
 	}
 
-	private upsert(entry: TimelineEntry): void {
-		const old = this.entries.get(entry.id);
-		if (
-			old &&
-			old.status === entry.status &&
-			old.thumbnail === entry.thumbnail &&
-			old.title === entry.title &&
-			old.firstOutput?.kind === entry.firstOutput?.kind &&
-			old.firstOutput?.line === entry.firstOutput?.line &&
-			old.durationMs === entry.durationMs
-		)
-			return;
-		this.entries.set(entry.id, entry);
+	/** Catches up now: reconnects, polls every open run, and reloads the list. */
+	async refresh(): Promise<void> {
+		await workerApi().wake({ reason: 'visible' });
+		await this.load();
 	}
 
-	/** Durations of recent successful runs of one workflow or model, newest first (for wait estimates). */
-	recentDurations(kind: TimelineEntry['kind'], subject: string): number[] {
-		return [...this.entries.values()]
-			.filter((e) => e.kind === kind && e.subject === subject && e.status === 'succeeded' && e.durationMs !== null)
-			.sort((a, b) => b.createdAt - a.createdAt)
-			.map((e) => e.durationMs!);
+	/** The saved bytes of a model run's picture (`entry.modelThumb.key`), or null when they are gone. */
+	thumbBytes(key: string): Promise<Uint8Array | null> {
+		return workerApi().modelBytes({ key });
 	}
 
 	toggle(id: string): void {
@@ -140,15 +107,6 @@ export class TimelineStore {
 		pendingDeletes.delete([id]);
 		this.selected.delete(id);
 		this.notice = `Deleted “${title}” from history.`;
-	}
-
-	/**
-	 * When the undo window has ended: the whole batch in one worker call, deleted in one
-	 * transaction, so a reload at that moment leaves all of the batch or none of it.
-	 */
-	private async deleteNow(ids: string[]): Promise<void> {
-		const { deleted } = await workerApi().deleteRuns({ ids });
-		for (const id of deleted) this.entries.delete(id);
 	}
 
 	/** Starts each selected run again with the same inputs (a model request gets a new key: a new call). */

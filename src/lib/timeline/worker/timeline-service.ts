@@ -4,12 +4,13 @@
  * of ten thousand runs reads small records only. It follows every save (through the events saves
  * emit) and repairs itself from the full records written some other way (an import, a bug).
  */
-import { modelEntry, workflowEntry, type TimelineEntry } from '../rules/timeline';
-import type { ModelRun } from '../../models/rules/model-run';
+import { modelEntry, workflowEntry } from '../../core/rules/run-entry';
+import { migrateRun } from '../../core/rules/run-migration';
+import type { ModelRun } from '../../core/protocol/model-run';
+import type { TimelineEntry } from '../../core/protocol/run-kernel';
 import type { WorkerContext } from '../../core/worker/context';
 import type { TimelineApi } from '../protocol/api';
 import { MODEL_RUN_KEY as MODEL_RUN, TIMELINE_KEY, WORKFLOW_RUN_KEY as WORKFLOW_RUN } from '../../core/protocol/storage-keys';
-import { migrateRun } from '../../workflows/worker/runs-repo';
 import { planRunDeletes } from './run-deleter';
 
 export { TIMELINE_KEY };

@@ -1,12 +1,10 @@
 /** The workflow-runs part of the worker API. */
-import type { StopOutcome } from '../worker/surfaces/surface';
-import type { SurfaceKind } from '../worker/surfaces/capabilities';
+import type { ImportResult, SavedWorkflow, StopOutcome } from './library';
+import type { SurfaceKind } from './surface-kind';
 import type { AppError, Result } from '../../core/protocol/errors';
 import type { NodeDefinitions } from './object-info';
-import type { NodeProblems, WorkflowRun } from '../rules/run-record';
-import type { ImportResult } from '../rules/workflow-import';
+import type { NodeProblems, WorkflowRun } from '../../core/protocol/workflow-run';
 import type { ApiPrompt, FileRef } from './workflow-api';
-import type { SavedWorkflow } from '../worker/library-repo';
 
 export type { SavedWorkflow };
 

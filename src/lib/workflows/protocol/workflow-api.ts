@@ -4,18 +4,8 @@
  * follow the open-source ComfyUI server, which the v1 API mirrors.
  */
 
-/** A link from another node's output: `[node_id, output_slot]`. */
-export type NodeLink = [string, number];
-
-/** One node of a workflow in API format. */
-export interface ApiNode {
-	class_type: string;
-	inputs: Record<string, unknown>;
-	_meta?: { title?: string };
-}
-
-/** A workflow in API format: node id to node. */
-export type ApiPrompt = Record<string, ApiNode>;
+export type { ApiNode, ApiPrompt, FileRef, NodeLink } from '../../core/protocol/workflow-run';
+import type { ApiPrompt, FileRef } from '../../core/protocol/workflow-run';
 
 export interface SubmitRequest {
 	prompt: ApiPrompt;
@@ -68,19 +58,6 @@ export type JobState = (typeof JOB_STATES)[number];
 
 export interface JobStatusResponse {
 	status: JobState;
-}
-
-export interface FileRef {
-	filename: string;
-	subfolder: string;
-	type: 'input' | 'output' | 'temp';
-	/** v2: the short-lived content URL the service gave, and until when it works (`url_expires_at`). */
-	link?: { url: string; expiresAt: string };
-	/** v2: what the output is called (its `name`), shown instead of the asset id in `filename`. */
-	label?: string;
-	/** v2 file outputs: what the service said the content is, and how big. */
-	contentType?: string;
-	sizeBytes?: number;
 }
 
 /** What an output node reports in `executed.output` and in history `outputs`. */

@@ -1,17 +1,20 @@
 /**
- * A run as Runboard keeps it: one record per workflow job (and, in the model-runs feature, per
- * model request) in IndexedDB, with a schema version so stored records can be migrated.
+ * The rules of a workflow run's record: the order its status moves in, when it is over, how far it
+ * has come. The record's types are the run kernel's (`core/protocol/workflow-run.ts`), re-exported
+ * here for the feature's own code.
  */
-import type { ApiPrompt, FileRef } from '../protocol/workflow-api';
+import { EXPIRED_EXCEPTION, RUN_SCHEMA_VERSION, type ApiPrompt, type RunStatus, type WorkflowRun } from '../../core/protocol/workflow-run';
 
-export const RUN_SCHEMA_VERSION = 1;
-
-/**
- * `cancelled`: a cancel the user asked for and the server confirmed. `interrupted`: the server
- * stopped the job between nodes (`execution_interrupted`), keeping what had finished. `lost`: the
- * server no longer knows the job (it restarted, or never accepted the submit); `error` says which.
- */
-export type RunStatus = 'submitting' | 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled' | 'interrupted' | 'lost';
+export { EXPIRED_EXCEPTION, RUN_SCHEMA_VERSION } from '../../core/protocol/workflow-run';
+export type {
+	NodeProblems,
+	OutputKind,
+	RunError,
+	RunOutput,
+	RunStatus,
+	WorkflowProgress,
+	WorkflowRun
+} from '../../core/protocol/workflow-run';
 
 export const TERMINAL: ReadonlySet<RunStatus> = new Set(['succeeded', 'failed', 'cancelled', 'interrupted', 'lost']);
 const ORDER: Record<RunStatus, number> = {
@@ -33,85 +36,6 @@ export function isTerminal(status: RunStatus): boolean {
 export function advances(from: RunStatus, to: RunStatus): boolean {
 	return !isTerminal(from) && ORDER[to] >= ORDER[from];
 }
-
-export interface RunError {
-	kind: 'submit' | 'execution' | 'lost';
-	title: string;
-	message: string;
-	exceptionType?: string;
-	nodeId?: string;
-	nodeType?: string;
-	traceback?: string[];
-	status?: number;
-	requestId?: string;
-}
-
-/** `file`: v2 outputs with no preview (`file`, `latent`), a download with its name, size and type. */
-export type OutputKind = 'image' | 'video' | 'audio' | 'file';
-
-export interface RunOutput {
-	nodeId: string;
-	kind: OutputKind;
-	ref: FileRef;
-}
-
-export interface WorkflowProgress {
-	/** Node ids that finished or were cached: only grows. */
-	done: string[];
-	/** Of those, the ones the server reused from its cache (`execution_cached`); absent in records before the graph view. */
-	cached?: string[];
-	/** Nodes in the workflow: the denominator of whole-run progress. */
-	total: number;
-	current: string | null;
-	step: { node: string; value: number; max: number } | null;
-	/** The socket said the prompt finished (`executing` with no node); the terminal state is confirmed by polling. */
-	finishing: boolean;
-}
-
-/** Problems the service reported per node at submit time (`node_errors`). */
-export type NodeProblems = Record<string, Array<{ inputName?: string; message: string }>>;
-
-export interface WorkflowRun {
-	schemaVersion: typeof RUN_SCHEMA_VERSION;
-	kind: 'workflow';
-	id: string;
-	profileId: string;
-	title: string;
-	workflowId: string | null;
-	promptId: string | null;
-	/** The workflow exactly as submitted: the inputs used. */
-	prompt: ApiPrompt;
-	/** Seeds used, by field id, so the run shows what it really ran with. */
-	seeds: Record<string, number>;
-	partner: boolean;
-	status: RunStatus;
-	createdAt: number;
-	queuedAt?: number;
-	startedAt?: number;
-	finishedAt?: number;
-	progress: WorkflowProgress;
-	outputs: RunOutput[];
-	notifications: string[];
-	progressText?: { nodeId: string; text: string };
-	/** Text outputs (ComfyUI's `text` in `executed` and history), by node, in the order they came. */
-	texts?: Array<{ nodeId: string; text: string; /** v2: the output's `name`. */ name?: string }>;
-	/** Where the server stopped an `interrupted` run. */
-	interruptedAt?: { nodeId: string | null; nodeType: string | null };
-	error?: RunError;
-	nodeProblems?: NodeProblems;
-	/** Started by another device or client and followed here (its inputs are what the queue showed). */
-	elsewhere?: boolean;
-	/** v2: the links the service gave for the job (`urls`, resolved), followed after a reload instead of built. */
-	jobLinks?: { self: string; events: string | null; cancel: string | null };
-	/**
-	 * v2: the service said `canceling` (or a cancel was sent and the job still ran). Shown until the
-	 * terminal state; kept after it, so a job that finished anyway says the cancel came too late.
-	 */
-	canceling?: boolean;
-}
-
-/** A v2 job past its retention deadline (`expired`): shown as such; what was saved here stays. */
-export const EXPIRED_EXCEPTION = 'JobExpired';
 
 export function isExpired(run: Pick<WorkflowRun, 'status' | 'error'>): boolean {
 	return run.status === 'failed' && run.error?.exceptionType === EXPIRED_EXCEPTION;

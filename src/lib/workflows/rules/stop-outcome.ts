@@ -1,20 +1,8 @@
 /** What a Cancel did on the server, and how to say it. See `WorkflowSurface.stop`. */
 import type { RunStatus } from './run-record';
 
-/**
- * What a Cancel did, read back from the server's queue and history afterwards (never what was asked):
- * `removed` it was waiting and is gone; `interrupted` it was running and stopped; `stopping` the
- * stop was sent and the job still runs (it stops when its current node ends; a job in its last node
- * finishes); `finished-first` it ended before the cancel took effect; `still-waiting` the server kept it.
- */
-export type StopOutcome =
-	| { kind: 'removed'; via: StopRoute }
-	| { kind: 'interrupted'; via: StopRoute }
-	| { kind: 'stopping'; via: StopRoute }
-	| { kind: 'finished-first' }
-	| { kind: 'still-waiting'; via: StopRoute };
-/** `job-cancel`: `POST /api/jobs/{id}/cancel`; `interrupt`: `POST /api/interrupt`; `queue-delete`: `POST /api/queue {delete}`. */
-export type StopRoute = 'job-cancel' | 'interrupt' | 'queue-delete';
+export type { StopOutcome, StopRoute } from '../protocol/library';
+import type { StopOutcome } from '../protocol/library';
 
 /** The words for a Cancel's outcome: what the server did, as read back from it. */
 export function describeStop(outcome: StopOutcome): string {

@@ -3,23 +3,11 @@
  * position), a node without `class_type`. The editor (UI) format is converted by
  * `workflow-ui/import-workflow.ts`, which builds on this.
  */
-import { isObject, nestingDepth, nullProtoRecord, own, type Json, type JsonObject } from '../../core/protocol/json';
+import { isObject, nestingDepth, nullProtoRecord, own, type Json } from '../../core/protocol/json';
 import type { ApiNode, ApiPrompt } from '../protocol/workflow-api';
-import type { Missing } from './converter/convert';
 
-export type ImportResult =
-	| {
-			ok: true;
-			prompt: ApiPrompt;
-			source: 'json' | 'file';
-			/** The editor (UI) format the prompt came from or was embedded beside, kept for titles, groups and export. */
-			ui?: JsonObject;
-			/** What the person should know: offline conversion, the embedded prompt preferred and why, converter warnings. */
-			notes?: string[];
-			/** Node packs and model files the server lacks. */
-			missing?: Missing;
-	  }
-	| { ok: false; message: string; missing?: Missing };
+export type { ImportResult } from '../protocol/library';
+import type { ImportResult } from '../protocol/library';
 
 /** ComfyUI's own workflows nest a few levels; far deeper is hostile or broken, and would overflow every walk. */
 export const WORKFLOW_MAX_DEPTH = 64;

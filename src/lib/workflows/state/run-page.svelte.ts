@@ -2,14 +2,18 @@
  * One run's page: the run and its live preview, and while it waits, its place in the service's queue
  * (read every few seconds) and how long it may still take. Made by the page, disposed when it goes.
  */
-import type { WorkflowRun } from '$lib/workflows/rules/run-record';
+import { finishedBeforeCancel, isExpired, TERMINAL, type WorkflowRun } from '$lib/workflows/rules/run-record';
+import { describeStop, settleStop, type StopOutcome } from '$lib/workflows/rules/stop-outcome';
+import { nodeTitle } from '$lib/workflows/rules/workflow-import';
+import { describeError } from '$lib/core/protocol/errors';
+import { workflowInputsUsed } from '$lib/workbench/rules/inputs-used';
 import { SvelteMap } from 'svelte/reactivity';
 import { loadedImages } from '$lib/workbench/rules/edit-input';
 import { canvasLayout, readingOrder } from '$lib/workflows/rules/converter/canvas-layout';
-import { estimateRemaining, queuePosition, recentWorkflowDurations } from '$lib/timeline/rules/eta';
+import { estimateRemaining, formatDuration, queuePosition, recentWorkflowDurations } from '$lib/core/rules/eta';
 import { workerApi } from '$lib/core/state/worker-bridge.svelte';
 import { WorkflowRunsStore } from './workflow-runs.svelte';
-import { timeline } from '../../timeline/state/timeline.svelte';
+import { runEntries } from '$lib/core/state/run-entries.svelte';
 import { network } from '../../core/state/network.svelte';
 
 /** How often the queue is read while the run waits. */
@@ -28,8 +32,20 @@ export class RunPageStore {
 		const run = this.run;
 		if (!run || run.status !== 'queued' || this.position === null) return undefined;
 		// Recent durations come from the timeline index, not from reading every full run.
-		return estimateRemaining({ position: this.position, recentDurations: recentWorkflowDurations(timeline.entries.values(), run) });
+		return estimateRemaining({ position: this.position, recentDurations: recentWorkflowDurations(runEntries.entries.values(), run) });
 	});
+	/** The wait in words ("2 min 5 s"), or undefined when nothing is known. */
+	etaWords = $derived(this.eta === undefined ? undefined : formatDuration(this.eta));
+	expired = $derived(this.run !== undefined && isExpired(this.run));
+	finished = $derived(this.run !== undefined && TERMINAL.has(this.run.status));
+	/** Its cancel was asked for, but it ended otherwise first. */
+	finishedBeforeCancel = $derived(this.run !== undefined && finishedBeforeCancel(this.run));
+
+	/** What the last Cancel did, as the server's queue and history showed afterwards (cleared when another run opens). */
+	stopOutcome = $state<StopOutcome | null>(null);
+	stopping = $state(false);
+	/** That outcome in words, settled by how the run ended. */
+	stopped = $derived(this.stopOutcome && this.run ? describeStop(settleStop(this.stopOutcome, this.run.status)) : null);
 
 	/** The canvas reading order of a UI-format workflow's nodes, for Inputs used (empty: node id order). */
 	nodeOrder = $state.raw<string[]>([]);
@@ -39,12 +55,33 @@ export class RunPageStore {
 	private timer: ReturnType<typeof setInterval> | undefined;
 	private stopEffects: (() => void) | undefined;
 
+	/** The inputs the run was sent with, in the saved workflow's reading order, with the pictures still on the server. */
+	inputsUsed = $derived(workflowInputsUsed(this.run?.prompt ?? {}, this.inputPictures, this.nodeOrder));
+
+	/** A node of this run's workflow by its title (its type, else its id). */
+	nodeTitle(nodeId: string): string {
+		return this.run ? nodeTitle(this.run.prompt, nodeId) : nodeId;
+	}
+
+	/** Cancels the run; answers what went wrong in words, or null. */
+	async cancel(): Promise<string | null> {
+		const run = this.run;
+		if (!run) return null;
+		this.stopping = true;
+		this.stopOutcome = null;
+		const result = await this.runs.stop(run);
+		this.stopping = false;
+		this.stopOutcome = result.ok ? result.value : null;
+		return result.ok ? null : describeError(result.error);
+	}
+
 	/** Shows run `id`: reads it, follows its events, and reads its queue position while it waits. */
 	open(id: string): void {
+		this.stopOutcome = null;
 		if (this.id !== id) this.position = null;
 		this.id = id;
 		void this.runs.ensure(id);
-		void timeline.load();
+		void runEntries.load();
 		this.timer ??= setInterval(() => void this.readPosition(), QUEUE_POLL_MS);
 		// Read the position as soon as the run is known to wait, not only on the timer.
 		this.stopEffects ??= $effect.root(() => {

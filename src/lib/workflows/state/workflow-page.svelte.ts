@@ -15,7 +15,8 @@ import {
 } from '$lib/workflows/rules/workflow-copy';
 import { workerApi } from '$lib/core/state/worker-bridge.svelte';
 import { profiles } from '$lib/core/state/profiles.svelte';
-import { timeline } from '$lib/timeline/state/timeline.svelte';
+import { PARTNER_KEY_LABEL, takesPartnerKey } from '$lib/core/rules/profile';
+import { runEntries } from '$lib/core/state/run-entries.svelte';
 import { WorkflowEditor } from './workflow-editor.svelte';
 import { WorkflowRunsStore } from './workflow-runs.svelte';
 import { inputClipboard } from './input-clipboard.svelte';
@@ -50,12 +51,16 @@ export class WorkflowPageStore {
 	runsOnV2 = $state(false);
 	editUrls = $state<{ runId: string; before: string; after: string } | null>(null);
 
+	/** The active profile sends partner nodes a Comfy account key of its own (a self-hosted proxy), not its API key. */
+	activeTakesPartnerKey = $derived(profiles.active !== null && takesPartnerKey(profiles.active.preset));
+	/** What that key's field is called in Settings. */
+	readonly partnerKeyLabel = PARTNER_KEY_LABEL;
 	shown = $derived(this.shownIds.flatMap((id) => this.runs.runs.get(id) ?? []));
 
 	/** This workflow's earlier runs, newest first, from the timeline index. */
 	earlier = $derived(
 		this.editor.workflow
-			? [...timeline.entries.values()]
+			? [...runEntries.entries.values()]
 					.filter((e) => e.kind === 'workflow' && e.subject === this.editor.workflow?.id)
 					.sort((a, b) => b.createdAt - a.createdAt)
 					.slice(0, STRIP_SIZE)
@@ -107,7 +112,7 @@ export class WorkflowPageStore {
 	/** Opens workflow `id` (with the inputs of `inputsFrom`, a run id, when given) and starts following its runs. */
 	async open(id: string, inputsFrom: string | null): Promise<void> {
 		this.stopEffects ??= $effect.root(() => this.follow());
-		void timeline.load();
+		void runEntries.load();
 		await profiles.whenLoaded();
 		this.runs.listen();
 		await this.editor.open(id, inputsFrom);

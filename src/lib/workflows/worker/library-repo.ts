@@ -2,25 +2,10 @@
  * Saved workflows: a name, the API-format workflow, the editor (UI) format it came from when it
  * did, and a thumbnail of its last output. Records before `ui` simply lack it (no version step).
  */
-import type { JsonObject } from '../../core/protocol/json';
-import type { ApiPrompt } from '../protocol/workflow-api';
-import type { Missing } from '../rules/converter/convert';
 import type { KeyValueStore } from '../../core/worker/kv-store';
 
-export interface SavedWorkflow {
-	id: string;
-	name: string;
-	prompt: ApiPrompt;
-	/** The UI-format file the workflow was imported from: titles, groups, layout; exported and sent as extra_pnginfo. */
-	ui?: JsonObject;
-	/** What the import said (offline conversion, embedded prompt preferred, converter warnings). */
-	notes?: string[];
-	/** Node packs and model files the server lacked when imported. */
-	missing?: Missing;
-	createdAt: number;
-	updatedAt: number;
-	thumbnail?: Blob;
-}
+export type { SavedWorkflow } from '../protocol/library';
+import type { SavedWorkflow } from '../protocol/library';
 
 import { SAVED_WORKFLOW_KEY as WORKFLOW } from '../../core/protocol/storage-keys';
 

@@ -9,7 +9,7 @@ import { PRESETS, isV2Preset, workflowSocketUrl, type Profile } from '../../core
 import type { SocketState } from '../../core/protocol/socket-state';
 import type { WorkerContext } from '../../core/worker/context';
 import type { LiveLink } from '../../core/worker/live-link';
-import { LiveSocket, type AuthCheck } from '../../core/worker/live-socket';
+import { LiveSocket, type AuthCheck } from './live-socket';
 import { decodeFrame } from '../protocol/frames';
 import { parseServerEvent } from '../protocol/workflow-events';
 import type { SocketMessage } from './socket-message';

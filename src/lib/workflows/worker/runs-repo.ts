@@ -1,5 +1,6 @@
 /** Run records and cached output bytes in the worker's store. */
-import { isTerminal, RUN_SCHEMA_VERSION, type WorkflowRun } from '../rules/run-record';
+import { isTerminal, type WorkflowRun } from '../rules/run-record';
+import { migrateRun } from '../../core/rules/run-migration';
 import type { KeyValueStore } from '../../core/worker/kv-store';
 
 import {
@@ -8,22 +9,6 @@ import {
 	WORKFLOW_OUTPUT_KEY as OUTPUT,
 	WORKFLOW_RUN_KEY as RUN
 } from '../../core/protocol/storage-keys';
-
-/** Migrations from each older schema version to the next; none yet beyond version 1. */
-const MIGRATIONS: Record<number, (record: Record<string, unknown>) => Record<string, unknown>> = {};
-
-export function migrateRun(record: unknown): WorkflowRun | undefined {
-	if (typeof record !== 'object' || record === null) return undefined;
-	let current = record as Record<string, unknown>;
-	let version = typeof current['schemaVersion'] === 'number' ? current['schemaVersion'] : 0;
-	while (version < RUN_SCHEMA_VERSION) {
-		const step = MIGRATIONS[version];
-		if (!step) return undefined;
-		current = step(current);
-		version++;
-	}
-	return current['kind'] === 'workflow' ? (current as unknown as WorkflowRun) : undefined;
-}
 
 export class RunsRepo {
 	constructor(private readonly kv: KeyValueStore) {}

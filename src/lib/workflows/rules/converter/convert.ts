@@ -19,28 +19,8 @@ export interface ConvertMessage {
 	nodeId?: string;
 }
 
-export interface MissingNodeType {
-	type: string;
-	/** Node pack from `properties.cnr_id` or `aux_id`, when the file says. */
-	pack?: string;
-	/** `Node name for S&R`, when it differs from the type. */
-	searchName?: string;
-	nodes: Array<{ id: string; title: string }>;
-}
-
-export interface MissingModel {
-	name: string;
-	nodeId: string;
-	title: string;
-	input: string;
-	url?: string;
-	directory?: string;
-}
-
-export interface Missing {
-	nodeTypes: MissingNodeType[];
-	models: MissingModel[];
-}
+export type { Missing, MissingModel, MissingNodeType } from '../../protocol/library';
+import type { Missing, MissingModel, MissingNodeType } from '../../protocol/library';
 
 export type ConvertResult =
 	| { ok: true; prompt: ApiPrompt; warnings: ConvertMessage[]; missing: Missing }

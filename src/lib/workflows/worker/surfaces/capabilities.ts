@@ -6,6 +6,8 @@
  * the profile until its address changes. A probe (the connection test, a reconnect after a server
  * restart) can set every flag at once with `record`.
  */
+import type { SurfaceKind } from '../../protocol/surface-kind';
+
 export interface SurfaceCapabilities {
 	/** `GET /api/job/{id}/status` (spec A). A stock local ComfyUI has none: its history is the state. */
 	jobStatus: boolean;
@@ -26,9 +28,9 @@ export const DEFAULT_CAPABILITIES = {
 	'local-comfyui': { jobStatus: false, jobList: false, jobCancel: false, fromHash: true, features: false },
 	// The v2 jobs API (issue 18): every job is readable by id, cancellable, and content is offered by hash.
 	v2: { jobStatus: true, jobList: false, jobCancel: true, fromHash: true, features: false }
-} as const satisfies Record<string, SurfaceCapabilities>;
+} as const satisfies Record<SurfaceKind, SurfaceCapabilities>;
 
-export type SurfaceKind = keyof typeof DEFAULT_CAPABILITIES;
+export type { SurfaceKind };
 
 /** The capabilities of each profile, remembered for the life of the worker and forgotten when the profile's address changes. */
 export class CapabilityBook {

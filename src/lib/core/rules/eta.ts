@@ -1,6 +1,8 @@
 /** How long a queued run may wait, from recent durations of the same workflow and its queue position. */
 
-import type { TimelineEntry } from './timeline';
+import type { TimelineEntry } from '../protocol/run-kernel';
+
+export { formatDuration } from './duration-words';
 
 export interface EtaInput {
 	/** Jobs ahead of this one (0 = next to start). */
@@ -20,14 +22,6 @@ export function estimateRemaining({ position, recentDurations, concurrency = 1 }
 	const median = sorted.length % 2 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
 	const rounds = Math.floor(Math.max(0, position) / Math.max(1, concurrency)) + 1;
 	return Math.round(median * rounds);
-}
-
-export function formatDuration(ms: number): string {
-	const s = Math.round(ms / 1000);
-	if (s < 60) return `${s} s`;
-	const m = Math.floor(s / 60);
-	if (m < 60) return `${m} min ${s % 60} s`;
-	return `${Math.floor(m / 60)} h ${m % 60} min`;
 }
 
 /** Where a job stands in a queue: 0 when it runs or is next, the jobs ahead of it, or null when it is not listed. */
@@ -54,6 +48,14 @@ export function recentWorkflowDurations(
 				e.durationMs !== null &&
 				(run.workflowId ? e.subject === run.workflowId : e.title === run.title)
 		)
+		.sort((a, b) => b.createdAt - a.createdAt)
+		.map((e) => e.durationMs!);
+}
+
+/** Durations of recent successful runs of one workflow or model (by kind and subject), newest first. */
+export function recentDurations(entries: Iterable<TimelineEntry>, kind: TimelineEntry['kind'], subject: string): number[] {
+	return [...entries]
+		.filter((e) => e.kind === kind && e.subject === subject && e.status === 'succeeded' && e.durationMs !== null)
 		.sort((a, b) => b.createdAt - a.createdAt)
 		.map((e) => e.durationMs!);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { estimateRemaining, formatDuration, queuePosition, recentWorkflowDurations } from './eta';
-import type { TimelineEntry } from './timeline';
+import type { TimelineEntry } from '../protocol/run-kernel';
 
 describe('the wait estimate of a queued run', () => {
 	it('multiplies the median recent duration by the rounds until it is done', () => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { SocketState } from '../protocol/socket-state';
+import type { SocketState } from '../../core/protocol/socket-state';
 import { LiveSocket, type AuthCheck } from './live-socket';
 
 /** A WebSocket that never opens: the browser's view of a refused upgrade (no status, just a close). */

@@ -4,9 +4,9 @@
  * key is checked over HTTP; on 401/403 it stops and asks for a new key instead of looping, and a
  * server that refuses this app's origin is said to, while retries go on (a restart with the flag fixes it).
  */
-import { backoffDelay, SOCKET_BACKOFF } from '../rules/backoff';
-import type { SocketState } from '../protocol/socket-state';
-import { CLIENT_FEATURE_FLAGS } from '../../workflows/protocol/workflow-events';
+import { backoffDelay, SOCKET_BACKOFF } from '../../core/rules/backoff';
+import type { SocketState } from '../../core/protocol/socket-state';
+import { CLIENT_FEATURE_FLAGS } from '../protocol/workflow-events';
 
 export type AuthCheck =
 	{ verdict: 'ok' } | { verdict: 'refused'; message: string } | { verdict: 'origin-refused'; message: string } | { verdict: 'unreachable' };

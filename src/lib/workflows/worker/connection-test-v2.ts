@@ -4,14 +4,14 @@
  * 403 `forbidden_origin` without CORS headers, which the browser reports as a network failure: the
  * check then names the exact `--enable-cors-header` flag to add.
  */
-import { credentialFor } from '../rules/credential';
-import type { ProbeCheck } from '../protocol/connection-report';
-import { appError } from '../protocol/errors';
-import { corsAdvice, v2ErrorOf } from '../../workflows/protocol/v2-errors';
-import type { Profile } from '../rules/profile';
-import { tryParseJson } from '../protocol/json';
-import { parseV2Envelope } from '../../workflows/protocol/workflow-v2-parse';
-import type { GuardedFetch } from './guarded-fetch';
+import { credentialFor } from '../../core/rules/credential';
+import type { ProbeCheck } from '../../core/protocol/connection-report';
+import { appError } from '../../core/protocol/errors';
+import { corsAdvice, v2ErrorOf } from '../protocol/v2-errors';
+import type { Profile } from '../../core/rules/profile';
+import { tryParseJson } from '../../core/protocol/json';
+import { parseV2Envelope } from '../protocol/workflow-v2-parse';
+import type { GuardedFetch } from '../../core/worker/guarded-fetch';
 
 const SURFACE_NAME: Record<string, string> = {
 	cloud: 'the managed service',

@@ -2,23 +2,16 @@
  * "Test connection": asks each service what a run will need (node definitions, the live socket,
  * the catalog) and reports per check what answered and what did not, with status and request id.
  */
-import { credentialFor } from '../rules/credential';
-import type { ConnectionReport, ProbeCheck } from '../protocol/connection-report';
-import type { AppError } from '../protocol/errors';
-import { readJson } from '../rules/http-response';
-import { isV2Preset, scrubToken, workflowSocketUrl, type Profile } from '../rules/profile';
-import { isObject, arr } from '../protocol/json';
-import { parseServerEvent } from '../../workflows/protocol/workflow-events';
-import type { GuardedFetch } from './guarded-fetch';
+import { credentialFor } from '../../core/rules/credential';
+import type { ConnectionReport, ProbeCheck } from '../../core/protocol/connection-report';
+import type { AppError } from '../../core/protocol/errors';
+import { readJson } from '../../core/rules/http-response';
+import { isV2Preset, scrubToken, workflowSocketUrl, type Profile } from '../../core/rules/profile';
+import { isObject, arr } from '../../core/protocol/json';
+import { parseServerEvent } from '../protocol/workflow-events';
+import type { ConnectionTestDeps } from '../../core/worker/live-link';
 import { probeSocket } from './socket-probe';
 import { probeJobsV2 } from './connection-test-v2';
-
-export interface ConnectionTestDeps {
-	fetch: GuardedFetch;
-	clientId: string;
-	/** This app's origin, for the CORS advice of a self-hosted proxy. */
-	appOrigin?: string;
-}
 
 function failed(name: ProbeCheck['name'], error: AppError, ms: number): ProbeCheck {
 	return { name, ok: false, summary: error.message, error, ms };

@@ -1,0 +1,103 @@
+/**
+ * The pictures of workflow runs as a page shows them: the latest preview of each run (an object URL,
+ * replaced as frames arrive) and object URLs of cached outputs and input pictures. The Runs list
+ * needs only these; `WorkflowRunsStore` adds the records and the actions on them.
+ *
+ * Each page makes its own and disposes of it when it goes: that drops the subscription and revokes
+ * every object URL it made, so a page visited a hundred times holds nothing a hundred times.
+ */
+import { SvelteMap } from 'svelte/reactivity';
+import type { AppError, Result } from '$lib/core/protocol/errors';
+import type { WorkerEvent } from '$lib/core/protocol/worker-api';
+import { onWorkerEvent, workerApi } from '$lib/core/state/worker-bridge.svelte';
+
+export interface Preview {
+	url: string;
+	nodeId: string | null;
+	at: number;
+}
+
+export class RunPictures {
+	readonly previews = new SvelteMap<string, Preview>();
+	/** Previews the socket sent without saying whose they are (two jobs running at once). */
+	unattributed = $state<Preview | null>(null);
+	private readonly outputUrls = new Map<string, Promise<Result<string>>>();
+	private unsubscribe: (() => void) | undefined;
+	protected disposed = false;
+	/** Replaced previews wait a moment before they are revoked (see showPreview). */
+	private readonly revokeLater = new Map<ReturnType<typeof setTimeout>, string>();
+
+	/** Follows previews (and, in a subclass, what `heard` adds) without reading the whole history. */
+	listen(): void {
+		if (this.unsubscribe || this.disposed) return;
+		this.unsubscribe = onWorkerEvent((event) => this.heard(event));
+	}
+
+	protected heard(event: WorkerEvent): void {
+		if (event.type === 'preview') this.showPreview(event.runId, event.nodeId, event.mime, event.bytes);
+	}
+
+	/** Stops following events and revokes every object URL this store made; for when its page goes. */
+	dispose(): void {
+		this.disposed = true;
+		this.unsubscribe?.();
+		this.unsubscribe = undefined;
+		for (const [timer, url] of this.revokeLater) {
+			clearTimeout(timer);
+			URL.revokeObjectURL(url);
+		}
+		this.revokeLater.clear();
+		for (const preview of this.previews.values()) URL.revokeObjectURL(preview.url);
+		this.previews.clear();
+		if (this.unattributed) URL.revokeObjectURL(this.unattributed.url);
+		this.unattributed = null;
+		// Outputs still being read are revoked as they arrive (see outputUrl).
+		for (const pending of this.outputUrls.values()) void pending.then((r) => r.ok && URL.revokeObjectURL(r.value));
+		this.outputUrls.clear();
+	}
+
+	private showPreview(runId: string | null, nodeId: string | null, mime: string, bytes: ArrayBuffer): void {
+		if (this.disposed) return;
+		const url = URL.createObjectURL(new Blob([bytes], { type: mime }));
+		const preview = { url, nodeId, at: Date.now() };
+		const old = runId ? this.previews.get(runId) : this.unattributed;
+		if (runId) this.previews.set(runId, preview);
+		else this.unattributed = preview;
+		// Revoke after the next frame has painted the new image.
+		if (old) {
+			const timer = setTimeout(() => {
+				this.revokeLater.delete(timer);
+				URL.revokeObjectURL(old.url);
+			}, 1000);
+			this.revokeLater.set(timer, old.url);
+		}
+	}
+
+	/** An object URL for a run's output, fetched once and cached by the worker. */
+	outputUrl(runId: string, index: number): Promise<Result<string>> {
+		return this.objectUrl(`${runId}:${index}`, () => workerApi().output({ runId, index }));
+	}
+
+	/** An object URL for a picture in the server's input folder (what a LoadImage node loaded), read once per page. */
+	inputImageUrl(profileId: string, name: string): Promise<Result<string>> {
+		return this.objectUrl(`input:${profileId}:${name}`, () => workerApi().inputImage({ profileId, name }));
+	}
+
+	private objectUrl(key: string, read: () => Promise<Result<Blob>>): Promise<Result<string>> {
+		let pending = this.outputUrls.get(key);
+		if (!pending) {
+			pending = read()
+				.then((r): Result<string> => {
+					if (!r.ok) return r;
+					if (this.disposed) return { ok: false, error: { kind: 'unknown', message: 'The page that asked for this output is gone.' } };
+					return { ok: true, value: URL.createObjectURL(r.value) };
+				})
+				.catch((e: unknown): Result<string> => ({ ok: false, error: { kind: 'unknown', message: String(e) } satisfies AppError }));
+			pending.then((r) => {
+				if (!r.ok) this.outputUrls.delete(key);
+			});
+			this.outputUrls.set(key, pending);
+		}
+		return pending;
+	}
+}
