@@ -1,5 +1,6 @@
 import type { Browser, Page } from '@playwright/test';
-import { test, expect, openExample, workflowControl } from './fixtures';
+import { test, expect, openExample } from './fixtures';
+import { holdNode, release, untilHeld } from './holds';
 
 // The service worker's precache would take its share of the quota at a moment of its own choosing.
 test.use({ serviceWorkers: 'block' });
@@ -36,7 +37,8 @@ test('with the device nearly full, a run is followed to its end, its record and 
 	emulator
 }) => {
 	test.setTimeout(90_000);
-	await workflowControl(emulator, 'timing', { stepMs: 100 });
+	// Held after the sampler's second step: the run is seen going before its bytes meet the full device.
+	await holdNode(emulator, { classType: 'KSampler', step: 2 });
 	const usage = await baselineUsage(browser, app.url);
 	await page.bringToFront(); // the measuring context's page took the focus, and with it the frames
 	await limitQuota(page, app.url, usage + 16 * 1024);
@@ -44,7 +46,9 @@ test('with the device nearly full, a run is followed to its end, its record and 
 	await openApp('/');
 	await openExample(page, 'Text to image');
 	await page.getByRole('button', { name: 'Run', exact: true }).click();
-	await expect(page.getByText(/step \d+ of 20/).first()).toBeVisible({ timeout: 20_000 });
+	await untilHeld(emulator);
+	await expect(page.getByText('step 2 of 20').first()).toBeVisible();
+	await release(emulator);
 	// Shown from the service: the bytes could not be kept, the link to them is.
 	const output = page.getByRole('img', { name: /Output ComfyUI_\d+_\.png/ }).first();
 	await expect(output).toBeVisible({ timeout: 30_000 });
