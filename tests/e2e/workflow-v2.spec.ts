@@ -181,7 +181,8 @@ for (const kind of ['Cloud', 'Self-hosted proxy'] as const) {
 			await control.scenario('comfyui-local');
 			await proxySettings(emulator, { corsOrigins: [app.url] });
 		}
-		await workflowControl(emulator, 'timing', { stepMs: 600 });
+		// Held in its sampler, the other device's job is still running when this app first hears of it.
+		await holdNode(emulator, { classType: 'KSampler' });
 		await openApp('/settings');
 		await addProfile(page, emulator, kind);
 		await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Runs' }).click();
@@ -203,7 +204,9 @@ for (const kind of ['Cloud', 'Self-hosted proxy'] as const) {
 		const seen = page.getByRole('link', { name: /started elsewhere/ });
 		await expect(seen.first()).toBeVisible({ timeout: 20_000 });
 		await seen.first().click();
-		await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 40_000 });
+		await untilHeld(emulator);
+		await release(emulator);
+		await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 30_000 });
 		await expect(page.getByRole('img', { name: /^Output / }).first()).toBeVisible();
 		if (kind === 'Self-hosted proxy') expect((await control.counters()).requests['GET /api/v2/jobs'] ?? 0).toBeGreaterThanOrEqual(1);
 	});
