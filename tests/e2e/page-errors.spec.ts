@@ -55,7 +55,7 @@ async function runPlanted(info: TestInfo): Promise<Map<string, Outcome>> {
 	return outcomes;
 }
 
-test('the page-error fixture fails a test that throws in the page, its worker or another context, and says how to declare it', async ({}, info) => {
+test('the page-error fixture fails a test that throws in the page, its workers, its service worker or another context, and says how to declare it', async ({}, info) => {
 	test.setTimeout(480_000);
 	const outcomes = await runPlanted(info);
 	const failedWith = (title: string, ...words: Array<string | RegExp>) => {
@@ -78,11 +78,16 @@ test('the page-error fixture fails a test that throws in the page, its worker or
 		'planted worker log'
 	);
 	failedWith('fails: an uncaught error in a page of a context the test made', 'Error: planted error in another context');
+	failedWith(
+		'fails: an unhandled rejection in the service worker',
+		/uncaught error in the service worker http:\/\/\S+\/sw\.js/,
+		'Error: planted service worker rejection'
+	);
 	for (const title of [
 		'passes: an error the test declares expected',
 		'passes: an error the block declares expected',
 		'passes: failed loads Chromium logs as console errors'
 	])
 		expect(outcomes.get(title)?.status, title).toBe('passed');
-	expect(outcomes.size, 'every planted test ran').toBe(8);
+	expect(outcomes.size, 'every planted test ran').toBe(9);
 });

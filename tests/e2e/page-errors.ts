@@ -6,7 +6,7 @@
  * Failed network loads that Chromium itself logs as console errors ("Failed to load resource: …", CORS
  * and CSP refusals) are not counted: many tests cause them on purpose, and a test that cares checks them.
  */
-import type { BrowserContext, ConsoleMessage, Page, WebError } from '@playwright/test';
+import type { BrowserContext, ConsoleMessage, Page, WebError, Worker } from '@playwright/test';
 
 /** An error a test causes on purpose, with why; `pattern` is matched against the error's text. */
 export interface ExpectedError {
@@ -62,6 +62,10 @@ export class PageErrorWatch {
 		};
 		context.pages().forEach(watchWorkers);
 		context.on('page', watchWorkers);
+		// A service worker's console reaches the context, its uncaught errors reach nothing: log them.
+		const forward = (serviceWorker: Worker): void => void serviceWorker.evaluate(logUncaughtErrors).catch(() => undefined);
+		context.serviceWorkers().forEach(forward);
+		context.on('serviceworker', forward);
 		context.on('weberror', (error) => this.caught.push(this.uncaught(error)));
 		context.on('console', (message) => {
 			if (message.type() !== 'error' || isNetworkNoise(message.text())) return;
@@ -107,12 +111,36 @@ export class PageErrorWatch {
 	}
 
 	private logged(message: ConsoleMessage): CaughtError {
-		const page = message.page()?.url() ?? 'a closed page';
 		const worker = message.worker();
 		const source = message.location().url;
+		const text = message.text();
+		if (worker && !message.page()) {
+			const uncaught = text.startsWith(UNCAUGHT_IN_SERVICE_WORKER);
+			return {
+				kind: uncaught ? 'uncaught error' : 'console.error',
+				text: uncaught ? text.slice(UNCAUGHT_IN_SERVICE_WORKER.length) : text,
+				where: `the service worker ${worker.url()}`
+			};
+		}
+		const page = message.page()?.url() ?? 'a closed page';
 		const where = worker ? `the worker ${worker.url()} of the page ${page}` : `the page ${page}${source ? ` (logged by ${source})` : ''}`;
-		return { kind: 'console.error', text: message.text(), where };
+		return { kind: 'console.error', text, where };
 	}
+}
+
+const UNCAUGHT_IN_SERVICE_WORKER = '[uncaught in the service worker] ';
+
+/**
+ * Runs inside a service worker (so it names its marker itself): its uncaught errors and unhandled
+ * rejections become console errors. One thrown before this runs (while the script first evaluates)
+ * still goes unheard.
+ */
+function logUncaughtErrors(): void {
+	const marker = '[uncaught in the service worker] ';
+	const describe = (value: unknown): string =>
+		value instanceof Error ? (value.stack ?? `${value.name}: ${value.message}`) : String(value);
+	self.addEventListener('error', (event) => console.error(marker + describe(event.error ?? event.message)));
+	self.addEventListener('unhandledrejection', (event) => console.error(marker + describe(event.reason)));
 }
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
