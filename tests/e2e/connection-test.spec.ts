@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { Page } from '@playwright/test';
-import { test, expect } from './fixtures';
+import { test, expect, untilShellCached } from './fixtures';
 
 /** Adds a Cloud profile through the form and returns its card. */
 async function addProfile(page: Page, name: string, workflowUrl: string, routerUrl: string, key: string) {
@@ -119,6 +119,7 @@ test('a profile is tested when it is saved, and saved offline it says it could n
 		timeout: 20_000
 	});
 
+	await untilShellCached(page);
 	await page.context().setOffline(true);
 	const offline = await addProfile(page, 'Saved offline', emulator.urls.workflow, emulator.urls.router, 'some-key');
 	await expect(offline.getByRole('region', { name: 'Connection test of Saved offline' })).toContainText(

@@ -147,3 +147,12 @@ export async function runExample(page: Page, title: string): Promise<void> {
 export async function workflowControl(emulator: Emulator, route: string, body: unknown): Promise<void> {
 	await post(`${emulator.urls.workflow}/__emulator/workflow/${route}`, body);
 }
+
+/**
+ * Waits until the service worker has cached the shell and is active. A test that goes offline to
+ * exercise something else waits for it first: an install cut off by going offline logs Workbox's
+ * failed precache fetch (the install is tried again on the next visit).
+ */
+export async function untilShellCached(page: Page): Promise<void> {
+	await expect.poll(() => page.evaluate(() => navigator.serviceWorker.ready.then(() => true)), { timeout: 20_000 }).toBe(true);
+}

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { test, expect } from './fixtures';
+import { test, expect, untilShellCached } from './fixtures';
 import { counters, latestModelRun, routerControl } from './models-helpers';
 
 const totalDispatches = async (emulator: Parameters<typeof counters>[0]) =>
@@ -20,6 +20,7 @@ test('a model request composed offline waits in the outbox and is sent exactly o
 	await second.goto(page.url());
 	await expect(form(second)).toBeVisible({ timeout: 15_000 });
 
+	await untilShellCached(page);
 	await context.setOffline(true);
 	await expect(page.getByRole('status').filter({ hasText: 'Offline: showing what was saved on this device' })).toBeVisible();
 	await form(page).getByRole('textbox', { name: 'Prompt', exact: true }).fill('A paper boat, composed offline');
