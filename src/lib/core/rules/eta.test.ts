@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { estimateRemaining, formatDuration, queuePosition, recentWorkflowDurations } from './eta';
 import type { TimelineEntry } from '../protocol/run-kernel';
+import { timelineEntry } from '../protocol/timeline-entry.fixture';
 
 describe('the wait estimate of a queued run', () => {
 	it('multiplies the median recent duration by the rounds until it is done', () => {
@@ -38,24 +39,8 @@ describe('the queue position of a job', () => {
 });
 
 describe('recent durations of the same workflow', () => {
-	const entry = (over: Partial<TimelineEntry>): TimelineEntry => ({
-		id: 'x',
-		kind: 'workflow',
-		profileId: 'p',
-		title: 'Portrait',
-		subject: 'wf1',
-		status: 'succeeded',
-		createdAt: 0,
-		durationMs: 1000,
-		seed: null,
-		credits: null,
-		thumbnail: null,
-		modelThumb: null,
-		elsewhere: false,
-		href: '/runs/x',
-		promptId: null,
-		...over
-	});
+	const entry = (over: Partial<TimelineEntry>): TimelineEntry =>
+		timelineEntry({ profileId: 'p', title: 'Portrait', subject: 'wf1', createdAt: 0, durationMs: 1000, ...over });
 	const entries = [
 		entry({ id: 'old', createdAt: 1, durationMs: 4000 }),
 		entry({ id: 'new', createdAt: 3, durationMs: 6000 }),

@@ -3,25 +3,9 @@ import { filterTimeline, NO_FILTER, type TimelineEntry } from './timeline';
 import { askedOfBody, askedOfWorkflow, askedWords, modelEntry, workflowEntry } from '../../core/rules/run-entry';
 import { MODEL_RUN_VERSION, type ModelRun, type StoredAsset } from '../../models/rules/model-run';
 import { newWorkflowRun } from '../../workflows/rules/run-record';
+import { timelineEntry } from '../../core/protocol/timeline-entry.fixture';
 
-const entry = (over: Partial<TimelineEntry>): TimelineEntry => ({
-	id: 'x',
-	kind: 'workflow',
-	profileId: 'p1',
-	title: 'Text to image',
-	subject: null,
-	status: 'succeeded',
-	createdAt: 1,
-	durationMs: null,
-	seed: null,
-	credits: null,
-	thumbnail: null,
-	modelThumb: null,
-	elsewhere: false,
-	href: '/runs/x',
-	promptId: null,
-	...over
-});
+const entry = timelineEntry;
 
 describe('the Runs timeline', () => {
 	const all = [
