@@ -125,7 +125,7 @@ export function installRouterControlRoutes(app: FastifyInstance, ctx: RouterCont
 				return bad(reply, 'errorBody: json | html | truncated | text');
 			next.errorBody = errorBody;
 		}
-		for (const key of ['schemaInternalError', 'rateLimited', 'runsUnavailable', 'assetCopyFails'] as const) {
+		for (const key of ['schemaInternalError', 'rateLimited', 'runsUnavailable', 'assetCopyFails', 'cutResultOnce'] as const) {
 			const v = body[key];
 			if (v === undefined) continue;
 			if (typeof v !== 'boolean') return bad(reply, `${key} must be a boolean`);

@@ -56,6 +56,8 @@ export interface RouterFaults {
 	runsUnavailable: boolean;
 	/** Copying result assets to the service's storage fails: entries keep their provider-CDN reference. */
 	assetCopyFails: boolean;
+	/** One-shot: the next successful JSON result is cut off mid-way (`cut-result-fault.ts`). */
+	cutResultOnce: boolean;
 }
 
 export function defaultSettings(): RouterSettings {
@@ -83,7 +85,8 @@ export function defaultRouterFaults(): RouterFaults {
 		schemaInternalError: false,
 		rateLimited: false,
 		runsUnavailable: false,
-		assetCopyFails: false
+		assetCopyFails: false,
+		cutResultOnce: false
 	};
 }
 

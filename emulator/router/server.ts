@@ -18,6 +18,7 @@ import { installRunRoutes } from './routes/run-routes';
 import { installQueueRoutes } from './routes/queue-routes';
 import { installRouterControlRoutes } from './control-routes';
 import { installErrorBodyFault } from './error-body-fault';
+import { installCutResultFault } from './cut-result-fault';
 import type { CdnService } from './cdn';
 
 /** Request bodies above this answer 413 (the spec leaves the number unshown). */
@@ -65,6 +66,7 @@ export function createRouter(state: EmulatorState, storage: StorageService, cdn:
 	installControlRoutes(app, state);
 	installRouterControlRoutes(app, ctx);
 	installErrorBodyFault(app, ctx);
+	installCutResultFault(app, ctx);
 
 	app.addHook('onRequest', async (request, reply) => {
 		if (request.url.startsWith(CONTROL_PREFIX) || reply.sent) return;

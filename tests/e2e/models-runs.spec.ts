@@ -43,6 +43,26 @@ test('runs a text-to-image model synchronously and shows the image, its expiry, 
 	expect(await dispatchesOfRun(emulator, await keyPrefixOf(page))).toBe(1);
 });
 
+test('an answer cut off mid-JSON is not a success: the card says it could not be read, and the same key gets it whole', async ({
+	page,
+	openApp,
+	emulator
+}) => {
+	await routerControl(emulator, 'faults', { cutResultOnce: true });
+	const form = await openModel(page, openApp, 'lumen/flux-1');
+	await form.getByRole('textbox', { name: 'Prompt', exact: true }).fill('cut off on the way');
+	await form.getByRole('button', { name: 'Run now' }).click();
+	const run = latestModelRun(page);
+	await expect(run.getByRole('status')).toHaveText('Failed', { timeout: 20_000 });
+	await expect(run).toContainText('The model finished, but its answer could not be read');
+	await expect(run).toContainText(/req(uest)? id/i);
+	await run.getByRole('button', { name: 'Retry with the same key' }).click();
+	await expect(run.getByRole('status')).toHaveText('Succeeded', { timeout: 20_000 });
+	await expect(run.getByRole('img', { name: /image 1 of Synchronous run/ })).toBeVisible();
+	await expect(run).toContainText("Replayed from the key's record (Idempotent-Replayed)");
+	expect(await dispatchesOfRun(emulator, await keyPrefixOf(page))).toBe(1);
+});
+
 test('a connection dropped after dispatch is retried under the same key and replayed: one dispatch', async ({
 	page,
 	openApp,

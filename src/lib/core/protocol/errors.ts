@@ -23,6 +23,7 @@ export type ErrorKind =
 	| 'unavailable' // 503
 	| 'html-response' // a proxy or gateway page where JSON was expected
 	| 'bad-response' // truncated or malformed JSON, or an unexpected shape
+	| 'unreadable-result' // a keyed call succeeded (and may be charged) but its answer could not be read: ask again
 	| 'server' // 5xx with a readable body
 	| 'invalid-input'
 	| 'origin-refused' // our own guard: the request would have left the profile's origins

@@ -19,6 +19,7 @@ import { backoffDelay, type BackoffPolicy } from '../../core/rules/backoff';
 import { appError, fail, ok, type AppError, type Result } from '../../core/protocol/errors';
 import { requestIdOf, responseError, type RawResponse } from '../../core/rules/http-response';
 import { controlType, noAnswer, withRouterWords } from './model-errors';
+import { unreadableResult } from './result-readable';
 import {
 	decideSync,
 	isModelTerminal,
@@ -114,13 +115,15 @@ function fieldErrors(drive: ModelDrive, raw: RawResponse, now: number): ModelSte
 	return finish(drive, { status: 'failed', error, fieldErrors: entries }, now);
 }
 
-function succeeded(drive: ModelDrive, raw: RawResponse): ModelStep {
+function succeeded(drive: ModelDrive, raw: RawResponse, now: number): ModelStep {
 	const credits = raw.header(ROUTER_HEADERS.creditsUsed);
 	const success = {
 		replayed: drive.run.replayed || raw.header(ROUTER_HEADERS.idempotentReplayed) === 'true',
 		requestId: requestIdOf(raw) ?? drive.run.requestId,
 		...(credits !== null && /^\d+$/.test(credits.trim()) ? { creditsUsed: Number(credits) } : {})
 	};
+	const unreadable = unreadableResult(raw, drive.call);
+	if (unreadable) return finish(drive, { status: 'failed', error: unreadable, ...success }, now);
 	return { drive: { ...drive, success }, effect: { type: 'store-result', reply: raw } };
 }
 
@@ -181,7 +184,7 @@ function onSyncReply(drive: ModelDrive, raw: RawResponse, chargeRule: string | u
 	});
 	switch (decision.kind) {
 		case 'success':
-			return succeeded(noted, raw);
+			return succeeded(noted, raw, ctx.now);
 		case 'retry':
 			return retryIn(
 				patch(noted, { requestId: requestIdOf(raw) }),
@@ -266,7 +269,7 @@ function onStatusReply(drive: ModelDrive, raw: RawResponse, chargeRule: string |
 function onCollectReply(drive: ModelDrive, raw: RawResponse, chargeRule: string | undefined, ctx: ModelContext): ModelStep {
 	const retryAfter = retryAfterSeconds(raw.header(ROUTER_HEADERS.retryAfter));
 	if (raw.status === 202) return retryIn(drive, Math.max(POLL_MIN_MS, (retryAfter ?? 2) * 1000));
-	if (raw.status === 200) return succeeded(drive, raw);
+	if (raw.status === 200) return succeeded(drive, raw, ctx.now);
 	return failed(drive, raw, chargeRule, ctx.now);
 }
 
