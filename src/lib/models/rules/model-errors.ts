@@ -13,6 +13,8 @@ export function controlType(errorType: string | undefined): KnownRouterErrorType
 }
 
 export interface ErrorContext {
+	/** What was asked: a run (the default, whose inputs an `invalid_input` is about) or a catalog page. */
+	asked?: 'run' | 'catalog-page';
 	/** The model's `charges_on_policy_rejection`, for a content-policy refusal. */
 	chargesOnPolicyRejection?: string;
 	retryAfterSeconds?: number;
@@ -39,11 +41,15 @@ const WORDS: Record<KnownRouterErrorType, string> = {
 	request_not_found: 'The service no longer knows this request (it may be past its retention).'
 };
 
+/** A catalog walk sends no inputs: its `invalid_input` is a page link (cursor) the service no longer takes. */
+const CATALOG_PAGE_REFUSED =
+	'The service refused the link to the next page of the catalog (a cursor it no longer takes, e.g. after the catalog was rebuilt). Load the catalog again from the start.';
+
 /** Words for an error type, with the wait and the model's charge rule where they matter. */
 export function errorWords(errorType: string | undefined, context: ErrorContext = {}): string | undefined {
 	const type = controlType(errorType);
 	if (!type) return undefined;
-	let words = WORDS[type];
+	let words = type === 'invalid_input' && context.asked === 'catalog-page' ? CATALOG_PAGE_REFUSED : WORDS[type];
 	if (type === 'rate_limited' && context.retryAfterSeconds !== undefined)
 		words += ` The service asks to wait ${context.retryAfterSeconds} s.`;
 	if (type === 'content_policy_violation' && context.chargesOnPolicyRejection !== undefined)

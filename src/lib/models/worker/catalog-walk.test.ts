@@ -90,6 +90,10 @@ describe('the catalog walk', () => {
 		);
 		expect(result).toMatchObject({ ok: false, error: { kind: 'invalid-input', status: 400, requestId: 'r-9' } });
 		expect(seen).toHaveLength(2);
+		// A catalog page sends no inputs: the words name the page link, never "the inputs marked below".
+		const message = result.ok ? '' : result.error.message;
+		expect(message).toContain('refused the link to the next page of the catalog');
+		expect(message).not.toContain('inputs');
 	});
 
 	it('asks for the next page before handing this one on, so merging the entries overlaps the round trip', async () => {

@@ -69,7 +69,7 @@ export async function walkCatalog(
 		else {
 			const json = readJson(res.value, 'router');
 			if (!json.ok) {
-				error = withRouterWords(json.error);
+				error = withRouterWords(json.error, { asked: 'catalog-page' });
 				retryHint = retryAfterMs(res.value.header(ROUTER_HEADERS.retryAfter));
 			} else {
 				const page = parseCatalogPage(json.value);
