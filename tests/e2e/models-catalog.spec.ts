@@ -80,6 +80,8 @@ test('a cursor made invalid mid-walk (catalog rebuilt) stops the walk with the e
 	const stopped = page.getByRole('alert').filter({ hasText: 'The catalog walk stopped' });
 	await expect(stopped).toBeVisible({ timeout: 20_000 });
 	await expect(stopped).toContainText(/HTTP 400 · type invalid_input · request id [0-9a-f-]{36}/);
+	await expect(stopped).toContainText('refused the link to the next page of the catalog');
+	await expect(stopped).not.toContainText('inputs marked below');
 	// What was seen stays on screen; there is no restart by itself (a restart would go back to the first page).
 	const shown = await page.locator('main section[aria-label^="Provider"] a').count();
 	expect(shown).toBeGreaterThan(0);
