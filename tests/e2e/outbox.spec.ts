@@ -23,6 +23,8 @@ test('a model request composed offline waits in the outbox and is sent exactly o
 	await untilShellCached(page);
 	await context.setOffline(true);
 	await expect(page.getByRole('status').filter({ hasText: 'Offline: showing what was saved on this device' })).toBeVisible();
+	// The header says so too: the socket may still look open, but nothing comes through it.
+	await expect(page.getByRole('link', { name: /^Connection: .*, Offline\. Open settings$/ })).toBeVisible();
 	await form(page).getByRole('textbox', { name: 'Prompt', exact: true }).fill('A paper boat, composed offline');
 	await form(page).getByRole('button', { name: 'Run when back online' }).click();
 	await expect(latestModelRun(page)).toContainText('In the outbox');

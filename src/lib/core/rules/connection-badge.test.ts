@@ -49,6 +49,10 @@ describe('the badge in words', () => {
 		expect(badgeView('Demo', open, failing).text).not.toMatch(/^Live/);
 	});
 
+	it('says offline while the browser is offline, though the socket still looks open', () => {
+		expect(badgeView('Demo', open, { kind: 'ok' }, false)).toEqual({ tone: 'bad', text: 'Offline' });
+	});
+
 	it('no profile', () => {
 		expect(badgeView(null, open, { kind: 'ok' })).toEqual({ tone: 'idle', text: 'No profile' });
 	});

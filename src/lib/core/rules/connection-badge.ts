@@ -30,8 +30,18 @@ function socketWords(socket: SocketState): { tone: BadgeTone; text: string } {
 
 const WORSE: Record<BadgeTone, number> = { idle: 0, ok: 1, warn: 2, bad: 3 };
 
-export function badgeView(profileName: string | null, socket: SocketState, router: RouterHealth): { tone: BadgeTone; text: string } {
+/**
+ * `online` is the browser's own word: offline, a socket that still looks open carries nothing (the
+ * browser keeps it until it times out), so the badge says offline, never "Live".
+ */
+export function badgeView(
+	profileName: string | null,
+	socket: SocketState,
+	router: RouterHealth,
+	online = true
+): { tone: BadgeTone; text: string } {
 	if (!profileName) return { tone: 'idle', text: 'No profile' };
+	if (!online) return { tone: 'bad', text: 'Offline' };
 	const workflows = socketWords(socket);
 	if (router.kind !== 'failing') return workflows;
 	// Each service says its own state: "Live" names the workflow server only.
