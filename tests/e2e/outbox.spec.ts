@@ -28,6 +28,9 @@ test('a model request composed offline waits in the outbox and is sent exactly o
 	await form(page).getByRole('textbox', { name: 'Prompt', exact: true }).fill('A paper boat, composed offline');
 	await form(page).getByRole('button', { name: 'Run when back online' }).click();
 	await expect(latestModelRun(page)).toContainText('In the outbox');
+	// Nothing is sent, so nothing says it is sending or counts a wait.
+	await expect(latestModelRun(page).getByRole('status')).toHaveText('In the outbox');
+	await expect(latestModelRun(page)).toContainText('Synchronous · not sent yet');
 	expect(await totalDispatches(emulator)).toBe(0);
 
 	await context.setOffline(false);
