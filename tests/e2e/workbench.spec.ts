@@ -121,7 +121,7 @@ test('a model run, synchronous then queued, shows beside the form without naviga
 
 	await form.getByRole('button', { name: 'Add to queue' }).click();
 	const queued = runs.getByRole('article').first();
-	await expect(queued).toContainText('Queued');
+	await expect(queued).toContainText('Through the queue');
 	await expect(queued.getByRole('status')).toHaveText('Succeeded', { timeout: 30_000 });
 	await expect(queued.getByRole('img', { name: /image 1 of Queued run/ })).toBeVisible();
 	// Both requests of this visit stay in view, as a grid; the ids and keys wait in a details disclosure.
