@@ -62,6 +62,8 @@ export interface WorkflowProgress {
 	cached?: string[];
 	/** Nodes in the workflow: the denominator of whole-run progress. */
 	total: number;
+	/** v2: how many nodes the server counted finished, when it reports counts without ids; only grows. */
+	counted?: number;
 	current: string | null;
 	step: { node: string; value: number; max: number } | null;
 	/** The socket said the prompt finished (`executing` with no node); the terminal state is confirmed by polling. */
@@ -145,11 +147,16 @@ export function newWorkflowRun(init: {
 	};
 }
 
+/** How many nodes are done: those known by id, or the server's count when it reports only counts. */
+export function nodesDone(run: Pick<WorkflowRun, 'progress'>): number {
+	return Math.max(run.progress.done.length, run.progress.counted ?? 0);
+}
+
 /** Whole-run progress in [0, 1]: finished nodes plus the fraction of the current node's steps. */
 export function runFraction(run: WorkflowRun): number {
 	if (run.status === 'succeeded') return 1;
-	const { done, total, step, current } = run.progress;
+	const { total, step, current } = run.progress;
 	if (total === 0) return 0;
 	const partial = step && step.node === current && step.max > 0 ? step.value / step.max : 0;
-	return Math.min(1, (done.length + partial) / total);
+	return Math.min(1, (nodesDone(run) + partial) / total);
 }

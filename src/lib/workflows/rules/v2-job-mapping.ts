@@ -130,8 +130,14 @@ export function historyOf(job: V2Job, texts: ReadonlyMap<string, string> = new M
 	};
 }
 
+/**
+ * A progress snapshot says the job runs (the proxy sends one only then: on connect it carries a
+ * `running` job's placeholder of zeros, and its stream never says `running` after a `queued`).
+ * Its node count counts even without ids (the proxy in front of ComfyUI 0.3.64 sends no `current_node`).
+ */
 function progressEvents(jobId: string, p: V2Progress): ServerEvent[] {
-	const events: ServerEvent[] = [];
+	const events: ServerEvent[] = [{ type: 'execution_start', promptId: jobId }];
+	events.push({ type: 'nodes_counted', promptId: jobId, done: p.nodes_done });
 	const node = p.current_node ?? undefined;
 	if (node) events.push({ type: 'executing', promptId: jobId, node });
 	// Show what is true: sampler steps when the snapshot has them; node counts only when they make a fraction.

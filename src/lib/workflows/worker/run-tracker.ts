@@ -217,7 +217,16 @@ export class RunTracker {
 		if (!surface.ok) return;
 		const active = await surface.value.activeJobs();
 		if (!active.ok) return;
-		const listed = new Set(active.value.map((j) => j.promptId));
+		const listed = new Map(active.value.map((j) => [j.promptId, j]));
+		// A listed run is where the list says: running there moves it on (the proxy's stream never says
+		// `running` after `queued`, and a local server tells only the submitter); the rest are read in full.
+		for (const run of runs) {
+			const job = listed.get(run.promptId!);
+			if (!job) continue;
+			const current = this.current(run);
+			const next = applyJobState(current, job.running ? 'in_progress' : 'pending', this.now());
+			if (next !== current) this.update(next, true);
+		}
 		await Promise.all(runs.filter((run) => !listed.has(run.promptId!)).map((run) => this.poll(run)));
 	}
 

@@ -49,6 +49,9 @@ describe('V2StreamWatch', () => {
 		const steps = heard.flatMap((e) => (e.type === 'progress' ? [e.value] : []));
 		expect(steps).toEqual([2, 5, 9]);
 		expect(watch.isWatching('j1')).toBe(false);
+		// The poll that the end triggers asks again: an ended stream is not opened again (it would only replay the end).
+		watch.watch(surface, { promptId: 'j1' });
+		expect(opened.count).toBe(3);
 	});
 
 	it('a streamed text output is read first and handed over as named text; unnamed outputs count per node', async () => {

@@ -33,6 +33,8 @@ function decodeBase64(data: string): ArrayBuffer {
 
 export class V2StreamWatch {
 	private readonly watching = new Map<string, AbortController>();
+	/** Jobs whose stream ended after their terminal status: reopening one only replays that status. */
+	private readonly ended = new Set<string>();
 
 	constructor(
 		private readonly hooks: StreamHooks,
@@ -44,7 +46,7 @@ export class V2StreamWatch {
 	}
 
 	watch(surface: JobStreamSurface, job: JobHandle): void {
-		if (this.watching.has(job.promptId)) return;
+		if (this.watching.has(job.promptId) || this.ended.has(job.promptId)) return;
 		const stop = new AbortController();
 		this.watching.set(job.promptId, stop);
 		void this.follow(surface, job, stop.signal).finally(() => {
@@ -97,6 +99,7 @@ export class V2StreamWatch {
 			stop.removeEventListener('abort', onStop);
 			if (stop.aborted) return;
 			if (result.kind === 'ended') {
+				this.ended.add(job.promptId);
 				this.hooks.ended(job.promptId);
 				return;
 			}
