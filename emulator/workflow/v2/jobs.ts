@@ -130,7 +130,10 @@ export class V2Jobs {
 		if (!job) return 'expired';
 		// "A pending job deleted from ComfyUI's own queue shows as `expired`" (0.3.64).
 		if (job.state === 'cancelled' && rec.startedAt === null && this.hooks.upstream064(rec)) return 'expired';
-		const status = engineStatus(job.state, rec);
+		// Like the real proxy, an interrupted job reads `canceled` (its history holds execution_interrupted), even
+		// where the local runtime records the stop as a failure; so does one interrupted on the ComfyUI behind it.
+		const interrupted = job.state === 'failed' && job.messages.some(([type]) => type === 'execution_interrupted');
+		const status = interrupted ? 'canceled' : engineStatus(job.state, rec);
 		// A job is not finished before its outputs are committed.
 		return rec.pendingOutputs > 0 && (status === 'succeeded' || status === 'failed' || status === 'canceled') ? 'running' : status;
 	}

@@ -43,8 +43,9 @@ export function installJobRoutes(app: FastifyInstance, core: V2Core, surface: Su
 		const status = core.jobs.status(rec);
 		if (core.upstream064(rules)) {
 			// ComfyUI 0.3.64 lacks the job-cancel route: "the proxy answers `canceling` and the job runs on
-			// to `succeeded`; cancelling a queued job answers `queued` and the job runs later".
-			if (status === 'running') rec.canceling = true;
+			// to `succeeded`; cancelling a queued job answers `queued` and the job runs later". Only the answer
+			// says `canceling`: every read after it says `running` (seen on the real pair).
+			if (status === 'running') return reply.send({ ...core.jobBody(rec), status: 'canceling' });
 		} else if (status === 'queued') {
 			core.engine.delete([rec.id]);
 			rec.completedAt = core.state.now();

@@ -104,9 +104,21 @@ describe('self-hosted proxy in front of ComfyUI 0.3.64', () => {
 		const { body } = await proxy().submit<JobBody>(smallJob(20));
 		await pollJob(proxy(), body, (j) => j.status === 'running');
 		expect((await proxy().post<JobBody>(body.urls.cancel, {})).body.status).toBe('canceling');
+		// Only the answer says so: read back, the job is `running` again (as on the real pair).
+		expect((await proxy().get<JobBody>(body.urls.self)).body.status).toBe('running');
 		const done = await pollJob(proxy(), body, terminal, 20_000);
 		expect(done.status).toBe('succeeded');
 		expect(done.outputs).toHaveLength(1);
+	});
+
+	it('an interrupt sent to the ComfyUI behind the proxy stops the job, and the proxy reads it `canceled` (seen on the real pair)', async () => {
+		await control(bed.emu, '/scenario', { name: 'comfyui-local' });
+		await upstream064();
+		await stepMs(bed.emu, 30);
+		const { body } = await proxy().submit<JobBody>(smallJob(40, 11));
+		await pollJob(proxy(), body, (j) => j.status === 'running');
+		expect((await api(bed.emu).post('/api/interrupt', { prompt_id: body.id })).status).toBe(200);
+		expect((await pollJob(proxy(), body, terminal, 20_000)).status).toBe('canceled');
 	});
 
 	it('"cancelling a queued job answers `queued` and the job runs later"', async () => {

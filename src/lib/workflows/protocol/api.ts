@@ -102,8 +102,11 @@ export interface WorkflowApi {
 	deleteRun(input: { id: string }): Promise<void>;
 	/** Cancels pending or running jobs (`POST /api/queue` delete). */
 	cancelRuns(input: { profileId: string; promptIds: string[] }): Promise<Result<void>>;
-	/** Cancels one run's job by the best route its server has; says what the server did. */
-	stopRun(input: { runId: string }): Promise<Result<StopOutcome>>;
+	/**
+	 * Cancels one run's job by the best route its server has; says what the server did. `behind`: an
+	 * interrupt to the ComfyUI behind a self-hosted proxy instead (offered when the proxy does not stop jobs).
+	 */
+	stopRun(input: { runId: string; behind?: boolean }): Promise<Result<StopOutcome>>;
 	/** Interrupts a running job (between nodes). */
 	interrupt(input: { profileId: string; promptId?: string }): Promise<Result<void>>;
 	queue(input: { profileId: string }): Promise<Result<QueueView>>;

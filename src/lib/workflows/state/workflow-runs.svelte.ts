@@ -92,6 +92,11 @@ export class WorkflowRunsStore {
 		return workerApi().stopRun({ runId: run.id });
 	}
 
+	/** Interrupts the run's job on the ComfyUI behind its self-hosted proxy (whose own cancel does not stop jobs). */
+	interruptBehind(run: WorkflowRun): Promise<Result<StopOutcome>> {
+		return workerApi().stopRun({ runId: run.id, behind: true });
+	}
+
 	interrupt(run: WorkflowRun): Promise<Result<void>> {
 		return workerApi().interrupt({ profileId: run.profileId, ...(run.promptId ? { promptId: run.promptId } : {}) });
 	}

@@ -207,12 +207,14 @@ export class WorkflowService {
 		return result;
 	}
 
-	private async stopRun({ runId }: { runId: string }): Promise<Result<StopOutcome>> {
+	private async stopRun({ runId, behind = false }: { runId: string; behind?: boolean }): Promise<Result<StopOutcome>> {
 		const run = await this.runs.get(runId);
 		if (!run?.promptId) return fail(appError('not-found', 'This run has no job on the server to cancel.'));
 		const surface = await this.surface(run.profileId);
 		if (!surface.ok) return surface;
-		const outcome = await surface.value.stop(await this.tracker.handleOf(run.promptId));
+		const handle = await this.tracker.handleOf(run.promptId);
+		if (behind && !surface.value.interruptBehind) return fail(appError('not-found', 'This server has no ComfyUI behind it to interrupt.'));
+		const outcome = behind && surface.value.interruptBehind ? await surface.value.interruptBehind(handle) : await surface.value.stop(handle);
 		// A cancel the user asked for and the server confirmed; an interrupted job is read from its history.
 		if (outcome.ok && outcome.value.kind === 'removed') this.tracker.confirmCancelled(run);
 		// v2: the service is still cancelling (`canceling`); the run says so until its terminal state.

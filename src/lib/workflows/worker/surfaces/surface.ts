@@ -123,6 +123,8 @@ export interface WorkflowSurface {
 	cancel(jobs: JobHandle[]): Promise<Result<void>>;
 	/** Cancels one job by the best route the server has, and reports what the server did. */
 	stop(job: JobHandle): Promise<Result<StopOutcome>>;
+	/** An interrupt sent past the server to the ComfyUI behind it (the self-hosted proxy's profile names it), read back. */
+	interruptBehind?(job: JobHandle): Promise<Result<StopOutcome>>;
 	/** Stops the running job (between nodes); without a job, whatever runs. */
 	interrupt(job?: JobHandle): Promise<Result<void>>;
 	/** The bytes of an output, without the key reaching a storage host. */

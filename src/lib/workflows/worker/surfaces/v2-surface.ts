@@ -15,9 +15,9 @@ import { afterFromHash, afterSubmit, pickRecordedJob, retryAfterMs } from '../..
 import { ASSET_NAME_PREFIX, assetInputName, historyOf, jobStateOf } from '../../rules/v2-job-mapping';
 import { arr, isObject, tryParseJson } from '../../../core/protocol/json';
 import type { FileRef } from '../../protocol/workflow-api';
-import { TERMINAL_JOB_STATUSES, type V2Job, type V2Output } from '../../protocol/workflow-v2';
+import { TERMINAL_JOB_STATUSES, type JobStatus, type V2Job, type V2Output } from '../../protocol/workflow-v2';
 import { parseV2Asset, parseV2Envelope, parseV2Job } from '../../protocol/workflow-v2-parse';
-import type { StopOutcome } from '../../rules/stop-outcome';
+import { afterCancelRead, type StopOutcome, type StopRoute } from '../../rules/stop-outcome';
 import type { Connection } from '../../../core/worker/context';
 import type { Credential, GuardedRequest } from '../../../core/worker/guarded-fetch';
 import { WorkflowClient } from '../workflow-client';
@@ -236,19 +236,39 @@ export class V2Surface implements JobStreamSurface {
 		// running job's cancel there may come back `canceled` at once.
 		const before = await this.readJob(job);
 		const hadStarted = before.ok && before.value !== null && (before.value.status !== 'queued' || before.value.started_at !== null);
-		const sent = await this.cancel([job]);
+		const answer = await this.call({ url: job.links?.cancel ?? `${this.jobUrl(job)}/cancel`, method: 'POST' });
+		if (answer.kind !== 'answer' || (answer.res.status !== 200 && answer.res.status !== 404)) return fail(errorOf(answer));
+		const answered = answer.res.status === 200 ? parseV2Job(answer.json, answer.url) : null;
+		return this.readBack(job, 'job-cancel', answered?.ok ? answered.value.status : null, hadStarted);
+	}
+
+	/**
+	 * The proxy's own cancel does not stop a job on ComfyUI 0.3.64; an interrupt sent to the ComfyUI
+	 * behind it (the profile's address) does, at the end of the current node. Read back through the proxy.
+	 */
+	async interruptBehind(job: JobHandle): Promise<Result<StopOutcome>> {
+		const behind = this.behind();
+		if (!behind) return fail(appError('not-found', 'This profile names no ComfyUI behind its server to interrupt.'));
+		const client = new WorkflowClient({ ...this.connection, key: undefined, profile: { ...this.connection.profile, workflowUrl: behind } });
+		const sent = await client.interrupt(job.promptId);
 		if (!sent.ok) return sent;
+		return this.readBack(job, 'interrupt-behind', null, true);
+	}
+
+	/** The ComfyUI behind a self-hosted proxy, where an interrupt works; null on the other surfaces. */
+	private behind(): string | null {
+		return this.dialect === 'proxy' ? this.objectInfoBase : null;
+	}
+
+	private async readBack(job: JobHandle, via: StopRoute, answered: JobStatus | null, hadStarted: boolean): Promise<Result<StopOutcome>> {
 		for (let attempt = 0; ; attempt++) {
 			const read = await this.readJob(job);
 			if (!read.ok) return read;
 			const v2 = read.value;
 			if (!v2) return fail(appError('not-found', 'The service no longer knows this job.'));
-			if (v2.status === 'canceled') return ok({ kind: hadStarted || v2.started_at ? 'interrupted' : 'removed', via: 'job-cancel' });
-			if (TERMINAL_JOB_STATUSES.includes(v2.status)) return ok({ kind: 'finished-first' });
-			// The cancel answer was `canceling` or terminal on the contract; still `queued` means the server kept
-			// the job (a proxy in front of ComfyUI 0.3.64: "cancelling a queued job answers `queued`").
-			if (v2.status === 'queued') return ok({ kind: 'still-waiting', via: 'job-cancel' });
-			if (attempt >= STOP_CHECKS) return ok({ kind: 'stopping', via: 'job-cancel' });
+			const started = hadStarted || v2.started_at !== null;
+			const step = afterCancelRead({ answered, read: v2.status, hadStarted: started, via, attempt, checks: STOP_CHECKS, behind: this.behind() });
+			if (step !== 'wait') return ok(step);
 			await new Promise<void>((resolve) => setTimeout(resolve, STOP_CHECK_MS));
 		}
 	}
