@@ -8,7 +8,7 @@ import type { ApiPrompt } from '../../workflows';
 import type { ModelRun } from '../../models/rules/model-run';
 import type { ModelKind } from '../../models/rules/model-summary';
 import { resultParts } from '../../models/rules/result-parts';
-import type { WorkflowRun } from '../../workflows/rules/run-record';
+import { isExpired, type WorkflowRun } from '../../workflows/rules/run-record';
 
 export type TimelineKind = 'workflow' | 'model';
 export type TimelineStatus =
@@ -24,6 +24,8 @@ export interface TimelineEntry {
 	/** The model id, or the workflow's saved id. */
 	subject: string | null;
 	status: TimelineStatus;
+	/** A `failed` v2 job the server reports `expired` (it no longer knows the job): shown as Expired, as on its page. */
+	expired?: boolean;
 	createdAt: number;
 	durationMs: number | null;
 	seed: number | null;
@@ -146,6 +148,7 @@ export function workflowEntry(run: WorkflowRun): TimelineEntry {
 		...withAsked(askedOfWorkflow(run.prompt)),
 		subject: run.workflowId,
 		status: run.status,
+		...(isExpired(run) ? { expired: true } : {}),
 		createdAt: run.createdAt,
 		durationMs: duration(run.startedAt, run.finishedAt),
 		seed: Object.values(run.seeds)[0] ?? null,

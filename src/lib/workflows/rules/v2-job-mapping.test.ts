@@ -90,8 +90,14 @@ describe('a v2 job in the reducer’s terms', () => {
 			exception_message: 'boom',
 			node_id: '3'
 		});
-		const expired = historyOf(job({ status: 'expired', outputs: [] }));
-		expect(expired.status.messages[0]?.[1]).toMatchObject({ exception_type: 'JobExpired' });
+		const expired = historyOf(job({ status: 'expired', outputs: [], expires_at: '2026-11-29T02:11:33.637703+00:00' }), new Map(), Date.parse('2026-11-30T00:00:00Z'));
+		expect(expired.status.messages[0]?.[1]).toMatchObject({ exception_type: 'JobExpired', exception_message: 'Retention ended at 2026-11-29T02:11:33.637703+00:00.' });
+		// Before its deadline: the proxy's ComfyUI forgot the job (seen on the real pair after a restart).
+		const forgotten = historyOf(job({ status: 'expired', outputs: [], expires_at: '2026-11-29T02:11:33.637703+00:00' }), new Map(), Date.parse('2026-11-28T03:00:00Z'));
+		expect(forgotten.status.messages[0]?.[1]).toMatchObject({
+			exception_type: 'JobExpired',
+			exception_message: expect.stringMatching(/^The server no longer knows this job: the ComfyUI behind it restarted/)
+		});
 	});
 
 	it('stream events become the socket events the reducer folds', () => {

@@ -47,6 +47,8 @@ const TEXT_MAX_BYTES = 1 << 20;
 /** How often, and how many times, a cancel is read back before it is reported as still stopping. */
 const STOP_CHECKS = 6;
 const STOP_CHECK_MS = 400;
+/** How long to wait before reading an early `expired` again. */
+const EXPIRED_RECHECK_MS = 1000;
 
 export class V2Surface implements JobStreamSurface {
 	readonly kind = 'v2' as const;
@@ -186,7 +188,13 @@ export class V2Surface implements JobStreamSurface {
 	}
 
 	async read(job: JobHandle): Promise<Result<JobReading>> {
-		const read = await this.readJob(job);
+		let read = await this.readJob(job);
+		// The proxy reads ComfyUI's history, then its queue: a job that finishes between the two reads as
+		// `expired` for that one answer (seen on the real pair). An `expired` before the deadline is read again.
+		if (read.ok && read.value?.status === 'expired' && Date.now() < Date.parse(read.value.expires_at)) {
+			await sleep(EXPIRED_RECHECK_MS);
+			read = await this.readJob(job);
+		}
 		if (!read.ok) return read;
 		const v2 = read.value;
 		if (!v2) return ok({ kind: 'not-found' });
