@@ -5,6 +5,7 @@
  */
 import { test, expect, runExample, workflowControl } from './fixtures';
 import { addProfile, proxySettings } from './v2-helpers';
+import { holdNode, release, untilHeld } from './holds';
 
 /** Text to image at 64×64 with this sampler and steps. */
 function samplerWorkflow(sampler: string, steps: number): Record<string, unknown> {
@@ -108,6 +109,31 @@ test('ComfyUI 0.3.64 behind the proxy: Cancel of a waiting job says the server k
 	await expect(page.getByText(/kept the job in its queue .*it was not cancelled/)).toBeVisible({ timeout: 15_000 });
 	await expect(page.getByText('Done', { exact: true }).first()).toBeVisible({ timeout: 60_000 });
 	await expect(page.getByText(/Cancelled/)).toHaveCount(0);
+});
+
+test('ComfyUI 0.3.64 behind the proxy dies mid-run: the badge and the run say the server behind it is unreachable; back, the forgotten job reads Expired with its cause, in the runs list too', async ({
+	page,
+	openApp,
+	emulator
+}) => {
+	test.setTimeout(120_000);
+	await holdNode(emulator, { classType: 'KSampler' });
+	await openApp('/settings');
+	await addProfile(page, emulator, 'Self-hosted proxy');
+	await runExample(page, 'Text to image');
+	await untilHeld(emulator);
+	await expect(page.getByText('Running', { exact: true })).toBeVisible({ timeout: 20_000 });
+	// Down long enough to be seen: every answer of the proxy but /health is 503 upstream_unreachable.
+	await workflowControl(emulator, 'restart', { downSeconds: 8 });
+	await expect(page.getByRole('link', { name: /Connection: Self-hosted proxy, Server behind it unreachable/ })).toBeVisible({ timeout: 20_000 });
+	await expect(page.getByText(/The server behind the proxy is unreachable: this run's state is not known/)).toBeVisible();
+	// Back: the restarted ComfyUI forgot the job and the proxy says `expired` before the job's deadline.
+	await expect(page.getByText('Expired', { exact: true })).toBeVisible({ timeout: 40_000 });
+	await expect(page.getByText(/The server no longer knows this job: the ComfyUI behind it restarted/).first()).toBeVisible();
+	await expect(page.getByRole('link', { name: /Connection: Self-hosted proxy, Live/ })).toBeVisible({ timeout: 20_000 });
+	await release(emulator);
+	await page.goto(new URL('/', page.url()).toString());
+	await expect(page.getByRole('link', { name: /^Run Text to image, expired:/ })).toBeVisible({ timeout: 15_000 });
 });
 
 // A sampler name the form accepts (an imported value) but ComfyUI's list does not hold.

@@ -161,10 +161,10 @@ describe('self-hosted proxy: jobs', () => {
 		expect((await proxy().get<{ jobs: JobBody[] }>('/jobs?status=running')).body.jobs).toHaveLength(0);
 	});
 
-	it('answers 502 upstream_unreachable while the ComfyUI behind it is down; /health still answers', async () => {
+	it('answers 503 upstream_unreachable (as the real proxy) while the ComfyUI behind it is down; /health still answers', async () => {
 		await control(bed.emu, '/workflow/restart', { downSeconds: 60 });
 		const res = await proxy().get<Err>('/jobs');
-		expect(res.status).toBe(502);
+		expect(res.status).toBe(503);
 		expect(res.body.error.code).toBe('upstream_unreachable');
 		expect((await proxy().raw('/health')).status).toBe(200);
 		await control(bed.emu, '/reset', {});

@@ -236,11 +236,13 @@ describe('a run read while it goes on (a page opened mid-run reads it once, then
 		}
 	);
 
-	it('is not known once it ended (storage then holds its final state)', () => {
+	it('is known as it ended until it is deleted: its final write may still be on its way to storage', () => {
 		const { tracker, send } = harness();
 		tracker.track(run());
 		send({ type: 'execution_start', promptId: 'p1' });
 		send({ type: 'execution_success', promptId: 'p1' });
+		expect(tracker.newest('r1')?.status).toBe('succeeded');
+		tracker.forget('r1', 'p1');
 		expect(tracker.newest('r1')).toBeUndefined();
 	});
 });

@@ -183,6 +183,7 @@ export class RunTracker {
 
 	forget(runId: string, promptId?: string | null): void {
 		this.open.delete(runId);
+		this.justFinished.delete(runId);
 		if (promptId) this.deleted.add(promptId);
 	}
 
@@ -306,8 +307,11 @@ export class RunTracker {
 	 * opens mid-burst must read this, or it keeps that older state until the next event, perhaps the run's end.
 	 */
 	newest(runId: string): WorkflowRun | undefined {
-		return this.open.get(runId);
+		return this.open.get(runId) ?? this.justFinished.get(runId);
 	}
+
+	/** The last runs that ended here, as they ended: their final write may still be on its way to storage. */
+	private readonly justFinished = new Map<string, WorkflowRun>();
 
 	private current(run: WorkflowRun): WorkflowRun {
 		return this.open.get(run.id) ?? run;
@@ -384,6 +388,9 @@ export class RunTracker {
 		const previous = this.open.get(run.id);
 		if (isTerminal(run.status)) {
 			this.open.delete(run.id);
+			this.justFinished.delete(run.id);
+			this.justFinished.set(run.id, run);
+			if (this.justFinished.size > 20) this.justFinished.delete(this.justFinished.keys().next().value!);
 			if (run.promptId) this.streams.stop(run.promptId);
 			if (!previous || !isTerminal(previous.status)) this.hooks.finished(run);
 		} else {

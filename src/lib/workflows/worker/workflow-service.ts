@@ -261,7 +261,8 @@ export class WorkflowService {
 	private async output({ runId, index }: { runId: string; index: number }): Promise<Result<Blob>> {
 		const cached = await this.runs.output(runId, index);
 		if (cached) return ok(cached);
-		const run = await this.runs.get(runId);
+		// The tracker's newest state first: storage lags up to a second behind a streamed output the page already shows.
+		const run = this.tracker.newest(runId) ?? (await this.runs.get(runId));
 		const item = run?.outputs[index];
 		if (!run || !item) return fail(appError('not-found', 'This output is no longer in the run.'));
 		const surface = await this.surface(run.profileId);

@@ -23,7 +23,7 @@ import type { Credential, GuardedRequest } from '../../../core/worker/guarded-fe
 import { WorkflowClient } from '../workflow-client';
 import { downloadResuming } from '../resumable-download';
 import type { SurfaceCapabilities } from './capabilities';
-import { callV2, errorOf, exchangeOf, sleep, type Answer } from './v2-http';
+import { callV2, errorOf, exchangeOf, linkHealthOf, sleep, type Answer } from './v2-http';
 import { toNodeErrors, withAssetReferences } from './v2-prompt';
 import { uploadAsset } from './v2-upload';
 import type {
@@ -77,8 +77,11 @@ export class V2Surface implements JobStreamSurface {
 		return this.connection.profile.id;
 	}
 
-	private call(request: Omit<GuardedRequest, 'credential'>): Promise<Answer> {
-		return callV2(this.connection, this.credential, request);
+	private async call(request: Omit<GuardedRequest, 'credential'>): Promise<Answer> {
+		const answer = await callV2(this.connection, this.credential, request);
+		const health = linkHealthOf(answer);
+		if (health) this.connection.reportHealth?.(health);
+		return answer;
 	}
 
 	private jobUrl(job: JobHandle): string {
@@ -370,10 +373,12 @@ export class V2Surface implements JobStreamSurface {
 		});
 		reader.end();
 		if (!res.ok) return { kind: 'error', error: res.error };
+		const envelope = res.value.status >= 400 ? parseV2Envelope(tryParseJson(res.value.body)) : null;
+		const health = linkHealthOf({ kind: 'answer', res: res.value, url, json: undefined, envelope });
+		if (health) this.connection.reportHealth?.(health);
 		if (res.value.status === 429) return { kind: 'refused', retryAfterMs: retryAfterMs(res.value.header('Retry-After')) };
 		if (res.value.status === 404) return { kind: 'gone' };
-		if (res.value.status !== 200)
-			return { kind: 'error', error: v2ErrorOf(res.value.status, parseV2Envelope(tryParseJson(res.value.body))) };
+		if (res.value.status !== 200) return { kind: 'error', error: v2ErrorOf(res.value.status, envelope) };
 		return { kind: 'ended' };
 	}
 
