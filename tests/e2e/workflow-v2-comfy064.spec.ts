@@ -79,7 +79,10 @@ test('ComfyUI 0.3.64 behind the proxy: Cancel says the server does not stop jobs
 	await expect(page.getByText('Cancelling', { exact: true })).toHaveCount(0);
 	await page.getByRole('button', { name: 'Interrupt on the ComfyUI behind it' }).click();
 	await expect(
-		page.getByRole('status').filter({ hasText: /the ComfyUI behind the proxy/ }).filter({ hasText: /^(Interrupted|Sent)/ })
+		page
+			.getByRole('status')
+			.filter({ hasText: /the ComfyUI behind the proxy/ })
+			.filter({ hasText: /^(Interrupted|Sent)/ })
 	).toBeVisible({ timeout: 15_000 });
 	await expect(page.getByText('Cancelled', { exact: true })).toBeVisible({ timeout: 20_000 });
 	await expect(page.getByText(/^Interrupted: the server stopped the job \(an interrupt to the ComfyUI behind the proxy\)/)).toBeVisible();
@@ -125,7 +128,9 @@ test('ComfyUI 0.3.64 behind the proxy dies mid-run: the badge and the run say th
 	await expect(page.getByText('Running', { exact: true })).toBeVisible({ timeout: 20_000 });
 	// Down long enough to be seen: every answer of the proxy but /health is 503 upstream_unreachable.
 	await workflowControl(emulator, 'restart', { downSeconds: 8 });
-	await expect(page.getByRole('link', { name: /Connection: Self-hosted proxy, Server behind it unreachable/ })).toBeVisible({ timeout: 20_000 });
+	await expect(page.getByRole('link', { name: /Connection: Self-hosted proxy, Server behind it unreachable/ })).toBeVisible({
+		timeout: 20_000
+	});
 	await expect(page.getByText(/The server behind the proxy is unreachable: this run's state is not known/)).toBeVisible();
 	// Back: the restarted ComfyUI forgot the job and the proxy says `expired` before the job's deadline.
 	await expect(page.getByText('Expired', { exact: true })).toBeVisible({ timeout: 40_000 });

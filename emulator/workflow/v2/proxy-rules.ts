@@ -45,7 +45,6 @@ export function installProxyFrontDoor(app: FastifyInstance, core: V2Core): void 
 			return v2Error(reply, 401, 'unauthorized', 'Send the proxy token as Authorization: Bearer <token>.');
 		// The ComfyUI behind it is down (the workflow origin's restart control): the proxy itself still answers, and
 		// /health stays 200 "healthy" (as the real proxy: 503 with its own words on every other route).
-		if (core.upstreamDown())
-			return v2Error(reply, 503, 'upstream_unreachable', 'Could not reach ComfyUI.');
+		if (core.upstreamDown()) return v2Error(reply, 503, 'upstream_unreachable', 'Could not reach ComfyUI.');
 	});
 }

@@ -46,7 +46,10 @@ describe('what a count of finished nodes says about each node', () => {
 	});
 
 	it('a link to a node outside the prompt, or a node feeding itself, is ignored', () => {
-		const odd: ApiPrompt = { a: { class_type: 'X', inputs: { x: ['zz', 0], y: ['a', 0] } }, b: { class_type: 'Y', inputs: { i: ['a', 0] } } };
+		const odd: ApiPrompt = {
+			a: { class_type: 'X', inputs: { x: ['zz', 0], y: ['a', 0] } },
+			b: { class_type: 'Y', inputs: { i: ['a', 0] } }
+		};
 		expect(nodesFromCount(odd, 1)).toEqual({ done: ['a'], waiting: [], running: 'b' });
 	});
 });

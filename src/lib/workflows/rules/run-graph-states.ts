@@ -68,9 +68,7 @@ export function nodeViews(run: WorkflowRun, nodes: GraphNode[]): Map<string, Nod
 	const cached = new Set(run.progress.cached ?? []);
 	const counted = run.progress.counted;
 	const v2: V2Known | null =
-		run.jobLinks === undefined
-			? null
-			: { waiting: new Set(counted === undefined ? [] : nodesFromCount(run.prompt, counted).waiting) };
+		run.jobLinks === undefined ? null : { waiting: new Set(counted === undefined ? [] : nodesFromCount(run.prompt, counted).waiting) };
 	const views = new Map<string, NodeView>();
 	const index = memberIndex(nodes);
 	const errorBox = run.error?.nodeId ? boxOf(index, run.error.nodeId) : undefined;

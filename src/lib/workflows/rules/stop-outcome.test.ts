@@ -32,7 +32,11 @@ describe('reading a v2 job back after its cancel', () => {
 		['canceled, having run', { ...base, read: 'canceled' }, { kind: 'interrupted', via: 'job-cancel' }],
 		['canceled while waiting', { ...base, read: 'canceled', hadStarted: false }, { kind: 'removed', via: 'job-cancel' }],
 		['succeeded first', { ...base, read: 'succeeded' }, { kind: 'finished-first' }],
-		['kept in the queue (the proxy answers `queued`)', { ...base, answered: 'queued', read: 'queued' }, { kind: 'still-waiting', via: 'job-cancel' }],
+		[
+			'kept in the queue (the proxy answers `queued`)',
+			{ ...base, answered: 'queued', read: 'queued' },
+			{ kind: 'still-waiting', via: 'job-cancel' }
+		],
 		// Seen on the real proxy in front of ComfyUI 0.3.64: 200 `canceling`, then `running` on every read until `succeeded`.
 		[
 			'`running` after a `canceling` answer: the server does not stop jobs; the ComfyUI behind it is offered',
@@ -48,8 +52,12 @@ describe('reading a v2 job back after its cancel', () => {
 
 	it('a job the server would not stop that ran to its end says so, and one interrupted behind the proxy says that', () => {
 		const notStopped: StopOutcome = { kind: 'not-stopped', via: 'job-cancel', behind: 'http://127.0.0.1:8810' };
-		expect(describeStop(notStopped)).toMatch(/accepted the cancel but does not stop jobs.*ComfyUI behind it \(http:\/\/127\.0\.0\.1:8810\)/);
-		expect(describeStop(settleStop(notStopped, 'succeeded'))).toBe('The job ran to its end: the server accepted the cancel but does not stop jobs.');
+		expect(describeStop(notStopped)).toMatch(
+			/accepted the cancel but does not stop jobs.*ComfyUI behind it \(http:\/\/127\.0\.0\.1:8810\)/
+		);
+		expect(describeStop(settleStop(notStopped, 'succeeded'))).toBe(
+			'The job ran to its end: the server accepted the cancel but does not stop jobs.'
+		);
 		expect(describeStop(settleStop({ kind: 'stopping', via: 'interrupt-behind' }, 'cancelled'))).toMatch(
 			/^Interrupted: the server stopped the job \(an interrupt to the ComfyUI behind the proxy\)/
 		);

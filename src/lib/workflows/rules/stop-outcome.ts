@@ -82,7 +82,8 @@ export function afterCancelRead(input: {
 	if (read === 'queued') return { kind: 'still-waiting', via };
 	// The contract keeps a cancelled job `canceling` until it ends; `running` after a `canceling` answer means the
 	// server forgot the cancel (the proxy in front of ComfyUI 0.3.64: the job runs to its end).
-	if (read === 'running' && input.answered === 'canceling' && via === 'job-cancel') return { kind: 'not-stopped', via, behind: input.behind };
+	if (read === 'running' && input.answered === 'canceling' && via === 'job-cancel')
+		return { kind: 'not-stopped', via, behind: input.behind };
 	return input.attempt >= input.checks ? { kind: 'stopping', via } : 'wait';
 }
 

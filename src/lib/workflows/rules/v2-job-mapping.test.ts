@@ -90,10 +90,21 @@ describe('a v2 job in the reducer’s terms', () => {
 			exception_message: 'boom',
 			node_id: '3'
 		});
-		const expired = historyOf(job({ status: 'expired', outputs: [], expires_at: '2026-11-29T02:11:33.637703+00:00' }), new Map(), Date.parse('2026-11-30T00:00:00Z'));
-		expect(expired.status.messages[0]?.[1]).toMatchObject({ exception_type: 'JobExpired', exception_message: 'Retention ended at 2026-11-29T02:11:33.637703+00:00.' });
+		const expired = historyOf(
+			job({ status: 'expired', outputs: [], expires_at: '2026-11-29T02:11:33.637703+00:00' }),
+			new Map(),
+			Date.parse('2026-11-30T00:00:00Z')
+		);
+		expect(expired.status.messages[0]?.[1]).toMatchObject({
+			exception_type: 'JobExpired',
+			exception_message: 'Retention ended at 2026-11-29T02:11:33.637703+00:00.'
+		});
 		// Before its deadline: the proxy's ComfyUI forgot the job (seen on the real pair after a restart).
-		const forgotten = historyOf(job({ status: 'expired', outputs: [], expires_at: '2026-11-29T02:11:33.637703+00:00' }), new Map(), Date.parse('2026-11-28T03:00:00Z'));
+		const forgotten = historyOf(
+			job({ status: 'expired', outputs: [], expires_at: '2026-11-29T02:11:33.637703+00:00' }),
+			new Map(),
+			Date.parse('2026-11-28T03:00:00Z')
+		);
 		expect(forgotten.status.messages[0]?.[1]).toMatchObject({
 			exception_type: 'JobExpired',
 			exception_message: expect.stringMatching(/^The server no longer knows this job: the ComfyUI behind it restarted/)
@@ -243,7 +254,11 @@ describe('the real proxy’s stream, frame by frame, moves the run', () => {
 	// The frames as read from the real pair (`event: <name>\ndata: <compact JSON>\n\n`): a stream opened
 	// while the job waited says `queued` and never `running`; progress snapshots carry only counts.
 	const frames: Array<[string, V2StreamEvent, { status: string; done: number; current: string | null }]> = [
-		['status on connect, while queued', { kind: 'status', event: { status: 'queued', queue_position: null } }, { status: 'queued', done: 0, current: null }],
+		[
+			'status on connect, while queued',
+			{ kind: 'status', event: { status: 'queued', queue_position: null } },
+			{ status: 'queued', done: 0, current: null }
+		],
 		[
 			'the placeholder snapshot of a running job',
 			{ kind: 'progress', progress: { value: 0, nodes_done: 0, nodes_total: 0 } as never },

@@ -214,7 +214,8 @@ export class WorkflowService {
 		if (!surface.ok) return surface;
 		const handle = await this.tracker.handleOf(run.promptId);
 		if (behind && !surface.value.interruptBehind) return fail(appError('not-found', 'This server has no ComfyUI behind it to interrupt.'));
-		const outcome = behind && surface.value.interruptBehind ? await surface.value.interruptBehind(handle) : await surface.value.stop(handle);
+		const outcome =
+			behind && surface.value.interruptBehind ? await surface.value.interruptBehind(handle) : await surface.value.stop(handle);
 		// A cancel the user asked for and the server confirmed; an interrupted job is read from its history.
 		if (outcome.ok && outcome.value.kind === 'removed') this.tracker.confirmCancelled(run);
 		// v2: the service is still cancelling (`canceling`); the run says so until its terminal state.

@@ -14,8 +14,16 @@ const answer = (status: number, code: string | null, message = ''): Answer => ({
 describe('what an answer says of the server behind a proxy', () => {
 	it.each<[string, Answer, ReturnType<typeof linkHealthOf>]>([
 		// As the real proxy answers while its ComfyUI is down (every route but /health).
-		['503 upstream_unreachable', answer(503, 'upstream_unreachable', 'Could not reach ComfyUI.'), { kind: 'upstream-down', message: 'Could not reach ComfyUI.' }],
-		['an older proxy’s 502 upstream_unreachable', answer(502, 'upstream_unreachable', ''), { kind: 'upstream-down', message: 'The server behind the proxy does not answer.' }],
+		[
+			'503 upstream_unreachable',
+			answer(503, 'upstream_unreachable', 'Could not reach ComfyUI.'),
+			{ kind: 'upstream-down', message: 'Could not reach ComfyUI.' }
+		],
+		[
+			'an older proxy’s 502 upstream_unreachable',
+			answer(502, 'upstream_unreachable', ''),
+			{ kind: 'upstream-down', message: 'The server behind the proxy does not answer.' }
+		],
 		['a 200', answer(200, null), { kind: 'ok' }],
 		['a 404 says nothing of it', answer(404, 'not_found'), null],
 		['no answer says nothing of it either', { kind: 'no-answer', error: appError('network', 'offline') }, null]

@@ -53,6 +53,7 @@ export function errorOf(a: Answer): AppError {
  */
 export function linkHealthOf(a: Answer): LinkHealth | null {
 	if (a.kind !== 'answer') return null;
-	if (a.envelope?.code === 'upstream_unreachable') return { kind: 'upstream-down', message: a.envelope.message || 'The server behind the proxy does not answer.' };
+	if (a.envelope?.code === 'upstream_unreachable')
+		return { kind: 'upstream-down', message: a.envelope.message || 'The server behind the proxy does not answer.' };
 	return a.res.status < 400 ? { kind: 'ok' } : null;
 }

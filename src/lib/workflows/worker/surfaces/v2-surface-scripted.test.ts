@@ -103,7 +103,9 @@ describe('v2 cancel on a proxy whose ComfyUI lacks job cancel', () => {
 	);
 
 	it('as on the real pair: a cancel answered `canceling`, then read `running`, is a server that does not stop jobs; the ComfyUI behind it is offered', async () => {
-		const surface = scriptedSurface((request) => (request.method === 'POST' ? answer(200, v2Job('canceling')) : answer(200, v2Job('running'))));
+		const surface = scriptedSurface((request) =>
+			request.method === 'POST' ? answer(200, v2Job('canceling')) : answer(200, v2Job('running'))
+		);
 		const stop = await surface.stop({ promptId: ID });
 		expect(stop.ok && stop.value).toEqual({ kind: 'not-stopped', via: 'job-cancel', behind: 'http://127.0.0.1:8188' });
 	});
@@ -122,7 +124,9 @@ describe('v2 cancel on a proxy whose ComfyUI lacks job cancel', () => {
 
 	it('an `expired` before the job’s deadline is read again: the proxy says so for one answer as a job finishes', async () => {
 		const reads = ['expired', 'succeeded'];
-		const surface = scriptedSurface(() => answer(200, v2Job(reads.shift() ?? 'succeeded', { expires_at: '2999-01-01T00:00:00.000000+00:00' })));
+		const surface = scriptedSurface(() =>
+			answer(200, v2Job(reads.shift() ?? 'succeeded', { expires_at: '2999-01-01T00:00:00.000000+00:00' }))
+		);
 		const read = await surface.read({ promptId: ID });
 		expect(read.ok && read.value).toMatchObject({ kind: 'status', state: 'completed' });
 	});

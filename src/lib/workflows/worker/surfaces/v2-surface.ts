@@ -278,7 +278,15 @@ export class V2Surface implements JobStreamSurface {
 			const v2 = read.value;
 			if (!v2) return fail(appError('not-found', 'The service no longer knows this job.'));
 			const started = hadStarted || v2.started_at !== null;
-			const step = afterCancelRead({ answered, read: v2.status, hadStarted: started, via, attempt, checks: STOP_CHECKS, behind: this.behind() });
+			const step = afterCancelRead({
+				answered,
+				read: v2.status,
+				hadStarted: started,
+				via,
+				attempt,
+				checks: STOP_CHECKS,
+				behind: this.behind()
+			});
 			if (step !== 'wait') return ok(step);
 			await new Promise<void>((resolve) => setTimeout(resolve, STOP_CHECK_MS));
 		}
