@@ -6,6 +6,7 @@
  * every object URL it made, so a page visited a hundred times holds nothing a hundred times.
  */
 import type { StopOutcome } from '$lib/workflows/rules/stop-outcome';
+import type { CancelReport } from '$lib/workflows/protocol/api';
 import { SvelteMap } from 'svelte/reactivity';
 import type { WorkflowRun } from '$lib/workflows/rules/run-record';
 import type { AppError, Result } from '$lib/core/protocol/errors';
@@ -83,7 +84,7 @@ export class WorkflowRunsStore {
 		}
 	}
 
-	cancel(run: WorkflowRun): Promise<Result<void>> {
+	cancel(run: WorkflowRun): Promise<Result<CancelReport>> {
 		return workerApi().cancelRuns({ profileId: run.profileId, promptIds: run.promptId ? [run.promptId] : [] });
 	}
 
