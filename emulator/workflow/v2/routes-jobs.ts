@@ -77,9 +77,11 @@ export function installJobRoutes(app: FastifyInstance, core: V2Core, surface: Su
 			return v2Error(reply, 429, 'too_many_streams', `At most ${cap} event streams at once: poll GET /jobs/{id}, or retry later.`);
 		}
 		surface.openStreams++;
-		// 0.3.64: "a second stream of the same job starves the first (which then ends only at its 15 s
-		// keep-alive check)".
-		if (core.upstream064(rules)) for (const s of [...rec.channel.streams]) s.starve();
+		// 0.3.64, as on the real pair: the proxy opens ComfyUI's socket under the job's client id, and a second
+		// socket of that id replaces the first (which starves); when the first then closes, ComfyUI's clean-up
+		// unregisters the id, so the second starves too. A starved stream learns the end at a keep-alive check.
+		const upstream064 = core.upstream064(rules);
+		if (upstream064) for (const s of [...rec.channel.streams]) s.starve();
 		const headers: Record<string, string> = {};
 		for (const [k, v] of Object.entries(reply.getHeaders())) if (v !== undefined) headers[k] = String(v);
 		reply.hijack();
@@ -96,6 +98,11 @@ export function installJobRoutes(app: FastifyInstance, core: V2Core, surface: Su
 			onClose: () => {
 				surface.openStreams--;
 				rec.channel.streams.delete(stream);
+				if (upstream064 && stream.isStarved) for (const s of rec.channel.streams) s.starve();
+			},
+			terminal: () => {
+				const now = core.jobs.status(rec);
+				return isTerminal(now) ? { status: now } : null;
 			}
 		});
 		const status = core.jobs.status(rec);

@@ -82,7 +82,7 @@ describe('self-hosted proxy in front of ComfyUI 0.3.64', () => {
 		).toEqual({ value: 0.625, nodes_done: 1, nodes_total: 2, current_node: 'b', step: 5, steps: 20 });
 	});
 
-	it('"One stream per job at a time: a second stream of the same job starves the first (which then ends only at its 15 s keep-alive check)."', async () => {
+	it('"One stream per job at a time: a second stream of the same job starves the first": keep-alives only, and the end read at a keep-alive check', async () => {
 		await control(bed.emu, '/v2/self-hosted', { upstream: '0.3.64', keepaliveMs: 300 });
 		await stepMs(bed.emu, 100);
 		const { body } = await proxy().submit<JobBody>(smallJob(10));
@@ -92,10 +92,26 @@ describe('self-hosted proxy in front of ComfyUI 0.3.64', () => {
 		await seen;
 		const second = await proxy().events(body.urls.events, { timeoutMs: 20_000 });
 		const starved = await first;
+		const ended = (read: typeof starved) => read.events.find((e) => e.event === 'status' && e.data['status'] === 'succeeded')!.at;
 		expect(statuses(second.events).at(-1)).toEqual({ status: 'succeeded' });
-		expect(statuses(starved.events).map((s) => s['status'])).not.toContain('succeeded');
+		// The starved stream: no progress after the second opened, keep-alives, and the end learned late.
+		expect(starved.comments).toContain('keepalive');
+		expect(ended(starved)).toBeGreaterThan(ended(second));
 		expect(starved.ended).toBe('closed');
-		expect(starved.comments).toEqual([]);
+	});
+
+	it('when the replaced stream closes, ComfyUI unregisters the job’s socket and the newer stream starves too (seen on the real pair)', async () => {
+		await control(bed.emu, '/v2/self-hosted', { upstream: '0.3.64', keepaliveMs: 300 });
+		await stepMs(bed.emu, 150);
+		const { body } = await proxy().submit<JobBody>(smallJob(12, 5));
+		const first = proxy().events(body.urls.events, { timeoutMs: 20_000, until: (events) => events.length >= 1 });
+		await first;
+		// The first reader has gone (a page reload) but is still open on the server until a write finds it gone.
+		const second = await proxy().events(body.urls.events, { timeoutMs: 20_000 });
+		const progressAfterOpen = second.events.slice(2).filter((e) => e.event === 'progress');
+		expect(progressAfterOpen).toEqual([]);
+		expect(second.comments).toContain('keepalive');
+		expect(statuses(second.events).at(-1)).toEqual({ status: 'succeeded' });
 	});
 
 	it('"the proxy answers `canceling` and the job runs on to `succeeded`"', async () => {

@@ -51,8 +51,12 @@ export class RunTracker {
 		ended: (jobId) => {
 			const run = this.byPrompt(jobId);
 			if (run) void this.poll(run);
-		}
+		},
+		running: (jobId) => this.byPrompt(jobId)?.status === 'running'
 	});
+	/** Jobs found open when this worker started (a reload): a stream the page before had may still be open on the server. */
+	private readonly foundAtStart = new Set<string>();
+	private loadedOnce = false;
 
 	constructor(
 		private readonly ctx: WorkflowContext,
@@ -123,8 +127,11 @@ export class RunTracker {
 	}
 
 	async reload(): Promise<void> {
+		const first = !this.loadedOnce;
+		this.loadedOnce = true;
 		for (const run of await this.runs.open()) {
 			if (run.promptId && !this.open.has(run.id)) this.open.set(run.id, run);
+			if (first && run.promptId && run.jobLinks) this.foundAtStart.add(run.promptId);
 		}
 		void this.pollAll();
 	}
@@ -258,7 +265,8 @@ export class RunTracker {
 		}
 		const job: JobHandle = { promptId: run.promptId!, ...(run.jobLinks ? { links: run.jobLinks } : {}) };
 		// A v2 job's live stream is opened by the first poll (also after a reload: re-attached by id).
-		if (followsJobStreams(surface.value) && this.ctx.isLeader()) this.streams.watch(surface.value, job);
+		if (followsJobStreams(surface.value) && this.ctx.isLeader())
+			this.streams.watch(surface.value, job, this.foundAtStart.delete(job.promptId));
 		const reading = await surface.value.read(job);
 		if (!reading.ok) return; // offline or a hiccup: the next poll tries again
 		this.apply(run, reading.value);
