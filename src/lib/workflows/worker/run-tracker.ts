@@ -266,7 +266,7 @@ export class RunTracker {
 		const job: JobHandle = { promptId: run.promptId!, ...(run.jobLinks ? { links: run.jobLinks } : {}) };
 		// A v2 job's live stream is opened by the first poll (also after a reload: re-attached by id).
 		if (followsJobStreams(surface.value) && this.ctx.isLeader())
-			this.streams.watch(surface.value, job, this.foundAtStart.delete(job.promptId));
+			this.streams.watch(surface.value, job, this.foundAtStart.delete(job.promptId) && surface.value.streamsStarve);
 		const reading = await surface.value.read(job);
 		if (!reading.ok) return; // offline or a hiccup: the next poll tries again
 		this.apply(run, reading.value);

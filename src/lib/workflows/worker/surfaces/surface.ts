@@ -141,6 +141,8 @@ export type JobStreamEnd =
 /** A surface whose live events come over a stream per job (`liveEvents: 'job-stream'`, the v2 API). */
 export interface JobStreamSurface extends WorkflowSurface {
 	readonly liveEvents: 'job-stream';
+	/** A newer stream of a job starves an older one still open on the server (the self-hosted proxy in front of ComfyUI 0.3.64). */
+	readonly streamsStarve: boolean;
 	/** The job's own record, read by id (null when the service has no such job). */
 	readJob(job: JobHandle): Promise<Result<V2Job | null>>;
 	/** A `text` output's content, read once. */

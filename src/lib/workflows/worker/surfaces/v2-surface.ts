@@ -53,6 +53,7 @@ const EXPIRED_RECHECK_MS = 1000;
 export class V2Surface implements JobStreamSurface {
 	readonly kind = 'v2' as const;
 	readonly liveEvents = 'job-stream' as const;
+	readonly streamsStarve: boolean;
 	/** A deployment serves only `/api/v2`: the spec names no source of its node definitions. */
 	readonly servesNodeDefinitions: boolean;
 	private readonly api: string;
@@ -70,6 +71,7 @@ export class V2Surface implements JobStreamSurface {
 	) {
 		this.api = `${connection.profile.workflowUrl}/api/v2`;
 		this.servesNodeDefinitions = dialect !== 'deployment';
+		this.streamsStarve = dialect === 'proxy';
 		this.credential = credentialFor(connection.key, 'bearer');
 	}
 
