@@ -132,13 +132,15 @@ export function installJobRoutes(app: FastifyInstance, core: V2Core, surface: Su
 		});
 		app.get<{ Querystring: { status?: string; limit?: string } }>('/jobs', async (request, reply) => {
 			const { status, limit } = request.query;
-			if (status !== undefined && !(JOB_STATUSES as readonly string[]).includes(status))
-				return v2Error(reply, 422, 'invalid_request', `"status" must be one of ${JOB_STATUSES.join(', ')}.`);
+			// As the real proxy: `status` may name several, comma-separated (`running,queued`); an unknown one is 400.
+			const wanted = status === undefined || status === '' ? null : new Set(status.split(',').map((s) => s.trim()));
+			const unknown = [...(wanted ?? [])].filter((s) => !(JOB_STATUSES as readonly string[]).includes(s));
+			if (unknown.length > 0) return v2Error(reply, 400, 'invalid_request', `Unknown status filter value(s): ${unknown.join(', ')}.`);
 			const n = limit === undefined ? 50 : Number(limit);
 			if (!Number.isInteger(n) || n < 1 || n > 1000)
 				return v2Error(reply, 422, 'invalid_request', '"limit" must be an integer from 1 to 1000.');
 			const mine = [...core.jobs.records.values()].filter((r) => r.rules.name === rules.name).reverse();
-			const jobs = mine.map((r) => core.jobBody(r)).filter((j) => status === undefined || j.status === status);
+			const jobs = mine.map((r) => core.jobBody(r)).filter((j) => wanted === null || wanted.has(j.status));
 			return { jobs: jobs.slice(0, n) };
 		});
 	}

@@ -159,6 +159,9 @@ describe('self-hosted proxy: jobs', () => {
 		expect(all.body.jobs.map((j) => j.id)).toEqual([b.id, a.id]);
 		expect((await proxy().get<{ jobs: JobBody[] }>('/jobs?limit=1')).body.jobs).toHaveLength(1);
 		expect((await proxy().get<{ jobs: JobBody[] }>('/jobs?status=running')).body.jobs).toHaveLength(0);
+		// Several statuses at once, comma-separated, as the real proxy takes them.
+		expect((await proxy().get<{ jobs: JobBody[] }>('/jobs?status=running,succeeded')).body.jobs.map((j) => j.id)).toContain(b.id);
+		expect((await proxy().get('/jobs?status=running,nope')).status).toBe(400);
 	});
 
 	it('answers 503 upstream_unreachable (as the real proxy) while the ComfyUI behind it is down; /health still answers', async () => {

@@ -94,11 +94,15 @@ export class RunTracker {
 	/** Jobs in the active profile's queue that no run here knows: started on another device. */
 	async watchQueue(): Promise<void> {
 		if (!this.ctx.isLeader() || this.now() - this.lastQueueWatch < this.timings().queueWatchMs / 2) return;
-		this.lastQueueWatch = this.now();
 		const profileId = await this.ctx.profiles.activeId();
 		if (!profileId) return;
 		const surface = await this.surfaces.for(profileId);
 		if (!surface.ok) return;
+		// A v2 server has no socket that tells of other clients' jobs: its job list is the only way, and each
+		// read costs the proxy two reads of ComfyUI per job. Read it at the live-queue pace there.
+		const every = followsJobStreams(surface.value) ? Math.max(this.timings().queueWatchMs, this.timings().liveQueueEveryMs / 2) : 0;
+		if (this.now() - this.lastQueueWatch < every) return;
+		this.lastQueueWatch = this.now();
 		const active = await surface.value.activeJobs();
 		if (!active.ok) return;
 		for (const job of active.value) {

@@ -216,16 +216,15 @@ export class V2Surface implements JobStreamSurface {
 	async activeJobs(): Promise<Result<ActiveJob[]>> {
 		// Only the proxy lists jobs; on the managed service the v1 socket of the same account tells of them.
 		if (this.dialect !== 'proxy') return ok([]);
+		// One read for both (the proxy takes a comma-separated filter): the list is the app's steady poll of the proxy.
+		const answer = await this.call({ url: `${this.api}/jobs?status=running,queued&limit=50` });
+		if (answer.kind !== 'answer' || answer.res.status !== 200) return fail(errorOf(answer));
+		const list = Array.isArray(answer.json) ? answer.json : isObject(answer.json) ? (arr(answer.json, 'jobs') ?? []) : [];
 		const active: ActiveJob[] = [];
-		for (const status of ['running', 'queued'] as const) {
-			const answer = await this.call({ url: `${this.api}/jobs?status=${status}&limit=50` });
-			if (answer.kind !== 'answer' || answer.res.status !== 200) return fail(errorOf(answer));
-			const list = Array.isArray(answer.json) ? answer.json : isObject(answer.json) ? (arr(answer.json, 'jobs') ?? []) : [];
-			for (const item of list) {
-				const job = parseV2Job(item, answer.url);
-				if (job.ok && (job.value.status === 'running' || job.value.status === 'queued'))
-					active.push({ promptId: job.value.id, position: job.value.queue_position ?? 0, running: job.value.status === 'running' });
-			}
+		for (const item of list) {
+			const job = parseV2Job(item, answer.url);
+			if (job.ok && (job.value.status === 'running' || job.value.status === 'queued'))
+				active.push({ promptId: job.value.id, position: job.value.queue_position ?? 0, running: job.value.status === 'running' });
 		}
 		return ok(active);
 	}
