@@ -18,6 +18,10 @@ import { RunPublisher } from './run-publisher';
 import { OrphanEvents } from './orphan-events';
 import { GONE_FROM_QUEUE, lost, NEVER_ACCEPTED, RESTARTED } from './lost-run';
 import { DEFAULT_TIMINGS, type AppTimings } from '../../core/protocol/app-timings';
+import { backoffDelay, type BackoffPolicy } from '../../core/rules/backoff';
+
+/** Reads of a server that does not answer: from about 2 s apart up to 30 s, as the socket retries. */
+const DOWN_BACKOFF: BackoffPolicy = { baseMs: 2000, maxMs: 30_000 };
 
 export interface TrackerHooks {
 	/** Called once when a run reaches its end, to fetch and cache its outputs. */
@@ -212,7 +216,7 @@ export class RunTracker {
 			for (const run of this.open.values()) byProfile.set(run.profileId, [...(byProfile.get(run.profileId) ?? []), run]);
 			await Promise.all(
 				[...byProfile].map(async ([profileId, runs]) => {
-					if (!this.ctx.socketOpen?.(profileId)) return Promise.all(runs.map((run) => this.poll(run)));
+					if (!this.ctx.socketOpen?.(profileId)) return this.pollWithoutSocket(profileId, runs);
 					if (this.now() - (this.lastLiveQueueRead.get(profileId) ?? 0) < this.timings().liveQueueEveryMs) return;
 					this.lastLiveQueueRead.set(profileId, this.now());
 					return this.checkQueue(profileId, runs);
@@ -222,6 +226,28 @@ export class RunTracker {
 			this.polling = false;
 		}
 	}
+
+	/**
+	 * Runs of a profile whose live link is not open, read every tick while the server answers. While it
+	 * does not, one read stands for all its runs, retried with the socket's backoff until it answers
+	 * (a local ComfyUI that is down got every open run's history and queue read every 2 s).
+	 */
+	private async pollWithoutSocket(profileId: string, runs: WorkflowRun[]): Promise<void> {
+		const down = this.unanswered.get(profileId);
+		if (down && this.now() < down.retryAt) return;
+		const [first, ...rest] = runs;
+		if (!first) return;
+		if (!(await this.poll(first))) {
+			const failures = (down?.failures ?? 0) + 1;
+			this.unanswered.set(profileId, { failures, retryAt: this.now() + backoffDelay(failures - 1, DOWN_BACKOFF, Math.random()) });
+			return;
+		}
+		this.unanswered.delete(profileId);
+		await Promise.all(rest.map((run) => this.poll(run)));
+	}
+
+	/** Profiles whose server did not answer the last read: how often in a row, and when to read again. */
+	private readonly unanswered = new Map<string, { failures: number; retryAt: number }>();
 
 	/** One queue read for every open run of a profile; those no longer in it are read in full. */
 	private async checkQueue(profileId: string, runs: WorkflowRun[]): Promise<void> {
@@ -253,7 +279,8 @@ export class RunTracker {
 		}
 	}
 
-	private async poll(run: WorkflowRun): Promise<void> {
+	/** Reads one run's job and folds the answer in; false when the server gave no answer. */
+	private async poll(run: WorkflowRun): Promise<boolean> {
 		const surface = await this.surfaces.for(run.profileId);
 		if (!surface.ok) {
 			this.update({
@@ -265,15 +292,16 @@ export class RunTracker {
 					message: 'The profile this run belongs to was deleted, so it can no longer be followed.'
 				}
 			});
-			return;
+			return true;
 		}
 		const job: JobHandle = { promptId: run.promptId!, ...(run.jobLinks ? { links: run.jobLinks } : {}) };
 		// A v2 job's live stream is opened by the first poll (also after a reload: re-attached by id).
 		if (followsJobStreams(surface.value) && this.ctx.isLeader())
 			this.streams.watch(surface.value, job, this.foundAtStart.delete(job.promptId) && surface.value.streamsStarve);
 		const reading = await surface.value.read(job);
-		if (!reading.ok) return; // offline or a hiccup: the next poll tries again
+		if (!reading.ok) return false; // offline or a hiccup: the next poll tries again
 		this.apply(run, reading.value);
+		return true;
 	}
 
 	/** Folds one read of a job into its run with the reducer. */
