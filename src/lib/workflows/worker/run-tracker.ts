@@ -100,6 +100,9 @@ export class RunTracker {
 		if (!this.ctx.isLeader() || this.now() - this.lastQueueWatch < this.timings().queueWatchMs / 2) return;
 		const profileId = await this.ctx.profiles.activeId();
 		if (!profileId) return;
+		// A server that does not answer is read at the backoff's pace only (pollWithoutSocket).
+		const down = this.unanswered.get(profileId);
+		if (down && this.now() < down.retryAt) return;
 		const surface = await this.surfaces.for(profileId);
 		if (!surface.ok) return;
 		// A v2 server has no socket that tells of other clients' jobs: its job list is the only way, and each
@@ -108,7 +111,11 @@ export class RunTracker {
 		if (this.now() - this.lastQueueWatch < every) return;
 		this.lastQueueWatch = this.now();
 		const active = await surface.value.activeJobs();
-		if (!active.ok) return;
+		if (!active.ok) {
+			if (!this.ctx.socketOpen?.(profileId)) this.noAnswer(profileId);
+			return;
+		}
+		this.unanswered.delete(profileId);
 		for (const job of active.value) {
 			if (!this.byPrompt(job.promptId) && !(await this.runs.byPromptId(job.promptId)))
 				await this.adopt(profileId, job.promptId, job.prompt);
@@ -237,13 +244,14 @@ export class RunTracker {
 		if (down && this.now() < down.retryAt) return;
 		const [first, ...rest] = runs;
 		if (!first) return;
-		if (!(await this.poll(first))) {
-			const failures = (down?.failures ?? 0) + 1;
-			this.unanswered.set(profileId, { failures, retryAt: this.now() + backoffDelay(failures - 1, DOWN_BACKOFF, Math.random()) });
-			return;
-		}
+		if (!(await this.poll(first))) return this.noAnswer(profileId);
 		this.unanswered.delete(profileId);
 		await Promise.all(rest.map((run) => this.poll(run)));
+	}
+
+	private noAnswer(profileId: string): void {
+		const failures = (this.unanswered.get(profileId)?.failures ?? 0) + 1;
+		this.unanswered.set(profileId, { failures, retryAt: this.now() + backoffDelay(failures - 1, DOWN_BACKOFF, Math.random()) });
 	}
 
 	/** Profiles whose server did not answer the last read: how often in a row, and when to read again. */
