@@ -1,4 +1,7 @@
+import type { Page } from '@playwright/test';
+import type { Emulator } from '../../emulator';
 import { test, expect, openExample, workflowControl } from './fixtures';
+import { holdNode, release, untilHeld } from './holds';
 
 test('cancel a waiting job and interrupt the running one from the queue', async ({ page, openApp, emulator }) => {
 	await workflowControl(emulator, 'timing', { stepMs: 500 });
@@ -12,7 +15,7 @@ test('cancel a waiting job and interrupt the running one from the queue', async 
 	await expect(page.getByRole('heading', { name: 'Waiting (1)' })).toBeVisible();
 	await page.getByRole('checkbox', { name: 'Select Text to image' }).check();
 	await page.getByRole('button', { name: 'Cancel selected (1)' }).click();
-	await expect(page.getByRole('status').filter({ hasText: 'Cancelled 1 job.' })).toBeVisible();
+	await expect(page.getByRole('status').filter({ hasText: 'Cancelled 1 job: the server removed it from its queue.' })).toBeVisible();
 	await expect(page.getByRole('heading', { name: 'Waiting (0)' })).toBeVisible();
 
 	await page.getByRole('button', { name: 'Interrupt Text to image' }).click();
@@ -22,4 +25,55 @@ test('cancel a waiting job and interrupt the running one from the queue', async 
 	// The waiting job left the queue before it started: cancelled. The running one was stopped mid-run: interrupted.
 	await expect(page.getByRole('link', { name: 'Run Text to image, cancelled' })).toHaveCount(1, { timeout: 15_000 });
 	await expect(page.getByRole('link', { name: 'Run Text to image, interrupted' })).toHaveCount(1);
+});
+
+async function addLocalProfile(page: Page, emulator: Emulator): Promise<void> {
+	await page.getByRole('button', { name: 'Add profile' }).click();
+	const form = page.getByRole('form', { name: 'New profile' });
+	await form.getByRole('radio', { name: /Local ComfyUI/ }).check();
+	await form.getByLabel('Workflow service URL').fill(emulator.urls.workflow);
+	await form.getByRole('button', { name: 'Save profile' }).click();
+	await page.getByRole('button', { name: 'Use Local ComfyUI' }).click();
+	await expect(page.getByRole('link', { name: /Connection: Local ComfyUI, Live/ })).toBeVisible();
+}
+
+test('local ComfyUI 0.3.64: the Queue page cancels a running job as Cancel run does and says what the server did; a waiting job it removed stays Cancelled', async ({
+	page,
+	openApp,
+	emulator,
+	control
+}) => {
+	test.setTimeout(120_000);
+	await control.scenario('comfyui-local-legacy');
+	await holdNode(emulator, { classType: 'KSampler' });
+	await openApp('/settings');
+	await addLocalProfile(page, emulator);
+	await openExample(page, 'Text to image');
+	await page.getByLabel('Run times').fill('2');
+	await page.getByRole('button', { name: 'Run 2 times' }).click();
+	await expect(page.getByRole('link', { name: 'Open run Text to image' })).toHaveCount(2);
+	await untilHeld(emulator);
+
+	await page.goto(new URL('/queue', page.url()).toString());
+	await expect(page.getByRole('heading', { name: 'Waiting (1)' })).toBeVisible({ timeout: 15_000 });
+	await page.getByRole('checkbox', { name: 'Select Text to image' }).check();
+	await page.getByRole('button', { name: 'Cancel selected (1)' }).click();
+	await expect(page.getByRole('status').filter({ hasText: 'Cancelled 1 job: the server removed it from its queue.' })).toBeVisible();
+
+	await expect(page.getByRole('heading', { name: 'Waiting (0)' })).toBeVisible();
+	// The running job: ComfyUI ignores a queue delete for it; Cancel interrupts it, and the page says so.
+	await page.getByRole('region', { name: 'Running' }).getByRole('button', { name: 'Cancel Text to image' }).click();
+	await expect(
+		page.getByRole('status').filter({ hasText: /^(Interrupted: the server stopped the job|Sent an interrupt: the server stops the job)/ })
+	).toBeVisible({ timeout: 15_000 });
+	await release(emulator);
+	await expect(page.getByText('Nothing is running.')).toBeVisible({ timeout: 15_000 });
+
+	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Runs' }).click();
+	await expect(page.getByRole('link', { name: /^Run Text to image, interrupted/ })).toHaveCount(1, { timeout: 15_000 });
+	await expect(page.getByRole('link', { name: /^Run Text to image, cancelled/ })).toHaveCount(1);
+	// Later reads of the server, which no longer lists the removed job, leave it Cancelled: never Lost.
+	await page.waitForTimeout(5000);
+	await expect(page.getByRole('link', { name: /^Run Text to image, cancelled/ })).toHaveCount(1);
+	await expect(page.getByRole('link', { name: /^Run Text to image, lost/ })).toHaveCount(0);
 });

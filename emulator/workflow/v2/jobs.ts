@@ -8,7 +8,7 @@ import type { JobState, NodeUiOutput } from '../../../src/lib/workflows/protocol
 import type { JobStatus, V2JobError, V2PreviewEvent, V2Progress } from '../../../src/lib/workflows/protocol/workflow-v2';
 import type { WorkflowEngine } from '../engine';
 import type { Job } from '../jobs';
-import { JobChannel } from './sse';
+import { JobChannel, THROTTLE_MS } from './sse';
 import type { SurfaceRules } from './surface';
 
 /** How long a job stays pollable (the platform's retention). */
@@ -41,6 +41,8 @@ export interface JobRecord {
 	announcedEnd: boolean;
 	/** Text outputs still being stored as assets: the terminal status waits for them (outputs are committed first). */
 	pendingOutputs: number;
+	/** When the last progress frame went out (the 0.3.64 proxy's drop-only throttle). */
+	lastProgressAt: number;
 }
 
 export interface JobHooks {
@@ -112,7 +114,8 @@ export class V2Jobs {
 			error: null,
 			channel: new JobChannel(),
 			announcedEnd: false,
-			pendingOutputs: 0
+			pendingOutputs: 0,
+			lastProgressAt: -Infinity
 		};
 		this.records.set(id, rec);
 		return rec;
@@ -127,7 +130,10 @@ export class V2Jobs {
 		if (!job) return 'expired';
 		// "A pending job deleted from ComfyUI's own queue shows as `expired`" (0.3.64).
 		if (job.state === 'cancelled' && rec.startedAt === null && this.hooks.upstream064(rec)) return 'expired';
-		const status = engineStatus(job.state, rec);
+		// Like the real proxy, an interrupted job reads `canceled` (its history holds execution_interrupted), even
+		// where the local runtime records the stop as a failure; so does one interrupted on the ComfyUI behind it.
+		const interrupted = job.state === 'failed' && job.messages.some(([type]) => type === 'execution_interrupted');
+		const status = interrupted ? 'canceled' : engineStatus(job.state, rec);
 		// A job is not finished before its outputs are committed.
 		return rec.pendingOutputs > 0 && (status === 'succeeded' || status === 'failed' || status === 'canceled') ? 'running' : status;
 	}
@@ -176,8 +182,17 @@ export class V2Jobs {
 				this.announce(rec);
 				return;
 			case 'progress_state':
+				if (this.hooks.upstream064(rec)) {
+					// The real proxy forwards a frame only when 500 ms passed since the last one, and drops the rest
+					// (no trailing send): the frame naming the next running node, right after a node finished, is lost.
+					const at = this.hooks.now();
+					if (at - rec.lastProgressAt < THROTTLE_MS) return;
+					rec.lastProgressAt = at;
+					rec.progress = proxy064Progress(data['nodes']);
+					rec.channel.broadcast('progress', rec.progress);
+					return;
+				}
 				rec.progress = snapshot(data['nodes'], this.engineJob(rec));
-				if (this.hooks.upstream064(rec)) rec.progress = nodeCountSnapshot(rec.progress);
 				rec.channel.progress.push(rec.progress);
 				return;
 			case 'executed':
@@ -253,12 +268,29 @@ export class V2Jobs {
 }
 
 /**
- * The proxy in front of ComfyUI 0.3.64: "Progress snapshots read `value: 1.0` with `nodes_done` =
- * `nodes_total` = N, N growing node by node" (N: the nodes finished or running so far).
+ * The proxy in front of ComfyUI 0.3.64, as its `realtime.py` translates a `progress_state` (ComfyUI
+ * lists only nodes that are not pending): total = the nodes listed, done = those finished, the
+ * first running one is `current_node` with its value and max as step and steps. Right after a node
+ * finished that reads `value: 1.0`, `nodes_done` = `nodes_total` = N and no current node (seen on
+ * the real pair: 2 → 13 for a 14-node chain); during a sampler, its steps.
  */
-export function nodeCountSnapshot(p: V2Progress): V2Progress {
-	const reached = p.nodes_done + (p.current_node === null || p.current_node === undefined ? 0 : 1);
-	return { ...p, value: 1, nodes_done: reached, nodes_total: reached };
+export function proxy064Progress(nodes: unknown): V2Progress {
+	const listed = Object.values((nodes ?? {}) as Record<string, { state?: string; value?: number; max?: number; node_id?: string }>).filter(
+		(n) => n.state !== 'pending'
+	);
+	const total = listed.length;
+	const done = listed.filter((n) => n.state === 'finished').length;
+	const running = listed.find((n) => n.state === 'running');
+	let value = total ? done / total : 0;
+	if (running?.max) value = total ? (done + (running.value ?? 0) / running.max) / total : 0;
+	return {
+		value: Math.max(0, Math.min(1, value)),
+		nodes_done: done,
+		nodes_total: total,
+		current_node: running?.node_id ?? null,
+		step: running ? Math.trunc(running.value ?? 0) : null,
+		steps: running?.max !== undefined ? Math.trunc(running.max) : null
+	};
 }
 
 /** Progress from the runner's node states: node counts plus the running sampler's steps. */

@@ -43,8 +43,8 @@ export function installProxyFrontDoor(app: FastifyInstance, core: V2Core): void 
 		const credential = readCredential(request);
 		if (token !== null && (credential.via !== 'bearer' || credential.value !== token))
 			return v2Error(reply, 401, 'unauthorized', 'Send the proxy token as Authorization: Bearer <token>.');
-		// The ComfyUI behind it is down (the workflow origin's restart control): the proxy itself still answers.
-		if (core.upstreamDown())
-			return v2Error(reply, 502, 'upstream_unreachable', 'The ComfyUI behind this proxy does not answer. Start it, then try again.');
+		// The ComfyUI behind it is down (the workflow origin's restart control): the proxy itself still answers, and
+		// /health stays 200 "healthy" (as the real proxy: 503 with its own words on every other route).
+		if (core.upstreamDown()) return v2Error(reply, 503, 'upstream_unreachable', 'Could not reach ComfyUI.');
 	});
 }

@@ -43,8 +43,9 @@ export function installJobRoutes(app: FastifyInstance, core: V2Core, surface: Su
 		const status = core.jobs.status(rec);
 		if (core.upstream064(rules)) {
 			// ComfyUI 0.3.64 lacks the job-cancel route: "the proxy answers `canceling` and the job runs on
-			// to `succeeded`; cancelling a queued job answers `queued` and the job runs later".
-			if (status === 'running') rec.canceling = true;
+			// to `succeeded`; cancelling a queued job answers `queued` and the job runs later". Only the answer
+			// says `canceling`: every read after it says `running` (seen on the real pair).
+			if (status === 'running') return reply.send({ ...core.jobBody(rec), status: 'canceling' });
 		} else if (status === 'queued') {
 			core.engine.delete([rec.id]);
 			rec.completedAt = core.state.now();
@@ -76,9 +77,11 @@ export function installJobRoutes(app: FastifyInstance, core: V2Core, surface: Su
 			return v2Error(reply, 429, 'too_many_streams', `At most ${cap} event streams at once: poll GET /jobs/{id}, or retry later.`);
 		}
 		surface.openStreams++;
-		// 0.3.64: "a second stream of the same job starves the first (which then ends only at its 15 s
-		// keep-alive check)".
-		if (core.upstream064(rules)) for (const s of [...rec.channel.streams]) s.starve();
+		// 0.3.64, as on the real pair: the proxy opens ComfyUI's socket under the job's client id, and a second
+		// socket of that id replaces the first (which starves); when the first then closes, ComfyUI's clean-up
+		// unregisters the id, so the second starves too. A starved stream learns the end at a keep-alive check.
+		const upstream064 = core.upstream064(rules);
+		if (upstream064) for (const s of [...rec.channel.streams]) s.starve();
 		const headers: Record<string, string> = {};
 		for (const [k, v] of Object.entries(reply.getHeaders())) if (v !== undefined) headers[k] = String(v);
 		reply.hijack();
@@ -95,6 +98,11 @@ export function installJobRoutes(app: FastifyInstance, core: V2Core, surface: Su
 			onClose: () => {
 				surface.openStreams--;
 				rec.channel.streams.delete(stream);
+				if (upstream064 && stream.isStarved) for (const s of rec.channel.streams) s.starve();
+			},
+			terminal: () => {
+				const now = core.jobs.status(rec);
+				return isTerminal(now) ? { status: now } : null;
 			}
 		});
 		const status = core.jobs.status(rec);
@@ -124,13 +132,15 @@ export function installJobRoutes(app: FastifyInstance, core: V2Core, surface: Su
 		});
 		app.get<{ Querystring: { status?: string; limit?: string } }>('/jobs', async (request, reply) => {
 			const { status, limit } = request.query;
-			if (status !== undefined && !(JOB_STATUSES as readonly string[]).includes(status))
-				return v2Error(reply, 422, 'invalid_request', `"status" must be one of ${JOB_STATUSES.join(', ')}.`);
+			// As the real proxy: `status` may name several, comma-separated (`running,queued`); an unknown one is 400.
+			const wanted = status === undefined || status === '' ? null : new Set(status.split(',').map((s) => s.trim()));
+			const unknown = [...(wanted ?? [])].filter((s) => !(JOB_STATUSES as readonly string[]).includes(s));
+			if (unknown.length > 0) return v2Error(reply, 400, 'invalid_request', `Unknown status filter value(s): ${unknown.join(', ')}.`);
 			const n = limit === undefined ? 50 : Number(limit);
 			if (!Number.isInteger(n) || n < 1 || n > 1000)
 				return v2Error(reply, 422, 'invalid_request', '"limit" must be an integer from 1 to 1000.');
 			const mine = [...core.jobs.records.values()].filter((r) => r.rules.name === rules.name).reverse();
-			const jobs = mine.map((r) => core.jobBody(r)).filter((j) => status === undefined || j.status === status);
+			const jobs = mine.map((r) => core.jobBody(r)).filter((j) => wanted === null || wanted.has(j.status));
 			return { jobs: jobs.slice(0, n) };
 		});
 	}

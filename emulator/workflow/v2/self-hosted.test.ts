@@ -159,12 +159,15 @@ describe('self-hosted proxy: jobs', () => {
 		expect(all.body.jobs.map((j) => j.id)).toEqual([b.id, a.id]);
 		expect((await proxy().get<{ jobs: JobBody[] }>('/jobs?limit=1')).body.jobs).toHaveLength(1);
 		expect((await proxy().get<{ jobs: JobBody[] }>('/jobs?status=running')).body.jobs).toHaveLength(0);
+		// Several statuses at once, comma-separated, as the real proxy takes them.
+		expect((await proxy().get<{ jobs: JobBody[] }>('/jobs?status=running,succeeded')).body.jobs.map((j) => j.id)).toContain(b.id);
+		expect((await proxy().get('/jobs?status=running,nope')).status).toBe(400);
 	});
 
-	it('answers 502 upstream_unreachable while the ComfyUI behind it is down; /health still answers', async () => {
+	it('answers 503 upstream_unreachable (as the real proxy) while the ComfyUI behind it is down; /health still answers', async () => {
 		await control(bed.emu, '/workflow/restart', { downSeconds: 60 });
 		const res = await proxy().get<Err>('/jobs');
-		expect(res.status).toBe(502);
+		expect(res.status).toBe(503);
 		expect(res.body.error.code).toBe('upstream_unreachable');
 		expect((await proxy().raw('/health')).status).toBe(200);
 		await control(bed.emu, '/reset', {});

@@ -19,6 +19,8 @@ export interface StreamOptions {
 	dropAfterFrames: number;
 	onClose: () => void;
 	observer?: WriteObserver | undefined;
+	/** The job's terminal status event, if it has ended (a starved stream reports it at its keep-alive check). */
+	terminal?: () => Record<string, unknown> | null;
 }
 
 export class SseStream {
@@ -50,11 +52,17 @@ export class SseStream {
 	}
 
 	/**
-	 * Another stream of the same job took its place (the proxy in front of ComfyUI 0.3.64): nothing
-	 * more is written, and the stream ends at its next keep-alive check.
+	 * The ComfyUI socket behind this stream no longer gets the job's events (the proxy in front of
+	 * ComfyUI 0.3.64: another stream of the job replaced it, or the one it replaced closed). Only
+	 * keep-alives are written; at a keep-alive check the proxy reads the job, and once it has ended
+	 * sends its terminal status and ends (so the end is seen up to one keep-alive late).
 	 */
 	starve(): void {
 		this.starved = true;
+	}
+
+	get isStarved(): boolean {
+		return this.starved;
 	}
 
 	/** No bytes at all for `ms` (fault); what is sent meanwhile is written afterwards. */
@@ -105,12 +113,14 @@ export class SseStream {
 		if (ms === null || this.closed) return;
 		this.keepalive = setTimeout(() => {
 			if (this.closed || Date.now() < this.stalledUntil) return;
-			if (this.starved) {
+			this.res.write(': keepalive\n\n');
+			const terminal = this.starved ? this.options.terminal?.() : null;
+			if (terminal) {
+				this.res.write(`event: status\ndata: ${JSON.stringify(terminal)}\n\n`);
 				this.finish();
 				this.res.end();
 				return;
 			}
-			this.res.write(': keepalive\n\n');
 			this.armKeepalive();
 		}, ms);
 		this.keepalive.unref();

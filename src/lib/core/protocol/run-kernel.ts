@@ -29,6 +29,8 @@ export interface TimelineEntry {
 	/** The model id, or the workflow's saved id. */
 	subject: string | null;
 	status: AnyRunStatus;
+	/** A `failed` v2 job the server reports `expired` (it no longer knows the job): shown as Expired, as on its page. */
+	expired?: boolean;
 	createdAt: number;
 	durationMs: number | null;
 	seed: number | null;

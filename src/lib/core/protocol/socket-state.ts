@@ -8,4 +8,9 @@ export type SocketState =
 	/** The server answers, but not to this app's origin (CORS): retried, as a restart with the flag fixes it. */
 	| { status: 'origin-refused'; attempt: number; retryAt: number; message: string }
 	| { status: 'auth-failed'; message: string }
+	/** The server answers, but says the server behind it does not (a self-hosted proxy's `upstream_unreachable`). */
+	| { status: 'upstream-down'; message: string }
 	| { status: 'offline' };
+
+/** What a request told of a link whose server fronts another (a self-hosted proxy and its ComfyUI). */
+export type LinkHealth = { kind: 'ok' } | { kind: 'upstream-down'; message: string };

@@ -69,6 +69,8 @@ export interface WorkflowProgress {
 	cached?: string[];
 	/** Nodes in the workflow: the denominator of whole-run progress. */
 	total: number;
+	/** v2: how many nodes the server counted finished, when it reports counts without ids; only grows. */
+	counted?: number;
 	current: string | null;
 	step: { node: string; value: number; max: number } | null;
 	/** The socket said the prompt finished (`executing` with no node); the terminal state is confirmed by polling. */
@@ -119,3 +121,8 @@ export interface WorkflowRun {
 
 /** A v2 job past its retention deadline (`expired`): shown as such; what was saved here stays. */
 export const EXPIRED_EXCEPTION = 'JobExpired';
+
+/** A `failed` run the server reported `expired`: it no longer knows the job. */
+export function isExpired(run: Pick<WorkflowRun, 'status' | 'error'>): boolean {
+	return run.status === 'failed' && run.error?.exceptionType === EXPIRED_EXCEPTION;
+}

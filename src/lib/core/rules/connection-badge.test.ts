@@ -40,6 +40,12 @@ describe('the badge in words', () => {
 			{ status: 'origin-refused', attempt: 2, retryAt: 0, message: 'CORS' },
 			{ kind: 'ok' },
 			{ tone: 'bad', text: 'Refuses this app' }
+		],
+		[
+			'a proxy whose ComfyUI does not answer (503 upstream_unreachable; its /health still says healthy)',
+			{ status: 'upstream-down', message: 'Could not reach ComfyUI.' },
+			{ kind: 'ok' },
+			{ tone: 'bad', text: 'Server behind it unreachable' }
 		]
 	])('%s', (_, socket, router, expected) => {
 		expect(badgeView('Demo', socket, router)).toEqual(expected);

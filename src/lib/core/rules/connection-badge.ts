@@ -21,6 +21,8 @@ function socketWords(socket: SocketState): { tone: BadgeTone; text: string } {
 			return { tone: 'bad', text: 'Refuses this app' };
 		case 'auth-failed':
 			return { tone: 'bad', text: 'Key refused' };
+		case 'upstream-down':
+			return { tone: 'bad', text: 'Server behind it unreachable' };
 		case 'offline':
 			return { tone: 'bad', text: 'Offline' };
 		case 'idle':

@@ -5,7 +5,7 @@
 import type { Json } from '../protocol/json';
 import type { ModelRun } from '../protocol/model-run';
 import type { FirstOutput, TimelineEntry } from '../protocol/run-kernel';
-import type { ApiPrompt, WorkflowRun } from '../protocol/workflow-run';
+import { isExpired, type ApiPrompt, type WorkflowRun } from '../protocol/workflow-run';
 import { resultParts } from './result-parts';
 
 const ASKED_MAX = 300;
@@ -103,6 +103,7 @@ export function workflowEntry(run: WorkflowRun): TimelineEntry {
 		...withAsked(askedOfWorkflow(run.prompt)),
 		subject: run.workflowId,
 		status: run.status,
+		...(isExpired(run) ? { expired: true } : {}),
 		createdAt: run.createdAt,
 		durationMs: duration(run.startedAt, run.finishedAt),
 		seed: Object.values(run.seeds)[0] ?? null,

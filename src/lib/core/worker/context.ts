@@ -12,6 +12,7 @@ import type { ProfileRepo } from './profile-repo';
 import type { Operations } from './operations';
 import type { TabTopic } from './tab-channel';
 import type { AppTimings } from '../protocol/app-timings';
+import type { LinkHealth } from '../protocol/socket-state';
 
 export interface Connection {
 	profile: Profile;
@@ -23,6 +24,8 @@ export interface Connection {
 	partnerKey?: string;
 	fetch: GuardedFetch;
 	upload: GuardedUpload;
+	/** Tells the live link what an answer said of the server behind this one (a proxy's ComfyUI); absent in tests. */
+	reportHealth?(health: LinkHealth): void;
 }
 
 export interface WorkerContext {

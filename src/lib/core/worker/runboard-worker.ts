@@ -3,10 +3,10 @@
  * leader and channel, and (in the leader tab only) when the active profile's live link is kept open.
  * It knows no feature: they plug in through the context, `useLiveLink`, `onProfileDeleted` and the env's `testConnection`.
  */
-import type { Result } from '../protocol/errors';
+import { ok, type Result } from '../protocol/errors';
 import { PRESETS, type ProfileInput, type ProfileView } from '../rules/profile';
 import type { RuntimeConfig } from '../protocol/runtime-config';
-import type { SocketState } from '../protocol/socket-state';
+import type { LinkHealth, SocketState } from '../protocol/socket-state';
 import type { ConnectionReport } from '../protocol/connection-report';
 import type { CoreApi, InitState, SaveProfileError, WorkerEvent } from '../protocol/worker-api';
 import { DEFAULT_TIMINGS, undoWindow } from '../protocol/app-timings';
@@ -109,7 +109,20 @@ export class RunboardWorker implements CoreApi {
 
 	private async connection(id: string): Promise<Result<Connection>> {
 		await this.booted();
-		return connectionTo(this.repo, id, this.env);
+		const connection = await connectionTo(this.repo, id, this.env);
+		return connection.ok ? ok({ ...connection.value, reportHealth: (health) => this.noteLinkHealth(id, health) }) : connection;
+	}
+
+	/** A link with no socket of its own (v2) is as healthy as its last answer says: Live, or the server behind it down. */
+	private noteLinkHealth(profileId: string, health: LinkHealth): void {
+		if (this.socketState.profileId !== profileId) return;
+		const status = this.socketState.state.status;
+		if (health.kind === 'upstream-down' && (status === 'open' || status === 'upstream-down')) {
+			if (status === 'upstream-down' && this.socketState.state.message === health.message) return;
+			this.setSocketState(profileId, { status: 'upstream-down', message: health.message });
+		} else if (health.kind === 'ok' && status === 'upstream-down') {
+			this.setSocketState(profileId, { status: 'open', queueRemaining: undefined });
+		}
 	}
 
 	private newId(): string {

@@ -49,6 +49,14 @@ describe('the Runs timeline', () => {
 			]
 		};
 		expect(workflowEntry(run)).toMatchObject({ durationMs: 2500, seed: 42, thumbnail: 1, subject: 'w', href: '/runs/r' });
+		expect(workflowEntry(run).expired).toBeUndefined();
+		// A v2 job the server reports `expired` reads Expired in the list too, as on its page.
+		const expired = {
+			...run,
+			status: 'failed' as const,
+			error: { kind: 'execution' as const, title: 'JobExpired', message: '', exceptionType: 'JobExpired' }
+		};
+		expect(workflowEntry(expired)).toMatchObject({ status: 'failed', expired: true });
 		// The row shows the first output's kind when it has no picture: here a waveform.
 		expect(workflowEntry(run).firstOutput).toEqual({ kind: 'audio' });
 		expect(

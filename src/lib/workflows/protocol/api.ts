@@ -38,6 +38,12 @@ export type SubmitRunError =
 	| { kind: 'rejected'; message: string; problems: NodeProblems; status?: number; requestId?: string; runId: string }
 	| { kind: 'error'; error: AppError; runId: string | null };
 
+/** What a queue delete did, read back from the queue. */
+export interface CancelReport {
+	asked: number;
+	removed: number | null;
+}
+
 export interface QueueEntry {
 	promptId: string;
 	position: number;
@@ -98,10 +104,15 @@ export interface WorkflowApi {
 	listRuns(input: Record<string, never>): Promise<WorkflowRun[]>;
 	getRun(input: { id: string }): Promise<WorkflowRun | null>;
 	deleteRun(input: { id: string }): Promise<void>;
-	/** Cancels pending or running jobs (`POST /api/queue` delete). */
-	cancelRuns(input: { profileId: string; promptIds: string[] }): Promise<Result<void>>;
-	/** Cancels one run's job by the best route its server has; says what the server did. */
-	stopRun(input: { runId: string }): Promise<Result<StopOutcome>>;
+	/** Cancels waiting jobs (`POST /api/queue` delete), read back from the queue: how many the server removed (null: not read). */
+	cancelRuns(input: { profileId: string; promptIds: string[] }): Promise<Result<CancelReport>>;
+	/** Cancels one job, running or waiting, by the best route its server has; says what the server did. */
+	stopJob(input: { profileId: string; promptId: string }): Promise<Result<StopOutcome>>;
+	/**
+	 * Cancels one run's job by the best route its server has; says what the server did. `behind`: an
+	 * interrupt to the ComfyUI behind a self-hosted proxy instead (offered when the proxy does not stop jobs).
+	 */
+	stopRun(input: { runId: string; behind?: boolean }): Promise<Result<StopOutcome>>;
 	/** Interrupts a running job (between nodes). */
 	interrupt(input: { profileId: string; promptId?: string }): Promise<Result<void>>;
 	queue(input: { profileId: string }): Promise<Result<QueueView>>;

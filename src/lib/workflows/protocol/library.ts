@@ -69,6 +69,17 @@ export type StopOutcome =
 	| { kind: 'interrupted'; via: StopRoute }
 	| { kind: 'stopping'; via: StopRoute }
 	| { kind: 'finished-first' }
-	| { kind: 'still-waiting'; via: StopRoute };
-/** `job-cancel`: `POST /api/jobs/{id}/cancel`; `interrupt`: `POST /api/interrupt`; `queue-delete`: `POST /api/queue {delete}`. */
-export type StopRoute = 'job-cancel' | 'interrupt' | 'queue-delete';
+	| { kind: 'still-waiting'; via: StopRoute }
+	/**
+	 * The server accepted the cancel but does not stop jobs (the self-hosted proxy in front of ComfyUI
+	 * 0.3.64 answers `canceling`, then reads `running` to the end). `behind`: the ComfyUI the profile
+	 * names behind the proxy, where an interrupt does work; null when there is none to offer.
+	 */
+	| { kind: 'not-stopped'; via: StopRoute; behind: string | null }
+	/** A `not-stopped` job that then ran to its end. */
+	| { kind: 'ran-on' };
+/**
+ * `job-cancel`: `POST /api/jobs/{id}/cancel` (v1, or the v2 job's cancel link); `interrupt`: `POST /api/interrupt`;
+ * `queue-delete`: `POST /api/queue {delete}`; `interrupt-behind`: `POST /api/interrupt` on the ComfyUI behind a v2 proxy.
+ */
+export type StopRoute = 'job-cancel' | 'interrupt' | 'queue-delete' | 'interrupt-behind';

@@ -28,6 +28,8 @@ export type ServerEvent =
 	| { type: 'executing'; promptId: string | undefined; node: string | null }
 	| { type: 'progress'; promptId: string | undefined; node: string | undefined; value: number; max: number }
 	| { type: 'progress_state'; promptId: string; nodes: JsonObject }
+	/** v2 only: how many nodes finished, without their ids (the self-hosted proxy's snapshots); never parsed from a socket. */
+	| { type: 'nodes_counted'; promptId: string; done: number }
 	| { type: 'executed'; promptId: string; node: string; output: NodeOutput }
 	| { type: 'execution_cached'; promptId: string; nodes: string[] }
 	| { type: 'execution_success'; promptId: string }

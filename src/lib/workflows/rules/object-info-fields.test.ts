@@ -26,6 +26,40 @@ describe('object_info to fields', () => {
 		expect(nodes['CheckpointLoaderSimple']!.inputs[0]?.type).toMatchObject({ kind: 'COMBO' });
 	});
 
+	it('calls only seeds seeds: a PrimitiveInt’s value (control_after_generate in 0.3.64’s object_info) is an integer', () => {
+		// As the real ComfyUI 0.3.64 describes them (its object_info, saved from the running server).
+		const real = parseObjectInfo({
+			PrimitiveInt: {
+				input: { required: { value: ['INT', { min: -9223372036854775807, max: 9223372036854775807, control_after_generate: true }] } },
+				output: ['INT'],
+				name: 'PrimitiveInt',
+				display_name: 'Int',
+				category: 'utils/primitive',
+				output_node: false
+			},
+			RandomNoise: {
+				input: { required: { noise_seed: ['INT', { default: 0, min: 0, max: 18446744073709551615, control_after_generate: true }] } },
+				output: ['NOISE'],
+				name: 'RandomNoise',
+				display_name: 'RandomNoise',
+				category: 'sampling',
+				output_node: false
+			}
+		} as unknown as JsonObject);
+		const defs = real.ok ? real.nodes : {};
+		const groups = workflowFieldGroups(
+			{ '1': { class_type: 'PrimitiveInt', inputs: { value: 256 } }, '2': { class_type: 'RandomNoise', inputs: { noise_seed: 4 } } },
+			defs
+		);
+		const kinds = groups.flatMap((g) => g.fields.map((f) => [f.path.join('.'), f.kind]));
+		expect(kinds).toEqual(
+			expect.arrayContaining([
+				['1.value', 'integer'],
+				['2.noise_seed', 'seed']
+			])
+		);
+	});
+
 	it('makes one group per node with widget inputs, titled from _meta.title, links left out', () => {
 		const groups = workflowFieldGroups(prompt, nodes);
 		expect(groups.map((g) => g.title)).toEqual([

@@ -39,7 +39,9 @@ export function inputToField(nodeId: string, input: InputDefinition): Field | un
 		case 'FLOAT': {
 			const min = num(opt(o, 'min'));
 			const max = num(opt(o, 'max'));
-			if (input.type.kind === 'INT' && (looksLikeSeed(input.name) || opt(o, 'control_after_generate') === true)) {
+			// A seed by its name only: `control_after_generate` also marks plain values (PrimitiveInt's `value` in
+			// ComfyUI 0.3.64's object_info), which are not seeds and are not called so.
+			if (input.type.kind === 'INT' && looksLikeSeed(input.name)) {
 				return { ...base, kind: 'seed', min: min ?? 0, max: max ?? 2 ** 53 - 1, main: true };
 			}
 			const step = num(opt(o, 'step')) ?? (input.type.kind === 'INT' ? 1 : undefined);

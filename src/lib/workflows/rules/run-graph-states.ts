@@ -1,9 +1,10 @@
 /**
  * Each box's state in a run, from the run record alone (so a saved run shows the same offline).
- * A v2 job (`jobLinks`) reports only throttled snapshots of the current node and counts: its other
- * nodes are `not-reported` while it runs, never guessed.
+ * A v2 job (`jobLinks`) reports only throttled snapshots of the current node and counts: a node is
+ * done or waiting only where the count pins it down (see node-count-progress), else `not-reported`, never guessed.
  */
 import type { WorkflowRun } from './run-record';
+import { nodesFromCount } from './node-count-progress';
 import { boxOf, memberIndex } from './run-graph';
 import type { GraphNode } from './run-graph-types';
 
@@ -40,12 +41,22 @@ const RANK: Record<NodeState, number> = {
 	cached: 0
 };
 
-function memberState(run: WorkflowRun, id: string, done: Set<string>, cached: Set<string>, v2: boolean): NodeState {
+/** What a v2 job told of its nodes: ids done (named, or pinned down by a count) and, from a count, those surely waiting. */
+interface V2Known {
+	waiting: Set<string>;
+}
+
+function memberState(run: WorkflowRun, id: string, done: Set<string>, cached: Set<string>, v2: V2Known | null): NodeState {
 	if (run.error?.nodeId === id && run.status === 'failed') return 'failed';
 	if (run.status === 'interrupted' && run.interruptedAt?.nodeId === id) return 'interrupted';
 	if (run.progress.current === id && (run.status === 'running' || run.status === 'queued')) return 'running';
 	if (run.status === 'succeeded') return cached.has(id) ? 'cached' : 'done';
-	if (v2) return 'not-reported';
+	if (v2) {
+		const live = run.status === 'running' || run.status === 'queued';
+		if (live && done.has(id)) return 'done';
+		if (live && v2.waiting.has(id)) return 'waiting';
+		return 'not-reported';
+	}
 	if (cached.has(id)) return 'cached';
 	if (done.has(id)) return 'done';
 	return run.status === 'submitting' || run.status === 'queued' || run.status === 'running' ? 'waiting' : 'not-run';
@@ -55,7 +66,9 @@ function memberState(run: WorkflowRun, id: string, done: Set<string>, cached: Se
 export function nodeViews(run: WorkflowRun, nodes: GraphNode[]): Map<string, NodeView> {
 	const done = new Set(run.progress.done);
 	const cached = new Set(run.progress.cached ?? []);
-	const v2 = run.jobLinks !== undefined;
+	const counted = run.progress.counted;
+	const v2: V2Known | null =
+		run.jobLinks === undefined ? null : { waiting: new Set(counted === undefined ? [] : nodesFromCount(run.prompt, counted).waiting) };
 	const views = new Map<string, NodeView>();
 	const index = memberIndex(nodes);
 	const errorBox = run.error?.nodeId ? boxOf(index, run.error.nodeId) : undefined;

@@ -263,9 +263,18 @@ describe('the state of each node', () => {
 		expect(nodeViews(r, buildRunGraph(t2i).nodes).get('3')).toEqual({ state: 'failed', message: 'Value too big', inputs: ['steps'] });
 	});
 
-	it('says "not reported" for a v2 job rather than guessing, except the node it reports running', () => {
+	it('says "not reported" for a v2 job rather than guessing, except the nodes it reports running or passed', () => {
 		const r = { ...play(run(), [start, exec('7'), exec('3')]), jobLinks: { self: 'https://x/jobs/1', events: null, cancel: null } };
-		expect(states(r)).toMatchObject({ '3': 'running', '7': 'not-reported', '9': 'not-reported' });
+		expect(states(r)).toMatchObject({ '3': 'running', '7': 'done', '4': 'not-reported', '9': 'not-reported' });
+	});
+
+	it('a v2 count of finished nodes without ids shows the nodes it pins down, and no more', () => {
+		const links = { jobLinks: { self: 'https://x/jobs/1', events: null, cancel: null } };
+		const two = { ...play(run(), [start, { type: 'nodes_counted', promptId: 'p1', done: 2 }]), ...links };
+		// The loader must come before all but the latent; the sampler and what follows wait; 5, 6, 7 are open.
+		expect(states(two)).toMatchObject({ '4': 'done', '5': 'not-reported', '7': 'not-reported', '3': 'waiting', '9': 'waiting' });
+		const four = { ...play(two, [{ type: 'nodes_counted', promptId: 'p1', done: 4 }]), ...links };
+		expect(states(four)).toMatchObject({ '4': 'done', '5': 'done', '7': 'done', '3': 'running', '8': 'waiting' });
 	});
 
 	it('gives a subgraph box the most telling state of its inside', () => {

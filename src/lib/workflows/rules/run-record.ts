@@ -3,9 +3,9 @@
  * has come. The record's types are the run kernel's (`core/protocol/workflow-run.ts`), re-exported
  * here for the feature's own code.
  */
-import { EXPIRED_EXCEPTION, RUN_SCHEMA_VERSION, type ApiPrompt, type RunStatus, type WorkflowRun } from '../../core/protocol/workflow-run';
+import { RUN_SCHEMA_VERSION, type ApiPrompt, type RunStatus, type WorkflowRun } from '../../core/protocol/workflow-run';
 
-export { EXPIRED_EXCEPTION, RUN_SCHEMA_VERSION } from '../../core/protocol/workflow-run';
+export { EXPIRED_EXCEPTION, RUN_SCHEMA_VERSION, isExpired } from '../../core/protocol/workflow-run';
 export type {
 	NodeProblems,
 	OutputKind,
@@ -37,10 +37,6 @@ export function advances(from: RunStatus, to: RunStatus): boolean {
 	return !isTerminal(from) && ORDER[to] >= ORDER[from];
 }
 
-export function isExpired(run: Pick<WorkflowRun, 'status' | 'error'>): boolean {
-	return run.status === 'failed' && run.error?.exceptionType === EXPIRED_EXCEPTION;
-}
-
 /** A run whose cancel was asked for but which ended otherwise (succeeded or failed first). */
 export function finishedBeforeCancel(run: Pick<WorkflowRun, 'status' | 'canceling'>): boolean {
 	return run.canceling === true && (run.status === 'succeeded' || run.status === 'failed');
@@ -69,11 +65,16 @@ export function newWorkflowRun(init: {
 	};
 }
 
+/** How many nodes are done: those known by id, or the server's count when it reports only counts. */
+export function nodesDone(run: Pick<WorkflowRun, 'progress'>): number {
+	return Math.max(run.progress.done.length, run.progress.counted ?? 0);
+}
+
 /** Whole-run progress in [0, 1]: finished nodes plus the fraction of the current node's steps. */
 export function runFraction(run: WorkflowRun): number {
 	if (run.status === 'succeeded') return 1;
-	const { done, total, step, current } = run.progress;
+	const { total, step, current } = run.progress;
 	if (total === 0) return 0;
 	const partial = step && step.node === current && step.max > 0 ? step.value / step.max : 0;
-	return Math.min(1, (done.length + partial) / total);
+	return Math.min(1, (nodesDone(run) + partial) / total);
 }

@@ -5,6 +5,7 @@
  */
 import type { NodeOutput, ServerEvent } from '../protocol/workflow-events';
 import type { HistoryEntry, JobState, NodeUiOutput } from '../protocol/workflow-api';
+import { nodesFromCount } from './node-count-progress';
 import { advances, EXPIRED_EXCEPTION, isTerminal, type RunError, type RunOutput, type RunStatus, type WorkflowRun } from './run-record';
 
 function withStatus(run: WorkflowRun, status: RunStatus, now: number): WorkflowRun {
@@ -73,6 +74,19 @@ function addOutputs(run: WorkflowRun, outputs: RunOutput[]): WorkflowRun {
 	return fresh.length === 0 && !changed ? run : { ...run, outputs: [...known, ...fresh] };
 }
 
+/**
+ * A count of finished nodes (no ids): the nodes it surely covers are done, and the one node that
+ * must run next, if the graph leaves only one, is the current node. Counts never go backwards.
+ */
+function applyNodeCount(run: WorkflowRun, count: number): WorkflowRun {
+	if (run.progress.counted !== undefined && count <= run.progress.counted) return run;
+	const counted = nodesFromCount(run.prompt, count);
+	const next = addDone({ ...run, progress: { ...run.progress, counted: count } }, counted.done);
+	const current = next.progress.current;
+	if (current !== null && !next.progress.done.includes(current)) return next;
+	return { ...next, progress: { ...next.progress, current: counted.running } };
+}
+
 export const EXCEPTION_WORDS: Record<string, string> = {
 	ValidationError: 'The workflow or one of its inputs is not valid.',
 	ModelDownloadError: 'A model the workflow needs is not available, or its download failed.',
@@ -108,6 +122,8 @@ export function applyServerEvent(run: WorkflowRun, event: ServerEvent, now: numb
 			if (step && step.node === node && event.value < step.value) return run;
 			return { ...withStatus(run, 'running', now), progress: { ...run.progress, step: { node, value: event.value, max: event.max } } };
 		}
+		case 'nodes_counted':
+			return applyNodeCount(withStatus(run, 'running', now), event.done);
 		case 'executed':
 			return addDone(
 				addTexts(

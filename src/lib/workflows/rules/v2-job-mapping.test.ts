@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { V2Job, V2Output } from '../protocol/workflow-v2';
+import type { V2StreamEvent } from '../protocol/v2-events';
 import { corsAdvice, v2ErrorOf } from '../protocol/v2-errors';
 import { historyOf, jobStateOf, outputLabel, serverEventsOf, webLink } from './v2-job-mapping';
 import { newWorkflowRun, type WorkflowRun } from './run-record';
@@ -89,8 +90,25 @@ describe('a v2 job in the reducer’s terms', () => {
 			exception_message: 'boom',
 			node_id: '3'
 		});
-		const expired = historyOf(job({ status: 'expired', outputs: [] }));
-		expect(expired.status.messages[0]?.[1]).toMatchObject({ exception_type: 'JobExpired' });
+		const expired = historyOf(
+			job({ status: 'expired', outputs: [], expires_at: '2026-11-29T02:11:33.637703+00:00' }),
+			new Map(),
+			Date.parse('2026-11-30T00:00:00Z')
+		);
+		expect(expired.status.messages[0]?.[1]).toMatchObject({
+			exception_type: 'JobExpired',
+			exception_message: 'Retention ended at 2026-11-29T02:11:33.637703+00:00.'
+		});
+		// Before its deadline: the proxy's ComfyUI forgot the job (seen on the real pair after a restart).
+		const forgotten = historyOf(
+			job({ status: 'expired', outputs: [], expires_at: '2026-11-29T02:11:33.637703+00:00' }),
+			new Map(),
+			Date.parse('2026-11-28T03:00:00Z')
+		);
+		expect(forgotten.status.messages[0]?.[1]).toMatchObject({
+			exception_type: 'JobExpired',
+			exception_message: expect.stringMatching(/^The server no longer knows this job: the ComfyUI behind it restarted/)
+		});
 	});
 
 	it('stream events become the socket events the reducer folds', () => {
@@ -101,11 +119,15 @@ describe('a v2 job in the reducer’s terms', () => {
 				progress: { value: 0.5, nodes_done: 1, nodes_total: 4, current_node: '3', step: 5, steps: 10 }
 			})
 		).toEqual([
+			{ type: 'execution_start', promptId: 'j1' },
+			{ type: 'nodes_counted', promptId: 'j1', done: 1 },
 			{ type: 'executing', promptId: 'j1', node: '3' },
 			{ type: 'progress', promptId: 'j1', node: '3', value: 5, max: 10 }
 		]);
-		// The proxy's snapshot (value 1, done = total): the node, not a false percentage.
+		// The proxy's snapshot (value 1, done = total): the node and the count, not a false percentage.
 		expect(serverEventsOf('j1', { kind: 'progress', progress: { value: 1, nodes_done: 2, nodes_total: 2, current_node: '4' } })).toEqual([
+			{ type: 'execution_start', promptId: 'j1' },
+			{ type: 'nodes_counted', promptId: 'j1', done: 2 },
 			{ type: 'executing', promptId: 'j1', node: '4' }
 		]);
 		expect(serverEventsOf('j1', { kind: 'output', output })[0]).toMatchObject({ type: 'executed', node: '9' });
@@ -218,5 +240,49 @@ describe('v2 errors', () => {
 	it('names the exact flag and the localhost trap', () => {
 		expect(corsAdvice('http://localhost:4173')).toContain('--enable-cors-header http://localhost:4173');
 		expect(corsAdvice('http://localhost:4173')).toContain('127.0.0.1');
+	});
+});
+
+/** A chain of 14 nodes (EmptyImage, 12 ImageScale hops, SaveImage), as run on the real proxy in front of ComfyUI 0.3.64. */
+function chainPrompt(): WorkflowRun['prompt'] {
+	const prompt: WorkflowRun['prompt'] = { '1': { class_type: 'EmptyImage', inputs: {} } };
+	for (let i = 2; i <= 14; i++) prompt[String(i)] = { class_type: 'ImageScale', inputs: { image: [String(i - 1), 0] } };
+	return prompt;
+}
+
+describe('the real proxy’s stream, frame by frame, moves the run', () => {
+	// The frames as read from the real pair (`event: <name>\ndata: <compact JSON>\n\n`): a stream opened
+	// while the job waited says `queued` and never `running`; progress snapshots carry only counts.
+	const frames: Array<[string, V2StreamEvent, { status: string; done: number; current: string | null }]> = [
+		[
+			'status on connect, while queued',
+			{ kind: 'status', event: { status: 'queued', queue_position: null } },
+			{ status: 'queued', done: 0, current: null }
+		],
+		[
+			'the placeholder snapshot of a running job',
+			{ kind: 'progress', progress: { value: 0, nodes_done: 0, nodes_total: 0 } as never },
+			{ status: 'running', done: 0, current: '1' }
+		],
+		[
+			'2 of 2 (the throttle dropped the frame naming node 3)',
+			{ kind: 'progress', progress: { value: 1, nodes_done: 2, nodes_total: 2, current_node: null, step: null, steps: null } as never },
+			{ status: 'running', done: 2, current: '3' }
+		],
+		[
+			'13 of 13',
+			{ kind: 'progress', progress: { value: 1, nodes_done: 13, nodes_total: 13, current_node: null, step: null, steps: null } as never },
+			{ status: 'running', done: 13, current: '14' }
+		],
+		[
+			'an older snapshot replayed after a reconnect',
+			{ kind: 'progress', progress: { value: 1, nodes_done: 4, nodes_total: 4, current_node: null, step: null, steps: null } as never },
+			{ status: 'running', done: 13, current: '14' }
+		]
+	];
+	let run: WorkflowRun = { ...fresh(), status: 'queued', prompt: chainPrompt(), progress: { ...fresh().progress, total: 14 } };
+	it.each(frames)('%s', (_name, frame, expected) => {
+		for (const event of serverEventsOf('j1', frame)) run = applyServerEvent(run, event, 1);
+		expect({ status: run.status, done: run.progress.done.length, current: run.progress.current }).toEqual(expected);
 	});
 });

@@ -105,7 +105,7 @@ function uiOutputs(outputs: readonly V2Output[], texts: ReadonlyMap<string, stri
 }
 
 /** A terminal job as a history entry: outputs (`texts`: fetched text content by asset id), and why it failed or expired. */
-export function historyOf(job: V2Job, texts: ReadonlyMap<string, string> = new Map()): HistoryEntry {
+export function historyOf(job: V2Job, texts: ReadonlyMap<string, string> = new Map(), now = Date.now()): HistoryEntry {
 	const messages: HistoryMessage[] = [];
 	if (job.status === 'failed' || job.status === 'expired') {
 		const expired = job.status === 'expired';
@@ -113,7 +113,7 @@ export function historyOf(job: V2Job, texts: ReadonlyMap<string, string> = new M
 			'execution_error',
 			{
 				exception_type: expired ? EXPIRED_EXCEPTION : (job.error?.code ?? 'Error'),
-				exception_message: expired ? `Retention ended at ${job.expires_at}.` : (job.error?.message ?? ''),
+				exception_message: expired ? expiredCause(job, now) : (job.error?.message ?? ''),
 				...(job.error?.node_id ? { node_id: job.error.node_id } : {})
 			}
 		]);
@@ -130,8 +130,25 @@ export function historyOf(job: V2Job, texts: ReadonlyMap<string, string> = new M
 	};
 }
 
+/**
+ * A progress snapshot says the job runs (the proxy sends one only then: on connect it carries a
+ * `running` job's placeholder of zeros, and its stream never says `running` after a `queued`).
+ * Its node count counts even without ids (the proxy in front of ComfyUI 0.3.64 sends no `current_node`).
+ */
+/**
+ * Why a job reads `expired`. Past its `expires_at`, its retention ended. Before it, the server forgot
+ * it: the self-hosted proxy says `expired` for a job ComfyUI behind it no longer knows (restarted, or
+ * the job was deleted from its queue).
+ */
+export function expiredCause(job: Pick<V2Job, 'expires_at'>, now: number): string {
+	const deadline = Date.parse(job.expires_at);
+	if (Number.isNaN(deadline) || now >= deadline) return `Retention ended at ${job.expires_at}.`;
+	return 'The server no longer knows this job: the ComfyUI behind it restarted or removed it before the job ended.';
+}
+
 function progressEvents(jobId: string, p: V2Progress): ServerEvent[] {
-	const events: ServerEvent[] = [];
+	const events: ServerEvent[] = [{ type: 'execution_start', promptId: jobId }];
+	events.push({ type: 'nodes_counted', promptId: jobId, done: p.nodes_done });
 	const node = p.current_node ?? undefined;
 	if (node) events.push({ type: 'executing', promptId: jobId, node });
 	// Show what is true: sampler steps when the snapshot has them; node counts only when they make a fraction.

@@ -3,6 +3,7 @@ import { describeError, type AppError } from '$lib/core/protocol/errors';
 import { profiles } from '$lib/core/state/profiles.svelte';
 import { workerApi } from '$lib/core/state/worker-bridge.svelte';
 import type { QueueEntry, QueueView } from '$lib/workflows/protocol/api';
+import { cancelWords, describeStop } from '$lib/workflows/rules/stop-outcome';
 
 export class QueuePageStore {
 	queue = $state<QueueView | null>(null);
@@ -24,11 +25,21 @@ export class QueuePageStore {
 		}
 	}
 
+	/** Waiting jobs: a queue delete, read back from the queue. */
 	async cancel(ids: string[]): Promise<void> {
 		if (!profiles.activeId || ids.length === 0) return;
 		const result = await workerApi().cancelRuns({ profileId: profiles.activeId, promptIds: ids });
-		this.notice = result.ok ? `Cancelled ${ids.length} job${ids.length === 1 ? '' : 's'}.` : describeError(result.error);
+		this.notice = result.ok ? cancelWords(result.value) : describeError(result.error);
 		this.selected = [];
+		await this.refresh();
+	}
+
+	/** A running job: what the run page's Cancel run does (the job cancel where the server has it, else an interrupt), and what the server did. */
+	async stop(entry: QueueEntry): Promise<void> {
+		if (!profiles.activeId) return;
+		this.notice = 'Cancelling…';
+		const result = await workerApi().stopJob({ profileId: profiles.activeId, promptId: entry.promptId });
+		this.notice = result.ok ? describeStop(result.value) : describeError(result.error);
 		await this.refresh();
 	}
 

@@ -15,6 +15,7 @@ import { workerApi } from '$lib/core/state/worker-bridge.svelte';
 import { WorkflowRunsStore } from './workflow-runs.svelte';
 import { runEntries } from '$lib/core/state/run-entries.svelte';
 import { network } from '../../core/state/network.svelte';
+import { profiles } from '$lib/core/state/profiles.svelte';
 
 /** How often the queue is read while the run waits. */
 export const QUEUE_POLL_MS = 3000;
@@ -46,6 +47,12 @@ export class RunPageStore {
 	stopping = $state(false);
 	/** That outcome in words, settled by how the run ended. */
 	stopped = $derived(this.stopOutcome && this.run ? describeStop(settleStop(this.stopOutcome, this.run.status)) : null);
+	/** What the proxy says while the server behind it does not answer, for this run's profile (else null). */
+	upstreamDown = $derived(
+		profiles.socket.status === 'upstream-down' && profiles.activeId === this.run?.profileId ? profiles.socket.message : null
+	);
+	/** The proxy accepted the cancel but does not stop jobs: the ComfyUI behind it, where an interrupt does. */
+	behind = $derived(this.stopOutcome?.kind === 'not-stopped' ? this.stopOutcome.behind : null);
 
 	/** The canvas reading order of a UI-format workflow's nodes, for Inputs used (empty: node id order). */
 	nodeOrder = $state.raw<string[]>([]);
@@ -72,6 +79,17 @@ export class RunPageStore {
 		const result = await this.runs.stop(run);
 		this.stopping = false;
 		this.stopOutcome = result.ok ? result.value : null;
+		return result.ok ? null : describeError(result.error);
+	}
+
+	/** Interrupts the job on the ComfyUI behind the run's proxy; answers what went wrong in words, or null. */
+	async interruptBehind(): Promise<string | null> {
+		const run = this.run;
+		if (!run) return null;
+		this.stopping = true;
+		const result = await this.runs.interruptBehind(run);
+		this.stopping = false;
+		if (result.ok) this.stopOutcome = result.value;
 		return result.ok ? null : describeError(result.error);
 	}
 

@@ -3,6 +3,7 @@
  * (`RunPictures`) and the actions on them. Each page makes its own and disposes of it when it goes.
  */
 import type { StopOutcome } from '$lib/workflows/rules/stop-outcome';
+import type { CancelReport } from '$lib/workflows/protocol/api';
 import { SvelteMap } from 'svelte/reactivity';
 import type { WorkflowRun } from '$lib/workflows/rules/run-record';
 import type { Result } from '$lib/core/protocol/errors';
@@ -30,13 +31,18 @@ export class WorkflowRunsStore extends RunPictures {
 		this.loaded = true;
 	}
 
-	cancel(run: WorkflowRun): Promise<Result<void>> {
+	cancel(run: WorkflowRun): Promise<Result<CancelReport>> {
 		return workerApi().cancelRuns({ profileId: run.profileId, promptIds: run.promptId ? [run.promptId] : [] });
 	}
 
 	/** Cancels the run's job by the best route its server has; the answer says what the server did. */
 	stop(run: WorkflowRun): Promise<Result<StopOutcome>> {
 		return workerApi().stopRun({ runId: run.id });
+	}
+
+	/** Interrupts the run's job on the ComfyUI behind its self-hosted proxy (whose own cancel does not stop jobs). */
+	interruptBehind(run: WorkflowRun): Promise<Result<StopOutcome>> {
+		return workerApi().stopRun({ runId: run.id, behind: true });
 	}
 
 	interrupt(run: WorkflowRun): Promise<Result<void>> {

@@ -236,11 +236,52 @@ describe('a run read while it goes on (a page opened mid-run reads it once, then
 		}
 	);
 
-	it('is not known once it ended (storage then holds its final state)', () => {
+	it('is known as it ended until it is deleted: its final write may still be on its way to storage', () => {
 		const { tracker, send } = harness();
 		tracker.track(run());
 		send({ type: 'execution_start', promptId: 'p1' });
 		send({ type: 'execution_success', promptId: 'p1' });
+		expect(tracker.newest('r1')?.status).toBe('succeeded');
+		tracker.forget('r1', 'p1');
 		expect(tracker.newest('r1')).toBeUndefined();
+	});
+});
+
+describe('while the server does not answer (a local ComfyUI that is down, no socket)', () => {
+	it('reads one run for all, backing off as the socket does, and all again once it answers', async () => {
+		const kv = new MemoryStore();
+		let clock = 0;
+		let up = false;
+		const reads: string[] = [];
+		const surface = {
+			kind: 'local-comfyui',
+			liveEvents: 'profile-socket',
+			read: async (job: { promptId: string }) => {
+				reads.push(job.promptId);
+				return up ? { ok: true, value: { kind: 'waiting' } } : { ok: false, error: { kind: 'network', message: 'down' } };
+			}
+		};
+		const surfaces = { for: async () => ({ ok: true, value: surface }) } as unknown as Surfaces;
+		const ctx = {
+			kv,
+			isLeader: () => true,
+			emit: () => {},
+			onSocketMessage: () => () => {},
+			onTabTopic: () => {},
+			socketOpen: () => false
+		} as unknown as WorkflowContext;
+		const tracker = new RunTracker(ctx, new RunsRepo(kv), { finished: () => {} }, () => clock, surfaces);
+		for (const id of ['a', 'b', 'c']) tracker.track({ ...run(), id, promptId: id, status: 'running' });
+		// One minute of 2 s ticks, down: about 2 s apart at first, then up to 30 s, and one run read each time.
+		for (let t = 0; t < 30; t++, clock += 2000) await tracker.tick();
+		expect(reads.every((id) => id === 'a')).toBe(true);
+		expect(reads.length).toBeGreaterThanOrEqual(3);
+		expect(reads.length).toBeLessThanOrEqual(8);
+		// Back: the next read answers, and every run is read again at once.
+		up = true;
+		reads.length = 0;
+		clock += 31_000;
+		await tracker.tick();
+		expect(reads.sort()).toEqual(['a', 'b', 'c']);
 	});
 });

@@ -18,6 +18,10 @@ import { RunPublisher } from './run-publisher';
 import { OrphanEvents } from './orphan-events';
 import { GONE_FROM_QUEUE, lost, NEVER_ACCEPTED, RESTARTED } from './lost-run';
 import { DEFAULT_TIMINGS, type AppTimings } from '../../core/protocol/app-timings';
+import { backoffDelay, type BackoffPolicy } from '../../core/rules/backoff';
+
+/** Reads of a server that does not answer: from about 2 s apart up to 30 s, as the socket retries. */
+const DOWN_BACKOFF: BackoffPolicy = { baseMs: 2000, maxMs: 30_000 };
 
 export interface TrackerHooks {
 	/** Called once when a run reaches its end, to fetch and cache its outputs. */
@@ -51,8 +55,12 @@ export class RunTracker {
 		ended: (jobId) => {
 			const run = this.byPrompt(jobId);
 			if (run) void this.poll(run);
-		}
+		},
+		running: (jobId) => this.byPrompt(jobId)?.status === 'running'
 	});
+	/** Jobs found open when this worker started (a reload): a stream the page before had may still be open on the server. */
+	private readonly foundAtStart = new Set<string>();
+	private loadedOnce = false;
 
 	constructor(
 		private readonly ctx: WorkflowContext,
@@ -90,13 +98,24 @@ export class RunTracker {
 	/** Jobs in the active profile's queue that no run here knows: started on another device. */
 	async watchQueue(): Promise<void> {
 		if (!this.ctx.isLeader() || this.now() - this.lastQueueWatch < this.timings().queueWatchMs / 2) return;
-		this.lastQueueWatch = this.now();
 		const profileId = await this.ctx.profiles.activeId();
 		if (!profileId) return;
+		// A server that does not answer is read at the backoff's pace only (pollWithoutSocket).
+		const down = this.unanswered.get(profileId);
+		if (down && this.now() < down.retryAt) return;
 		const surface = await this.surfaces.for(profileId);
 		if (!surface.ok) return;
+		// A v2 server has no socket that tells of other clients' jobs: its job list is the only way, and each
+		// read costs the proxy two reads of ComfyUI per job. Read it at the live-queue pace there.
+		const every = followsJobStreams(surface.value) ? Math.max(this.timings().queueWatchMs, this.timings().liveQueueEveryMs / 2) : 0;
+		if (this.now() - this.lastQueueWatch < every) return;
+		this.lastQueueWatch = this.now();
 		const active = await surface.value.activeJobs();
-		if (!active.ok) return;
+		if (!active.ok) {
+			if (!this.ctx.socketOpen?.(profileId)) this.noAnswer(profileId);
+			return;
+		}
+		this.unanswered.delete(profileId);
 		for (const job of active.value) {
 			if (!this.byPrompt(job.promptId) && !(await this.runs.byPromptId(job.promptId)))
 				await this.adopt(profileId, job.promptId, job.prompt);
@@ -123,8 +142,11 @@ export class RunTracker {
 	}
 
 	async reload(): Promise<void> {
+		const first = !this.loadedOnce;
+		this.loadedOnce = true;
 		for (const run of await this.runs.open()) {
 			if (run.promptId && !this.open.has(run.id)) this.open.set(run.id, run);
+			if (first && run.promptId && run.jobLinks) this.foundAtStart.add(run.promptId);
 		}
 		void this.pollAll();
 	}
@@ -183,6 +205,7 @@ export class RunTracker {
 
 	forget(runId: string, promptId?: string | null): void {
 		this.open.delete(runId);
+		this.justFinished.delete(runId);
 		if (promptId) this.deleted.add(promptId);
 	}
 
@@ -200,7 +223,7 @@ export class RunTracker {
 			for (const run of this.open.values()) byProfile.set(run.profileId, [...(byProfile.get(run.profileId) ?? []), run]);
 			await Promise.all(
 				[...byProfile].map(async ([profileId, runs]) => {
-					if (!this.ctx.socketOpen?.(profileId)) return Promise.all(runs.map((run) => this.poll(run)));
+					if (!this.ctx.socketOpen?.(profileId)) return this.pollWithoutSocket(profileId, runs);
 					if (this.now() - (this.lastLiveQueueRead.get(profileId) ?? 0) < this.timings().liveQueueEveryMs) return;
 					this.lastLiveQueueRead.set(profileId, this.now());
 					return this.checkQueue(profileId, runs);
@@ -211,13 +234,45 @@ export class RunTracker {
 		}
 	}
 
+	/**
+	 * Runs of a profile whose live link is not open, read every tick while the server answers. While it
+	 * does not, one read stands for all its runs, retried with the socket's backoff until it answers
+	 * (a local ComfyUI that is down got every open run's history and queue read every 2 s).
+	 */
+	private async pollWithoutSocket(profileId: string, runs: WorkflowRun[]): Promise<void> {
+		const down = this.unanswered.get(profileId);
+		if (down && this.now() < down.retryAt) return;
+		const [first, ...rest] = runs;
+		if (!first) return;
+		if (!(await this.poll(first))) return this.noAnswer(profileId);
+		this.unanswered.delete(profileId);
+		await Promise.all(rest.map((run) => this.poll(run)));
+	}
+
+	private noAnswer(profileId: string): void {
+		const failures = (this.unanswered.get(profileId)?.failures ?? 0) + 1;
+		this.unanswered.set(profileId, { failures, retryAt: this.now() + backoffDelay(failures - 1, DOWN_BACKOFF, Math.random()) });
+	}
+
+	/** Profiles whose server did not answer the last read: how often in a row, and when to read again. */
+	private readonly unanswered = new Map<string, { failures: number; retryAt: number }>();
+
 	/** One queue read for every open run of a profile; those no longer in it are read in full. */
 	private async checkQueue(profileId: string, runs: WorkflowRun[]): Promise<void> {
 		const surface = await this.surfaces.for(profileId);
 		if (!surface.ok) return;
 		const active = await surface.value.activeJobs();
 		if (!active.ok) return;
-		const listed = new Set(active.value.map((j) => j.promptId));
+		const listed = new Map(active.value.map((j) => [j.promptId, j]));
+		// A listed run is where the list says: running there moves it on (the proxy's stream never says
+		// `running` after `queued`, and a local server tells only the submitter); the rest are read in full.
+		for (const run of runs) {
+			const job = listed.get(run.promptId!);
+			if (!job) continue;
+			const current = this.current(run);
+			const next = applyJobState(current, job.running ? 'in_progress' : 'pending', this.now());
+			if (next !== current) this.update(next, true);
+		}
 		await Promise.all(runs.filter((run) => !listed.has(run.promptId!)).map((run) => this.poll(run)));
 	}
 
@@ -232,7 +287,8 @@ export class RunTracker {
 		}
 	}
 
-	private async poll(run: WorkflowRun): Promise<void> {
+	/** Reads one run's job and folds the answer in; false when the server gave no answer. */
+	private async poll(run: WorkflowRun): Promise<boolean> {
 		const surface = await this.surfaces.for(run.profileId);
 		if (!surface.ok) {
 			this.update({
@@ -244,14 +300,16 @@ export class RunTracker {
 					message: 'The profile this run belongs to was deleted, so it can no longer be followed.'
 				}
 			});
-			return;
+			return true;
 		}
 		const job: JobHandle = { promptId: run.promptId!, ...(run.jobLinks ? { links: run.jobLinks } : {}) };
 		// A v2 job's live stream is opened by the first poll (also after a reload: re-attached by id).
-		if (followsJobStreams(surface.value) && this.ctx.isLeader()) this.streams.watch(surface.value, job);
+		if (followsJobStreams(surface.value) && this.ctx.isLeader())
+			this.streams.watch(surface.value, job, this.foundAtStart.delete(job.promptId) && surface.value.streamsStarve);
 		const reading = await surface.value.read(job);
-		if (!reading.ok) return; // offline or a hiccup: the next poll tries again
+		if (!reading.ok) return false; // offline or a hiccup: the next poll tries again
 		this.apply(run, reading.value);
+		return true;
 	}
 
 	/** Folds one read of a job into its run with the reducer. */
@@ -297,8 +355,11 @@ export class RunTracker {
 	 * opens mid-burst must read this, or it keeps that older state until the next event, perhaps the run's end.
 	 */
 	newest(runId: string): WorkflowRun | undefined {
-		return this.open.get(runId);
+		return this.open.get(runId) ?? this.justFinished.get(runId);
 	}
+
+	/** The last runs that ended here, as they ended: their final write may still be on its way to storage. */
+	private readonly justFinished = new Map<string, WorkflowRun>();
 
 	private current(run: WorkflowRun): WorkflowRun {
 		return this.open.get(run.id) ?? run;
@@ -375,6 +436,9 @@ export class RunTracker {
 		const previous = this.open.get(run.id);
 		if (isTerminal(run.status)) {
 			this.open.delete(run.id);
+			this.justFinished.delete(run.id);
+			this.justFinished.set(run.id, run);
+			if (this.justFinished.size > 20) this.justFinished.delete(this.justFinished.keys().next().value!);
 			if (run.promptId) this.streams.stop(run.promptId);
 			if (!previous || !isTerminal(previous.status)) this.hooks.finished(run);
 		} else {

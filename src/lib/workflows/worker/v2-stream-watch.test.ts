@@ -49,6 +49,9 @@ describe('V2StreamWatch', () => {
 		const steps = heard.flatMap((e) => (e.type === 'progress' ? [e.value] : []));
 		expect(steps).toEqual([2, 5, 9]);
 		expect(watch.isWatching('j1')).toBe(false);
+		// The poll that the end triggers asks again: an ended stream is not opened again (it would only replay the end).
+		watch.watch(surface, { promptId: 'j1' });
+		expect(opened.count).toBe(3);
 	});
 
 	it('a streamed text output is read first and handed over as named text; unnamed outputs count per node', async () => {
@@ -150,6 +153,45 @@ describe('V2StreamWatch', () => {
 			expect(opened.count).toBe(2);
 			watch.stop('j4');
 			expect(watch.isWatching('j4')).toBe(false);
+		});
+
+		it('a running job’s stream with keep-alives but no event is starved: closed, and reopened once the proxy has let the old one go', async () => {
+			vi.useFakeTimers();
+			const { surface, opened, tick } = silentSurface(null);
+			let running = false;
+			const watch = new V2StreamWatch(
+				{ events: () => {}, preview: () => {}, ended: () => {}, running: () => running },
+				{ stallMs: 100_000, quietMs: 1000, goneAfterMs: 5000 }
+			);
+			watch.watch(surface, { promptId: 'j5' });
+			// Waiting in the queue, the proxy's stream says nothing after its first status: that is not starved.
+			for (let i = 0; i < 6; i++) {
+				await vi.advanceTimersByTimeAsync(500);
+				tick();
+			}
+			expect(opened.count).toBe(1);
+			// Running, and no event for over `quietMs`: starved at the next check.
+			running = true;
+			await vi.advanceTimersByTimeAsync(500);
+			// Closed; not reopened before the old one is gone on the proxy (polling carries the job meanwhile).
+			await vi.advanceTimersByTimeAsync(4000);
+			expect(opened.count).toBe(1);
+			await vi.advanceTimersByTimeAsync(1500);
+			expect(opened.count).toBe(2);
+			watch.stop('j5');
+		});
+
+		it('a job found running after a reload gets its stream once the page before’s stream is gone', async () => {
+			vi.useFakeTimers();
+			const { surface, opened } = silentSurface(null);
+			const watch = new V2StreamWatch({ events: () => {}, preview: () => {}, ended: () => {} }, { goneAfterMs: 5000 });
+			watch.watch(surface, { promptId: 'j6' }, true);
+			watch.watch(surface, { promptId: 'j6' }, true);
+			await vi.advanceTimersByTimeAsync(4900);
+			expect(opened.count).toBe(0);
+			await vi.advanceTimersByTimeAsync(200);
+			expect(opened.count).toBe(1);
+			watch.stop('j6');
 		});
 	});
 });

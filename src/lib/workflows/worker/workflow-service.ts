@@ -14,7 +14,7 @@ import { writeWidgetValues } from '../rules/converter/write-values';
 import { readWorkflowFile } from '../protocol/files/read-workflow-file';
 import { formatMiB, MAX_FILE_READ_BYTES } from '../protocol/files/limits';
 import type { WorkflowContext } from './socket-message';
-import type { ObjectInfoView, QueueView, SavedWorkflow, SaveWorkflowInput, WorkflowApi } from '../protocol/api';
+import type { CancelReport, ObjectInfoView, QueueView, SavedWorkflow, SaveWorkflowInput, WorkflowApi } from '../protocol/api';
 import { LibraryRepo } from './library-repo';
 import { RunTracker } from './run-tracker';
 import { RunSubmitter } from './run-submitter';
@@ -80,6 +80,7 @@ export class WorkflowService {
 			cancelRuns: (i) => this.cancelRuns(i),
 			interrupt: (i) => this.interrupt(i),
 			stopRun: (i) => this.stopRun(i),
+			stopJob: (i) => this.stopJob(i),
 			queue: (i) => this.queue(i),
 			output: (i) => this.output(i),
 			inputImage: (i) => this.inputImage(i)
@@ -198,25 +199,56 @@ export class WorkflowService {
 		this.ctx.notifyTabs('runs-changed');
 	}
 
-	private async cancelRuns({ profileId, promptIds }: { profileId: string; promptIds: string[] }): Promise<Result<void>> {
+	/**
+	 * Cancels waiting jobs (a queue delete), then reads the queue back: each job gone from it that a run
+	 * here follows is Cancelled (this app removed it), and the answer says how many the server removed.
+	 */
+	private async cancelRuns({ profileId, promptIds }: { profileId: string; promptIds: string[] }): Promise<Result<CancelReport>> {
 		const surface = await this.surface(profileId);
 		if (!surface.ok) return surface;
 		const handles = await Promise.all(promptIds.map((promptId) => this.tracker.handleOf(promptId)));
 		const result = await surface.value.cancel(handles);
+		if (!result.ok) return result;
+		const after = await surface.value.activeJobs();
+		const listed = after.ok ? new Set(after.value.map((j) => j.promptId)) : null;
+		let removed = 0;
+		for (const promptId of promptIds) {
+			if (!listed || listed.has(promptId)) continue;
+			removed++;
+			const run = await this.runs.byPromptId(promptId);
+			if (run) this.tracker.confirmCancelled(run);
+		}
 		void this.tracker.pollAll();
-		return result;
+		return ok({ asked: promptIds.length, removed: listed ? removed : null });
 	}
 
-	private async stopRun({ runId }: { runId: string }): Promise<Result<StopOutcome>> {
+	private async stopRun({ runId, behind = false }: { runId: string; behind?: boolean }): Promise<Result<StopOutcome>> {
 		const run = await this.runs.get(runId);
 		if (!run?.promptId) return fail(appError('not-found', 'This run has no job on the server to cancel.'));
-		const surface = await this.surface(run.profileId);
+		return this.stopJob({ profileId: run.profileId, promptId: run.promptId, behind });
+	}
+
+	/** Cancels one job by the best route its server has (the run page's Cancel run, and the Queue page's Cancel of a running job). */
+	private async stopJob({
+		profileId,
+		promptId,
+		behind = false
+	}: {
+		profileId: string;
+		promptId: string;
+		behind?: boolean;
+	}): Promise<Result<StopOutcome>> {
+		const surface = await this.surface(profileId);
 		if (!surface.ok) return surface;
-		const outcome = await surface.value.stop(await this.tracker.handleOf(run.promptId));
+		const handle = await this.tracker.handleOf(promptId);
+		if (behind && !surface.value.interruptBehind) return fail(appError('not-found', 'This server has no ComfyUI behind it to interrupt.'));
+		const outcome =
+			behind && surface.value.interruptBehind ? await surface.value.interruptBehind(handle) : await surface.value.stop(handle);
+		const run = await this.runs.byPromptId(promptId);
 		// A cancel the user asked for and the server confirmed; an interrupted job is read from its history.
-		if (outcome.ok && outcome.value.kind === 'removed') this.tracker.confirmCancelled(run);
+		if (run && outcome.ok && outcome.value.kind === 'removed') this.tracker.confirmCancelled(run);
 		// v2: the service is still cancelling (`canceling`); the run says so until its terminal state.
-		if (outcome.ok && outcome.value.kind === 'stopping' && surface.value.kind === 'v2') this.tracker.markCanceling(run);
+		if (run && outcome.ok && outcome.value.kind === 'stopping' && surface.value.kind === 'v2') this.tracker.markCanceling(run);
 		void this.tracker.pollAll();
 		return outcome;
 	}
@@ -259,7 +291,8 @@ export class WorkflowService {
 	private async output({ runId, index }: { runId: string; index: number }): Promise<Result<Blob>> {
 		const cached = await this.runs.output(runId, index);
 		if (cached) return ok(cached);
-		const run = await this.runs.get(runId);
+		// The tracker's newest state first: storage lags up to a second behind a streamed output the page already shows.
+		const run = this.tracker.newest(runId) ?? (await this.runs.get(runId));
 		const item = run?.outputs[index];
 		if (!run || !item) return fail(appError('not-found', 'This output is no longer in the run.'));
 		const surface = await this.surface(run.profileId);

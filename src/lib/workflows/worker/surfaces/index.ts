@@ -66,6 +66,8 @@ async function probe(connection: Connection, book: CapabilityBook): Promise<void
 	);
 }
 
+const PROBE_RETRY_MS = 15_000;
+
 /** Failures that say nothing about the service's routes: ask again next time. */
 const NO_ANSWER: ReadonlySet<string> = new Set(['network', 'timeout', 'local-network', 'aborted', 'cancelled']);
 
@@ -89,6 +91,8 @@ export async function probeV2(connection: Connection): Promise<boolean | null> {
 export class Surfaces {
 	private readonly book = new CapabilityBook();
 	private readonly probing = new Map<string, Promise<void>>();
+	/** When a local server last failed to answer its probe, by profile. */
+	private readonly probeFailedAt = new Map<string, number>();
 	/** Cloud profiles: whether their service offers v2, per profile and address (probed once). */
 	private readonly cloudV2 = new Map<string, Promise<boolean | null>>();
 
@@ -98,8 +102,17 @@ export class Surfaces {
 		const connection = await this.ctx.connection(profileId);
 		if (!connection.ok) return connection;
 		let pending = this.probing.get(profileId);
-		if (!pending) {
-			pending = probe(connection.value, this.book).finally(() => this.probing.delete(profileId));
+		// A server that did not answer the probe is not asked again before PROBE_RETRY_MS (it was asked before
+		// every read while down); its socket's greeting when it is back asks at once (`serverRestarted`).
+		const failedAt = this.probeFailedAt.get(profileId);
+		if (!pending && (failedAt === undefined || Date.now() - failedAt >= PROBE_RETRY_MS)) {
+			const { id, workflowUrl } = connection.value.profile;
+			pending = probe(connection.value, this.book).finally(() => {
+				this.probing.delete(profileId);
+				if (connection.value.profile.preset === 'local-comfyui' && !this.book.probed(id, workflowUrl))
+					this.probeFailedAt.set(profileId, Date.now());
+				else this.probeFailedAt.delete(profileId);
+			});
 			this.probing.set(profileId, pending);
 		}
 		await pending;
@@ -119,6 +132,7 @@ export class Surfaces {
 
 	/** The socket saw the server restart: its version may have changed, so its routes are probed again. */
 	serverRestarted(profileId: string): void {
+		this.probeFailedAt.delete(profileId);
 		this.book.reprobe(profileId);
 	}
 }

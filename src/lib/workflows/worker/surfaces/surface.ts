@@ -123,6 +123,8 @@ export interface WorkflowSurface {
 	cancel(jobs: JobHandle[]): Promise<Result<void>>;
 	/** Cancels one job by the best route the server has, and reports what the server did. */
 	stop(job: JobHandle): Promise<Result<StopOutcome>>;
+	/** An interrupt sent past the server to the ComfyUI behind it (the self-hosted proxy's profile names it), read back. */
+	interruptBehind?(job: JobHandle): Promise<Result<StopOutcome>>;
 	/** Stops the running job (between nodes); without a job, whatever runs. */
 	interrupt(job?: JobHandle): Promise<Result<void>>;
 	/** The bytes of an output, without the key reaching a storage host. */
@@ -139,6 +141,8 @@ export type JobStreamEnd =
 /** A surface whose live events come over a stream per job (`liveEvents: 'job-stream'`, the v2 API). */
 export interface JobStreamSurface extends WorkflowSurface {
 	readonly liveEvents: 'job-stream';
+	/** A newer stream of a job starves an older one still open on the server (the self-hosted proxy in front of ComfyUI 0.3.64). */
+	readonly streamsStarve: boolean;
 	/** The job's own record, read by id (null when the service has no such job). */
 	readJob(job: JobHandle): Promise<Result<V2Job | null>>;
 	/** A `text` output's content, read once. */

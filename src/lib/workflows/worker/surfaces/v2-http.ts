@@ -9,6 +9,7 @@ import { v2ErrorOf } from '../../protocol/v2-errors';
 import { parseV2Envelope, type V2Envelope } from '../../protocol/workflow-v2-parse';
 import { retryAfterMs, type Exchange } from '../../rules/v2-idempotency';
 import type { Connection } from '../../../core/worker/context';
+import type { LinkHealth } from '../../../core/protocol/socket-state';
 import type { Credential, GuardedRequest } from '../../../core/worker/guarded-fetch';
 
 /** One HTTP exchange: no answer at all, or an answer with its JSON (undefined when not JSON) and envelope. */
@@ -44,4 +45,15 @@ export function errorOf(a: Answer): AppError {
 		...(requestId ? { requestId } : {}),
 		...(a.envelope ? {} : { detail: a.res.body.slice(0, 160) })
 	});
+}
+
+/**
+ * What an answer says of the server behind a proxy: `upstream_unreachable` (the real proxy answers 503,
+ * on every route but `/health`, which stays 200 "healthy"), or a success. Other answers say nothing of it.
+ */
+export function linkHealthOf(a: Answer): LinkHealth | null {
+	if (a.kind !== 'answer') return null;
+	if (a.envelope?.code === 'upstream_unreachable')
+		return { kind: 'upstream-down', message: a.envelope.message || 'The server behind the proxy does not answer.' };
+	return a.res.status < 400 ? { kind: 'ok' } : null;
 }

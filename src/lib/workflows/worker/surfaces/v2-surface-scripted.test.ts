@@ -102,6 +102,35 @@ describe('v2 cancel on a proxy whose ComfyUI lacks job cancel', () => {
 		}
 	);
 
+	it('as on the real pair: a cancel answered `canceling`, then read `running`, is a server that does not stop jobs; the ComfyUI behind it is offered', async () => {
+		const surface = scriptedSurface((request) =>
+			request.method === 'POST' ? answer(200, v2Job('canceling')) : answer(200, v2Job('running'))
+		);
+		const stop = await surface.stop({ promptId: ID });
+		expect(stop.ok && stop.value).toEqual({ kind: 'not-stopped', via: 'job-cancel', behind: 'http://127.0.0.1:8188' });
+	});
+
+	it('an interrupt behind the proxy goes to the ComfyUI’s /api/interrupt with the job id, and is read back through the proxy', async () => {
+		const seen: GuardedRequest[] = [];
+		const reads = ['running', 'canceled'];
+		const surface = scriptedSurface(
+			(request) => (request.method === 'POST' ? answer(200, '') : answer(200, v2Job(reads.shift() ?? 'canceled'))),
+			seen
+		);
+		const stop = await surface.interruptBehind({ promptId: ID });
+		expect(stop.ok && stop.value).toEqual({ kind: 'interrupted', via: 'interrupt-behind' });
+		expect(seen[0]).toMatchObject({ url: 'http://127.0.0.1:8188/api/interrupt', method: 'POST', body: JSON.stringify({ prompt_id: ID }) });
+	});
+
+	it('an `expired` before the job’s deadline is read again: the proxy says so for one answer as a job finishes', async () => {
+		const reads = ['expired', 'succeeded'];
+		const surface = scriptedSurface(() =>
+			answer(200, v2Job(reads.shift() ?? 'succeeded', { expires_at: '2999-01-01T00:00:00.000000+00:00' }))
+		);
+		const read = await surface.read({ promptId: ID });
+		expect(read.ok && read.value).toMatchObject({ kind: 'status', state: 'completed' });
+	});
+
 	it('a cancel still canceling after the checks is reported as stopping', async () => {
 		const surface = scriptedSurface(() => answer(200, v2Job('canceling')));
 		const stop = await surface.stop({ promptId: ID });

@@ -15,15 +15,15 @@ import { afterFromHash, afterSubmit, pickRecordedJob, retryAfterMs } from '../..
 import { ASSET_NAME_PREFIX, assetInputName, historyOf, jobStateOf } from '../../rules/v2-job-mapping';
 import { arr, isObject, tryParseJson } from '../../../core/protocol/json';
 import type { FileRef } from '../../protocol/workflow-api';
-import { TERMINAL_JOB_STATUSES, type V2Job, type V2Output } from '../../protocol/workflow-v2';
+import { TERMINAL_JOB_STATUSES, type JobStatus, type V2Job, type V2Output } from '../../protocol/workflow-v2';
 import { parseV2Asset, parseV2Envelope, parseV2Job } from '../../protocol/workflow-v2-parse';
-import type { StopOutcome } from '../../rules/stop-outcome';
+import { afterCancelRead, type StopOutcome, type StopRoute } from '../../rules/stop-outcome';
 import type { Connection } from '../../../core/worker/context';
 import type { Credential, GuardedRequest } from '../../../core/worker/guarded-fetch';
 import { WorkflowClient } from '../workflow-client';
 import { downloadResuming } from '../resumable-download';
 import type { SurfaceCapabilities } from './capabilities';
-import { callV2, errorOf, exchangeOf, sleep, type Answer } from './v2-http';
+import { callV2, errorOf, exchangeOf, linkHealthOf, sleep, type Answer } from './v2-http';
 import { toNodeErrors, withAssetReferences } from './v2-prompt';
 import { uploadAsset } from './v2-upload';
 import type {
@@ -47,10 +47,13 @@ const TEXT_MAX_BYTES = 1 << 20;
 /** How often, and how many times, a cancel is read back before it is reported as still stopping. */
 const STOP_CHECKS = 6;
 const STOP_CHECK_MS = 400;
+/** How long to wait before reading an early `expired` again. */
+const EXPIRED_RECHECK_MS = 1000;
 
 export class V2Surface implements JobStreamSurface {
 	readonly kind = 'v2' as const;
 	readonly liveEvents = 'job-stream' as const;
+	readonly streamsStarve: boolean;
 	/** A deployment serves only `/api/v2`: the spec names no source of its node definitions. */
 	readonly servesNodeDefinitions: boolean;
 	private readonly api: string;
@@ -68,6 +71,7 @@ export class V2Surface implements JobStreamSurface {
 	) {
 		this.api = `${connection.profile.workflowUrl}/api/v2`;
 		this.servesNodeDefinitions = dialect !== 'deployment';
+		this.streamsStarve = dialect === 'proxy';
 		this.credential = credentialFor(connection.key, 'bearer');
 	}
 
@@ -75,8 +79,11 @@ export class V2Surface implements JobStreamSurface {
 		return this.connection.profile.id;
 	}
 
-	private call(request: Omit<GuardedRequest, 'credential'>): Promise<Answer> {
-		return callV2(this.connection, this.credential, request);
+	private async call(request: Omit<GuardedRequest, 'credential'>): Promise<Answer> {
+		const answer = await callV2(this.connection, this.credential, request);
+		const health = linkHealthOf(answer);
+		if (health) this.connection.reportHealth?.(health);
+		return answer;
 	}
 
 	private jobUrl(job: JobHandle): string {
@@ -186,7 +193,13 @@ export class V2Surface implements JobStreamSurface {
 	}
 
 	async read(job: JobHandle): Promise<Result<JobReading>> {
-		const read = await this.readJob(job);
+		let read = await this.readJob(job);
+		// The proxy reads ComfyUI's history, then its queue: a job that finishes between the two reads as
+		// `expired` for that one answer (seen on the real pair). An `expired` before the deadline is read again.
+		if (read.ok && read.value?.status === 'expired' && Date.now() < Date.parse(read.value.expires_at)) {
+			await sleep(EXPIRED_RECHECK_MS);
+			read = await this.readJob(job);
+		}
 		if (!read.ok) return read;
 		const v2 = read.value;
 		if (!v2) return ok({ kind: 'not-found' });
@@ -203,16 +216,15 @@ export class V2Surface implements JobStreamSurface {
 	async activeJobs(): Promise<Result<ActiveJob[]>> {
 		// Only the proxy lists jobs; on the managed service the v1 socket of the same account tells of them.
 		if (this.dialect !== 'proxy') return ok([]);
+		// One read for both (the proxy takes a comma-separated filter): the list is the app's steady poll of the proxy.
+		const answer = await this.call({ url: `${this.api}/jobs?status=running,queued&limit=50` });
+		if (answer.kind !== 'answer' || answer.res.status !== 200) return fail(errorOf(answer));
+		const list = Array.isArray(answer.json) ? answer.json : isObject(answer.json) ? (arr(answer.json, 'jobs') ?? []) : [];
 		const active: ActiveJob[] = [];
-		for (const status of ['running', 'queued'] as const) {
-			const answer = await this.call({ url: `${this.api}/jobs?status=${status}&limit=50` });
-			if (answer.kind !== 'answer' || answer.res.status !== 200) return fail(errorOf(answer));
-			const list = Array.isArray(answer.json) ? answer.json : isObject(answer.json) ? (arr(answer.json, 'jobs') ?? []) : [];
-			for (const item of list) {
-				const job = parseV2Job(item, answer.url);
-				if (job.ok && (job.value.status === 'running' || job.value.status === 'queued'))
-					active.push({ promptId: job.value.id, position: job.value.queue_position ?? 0, running: job.value.status === 'running' });
-			}
+		for (const item of list) {
+			const job = parseV2Job(item, answer.url);
+			if (job.ok && (job.value.status === 'running' || job.value.status === 'queued'))
+				active.push({ promptId: job.value.id, position: job.value.queue_position ?? 0, running: job.value.status === 'running' });
 		}
 		return ok(active);
 	}
@@ -236,19 +248,47 @@ export class V2Surface implements JobStreamSurface {
 		// running job's cancel there may come back `canceled` at once.
 		const before = await this.readJob(job);
 		const hadStarted = before.ok && before.value !== null && (before.value.status !== 'queued' || before.value.started_at !== null);
-		const sent = await this.cancel([job]);
+		const answer = await this.call({ url: job.links?.cancel ?? `${this.jobUrl(job)}/cancel`, method: 'POST' });
+		if (answer.kind !== 'answer' || (answer.res.status !== 200 && answer.res.status !== 404)) return fail(errorOf(answer));
+		const answered = answer.res.status === 200 ? parseV2Job(answer.json, answer.url) : null;
+		return this.readBack(job, 'job-cancel', answered?.ok ? answered.value.status : null, hadStarted);
+	}
+
+	/**
+	 * The proxy's own cancel does not stop a job on ComfyUI 0.3.64; an interrupt sent to the ComfyUI
+	 * behind it (the profile's address) does, at the end of the current node. Read back through the proxy.
+	 */
+	async interruptBehind(job: JobHandle): Promise<Result<StopOutcome>> {
+		const behind = this.behind();
+		if (!behind) return fail(appError('not-found', 'This profile names no ComfyUI behind its server to interrupt.'));
+		const client = new WorkflowClient({ ...this.connection, key: undefined, profile: { ...this.connection.profile, workflowUrl: behind } });
+		const sent = await client.interrupt(job.promptId);
 		if (!sent.ok) return sent;
+		return this.readBack(job, 'interrupt-behind', null, true);
+	}
+
+	/** The ComfyUI behind a self-hosted proxy, where an interrupt works; null on the other surfaces. */
+	private behind(): string | null {
+		return this.dialect === 'proxy' ? this.objectInfoBase : null;
+	}
+
+	private async readBack(job: JobHandle, via: StopRoute, answered: JobStatus | null, hadStarted: boolean): Promise<Result<StopOutcome>> {
 		for (let attempt = 0; ; attempt++) {
 			const read = await this.readJob(job);
 			if (!read.ok) return read;
 			const v2 = read.value;
 			if (!v2) return fail(appError('not-found', 'The service no longer knows this job.'));
-			if (v2.status === 'canceled') return ok({ kind: hadStarted || v2.started_at ? 'interrupted' : 'removed', via: 'job-cancel' });
-			if (TERMINAL_JOB_STATUSES.includes(v2.status)) return ok({ kind: 'finished-first' });
-			// The cancel answer was `canceling` or terminal on the contract; still `queued` means the server kept
-			// the job (a proxy in front of ComfyUI 0.3.64: "cancelling a queued job answers `queued`").
-			if (v2.status === 'queued') return ok({ kind: 'still-waiting', via: 'job-cancel' });
-			if (attempt >= STOP_CHECKS) return ok({ kind: 'stopping', via: 'job-cancel' });
+			const started = hadStarted || v2.started_at !== null;
+			const step = afterCancelRead({
+				answered,
+				read: v2.status,
+				hadStarted: started,
+				via,
+				attempt,
+				checks: STOP_CHECKS,
+				behind: this.behind()
+			});
+			if (step !== 'wait') return ok(step);
 			await new Promise<void>((resolve) => setTimeout(resolve, STOP_CHECK_MS));
 		}
 	}
@@ -342,10 +382,12 @@ export class V2Surface implements JobStreamSurface {
 		});
 		reader.end();
 		if (!res.ok) return { kind: 'error', error: res.error };
+		const envelope = res.value.status >= 400 ? parseV2Envelope(tryParseJson(res.value.body)) : null;
+		const health = linkHealthOf({ kind: 'answer', res: res.value, url, json: undefined, envelope });
+		if (health) this.connection.reportHealth?.(health);
 		if (res.value.status === 429) return { kind: 'refused', retryAfterMs: retryAfterMs(res.value.header('Retry-After')) };
 		if (res.value.status === 404) return { kind: 'gone' };
-		if (res.value.status !== 200)
-			return { kind: 'error', error: v2ErrorOf(res.value.status, parseV2Envelope(tryParseJson(res.value.body))) };
+		if (res.value.status !== 200) return { kind: 'error', error: v2ErrorOf(res.value.status, envelope) };
 		return { kind: 'ended' };
 	}
 
