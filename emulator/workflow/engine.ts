@@ -65,7 +65,14 @@ export class WorkflowEngine {
 	}
 
 	definitions(): Record<string, NodeDefinition> {
-		return nodeDefinitions(this.files.inputImages(!this.rules.local && !this.rules.rejectAssetNames));
+		const withAssets = !this.rules.local && !this.rules.rejectAssetNames;
+		const names = (accept: (mime: string, name: string) => boolean) => this.files.inputNames(accept, withAssets);
+		return nodeDefinitions(this.files.inputImages(withAssets), {
+			audio: names((mime) => mime.startsWith('audio/')),
+			video: names((mime) => mime.startsWith('video/')),
+			'3d': names((_mime, name) => /\.(glb|gltf|obj|fbx|stl)$/i.test(name)),
+			latent: names((_mime, name) => name.endsWith('.latent'))
+		});
 	}
 
 	private imageValidator(): CustomValidator {
