@@ -2,7 +2,7 @@
 // `npm run emulator:nodes -- --from <object_info.json | http://host:port>` again. Facts only (no
 // ComfyUI descriptions or tooltips); file lists are empty here and filled from FILE_LISTS's sources.
 import type { FileListSource } from './model-shelf';
-import type { NodeDefinition } from './nodes';
+import type { NodeDefinition } from './node-definition';
 
 export const CORE_NODES_SOURCE = 'ComfyUI 0.3.64';
 

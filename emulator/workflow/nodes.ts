@@ -8,24 +8,8 @@
 import { CORE_NODES, FILE_LISTS } from './core-nodes.generated';
 import { shelfFolder, type InputKind } from './model-shelf';
 
-export type InputSpec = [string | string[], Record<string, unknown>?] | [string | string[]];
-
-export interface NodeDefinition {
-	input: { required: Record<string, InputSpec>; optional?: Record<string, InputSpec>; hidden?: Record<string, unknown> };
-	input_order?: { required: string[]; optional?: string[]; hidden?: string[] };
-	output: string[];
-	output_is_list: boolean[];
-	output_name: string[];
-	name: string;
-	display_name: string | null;
-	description: string;
-	python_module: string;
-	category: string;
-	output_node: boolean;
-	api_node?: boolean;
-	deprecated?: boolean;
-	experimental?: boolean;
-}
+export type { InputSpec, NodeDefinition } from './node-definition';
+import type { InputSpec, NodeDefinition } from './node-definition';
 
 export const UPSCALE_METHODS = ['nearest-exact', 'bilinear', 'area', 'bicubic', 'lanczos'];
 export const ASPECT_RATIOS = ['1:1', '16:9', '9:16', '3:2', '2:3', '5:4', '4:5', '21:9', '9:21'];
