@@ -87,3 +87,15 @@ describe('graphs of the common families run on the emulator', () => {
 		expect(JSON.stringify(body)).toContain('return_type_mismatch');
 	});
 });
+
+describe('the model shelf over ComfyUI routes', () => {
+	it('names its folders at /models and lists a folder at /models/{folder}; an unknown folder is 404', async () => {
+		const folders = (await (await api(bed.emu).get('/api/models')).json()) as string[];
+		expect(folders).toEqual(
+			expect.arrayContaining(['checkpoints', 'loras', 'vae', 'text_encoders', 'diffusion_models', 'controlnet', 'upscale_models'])
+		);
+		const loras = (await (await api(bed.emu).get('/models/loras')).json()) as string[];
+		expect(loras).toContain('epiNoiseoffset_v2.safetensors');
+		expect((await api(bed.emu).get('/api/models/nope')).status).toBe(404);
+	});
+});

@@ -11,6 +11,7 @@
 export type FileListSource = { folder: string; keep?: string[] } | { input: InputKind };
 export type InputKind = 'image' | 'audio' | 'video' | '3d' | 'latent' | 'folder';
 
+/** By folder, in the order ComfyUI's folder_paths.py declares them; each list sorted, as ComfyUI lists files. */
 export const MODEL_SHELF: Readonly<Record<string, readonly string[]>> = {
 	checkpoints: [
 		'512-inpainting-ema.safetensors',
@@ -69,6 +70,11 @@ export const MODEL_SHELF: Readonly<Record<string, readonly string[]>> = {
 		'wan2.1_t2v_1.3B_fp16.safetensors',
 		'wan2.2_ti2v_5B_fp16.safetensors'
 	],
+	clip_vision: ['clip_vision_g.safetensors', 'clip_vision_h.safetensors', 'sigclip_vision_patch14_384.safetensors'],
+	style_models: ['flux1-redux-dev.safetensors'],
+	embeddings: ['easynegative.safetensors'],
+	diffusers: [],
+	vae_approx: [],
 	controlnet: [
 		'control_v11f1p_sd15_depth_fp16.safetensors',
 		'control_v11p_sd15_canny_fp16.safetensors',
@@ -76,17 +82,12 @@ export const MODEL_SHELF: Readonly<Record<string, readonly string[]>> = {
 		'control_v11p_sd15_scribble_fp16.safetensors',
 		'sd3.5_large_controlnet_canny.safetensors'
 	],
-	clip_vision: ['clip_vision_g.safetensors', 'clip_vision_h.safetensors', 'sigclip_vision_patch14_384.safetensors'],
-	upscale_models: ['4x-UltraSharp.pth', 'RealESRGAN_x2.pth', 'RealESRGAN_x4plus.pth'],
-	style_models: ['flux1-redux-dev.safetensors'],
-	embeddings: ['easynegative.safetensors'],
 	gligen: ['gligen_sd14_textbox_pruned.safetensors'],
+	upscale_models: ['4x-UltraSharp.pth', 'RealESRGAN_x2.pth', 'RealESRGAN_x4plus.pth'],
 	hypernetworks: [],
 	photomaker: ['photomaker-v1.bin'],
 	model_patches: [],
-	audio_encoders: [],
-	diffusers: [],
-	vae_approx: []
+	audio_encoders: []
 };
 
 /** ComfyUI's folder aliases: a name in `clip` or `unet` is listed under the folder that reads it. */
@@ -96,7 +97,7 @@ export function shelfFolder(folder: string): readonly string[] {
 	return MODEL_SHELF[ALIASES[folder] ?? folder] ?? [];
 }
 
-/** Every folder ComfyUI's `GET /models` names, aliases included. */
+/** The folders ComfyUI's `GET /models` names, in its order (`clip` and `unet` are read through their new names). */
 export function shelfFolders(): string[] {
-	return [...Object.keys(MODEL_SHELF), ...Object.keys(ALIASES)].sort();
+	return Object.keys(MODEL_SHELF);
 }
