@@ -64,8 +64,22 @@ export class WorkflowEngine {
 		return workflowScenario(this.state.scenario);
 	}
 
+	/** The definitions served last and the input lists they were built from: 384 node types are rebuilt only when an input list changes. */
+	private served: { key: string; definitions: Record<string, NodeDefinition> } | undefined;
+
 	definitions(): Record<string, NodeDefinition> {
-		return nodeDefinitions(this.files.inputImages(!this.rules.local && !this.rules.rejectAssetNames));
+		const withAssets = !this.rules.local && !this.rules.rejectAssetNames;
+		const names = (accept: (mime: string, name: string) => boolean) => this.files.inputNames(accept, withAssets);
+		const images = this.files.inputImages(withAssets);
+		const more = {
+			audio: names((mime) => mime.startsWith('audio/')),
+			video: names((mime) => mime.startsWith('video/')),
+			'3d': names((_mime, name) => /\.(glb|gltf|obj|fbx|stl)$/i.test(name)),
+			latent: names((_mime, name) => name.endsWith('.latent'))
+		};
+		const key = JSON.stringify([images, more]);
+		if (this.served?.key !== key) this.served = { key, definitions: nodeDefinitions(images, more) };
+		return this.served.definitions;
 	}
 
 	private imageValidator(): CustomValidator {

@@ -76,7 +76,7 @@ export interface NodeResult {
 
 export type Executor = (inputs: Record<string, unknown>, ctx: NodeContext) => Promise<NodeResult>;
 
-interface Latent {
+export interface Latent {
 	kind: 'latent';
 	width: number;
 	height: number;
@@ -88,7 +88,7 @@ interface Latent {
 export const PIXEL_BUDGET = 4096 * 4096;
 const PREVIEW_MAX = 512;
 
-function guardMemory(width: number, height: number, batch: number): void {
+export function guardMemory(width: number, height: number, batch: number): void {
 	if (width * height * batch > PIXEL_BUDGET) {
 		const gib = ((width * height * batch * 4 * 4) / 2 ** 30).toFixed(2);
 		throw new ExecutionFailure(
@@ -120,7 +120,7 @@ async function loadPicture(ctx: NodeContext, name: string): Promise<{ image: Raw
 	}
 }
 
-async function saveImages(ctx: NodeContext, batch: ImageBatch, type: 'output' | 'temp', prefix: string): Promise<NodeResult> {
+export async function saveImages(ctx: NodeContext, batch: ImageBatch, type: 'output' | 'temp', prefix: string): Promise<NodeResult> {
 	const refs: FileRef[] = [];
 	for (const frame of batch.frames) {
 		const entries: Array<[string, string]> = [['prompt', asciiJson(ctx.prompt)]];
@@ -156,6 +156,29 @@ async function partnerCall(ctx: NodeContext, service: string): Promise<void> {
 	ctx.text(`Task completed (${service})`);
 }
 
+/**
+ * What every sampler does here: `steps` progress events with a preview each, then the latent carries
+ * the deterministic picture of its text and seed (batch item `i` uses `seed + i`).
+ */
+export async function sampleLatent(latent: Latent, text: string, seed: number, steps: number, ctx: NodeContext): Promise<Latent> {
+	guardMemory(latent.width, latent.height, latent.batch);
+	// ComfyUI's default (latent2rgb) preview has the latent's resolution: one pixel per 8×8 block.
+	const size = previewSize(Math.max(8, Math.round(latent.width / 8)), Math.max(8, Math.round(latent.height / 8)), PREVIEW_MAX);
+	const small = proceduralPicture(text, seed, size.width, size.height);
+	// Painted (on sharp's threads when large) while the steps run.
+	const painting = Promise.all(Array.from({ length: latent.batch }, (_, i) => paintPicture(text, seed + i, latent.width, latent.height)));
+	try {
+		for (let step = 1; step <= steps; step++) {
+			await ctx.sleep(ctx.stepMs);
+			await ctx.progress(step, steps, () => encodeJpeg(noisyStep(small, step, steps, seed), 75));
+		}
+	} finally {
+		// An interrupted sampler still lets its painting end, so no sharp work outlives the job unseen.
+		await painting.catch(() => undefined);
+	}
+	return { ...latent, pictures: await painting };
+}
+
 export const EXECUTORS: Record<string, Executor> = {
 	async CheckpointLoaderSimple(inputs, ctx) {
 		const name = str(inputs['ckpt_name']);
@@ -185,26 +208,9 @@ export const EXECUTORS: Record<string, Executor> = {
 		return { outputs: [latent] };
 	},
 	async KSampler(inputs, ctx) {
-		const latent = inputs['latent_image'] as Latent;
-		guardMemory(latent.width, latent.height, latent.batch);
 		const text = (inputs['positive'] as { text?: string })?.text ?? '';
-		const seed = num(inputs['seed']);
-		const steps = num(inputs['steps']);
-		// ComfyUI's default (latent2rgb) preview has the latent's resolution: one pixel per 8×8 block.
-		const size = previewSize(Math.max(8, Math.round(latent.width / 8)), Math.max(8, Math.round(latent.height / 8)), PREVIEW_MAX);
-		const small = proceduralPicture(text, seed, size.width, size.height);
-		// Painted (on sharp's threads when large) while the steps run.
-		const painting = Promise.all(Array.from({ length: latent.batch }, (_, i) => paintPicture(text, seed + i, latent.width, latent.height)));
-		try {
-			for (let step = 1; step <= steps; step++) {
-				await ctx.sleep(ctx.stepMs);
-				await ctx.progress(step, steps, () => encodeJpeg(noisyStep(small, step, steps, seed), 75));
-			}
-		} finally {
-			// An interrupted sampler still lets its painting end, so no sharp work outlives the job unseen.
-			await painting.catch(() => undefined);
-		}
-		return { outputs: [{ ...latent, pictures: await painting } satisfies Latent] };
+		const latent = await sampleLatent(inputs['latent_image'] as Latent, text, num(inputs['seed']), num(inputs['steps']), ctx);
+		return { outputs: [latent] };
 	},
 	async VAEDecode(inputs) {
 		const latent = inputs['samples'] as Latent;

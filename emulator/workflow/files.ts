@@ -47,10 +47,15 @@ export class FileIndex {
 
 	/** Names of input files that are images (and, when asked, of image assets tagged `input`): LoadImage's combo. */
 	inputImages(withAssets: boolean): string[] {
-		const names = new Set([...this.files.values()].filter((f) => f.type === 'input' && f.mime.startsWith('image/')).map((f) => f.filename));
+		return this.inputNames((mime) => mime.startsWith('image/'), withAssets);
+	}
+
+	/** Names of input files (and, when asked, of assets tagged `input`) whose MIME type or name passes. */
+	inputNames(accept: (mime: string, name: string) => boolean, withAssets: boolean): string[] {
+		const names = new Set([...this.files.values()].filter((f) => f.type === 'input' && accept(f.mime, f.filename)).map((f) => f.filename));
 		if (withAssets) {
 			for (const asset of this.assets.values())
-				if (asset.tags?.includes('input') && asset.mime_type?.startsWith('image/')) names.add(asset.name);
+				if (asset.tags?.includes('input') && accept(asset.mime_type ?? '', asset.name)) names.add(asset.name);
 		}
 		return [...names].sort();
 	}

@@ -69,13 +69,14 @@ describe('object_info', () => {
 				output: expect.any(Array),
 				output_name: expect.any(Array),
 				output_node: expect.any(Boolean),
-				category: expect.any(String),
-				display_name: expect.any(String)
+				category: expect.any(String)
 			});
+			// ComfyUI 0.3.64 serves null for the nodes that name no display name (ImageBlur is one).
+			expect(typeof nodes[name]!.display_name === 'string' || nodes[name]!.display_name === null, name).toBe(true);
 		}
 		expect(nodes['LoadImage']).toMatchObject({ input: { required: { image: [[], { image_upload: true }] } } });
 		expect(nodes['ImageScale']).toMatchObject({
-			input: { required: { width: ['INT', { min: 0, max: 16384 }], upscale_method: [expect.arrayContaining(['lanczos']), {}] } }
+			input: { required: { width: ['INT', { min: 0, max: 16384 }], upscale_method: [expect.arrayContaining(['lanczos'])] } }
 		});
 		expect(nodes['StabilityStableImageUltraNode']).toMatchObject({ api_node: true });
 		expect(nodes['KSampler']!['api_node']).toBeUndefined();

@@ -7,7 +7,8 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { NodeUiOutput } from '../../src/lib/workflows/protocol/workflow-api';
-import { EXECUTORS, ExecutionFailure, Interrupted, type LoadedFile, type NodeContext } from './executors';
+import { ExecutionFailure, Interrupted, type LoadedFile, type NodeContext } from './executors';
+import { executorFor } from './executor-for';
 import { executionOrder, isLink } from './validate';
 import type { Job } from './jobs';
 import type { Route } from './socket-hub';
@@ -186,7 +187,7 @@ export async function runJob(job: Job, env: RunEnvironment): Promise<void> {
 				loadInput: env.loadInput,
 				saveFile: env.saveFile
 			};
-			const executor = EXECUTORS[node.class_type];
+			const executor = executorFor(node.class_type);
 			if (!executor) throw new ExecutionFailure('ValidationError', `Node ${node.class_type} cannot run here.`);
 			const result = await executor(inputs, ctx);
 			const ui =

@@ -13,6 +13,7 @@ import { WorkflowEngine } from './engine';
 import { installJobRoutes } from './routes-jobs';
 import { installComfyJobRoutes } from './routes-comfy-jobs';
 import { installFileRoutes } from './routes-files';
+import { installModelRoutes } from './routes-models';
 import { installWorkflowControlRoutes } from './routes-control';
 import { installWorkflowBenchRoutes } from './routes-bench';
 import type { StorageService } from '../storage/server';
@@ -109,6 +110,7 @@ export function createWorkflowService(state: EmulatorState, storage: StorageServ
 	installJobRoutes(app, state, engine);
 	installComfyJobRoutes(app, engine);
 	installFileRoutes(app, state, engine, storage);
+	installModelRoutes(app);
 	installV2(app, v2, 'managed');
 
 	app.server.on('close', () => hub.close());

@@ -216,6 +216,8 @@ test('a finished run is drawn offline from its saved record, the graph code from
 	await openApp('/');
 	await expect.poll(() => page.evaluate(() => navigator.serviceWorker.ready.then(() => true))).toBe(true);
 	await runExample(page, 'Text to image');
+	// The workflow page's run tile says Done too: read the URL only once the run page is open.
+	await expect(page).toHaveURL(/\/runs\//);
 	await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 20_000 });
 	const runUrl = page.url();
 	try {

@@ -163,7 +163,8 @@ describe('widget values', () => {
 			...TXT2IMG_PROMPT,
 			'3': {
 				...TXT2IMG_PROMPT['3'],
-				inputs: { ...TXT2IMG_PROMPT['3'].inputs, steps: 30, cfg: 8, sampler_name: 'euler', scheduler: 'normal', denoise: 1 },
+				// A combo's default is its first option: ComfyUI 0.3.64 lists `simple` first among schedulers.
+				inputs: { ...TXT2IMG_PROMPT['3'].inputs, steps: 30, cfg: 8, sampler_name: 'euler', scheduler: 'simple', denoise: 1 },
 				_meta: { title: 'Old sampler' }
 			}
 		});

@@ -1,0 +1,101 @@
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import type { FileRef, NodeUiOutput } from '../../src/lib/workflows/protocol/workflow-api';
+import { CORE_GRAPHS, INPUT_IMAGE } from './core-graphs.fixture';
+import { RecordingSocket, api } from './test-support';
+import { useWorkflowEmulator } from './use-workflow-emulator';
+
+const bed = useWorkflowEmulator();
+
+async function uploadInputPicture(): Promise<void> {
+	const png = await sharp({ create: { width: 48, height: 32, channels: 3, background: { r: 200, g: 80, b: 40 } } })
+		.png()
+		.toBuffer();
+	expect((await api(bed.emu).upload('/api/upload/image', INPUT_IMAGE, new Uint8Array(png))).status).toBe(200);
+}
+
+async function download(ref: FileRef): Promise<Buffer> {
+	const view = await api(bed.emu).get(`/api/view?filename=${encodeURIComponent(ref.filename)}&subfolder=${ref.subfolder}&type=${ref.type}`);
+	const res = view.status === 302 ? await fetch(view.headers.get('location')!) : view;
+	expect(res.status).toBe(200);
+	return Buffer.from(await res.arrayBuffer());
+}
+
+describe('graphs of the common families run on the emulator', () => {
+	for (const graph of CORE_GRAPHS) {
+		it(`${graph.name}: runs to success and writes a file of its kind`, async () => {
+			if (graph.image) await uploadInputPicture();
+			const socket = await RecordingSocket.open(bed.emu);
+			const { status, body } = await api(bed.emu).submit(graph.prompt, { client_id: 'test-client' });
+			expect(status, JSON.stringify(body)).toBe(200);
+			const id = body['prompt_id'] as string;
+			const events = await socket.untilDone(id);
+			socket.close();
+			const failure = events.find((m) => m.type === 'execution_error');
+			expect(failure?.data, JSON.stringify(failure?.data)).toBeUndefined();
+			expect(events.map((m) => m.type)).toContain('execution_success');
+			// Every sampler reports its steps.
+			expect(events.filter((m) => m.type === 'progress').length).toBeGreaterThan(0);
+			const output = events.find((m) => m.type === 'executed' && m.data['node'] === graph.output.node)?.data['output'] as NodeUiOutput;
+			const refs = output[graph.output.kind]!;
+			expect(refs).toHaveLength(1);
+			const bytes = await download(refs[0]!);
+			if (graph.output.kind === 'images') {
+				const meta = await sharp(bytes).metadata();
+				expect(meta.format).toBe('png');
+				if (graph.size) expect({ width: meta.width, height: meta.height }).toEqual(graph.size);
+			}
+			if (graph.output.kind === 'audio') expect(bytes.subarray(0, 4).toString('ascii')).toBe('RIFF');
+			// WebM starts with the EBML magic number.
+			if (graph.output.kind === 'video') expect([...bytes.subarray(0, 4)]).toEqual([0x1a, 0x45, 0xdf, 0xa3]);
+		});
+	}
+
+	it('KSamplerAdvanced reports the steps it runs: from start_at_step to the end', async () => {
+		const hires = CORE_GRAPHS.find((g) => g.prompt['11']?.class_type === 'KSamplerAdvanced')!;
+		const socket = await RecordingSocket.open(bed.emu);
+		const { body } = await api(bed.emu).submit(hires.prompt, { client_id: 'test-client' });
+		await socket.untilDone(body['prompt_id'] as string);
+		socket.close();
+		const progress = socket.json('progress').filter((m) => m.data['node'] === '11');
+		expect(progress.map((m) => m.data['value'])).toEqual([1, 2, 3]);
+		expect(socket.binary().length).toBe(4 + 3);
+	});
+
+	it('refuses a LoRA the model shelf lacks with value_not_in_list, as ComfyUI does for a missing file', async () => {
+		const lora = CORE_GRAPHS[0]!;
+		const prompt = JSON.parse(JSON.stringify(lora.prompt)) as typeof lora.prompt;
+		prompt['10']!.inputs['lora_name'] = 'my-private-style.safetensors';
+		const { status, body } = await api(bed.emu).submit(prompt);
+		expect(status).toBe(400);
+		expect(body).toMatchObject({
+			error: { type: 'prompt_outputs_failed_validation' },
+			node_errors: {
+				'10': {
+					class_type: 'LoraLoader',
+					errors: [{ type: 'value_not_in_list', details: expect.stringContaining("lora_name: 'my-private-style.safetensors' not in") }]
+				}
+			}
+		});
+	});
+
+	it('refuses a link whose type does not fit the input (an IMAGE into a LATENT)', async () => {
+		const prompt = JSON.parse(JSON.stringify(CORE_GRAPHS[2]!.prompt)) as (typeof CORE_GRAPHS)[number]['prompt'];
+		prompt['10']!.inputs['samples'] = ['6', 0];
+		const { status, body } = await api(bed.emu).submit(prompt);
+		expect(status).toBe(400);
+		expect(JSON.stringify(body)).toContain('return_type_mismatch');
+	});
+});
+
+describe('the model shelf over ComfyUI routes', () => {
+	it('names its folders at /models and lists a folder at /models/{folder}; an unknown folder is 404', async () => {
+		const folders = (await (await api(bed.emu).get('/api/models')).json()) as string[];
+		expect(folders).toEqual(
+			expect.arrayContaining(['checkpoints', 'loras', 'vae', 'text_encoders', 'diffusion_models', 'controlnet', 'upscale_models'])
+		);
+		const loras = (await (await api(bed.emu).get('/models/loras')).json()) as string[];
+		expect(loras).toContain('epiNoiseoffset_v2.safetensors');
+		expect((await api(bed.emu).get('/api/models/nope')).status).toBe(404);
+	});
+});

@@ -1,0 +1,103 @@
+/**
+ * The emulator's model shelf: the model files a cloud service has pre-loaded, by ComfyUI model folder.
+ * Loader nodes offer these names in `object_info` and validation refuses any other (`value_not_in_list`),
+ * as a real server does for a file it lacks. Names are those today's popular workflows ask for (ComfyUI's
+ * published workflow templates, e.g. Comfy-Org/workflow_templates templates/default.json at commit
+ * 01d74046d1f6e25a1fea9d8d45f9ff56b46e3d25, and ComfyUI's own examples), plus the names this project's
+ * examples and tests use. Only names: the emulator runs no model.
+ */
+
+/** Where a node input's file list comes from: a shelf folder, or the server's input files of a kind. */
+export type FileListSource = { folder: string; keep?: string[] } | { input: InputKind };
+export type InputKind = 'image' | 'audio' | 'video' | '3d' | 'latent' | 'folder';
+
+/** By folder, in the order ComfyUI's folder_paths.py declares them; each list sorted, as ComfyUI lists files. */
+export const MODEL_SHELF: Readonly<Record<string, readonly string[]>> = {
+	checkpoints: [
+		'512-inpainting-ema.safetensors',
+		'ace_step_v1_3.5b.safetensors',
+		'flux1-dev-fp8.safetensors',
+		'flux1-schnell-fp8.safetensors',
+		'flux1-schnell.safetensors',
+		'ltx-video-2b-v0.9.5.safetensors',
+		'sd3.5_large_fp8_scaled.safetensors',
+		'sd3.5_medium_incl_clips_t5xxlfp8scaled.safetensors',
+		'sd_xl_base_1.0.safetensors',
+		'sd_xl_refiner_1.0.safetensors',
+		'sd_xl_turbo_1.0_fp16.safetensors',
+		'stable_audio_open_1.0.safetensors',
+		'svd_xt.safetensors',
+		'v1-5-pruned-emaonly-fp16.safetensors',
+		'v1-5-pruned-emaonly.safetensors'
+	],
+	configs: ['v1-inference.yaml', 'v1-inpainting-inference.yaml', 'v2-inference-v.yaml', 'v2-inference.yaml'],
+	loras: [
+		'epiNoiseoffset_v2.safetensors',
+		'flux1-canny-dev-lora.safetensors',
+		'flux1-depth-dev-lora.safetensors',
+		'lcm_lora_sdxl.safetensors',
+		'pixel-art-xl.safetensors'
+	],
+	vae: [
+		'ae.safetensors',
+		'hunyuan_video_vae_bf16.safetensors',
+		'qwen_image_vae.safetensors',
+		'sdxl_vae.safetensors',
+		'vae-ft-mse-840000-ema-pruned.safetensors',
+		'wan2.2_vae.safetensors',
+		'wan_2.1_vae.safetensors'
+	],
+	// ComfyUI reads `clip` as a second path of `text_encoders` (folder_paths.py): one list for both.
+	text_encoders: [
+		'clip_g.safetensors',
+		'clip_l.safetensors',
+		'llava_llama3_fp8_scaled.safetensors',
+		'qwen_2.5_vl_7b_fp8_scaled.safetensors',
+		't5_base.safetensors',
+		't5xxl_fp16.safetensors',
+		't5xxl_fp8_e4m3fn.safetensors',
+		't5xxl_fp8_e4m3fn_scaled.safetensors',
+		'umt5_xxl_fp8_e4m3fn_scaled.safetensors'
+	],
+	// Likewise `unet` is a second path of `diffusion_models`.
+	diffusion_models: [
+		'flux1-dev.safetensors',
+		'flux1-fill-dev.safetensors',
+		'flux1-kontext-dev.safetensors',
+		'flux1-schnell.safetensors',
+		'hunyuan_video_t2v_720p_bf16.safetensors',
+		'qwen_image_fp8_e4m3fn.safetensors',
+		'wan2.1_t2v_1.3B_fp16.safetensors',
+		'wan2.2_ti2v_5B_fp16.safetensors'
+	],
+	clip_vision: ['clip_vision_g.safetensors', 'clip_vision_h.safetensors', 'sigclip_vision_patch14_384.safetensors'],
+	style_models: ['flux1-redux-dev.safetensors'],
+	embeddings: ['easynegative.safetensors'],
+	diffusers: [],
+	vae_approx: [],
+	controlnet: [
+		'control_v11f1p_sd15_depth_fp16.safetensors',
+		'control_v11p_sd15_canny_fp16.safetensors',
+		'control_v11p_sd15_openpose_fp16.safetensors',
+		'control_v11p_sd15_scribble_fp16.safetensors',
+		'sd3.5_large_controlnet_canny.safetensors'
+	],
+	gligen: ['gligen_sd14_textbox_pruned.safetensors'],
+	upscale_models: ['4x-UltraSharp.pth', 'RealESRGAN_x2.pth', 'RealESRGAN_x4plus.pth'],
+	hypernetworks: [],
+	photomaker: ['photomaker-v1.bin'],
+	model_patches: [],
+	audio_encoders: []
+};
+
+/** ComfyUI's folder aliases: a name in `clip` or `unet` is listed under the folder that reads it. */
+const ALIASES: Record<string, string> = { clip: 'text_encoders', unet: 'diffusion_models' };
+
+export function shelfFolder(folder: string): readonly string[] {
+	return MODEL_SHELF[ALIASES[folder] ?? folder] ?? [];
+}
+
+/** The folders ComfyUI's `GET /models` names, in its order (`clip` and `unet` are read through their new names). */
+export function shelfFolders(): string[] {
+	return Object.keys(MODEL_SHELF);
+}
