@@ -77,7 +77,8 @@ export interface SaveWorkflowInput {
 }
 
 export interface WorkflowApi {
-	objectInfo(input: { profileId: string; refresh?: boolean }): Promise<Result<ObjectInfoView>>;
+	/** The profile's node definitions; with `types`, those types' alone (what one workflow uses). */
+	objectInfo(input: { profileId: string; refresh?: boolean; types?: string[] }): Promise<Result<ObjectInfoView>>;
 	/** Which surface this profile's runs go through (a Cloud profile: v2 where its service offers it). */
 	workflowSurface(input: { profileId: string }): Promise<Result<SurfaceKind>>;
 	listWorkflows(input: Record<string, never>): Promise<SavedWorkflow[]>;

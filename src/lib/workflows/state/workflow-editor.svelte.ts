@@ -7,6 +7,7 @@ import { SvelteMap } from 'svelte/reactivity';
 import type { AppError, Result } from '$lib/core/protocol/errors';
 import type { NodeDefinitions } from '$lib/workflows/protocol/object-info';
 import { definitionsFromWorkflow } from '$lib/workflows/rules/object-info-inferred';
+import { typesOf } from '$lib/workflows/rules/definitions-of';
 import type { WorkflowRun } from '$lib/workflows/rules/run-record';
 import { checkWorkflow, usesPartnerNodes, type WorkflowProblem } from '$lib/workflows/rules/workflow-check';
 import { valueAt, withValueAt, type Field, type SeedField, type SeedMode } from '$lib/fields/rules/field-model';
@@ -113,7 +114,9 @@ export class WorkflowEditor {
 		if (!profileId) return;
 		// Asked to try again: the live socket, waiting out its backoff, tries now too.
 		if (refresh) workerApi().wake({ reason: 'retry' });
-		const info = await workerApi().objectInfo({ profileId, refresh });
+		// Only the types this workflow uses cross to the page (a server serves hundreds).
+		const types = this.workflow ? typesOf(this.workflow.prompt) : undefined;
+		const info = await workerApi().objectInfo({ profileId, refresh, ...(types ? { types } : {}) });
 		if (info.ok) {
 			this.infoInferred = info.value.none === true;
 			this.nodes = info.value.none && this.workflow ? definitionsFromWorkflow(this.workflow.prompt) : info.value.nodes;

@@ -6,6 +6,7 @@
  */
 import { appError, fail, ok, type Result } from '../../core/protocol/errors';
 import type { NodeDefinitions } from '../protocol/object-info';
+import { definitionsOf } from '../rules/definitions-of';
 import type { WorkflowRun } from '../rules/run-record';
 import { nodeTitle, type ImportResult } from '../rules/workflow-import';
 import { importWorkflowTexts, type ImportDefinitions, type ImportTexts } from '../rules/converter/import-workflow';
@@ -33,6 +34,8 @@ export class WorkflowService {
 	private readonly runs: RunsRepo;
 	/** Profiles whose cached `object_info` was fetched since this worker started or the socket last reconnected. */
 	private readonly objectInfoFresh = new Set<string>();
+	/** Each profile's node definitions as last read or fetched by this worker. */
+	private readonly objectInfoRead = new Map<string, CachedObjectInfo>();
 	private readonly library: LibraryRepo;
 	private readonly tracker: RunTracker;
 	private readonly surfaces: Surfaces;
@@ -91,11 +94,20 @@ export class WorkflowService {
 		return this.surfaces.for(profileId);
 	}
 
-	async objectInfo({ profileId, refresh }: { profileId: string; refresh?: boolean }): Promise<Result<ObjectInfoView>> {
+	async objectInfo(input: { profileId: string; refresh?: boolean; types?: string[] }): Promise<Result<ObjectInfoView>> {
+		const view = await this.allObjectInfo(input.profileId, input.refresh === true);
+		if (!view.ok || !input.types) return view;
+		return ok({ ...view.value, nodes: definitionsOf(view.value.nodes, input.types) });
+	}
+
+	private async allObjectInfo(profileId: string, refresh: boolean): Promise<Result<ObjectInfoView>> {
 		const surface = await this.surface(profileId);
 		if (surface.ok && !surface.value.servesNodeDefinitions)
 			return ok({ nodes: Object.create(null) as NodeDefinitions, fetchedAt: Date.now(), fromCache: false, none: true });
-		const cached = await this.ctx.kv.get<CachedObjectInfo>(OBJECT_INFO + profileId);
+		// Kept in memory once read: a server's full set is hundreds of types, too many to read back from
+		// IndexedDB on every form.
+		const cached = this.objectInfoRead.get(profileId) ?? (await this.ctx.kv.get<CachedObjectInfo>(OBJECT_INFO + profileId));
+		if (cached) this.objectInfoRead.set(profileId, cached);
 		// Served from the cache once revalidated since the worker started or the socket reconnected: not
 		// fetched again on every page or submit. A failed revalidation (a CORS refusal) is told with it.
 		if (cached && !refresh && this.objectInfoFresh.has(profileId)) return ok({ ...cached, fromCache: true });
@@ -111,6 +123,7 @@ export class WorkflowService {
 		if (!nodes.ok) return nodes;
 		const record = { nodes: nodes.value, fetchedAt: Date.now() };
 		await this.ctx.kv.set(OBJECT_INFO + profileId, record);
+		this.objectInfoRead.set(profileId, record);
 		this.objectInfoFresh.add(profileId);
 		return ok(record);
 	}
