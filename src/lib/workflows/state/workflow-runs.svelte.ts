@@ -130,3 +130,6 @@ export class WorkflowRunsStore {
 		return pending;
 	}
 }
+
+/** The words for what a cancel did (pages say them; the rules live in `stop-outcome`). */
+export { cancelWords, describeStop } from '$lib/workflows/rules/stop-outcome';
