@@ -49,3 +49,6 @@ export class WorkflowRunsStore extends RunPictures {
 		return workerApi().interrupt({ profileId: run.profileId, ...(run.promptId ? { promptId: run.promptId } : {}) });
 	}
 }
+
+/** The words for what a cancel did (pages say them; the rules live in `stop-outcome`). */
+export { cancelWords, describeStop } from '$lib/workflows/rules/stop-outcome';
