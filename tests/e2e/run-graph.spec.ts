@@ -283,7 +283,11 @@ test("an interrupted run's graph marks the node the server stopped at and leaves
 	}
 });
 
-test('a v2 run shows its nodes as not reported, never guessed, besides the running one', async ({ page, openApp, emulator }) => {
+test('a v2 run shows what its count of finished nodes pins down: the running node’s inputs done, what follows it waiting', async ({
+	page,
+	openApp,
+	emulator
+}) => {
 	test.setTimeout(90_000);
 	await holdNode(emulator, { classType: 'KSampler' });
 	await openApp('/settings');
@@ -302,10 +306,11 @@ test('a v2 run shows its nodes as not reported, never guessed, besides the runni
 	await runExample(page, 'Text to image');
 	const graph = page.getByRole('region', { name: 'Run graph' });
 	await expect(box(page, 'KSampler')).toHaveAttribute('data-state', 'running', { timeout: 30_000 });
-	// v2 sends snapshots of the current node only: no node before it is claimed done or cached.
-	await expect(box(page, 'Load Checkpoint')).toHaveAttribute('data-state', 'not-reported');
-	await expect(box(page, 'Save Image')).toHaveAttribute('data-state', 'not-reported');
-	await expect(page.getByRole('list', { name: 'Node states' })).toContainText('Save Image: Not reported');
+	// v2 names no finished node, only how many: with 4 of 7 done and the sampler running, its inputs must
+	// be done (they run before it) and the decode and save must wait (they need it); nothing is guessed.
+	await expect(box(page, 'Load Checkpoint')).toHaveAttribute('data-state', 'done');
+	await expect(box(page, 'Save Image')).toHaveAttribute('data-state', 'waiting');
+	await expect(page.getByRole('list', { name: 'Node states' })).toContainText('Save Image: Waiting');
 	await release(emulator);
 	await expect(graph.locator('.node[data-state="done"]')).toHaveCount(7, { timeout: 30_000 });
 });
