@@ -4,7 +4,8 @@
  * no feature; this file knows them all (docs/decisions/0010-worker-composition.md).
  */
 import type { WorkerApi } from '../core/protocol/worker-api';
-import { RunboardWorker, type WorkerEnv } from '../core/worker/runboard-worker';
+import { RunboardWorker } from '../core/worker/runboard-worker';
+import type { WorkerEnv } from '../core/worker/worker-env';
 import { HistoryService } from '../history/worker/history-service';
 import { removeModelRunsOf } from '../models/worker/run-repo';
 import { ModelService } from '../models/worker/model-service';

@@ -25,13 +25,20 @@ export function guardedFetchFor(profile: Pick<Profile, 'workflowUrl' | 'routerUr
 	return createGuardedFetch({ allowedOrigins: profileOrigins(profile), appOrigin: env.appOrigin, fetchImpl: env.fetchImpl });
 }
 
-export async function connectionTo(repo: ProfileRepo, id: string, env: GuardEnv): Promise<Result<Connection>> {
+/** `reportHealth`: where a link with no socket of its own (v2) says how its last answer went. */
+export async function connectionTo(
+	repo: ProfileRepo,
+	id: string,
+	env: GuardEnv,
+	reportHealth?: Connection['reportHealth']
+): Promise<Result<Connection>> {
 	const [profile, key, partnerKey] = await Promise.all([repo.get(id), repo.key(id), repo.partnerKey(id)]);
 	if (!profile)
 		return fail({ kind: 'invalid-profile', message: 'This profile no longer exists; it may have been deleted.' } satisfies AppError);
 	const guard = { allowedOrigins: profileOrigins(profile), appOrigin: env.appOrigin, fetchImpl: env.fetchImpl };
 	const partner = takesPartnerKey(profile.preset) && partnerKey ? { partnerKey } : {};
-	return ok({ profile, key, ...partner, fetch: createGuardedFetch(guard), upload: createGuardedUpload(guard) });
+	const health = reportHealth ? { reportHealth } : {};
+	return ok({ profile, key, ...partner, ...health, fetch: createGuardedFetch(guard), upload: createGuardedUpload(guard) });
 }
 
 /** The settings page's connection test of a saved profile, with its saved key. */

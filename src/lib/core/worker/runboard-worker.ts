@@ -3,10 +3,11 @@
  * leader and channel, and (in the leader tab only) when the active profile's live link is kept open.
  * It knows no feature: they plug in through the context, `useLiveLink`, `onProfileDeleted` and the env's `testConnection`.
  */
-import { ok, type Result } from '../protocol/errors';
+import type { Result } from '../protocol/errors';
 import { PRESETS, type ProfileInput, type ProfileView } from '../rules/profile';
+import { socketAfterHealth } from '../rules/link-health';
 import type { RuntimeConfig } from '../protocol/runtime-config';
-import type { LinkHealth, SocketState } from '../protocol/socket-state';
+import type { SocketState } from '../protocol/socket-state';
 import type { ConnectionReport } from '../protocol/connection-report';
 import type { CoreApi, InitState, SaveProfileError, WorkerEvent } from '../protocol/worker-api';
 import { DEFAULT_TIMINGS, undoWindow } from '../protocol/app-timings';
@@ -15,25 +16,13 @@ import type { Connection, WorkerContext } from './context';
 import { rememberDemoDeleted, seedDemoProfiles } from './demo-profiles';
 import { storeProfile } from './profile-save';
 import { connectionTo, testProfileConnection } from './profile-connection';
-import type { KeyValueStore } from './kv-store';
-import type { LiveLink, OpenLiveLink, ProfileDeletedHook, TestConnection } from './live-link';
+import type { LiveLink, OpenLiveLink, ProfileDeletedHook } from './live-link';
+import type { WorkerEnv } from './worker-env';
 import { Operations } from './operations';
 import { ProfileRepo } from './profile-repo';
 import { loadRuntimeConfig } from './runtime-config-load';
 import type { TabMessage, TabTopic } from './tab-channel';
 import * as Comlink from 'comlink';
-
-export interface WorkerEnv {
-	kv: KeyValueStore;
-	appOrigin: string;
-	fetchImpl?: typeof fetch;
-	channel?: BroadcastChannel;
-	/** Called once; calls back when this worker becomes the tabs' leader. */
-	electLeader?: (onLeader: () => void) => void;
-	randomId?: () => string;
-	/** What "Test connection" asks (the workflow feature's test), given where the worker is assembled. */
-	testConnection?: TestConnection;
-}
 
 export class RunboardWorker implements CoreApi {
 	private readonly repo: ProfileRepo;
@@ -109,20 +98,10 @@ export class RunboardWorker implements CoreApi {
 
 	private async connection(id: string): Promise<Result<Connection>> {
 		await this.booted();
-		const connection = await connectionTo(this.repo, id, this.env);
-		return connection.ok ? ok({ ...connection.value, reportHealth: (health) => this.noteLinkHealth(id, health) }) : connection;
-	}
-
-	/** A link with no socket of its own (v2) is as healthy as its last answer says: Live, or the server behind it down. */
-	private noteLinkHealth(profileId: string, health: LinkHealth): void {
-		if (this.socketState.profileId !== profileId) return;
-		const status = this.socketState.state.status;
-		if (health.kind === 'upstream-down' && (status === 'open' || status === 'upstream-down')) {
-			if (status === 'upstream-down' && this.socketState.state.message === health.message) return;
-			this.setSocketState(profileId, { status: 'upstream-down', message: health.message });
-		} else if (health.kind === 'ok' && status === 'upstream-down') {
-			this.setSocketState(profileId, { status: 'open', queueRemaining: undefined });
-		}
+		return connectionTo(this.repo, id, this.env, (health) => {
+			const next = this.socketState.profileId === id ? socketAfterHealth(this.socketState.state, health) : undefined;
+			if (next) this.setSocketState(id, next);
+		});
 	}
 
 	private newId(): string {
