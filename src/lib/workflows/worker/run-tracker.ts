@@ -5,7 +5,6 @@
  * the phone asleep is caught up. Everything read goes through the pure reducer.
  */
 import { isTerminal, type WorkflowRun } from '../rules/run-record';
-import type { ApiPrompt } from '../protocol/workflow-api';
 import { applyCanceling, applyHistory, applyJobState, applyServerEvent, explainFailure } from '../rules/run-reducer';
 import type { ServerEvent } from '../protocol/workflow-events';
 import type { SocketMessage, WorkflowContext } from './socket-message';
@@ -13,15 +12,13 @@ import type { RunsRepo } from './runs-repo';
 import { Surfaces } from './surfaces';
 import { followsJobStreams, type JobHandle, type JobLinks, type JobReading } from './surfaces/surface';
 import { V2StreamWatch } from './v2-stream-watch';
-import { elsewhereRun, foreignJob } from './run-adoption';
+import { QueueWatch, type AdoptingTracker } from './queue-watch';
+import { onFrame } from './socket-frames';
 import { RunPublisher } from './run-publisher';
 import { OrphanEvents } from './orphan-events';
 import { GONE_FROM_QUEUE, lost, NEVER_ACCEPTED, RESTARTED } from './lost-run';
 import { DEFAULT_TIMINGS, type AppTimings } from '../../core/protocol/app-timings';
-import { backoffDelay, type BackoffPolicy } from '../../core/rules/backoff';
-
-/** Reads of a server that does not answer: from about 2 s apart up to 30 s, as the socket retries. */
-const DOWN_BACKOFF: BackoffPolicy = { baseMs: 2000, maxMs: 30_000 };
+import { Unanswered } from '../rules/unanswered';
 
 export interface TrackerHooks {
 	/** Called once when a run reaches its end, to fetch and cache its outputs. */
@@ -36,11 +33,12 @@ export class RunTracker {
 	private timer: ReturnType<typeof setInterval> | undefined;
 	private polling = false;
 	private readonly orphans: OrphanEvents;
-	private readonly adopting = new Set<string>();
+	private readonly queueWatch: QueueWatch;
+	/** Servers that did not answer the last read: read again at the socket's backoff pace. */
+	private readonly unanswered = new Unanswered();
 	/** Prompt ids of runs deleted here: their late events must not bring them back as "elsewhere". */
 	private readonly deleted = new Set<string>();
 	private queueTimer: ReturnType<typeof setInterval> | undefined;
-	private lastQueueWatch = 0;
 	/** v2 jobs' live streams (one per job, here in the leader); polling stays the truth. */
 	private readonly streams = new V2StreamWatch({
 		events: (profileId, events) => {
@@ -70,8 +68,9 @@ export class RunTracker {
 		private readonly surfaces: Surfaces = new Surfaces(ctx)
 	) {
 		this.publisher = new RunPublisher(ctx, runs, now, (runId) => this.open.get(runId));
+		this.queueWatch = new QueueWatch(ctx, runs, surfaces, this.adopting(), this.unanswered, () => this.timings(), now);
 		this.orphans = new OrphanEvents(now, (profileId, promptId) => {
-			if (!this.byPrompt(promptId)) void this.adopt(profileId, promptId);
+			if (!this.byPrompt(promptId)) void this.queueWatch.adopt(profileId, promptId);
 		});
 	}
 
@@ -96,49 +95,8 @@ export class RunTracker {
 	}
 
 	/** Jobs in the active profile's queue that no run here knows: started on another device. */
-	async watchQueue(): Promise<void> {
-		if (!this.ctx.isLeader() || this.now() - this.lastQueueWatch < this.timings().queueWatchMs / 2) return;
-		const profileId = await this.ctx.profiles.activeId();
-		if (!profileId) return;
-		// A server that does not answer is read at the backoff's pace only (pollWithoutSocket).
-		const down = this.unanswered.get(profileId);
-		if (down && this.now() < down.retryAt) return;
-		const surface = await this.surfaces.for(profileId);
-		if (!surface.ok) return;
-		// A v2 server has no socket that tells of other clients' jobs: its job list is the only way, and each
-		// read costs the proxy two reads of ComfyUI per job. Read it at the live-queue pace there.
-		const every = followsJobStreams(surface.value) ? Math.max(this.timings().queueWatchMs, this.timings().liveQueueEveryMs / 2) : 0;
-		if (this.now() - this.lastQueueWatch < every) return;
-		this.lastQueueWatch = this.now();
-		const active = await surface.value.activeJobs();
-		if (!active.ok) {
-			if (!this.ctx.socketOpen?.(profileId)) this.noAnswer(profileId);
-			return;
-		}
-		this.unanswered.delete(profileId);
-		for (const job of active.value) {
-			if (!this.byPrompt(job.promptId) && !(await this.runs.byPromptId(job.promptId)))
-				await this.adopt(profileId, job.promptId, job.prompt);
-		}
-	}
-
-	/** Follows a job this installation did not submit, as a run marked "started elsewhere". */
-	private async adopt(profileId: string, promptId: string, prompt?: ApiPrompt): Promise<void> {
-		if (this.adopting.has(promptId) || this.byPrompt(promptId) || this.deleted.has(promptId)) return;
-		this.adopting.add(promptId);
-		try {
-			// Another tab of this browser may have stored it already (it saves before sending).
-			const stored = await this.runs.byPromptId(promptId);
-			if (stored) return this.track(stored);
-			const job = await foreignJob(this.surfaces, profileId, promptId, prompt);
-			if (!job) return;
-			const run = elsewhereRun(profileId, promptId, job, this.now());
-			await this.runs.put(run);
-			this.track(run);
-			this.update(this.open.get(run.id) ?? run, true);
-		} finally {
-			this.adopting.delete(promptId);
-		}
+	watchQueue(): Promise<void> {
+		return this.queueWatch.watch();
 	}
 
 	async reload(): Promise<void> {
@@ -240,22 +198,13 @@ export class RunTracker {
 	 * (a local ComfyUI that is down got every open run's history and queue read every 2 s).
 	 */
 	private async pollWithoutSocket(profileId: string, runs: WorkflowRun[]): Promise<void> {
-		const down = this.unanswered.get(profileId);
-		if (down && this.now() < down.retryAt) return;
+		if (this.unanswered.waiting(profileId, this.now())) return;
 		const [first, ...rest] = runs;
 		if (!first) return;
-		if (!(await this.poll(first))) return this.noAnswer(profileId);
-		this.unanswered.delete(profileId);
+		if (!(await this.poll(first))) return this.unanswered.failed(profileId, this.now());
+		this.unanswered.answered(profileId);
 		await Promise.all(rest.map((run) => this.poll(run)));
 	}
-
-	private noAnswer(profileId: string): void {
-		const failures = (this.unanswered.get(profileId)?.failures ?? 0) + 1;
-		this.unanswered.set(profileId, { failures, retryAt: this.now() + backoffDelay(failures - 1, DOWN_BACKOFF, Math.random()) });
-	}
-
-	/** Profiles whose server did not answer the last read: how often in a row, and when to read again. */
-	private readonly unanswered = new Map<string, { failures: number; retryAt: number }>();
 
 	/** One queue read for every open run of a profile; those no longer in it are read in full. */
 	private async checkQueue(profileId: string, runs: WorkflowRun[]): Promise<void> {
@@ -367,31 +316,20 @@ export class RunTracker {
 
 	private onSocket(message: SocketMessage): void {
 		if (message.kind === 'event') return this.onEvent(message.profileId, message.event);
-		const frame = message.frame;
-		if (frame.kind === 'preview-with-metadata') {
-			const run = this.byPrompt(frame.metadata.prompt_id);
-			const bytes = frame.image.slice().buffer;
-			this.ctx.emit(
-				{
-					type: 'preview',
-					runId: run?.id ?? null,
-					nodeId: frame.metadata.display_node_id || frame.metadata.node_id,
-					mime: frame.mime,
-					bytes
-				},
-				[bytes]
-			);
-			return;
-		}
-		// Types 1 and 3 carry no prompt id: attribute them only when exactly one of our runs is running.
-		const running = [...this.open.values()].filter((r) => r.profileId === message.profileId && r.status === 'running');
-		const only = running.length === 1 ? running[0]! : undefined;
-		if (frame.kind === 'preview') {
-			const bytes = frame.image.slice().buffer;
-			this.ctx.emit({ type: 'preview', runId: only?.id ?? null, nodeId: only?.progress.current ?? null, mime: frame.mime, bytes }, [bytes]);
-		} else if (only) {
-			this.update({ ...only, progressText: { nodeId: frame.nodeId, text: frame.text } });
-		}
+		onFrame(this.ctx, message.profileId, message.frame, {
+			byPrompt: (promptId) => this.byPrompt(promptId),
+			running: (profileId) => [...this.open.values()].filter((r) => r.profileId === profileId && r.status === 'running'),
+			update: (run) => this.update(run)
+		});
+	}
+
+	/** What the queue watch needs of the tracker to hand it the jobs it adopts. */
+	private adopting(): AdoptingTracker {
+		return {
+			knows: (promptId) => this.byPrompt(promptId) !== undefined || this.deleted.has(promptId),
+			track: (run) => this.track(run),
+			adopted: (run) => this.update(this.open.get(run.id) ?? run, true)
+		};
 	}
 
 	private byPrompt(promptId: string | undefined): WorkflowRun | undefined {
