@@ -4,22 +4,12 @@
  * running job interrupts it and says so, a text output shows, and no request goes to a route the
  * server lacks (read from the emulator's request counters).
  */
-import type { Page } from '@playwright/test';
 import type { Emulator } from '../../emulator';
 import { test, expect, workflowControl, runExample } from './fixtures';
+import { addLocalProfile } from './local-helpers';
 import { holdNode, release } from './holds';
 
 const TEXT_WORKFLOW = { '1': { class_type: 'PreviewAny', inputs: { source: 'a red fox at dawn' } } };
-
-async function addLocalProfile(page: Page, emulator: Emulator): Promise<void> {
-	await page.getByRole('button', { name: 'Add profile' }).click();
-	const form = page.getByRole('form', { name: 'New profile' });
-	await form.getByRole('radio', { name: /Local ComfyUI/ }).check();
-	await form.getByLabel('Workflow service URL').fill(emulator.urls.workflow);
-	await form.getByRole('button', { name: 'Save profile' }).click();
-	await page.getByRole('button', { name: 'Use Local ComfyUI' }).click();
-	await expect(page.getByRole('link', { name: /Connection: Local ComfyUI, Live/ })).toBeVisible();
-}
 
 async function requestsSeen(emulator: Emulator): Promise<string[]> {
 	const counters = (await (await fetch(`${emulator.urls.workflow}/__emulator/counters`)).json()) as { requests: Record<string, number> };

@@ -1,18 +1,13 @@
 import type { Page } from '@playwright/test';
 import type { Emulator } from '../../emulator/index';
 import { test, expect, workflowControl, runExample, openExample, type Control } from './fixtures';
+import { addLocalProfile } from './local-helpers';
 
 /** The emulator as a stock local ComfyUI, and a Local ComfyUI profile for it, made active. */
 async function useLocalComfyUI(page: Page, emulator: Emulator, control: Control, openApp: (path?: string) => Promise<void>): Promise<void> {
 	await control.scenario('comfyui-local');
 	await openApp('/settings');
-	await page.getByRole('button', { name: 'Add profile' }).click();
-	const form = page.getByRole('form', { name: 'New profile' });
-	await form.getByRole('radio', { name: /Local ComfyUI/ }).check();
-	await form.getByLabel('Workflow service URL').fill(emulator.urls.workflow);
-	await form.getByRole('button', { name: 'Save profile' }).click();
-	await page.getByRole('button', { name: 'Use Local ComfyUI' }).click();
-	await expect(page.getByRole('link', { name: /Connection: Local ComfyUI, Live/ })).toBeVisible();
+	await addLocalProfile(page, emulator);
 }
 
 test('the core flow works unchanged against a stock local ComfyUI', async ({ page, openApp, emulator, control }) => {

@@ -1,6 +1,5 @@
-import type { Page } from '@playwright/test';
-import type { Emulator } from '../../emulator';
 import { test, expect, openExample, workflowControl } from './fixtures';
+import { addLocalProfile } from './local-helpers';
 import { holdNode, release, untilHeld } from './holds';
 
 test('cancel a waiting job and interrupt the running one from the queue', async ({ page, openApp, emulator }) => {
@@ -26,16 +25,6 @@ test('cancel a waiting job and interrupt the running one from the queue', async 
 	await expect(page.getByRole('link', { name: 'Run Text to image, cancelled' })).toHaveCount(1, { timeout: 15_000 });
 	await expect(page.getByRole('link', { name: 'Run Text to image, interrupted' })).toHaveCount(1);
 });
-
-async function addLocalProfile(page: Page, emulator: Emulator): Promise<void> {
-	await page.getByRole('button', { name: 'Add profile' }).click();
-	const form = page.getByRole('form', { name: 'New profile' });
-	await form.getByRole('radio', { name: /Local ComfyUI/ }).check();
-	await form.getByLabel('Workflow service URL').fill(emulator.urls.workflow);
-	await form.getByRole('button', { name: 'Save profile' }).click();
-	await page.getByRole('button', { name: 'Use Local ComfyUI' }).click();
-	await expect(page.getByRole('link', { name: /Connection: Local ComfyUI, Live/ })).toBeVisible();
-}
 
 test('local ComfyUI 0.3.64: the Queue page cancels a running job as Cancel run does and says what the server did; a waiting job it removed stays Cancelled', async ({
 	page,
