@@ -268,10 +268,13 @@ export class RunTracker {
 				return this.notAccepted(run);
 			case 'status': {
 				const current = this.current(run);
-				const next = applyJobState(reading.canceling ? applyCanceling(current) : current, reading.state, this.now());
+				const base = reading.canceling ? applyCanceling(current) : current;
+				// Terminal by job status: the history, when there is one, is the source of truth (outputs, and how
+				// it ended: a job status `cancelled` is also what an interrupted running job reads).
+				const told = reading.history ? applyHistory(base, reading.history, this.now()) : base;
+				const next = isTerminal(told.status) ? told : applyJobState(told, reading.state, this.now());
 				if (!isTerminal(next.status)) return this.update(next);
-				// Terminal by job status: the history, when there is one, has the outputs (the source of truth).
-				return this.update(explainFailure(reading.history ? applyHistory(next, reading.history, this.now()) : next), true);
+				return this.update(explainFailure(next), true);
 			}
 			case 'history': {
 				const next = applyHistory(this.current(run), reading.entry, this.now());
