@@ -80,7 +80,7 @@ describe('every core node runs', () => {
 		let files = 0;
 		for (const name of names) {
 			const definition = definitions[name]!;
-			const inputs: Record<string, unknown> = {};
+			const inputs = Object.create(null) as Record<string, unknown>;
 			for (const [input, spec] of Object.entries(definition.input.required)) inputs[input] = widget(spec);
 			const saved: string[] = [];
 			try {

@@ -74,7 +74,7 @@ function signatures(job: Job, order: string[], env: RunEnvironment): Map<string,
 	const out = new Map<string, string>();
 	for (const id of order) {
 		const node = job.prompt[id]!;
-		const inputs: Record<string, unknown> = {};
+		const inputs = Object.create(null) as Record<string, unknown>;
 		for (const [name, value] of Object.entries(node.inputs)) {
 			if (isLink(value)) inputs[name] = ['link', out.get(value[0]), value[1]];
 			else if (name === 'image' && (node.class_type === 'LoadImage' || node.class_type === 'LoadImageMask'))
@@ -157,7 +157,7 @@ export async function runJob(job: Job, env: RunEnvironment): Promise<void> {
 			// A held node is busy, not checking: a stop sent now is read when the next node starts.
 			await env.hold(id, node.class_type);
 			if (env.halt.aborted || env.forgotten()) throw new Interrupted();
-			const inputs: Record<string, unknown> = {};
+			const inputs = Object.create(null) as Record<string, unknown>;
 			for (const [name, value] of Object.entries(node.inputs)) inputs[name] = isLink(value) ? values.get(value[0])?.[value[1]] : value;
 			const ctx: NodeContext = {
 				nodeId: id,
