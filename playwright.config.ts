@@ -20,6 +20,8 @@ export default defineConfig({
 		// A trace costs a quarter of the suite's CPU (decision 0056): a failure keeps its screenshot, and
 		// `npx playwright test <file> --trace on` records one when a failure needs it.
 		trace: 'off',
+		// The service worker's precache costs every test CPU; the offline and update journeys allow it (decision 0058).
+		serviceWorkers: 'block',
 		screenshot: 'only-on-failure',
 		launchOptions: { ...(executablePath ? { executablePath } : {}), args: CHROMIUM_ARGS }
 	},

@@ -108,23 +108,31 @@ test('a refused socket with a working key over HTTP is explained', async ({ page
 	await expect(report).not.toContainText('rb-demo-key');
 });
 
-test('a profile is tested when it is saved, and saved offline it says it could not be tested', async ({ page, openApp, emulator }) => {
-	await openApp('/settings');
-	const card = await addProfile(page, 'Saved and tested', emulator.urls.workflow, emulator.urls.router, 'not-the-key');
-	// No press on Test: the report comes by itself.
-	const report = card.getByRole('region', { name: 'Connection test of Saved and tested' });
-	await expect(report).toHaveAttribute('aria-busy', 'false', { timeout: 20_000 });
-	await expect(report).toContainText('The API key was refused.');
-	await expect(page.getByRole('status').filter({ hasText: 'Saved profile Saved and tested.' })).toContainText('The connection test found', {
-		timeout: 20_000
-	});
+test.describe('with the service worker', () => {
+	// This journey needs the service worker, which the suite blocks by default (decision 0058).
+	test.use({ serviceWorkers: 'allow' });
 
-	await untilShellCached(page);
-	await page.context().setOffline(true);
-	const offline = await addProfile(page, 'Saved offline', emulator.urls.workflow, emulator.urls.router, 'some-key');
-	await expect(offline.getByRole('region', { name: 'Connection test of Saved offline' })).toContainText(
-		'Not tested: this device is offline.'
-	);
-	await expect(page.getByRole('status').filter({ hasText: 'Saved profile Saved offline.' })).toContainText('could not be tested');
-	await page.context().setOffline(false);
+	test('a profile is tested when it is saved, and saved offline it says it could not be tested', async ({ page, openApp, emulator }) => {
+		await openApp('/settings');
+		const card = await addProfile(page, 'Saved and tested', emulator.urls.workflow, emulator.urls.router, 'not-the-key');
+		// No press on Test: the report comes by itself.
+		const report = card.getByRole('region', { name: 'Connection test of Saved and tested' });
+		await expect(report).toHaveAttribute('aria-busy', 'false', { timeout: 20_000 });
+		await expect(report).toContainText('The API key was refused.');
+		await expect(page.getByRole('status').filter({ hasText: 'Saved profile Saved and tested.' })).toContainText(
+			'The connection test found',
+			{
+				timeout: 20_000
+			}
+		);
+
+		await untilShellCached(page);
+		await page.context().setOffline(true);
+		const offline = await addProfile(page, 'Saved offline', emulator.urls.workflow, emulator.urls.router, 'some-key');
+		await expect(offline.getByRole('region', { name: 'Connection test of Saved offline' })).toContainText(
+			'Not tested: this device is offline.'
+		);
+		await expect(page.getByRole('status').filter({ hasText: 'Saved profile Saved offline.' })).toContainText('could not be tested');
+		await page.context().setOffline(false);
+	});
 });

@@ -196,16 +196,21 @@ test('a 503, an unknown error type and an HTML error page are each explained wit
 	await expect(run.getByRole('alert')).toContainText('HTML page');
 });
 
-test('a schema seen once opens offline, with its form', async ({ page, openApp, context }) => {
-	await openModel(page, openApp, 'stratus/sd-3');
-	await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 20_000 }).toBe(true);
-	await context.setOffline(true);
-	await page.reload();
-	const form = page.getByRole('form', { name: 'Input of stratus/sd-3' });
-	await expect(form).toBeVisible({ timeout: 15_000 });
-	await expect(page.getByText(/Showing the schema saved/)).toBeVisible();
-	await expect(form.getByRole('textbox', { name: 'Prompt', exact: true })).toBeVisible();
-	await context.setOffline(false);
+test.describe('with the service worker', () => {
+	// This journey needs the service worker, which the suite blocks by default (decision 0058).
+	test.use({ serviceWorkers: 'allow' });
+
+	test('a schema seen once opens offline, with its form', async ({ page, openApp, context }) => {
+		await openModel(page, openApp, 'stratus/sd-3');
+		await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 20_000 }).toBe(true);
+		await context.setOffline(true);
+		await page.reload();
+		const form = page.getByRole('form', { name: 'Input of stratus/sd-3' });
+		await expect(form).toBeVisible({ timeout: 15_000 });
+		await expect(page.getByText(/Showing the schema saved/)).toBeVisible();
+		await expect(form.getByRole('textbox', { name: 'Prompt', exact: true })).toBeVisible();
+		await context.setOffline(false);
+	});
 });
 
 test('each error type gets words a person can act on: credits, rate limit with the wait, forbidden, policy refusal with its charge rule', async ({

@@ -2,6 +2,9 @@ import type { Page } from '@playwright/test';
 import { test, expect, openExample, workflowControl, runExample } from './fixtures';
 import { holdNode, release } from './holds';
 
+// This file's journeys need the service worker, which the suite blocks by default (decision 0058).
+test.use({ serviceWorkers: 'allow' });
+
 /** Makes the page report itself hidden, as a backgrounded tab or a locked phone would. */
 async function hide(page: Page): Promise<void> {
 	await page.evaluate(() => {

@@ -3,6 +3,9 @@ import { createEmulator, DEFAULT_PORTS } from '../../emulator/index';
 import { demoConfig, serveApp } from '../../scripts/serve-app';
 import { E2E_TIMINGS, runExample } from './fixtures';
 
+// This file's journeys need the service worker, which the suite blocks by default (decision 0058).
+base.use({ serviceWorkers: 'allow' });
+
 // This test stops its emulator, so it owns one instead of sharing the worker's.
 base(
 	'offline, with the service stopped, history, outputs, saved workflows and a schema seen once still open @phone',

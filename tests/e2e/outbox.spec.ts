@@ -2,6 +2,9 @@ import type { Page } from '@playwright/test';
 import { test, expect, untilShellCached } from './fixtures';
 import { counters, latestModelRun, routerControl } from './models-helpers';
 
+// This file's journeys need the service worker, which the suite blocks by default (decision 0058).
+test.use({ serviceWorkers: 'allow' });
+
 const totalDispatches = async (emulator: Parameters<typeof counters>[0]) =>
 	Object.values((await counters(emulator)).dispatches).reduce((a, b) => a + b, 0);
 

@@ -1,5 +1,8 @@
 import { test, expect } from './fixtures';
 
+// This file's journeys need the service worker, which the suite blocks by default (decision 0058).
+test.use({ serviceWorkers: 'allow' });
+
 test('the manifest makes the app installable', async ({ request, app }) => {
 	const res = await request.get(`${app.url}/manifest.webmanifest`);
 	expect(res.ok()).toBe(true);

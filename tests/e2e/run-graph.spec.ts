@@ -205,30 +205,35 @@ test.describe('opening an example', () => {
 	});
 });
 
-test('a finished run is drawn offline from its saved record, the graph code from the precache', async ({
-	page,
-	context,
-	openApp,
-	emulator
-}) => {
-	test.setTimeout(90_000);
-	await workflowControl(emulator, 'timing', { stepMs: 5 });
-	await openApp('/');
-	await expect.poll(() => page.evaluate(() => navigator.serviceWorker.ready.then(() => true))).toBe(true);
-	await runExample(page, 'Text to image');
-	// The workflow page's run tile says Done too: read the URL only once the run page is open.
-	await expect(page).toHaveURL(/\/runs\//);
-	await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 20_000 });
-	const runUrl = page.url();
-	try {
-		await context.setOffline(true);
-		await page.goto(runUrl);
-		await expect(page.getByRole('heading', { name: 'Text to image' })).toBeVisible({ timeout: 15_000 });
-		const graph = await openGraph(page);
-		await expect(graph.locator('.node[data-state="done"]')).toHaveCount(7, { timeout: 20_000 });
-	} finally {
-		await context.setOffline(false);
-	}
+test.describe('with the service worker', () => {
+	// This journey needs the service worker, which the suite blocks by default (decision 0058).
+	test.use({ serviceWorkers: 'allow' });
+
+	test('a finished run is drawn offline from its saved record, the graph code from the precache', async ({
+		page,
+		context,
+		openApp,
+		emulator
+	}) => {
+		test.setTimeout(90_000);
+		await workflowControl(emulator, 'timing', { stepMs: 5 });
+		await openApp('/');
+		await expect.poll(() => page.evaluate(() => navigator.serviceWorker.ready.then(() => true))).toBe(true);
+		await runExample(page, 'Text to image');
+		// The workflow page's run tile says Done too: read the URL only once the run page is open.
+		await expect(page).toHaveURL(/\/runs\//);
+		await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 20_000 });
+		const runUrl = page.url();
+		try {
+			await context.setOffline(true);
+			await page.goto(runUrl);
+			await expect(page.getByRole('heading', { name: 'Text to image' })).toBeVisible({ timeout: 15_000 });
+			const graph = await openGraph(page);
+			await expect(graph.locator('.node[data-state="done"]')).toHaveCount(7, { timeout: 20_000 });
+		} finally {
+			await context.setOffline(false);
+		}
+	});
 });
 
 test('a node opens its inputs in "run again" and its outputs in the shared image viewer', async ({ page, openApp, emulator }) => {

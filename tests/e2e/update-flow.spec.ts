@@ -6,6 +6,9 @@ import { createEmulator, DEFAULT_PORTS } from '../../emulator/index';
 import { demoConfig, serveApp } from '../../scripts/serve-app';
 import { openExample } from './fixtures';
 
+// This file's journeys need the service worker, which the suite blocks by default (decision 0058).
+base.use({ serviceWorkers: 'allow' });
+
 // This test publishes a new version of the app, so it serves its own copy of the build.
 base('"update and reload" installs a new version without losing a form being filled', async ({ page }) => {
 	const root = await mkdtemp(join(tmpdir(), 'runboard-update-'));

@@ -49,16 +49,21 @@ test("fails: console.error in the app's worker", async ({ page, openApp, pageErr
 	await seen(pageErrors);
 });
 
-test('fails: an unhandled rejection in the service worker', async ({ page, openApp, context, pageErrors }) => {
-	await openApp('/');
-	const serviceWorker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
-	// The fixture's listener is installed as the service worker appears; a first message makes sure it ran.
-	await expect.poll(() => serviceWorker.evaluate(() => 'ready')).toBe('ready');
-	await serviceWorker.evaluate(() => {
-		void Promise.reject(new Error('planted service worker rejection'));
+test.describe('with the service worker', () => {
+	// This journey needs the service worker, which the suite blocks by default (decision 0058).
+	test.use({ serviceWorkers: 'allow' });
+
+	test('fails: an unhandled rejection in the service worker', async ({ page, openApp, context, pageErrors }) => {
+		await openApp('/');
+		const serviceWorker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+		// The fixture's listener is installed as the service worker appears; a first message makes sure it ran.
+		await expect.poll(() => serviceWorker.evaluate(() => 'ready')).toBe('ready');
+		await serviceWorker.evaluate(() => {
+			void Promise.reject(new Error('planted service worker rejection'));
+		});
+		await seen(pageErrors);
+		await page.close();
 	});
-	await seen(pageErrors);
-	await page.close();
 });
 
 test('fails: an uncaught error in a page of a context the test made', async ({ browser, app, pageErrors }) => {
