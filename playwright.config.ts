@@ -1,5 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
-import { CHROMIUM_ARGS, chromiumExecutable } from './tests/browser';
+import { CHROMIUM_ARGS, chromiumExecutable, disabledFeatureArgs } from './tests/browser';
 
 const executablePath = chromiumExecutable();
 
@@ -23,7 +23,7 @@ export default defineConfig({
 		// The service worker's precache costs every test CPU; the offline and update journeys allow it (decision 0058).
 		serviceWorkers: 'block',
 		screenshot: 'only-on-failure',
-		launchOptions: { ...(executablePath ? { executablePath } : {}), args: CHROMIUM_ARGS }
+		launchOptions: { ...(executablePath ? { executablePath } : {}), args: [...CHROMIUM_ARGS, ...disabledFeatureArgs()] }
 	},
 	projects: [
 		{ name: 'desk', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } } },

@@ -3,7 +3,7 @@
  * so anyone can look at the app without running it by hand. Uses the end-to-end fixtures (own emulator).
  */
 import { defineConfig } from '@playwright/test';
-import { CHROMIUM_ARGS, chromiumExecutable } from './tests/browser';
+import { CHROMIUM_ARGS, chromiumExecutable, disabledFeatureArgs } from './tests/browser';
 
 const executablePath = chromiumExecutable();
 
@@ -17,7 +17,10 @@ export default defineConfig({
 	expect: { timeout: 20_000 },
 	reporter: 'list',
 	globalSetup: './tests/global-setup.ts',
-	use: { launchOptions: { ...(executablePath ? { executablePath } : {}), args: CHROMIUM_ARGS }, colorScheme: 'light' },
+	use: {
+		launchOptions: { ...(executablePath ? { executablePath } : {}), args: [...CHROMIUM_ARGS, ...disabledFeatureArgs()] },
+		colorScheme: 'light'
+	},
 	projects: [
 		{ name: 'desk', use: { viewport: { width: 1280, height: 800 } } },
 		{ name: 'phone', use: { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 } }
