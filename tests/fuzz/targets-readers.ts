@@ -12,11 +12,11 @@ import {
 	parseFromHashName,
 	parseHistory,
 	parseJobStatus,
+	parseNodeErrors,
 	parseQueue,
 	parseRejection,
 	parseSubmitAccepted
 } from '../../src/lib/workflows/protocol/workflow-api-parse';
-import { parseTimings } from '../../src/lib/core/protocol/app-timings';
 import { buildRunGraph } from '../../src/lib/workflows/rules/run-graph';
 import { layoutGraph } from '../../src/lib/workflows/rules/run-graph-layout';
 import { parseSummary, summariseSchema } from '../../src/lib/models/rules/model-summary';
@@ -151,7 +151,7 @@ const serviceAnswers: FuzzTarget = {
 			cancelled: parseCancelled(json),
 			fromHash: parseFromHashName(json) ?? null,
 			rejection: parseRejection(json) ?? null,
-			timings: parseTimings(json, 'fuzz')
+			nodeErrors: parseNodeErrors(json)
 		};
 	}
 };
