@@ -1,5 +1,5 @@
 import type { Browser, Page } from '@playwright/test';
-import { test, expect, openExample } from './fixtures';
+import { test, expect, openExample, workflowControl } from './fixtures';
 import { holdNode, release, untilHeld } from './holds';
 
 // The service worker's precache would take its share of the quota at a moment of its own choosing.
@@ -69,4 +69,53 @@ test('with the device nearly full, a run is followed to its end, its record and 
 	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Workflows' }).click();
 	await expect(page.getByRole('button', { name: 'Open example Text to image' })).toBeVisible();
 	await expect(page.getByRole('link', { name: /Connection: Demo/ })).toBeVisible();
+});
+
+/** The runs the workflow service accepted, by its own history. */
+async function runsSent(workflowUrl: string, apiKey: string): Promise<number> {
+	const res = await fetch(`${workflowUrl}/api/history`, { headers: { 'X-API-Key': apiKey } });
+	return Object.keys((await res.json()) as object).length;
+}
+
+test('with 16 KiB of headroom, every run sent keeps its record and key (or is not sent, saying why), and the records outlive the tab', async ({
+	page,
+	browser,
+	openApp,
+	app,
+	emulator
+}) => {
+	test.setTimeout(120_000);
+	await workflowControl(emulator, 'timing', { stepMs: 5 });
+	const usage = await baselineUsage(browser, app.url);
+	await page.bringToFront();
+	await limitQuota(page, app.url, usage + 16 * 1024);
+
+	await openApp('/');
+	await openExample(page, 'Text to image');
+	const run = page.getByRole('button', { name: 'Run', exact: true });
+	const refused = page.getByText(/was not sent/);
+	let notSent = 0;
+	let sent = 0;
+	for (let i = 0; i < 4; i++) {
+		const before = await runsSent(emulator.urls.workflow, emulator.apiKey);
+		await run.click();
+		// Each Run ends one of two ways: the service has it, or the page says it was not sent and why
+		// (a Run clears the last run's message first).
+		const outcome = async () =>
+			(await runsSent(emulator.urls.workflow, emulator.apiKey)) > before ? 'sent' : (await refused.isVisible()) ? 'refused' : '';
+		await expect.poll(outcome, { timeout: 20_000 }).not.toBe('');
+		if ((await outcome()) === 'sent') sent++;
+		else notSent++;
+		await expect(run).toBeEnabled({ timeout: 20_000 });
+	}
+	expect(sent + notSent).toBe(4);
+	console.log(`quota e2e: ${sent} runs sent, ${notSent} not sent (the page said why)`);
+
+	// Closed and opened again: every run the service has is in the Runs list, read from the device.
+	const context = page.context();
+	await page.close();
+	const again = await context.newPage();
+	await again.goto(`${app.url}/`);
+	await again.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Runs' }).click();
+	await expect(again.getByRole('link', { name: /^Run Text to image, / })).toHaveCount(sent, { timeout: 20_000 });
 });
