@@ -1,6 +1,7 @@
 import type { Browser, Page } from '@playwright/test';
 import { test, expect, openExample, workflowControl } from './fixtures';
 import { holdNode, release, untilHeld } from './holds';
+import { counters, latestModelRun } from './models-helpers';
 
 // The service worker's precache would take its share of the quota at a moment of its own choosing.
 test.use({ serviceWorkers: 'block' });
@@ -118,4 +119,43 @@ test('with 16 KiB of headroom, every run sent keeps its record and key (or is no
 	await again.goto(`${app.url}/`);
 	await again.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Runs' }).click();
 	await expect(again.getByRole('link', { name: /^Run Text to image, / })).toHaveCount(sent, { timeout: 20_000 });
+});
+
+test('with 16 KiB of headroom, a model request put in the outbox offline outlives the tab and is sent once when back online', async ({
+	page,
+	browser,
+	openApp,
+	app,
+	emulator
+}) => {
+	test.setTimeout(120_000);
+	const usage = await baselineUsage(browser, app.url);
+	await page.bringToFront();
+	await limitQuota(page, app.url, usage + 16 * 1024);
+
+	await openApp('/models/lumen/flux-1');
+	const form = page.getByRole('form', { name: 'Input of lumen/flux-1' });
+	await expect(form).toBeVisible({ timeout: 15_000 });
+	const context = page.context();
+	await context.setOffline(true);
+	await form.getByRole('textbox', { name: 'Prompt', exact: true }).fill('A paper boat, on a full device');
+	await form.getByRole('button', { name: 'Run when back online' }).click();
+	// Kept on the device, or refused with the reason: never promised and then lost.
+	const kept = latestModelRun(page).getByRole('status').filter({ hasText: 'In the outbox' });
+	const refused = page.getByText(/was not sent/);
+	await expect(kept.or(refused).first()).toBeVisible({ timeout: 15_000 });
+	const inOutbox = await kept.isVisible();
+	console.log(`quota e2e: the outbox entry was ${inOutbox ? 'kept' : 'refused with the reason shown'}`);
+
+	// Closed offline, opened again online: the entry is still there and goes out once, under its key.
+	await page.close();
+	await context.setOffline(false);
+	const again = await context.newPage();
+	await again.goto(`${app.url}/models/lumen/flux-1`);
+	if (inOutbox) {
+		await expect(latestModelRun(again).getByRole('status')).toHaveText('Succeeded', { timeout: 30_000 });
+		await expect.poll(async () => Object.values((await counters(emulator)).dispatches).reduce((a, b) => a + b, 0)).toBe(1);
+	} else {
+		expect(Object.values((await counters(emulator)).dispatches).reduce((a, b) => a + b, 0)).toBe(0);
+	}
 });
