@@ -38,6 +38,8 @@ function isBytes(value: unknown): boolean {
 
 export class QuotaWatchingStore implements KeyValueStore {
 	private lastNotice = -Infinity;
+	/** When making room last found nothing to remove: a burst of refused progress writes does not scan again and again. */
+	private noRoomAt = -Infinity;
 	/** Records the device refused, by key, until a later write of the same key is accepted or it is deleted. */
 	private readonly unsaved = new Map<string, unknown>();
 	/** Records whose write has not settled yet, by key: the newest write of each. */
@@ -61,7 +63,7 @@ export class QuotaWatchingStore implements KeyValueStore {
 		const write = bytes ? undefined : { value };
 		if (write) this.writing.set(key, write);
 		try {
-			await this.writeMakingRoom(key, value, bytes);
+			await this.writeMakingRoom(key, value, bytes, options.required === true);
 			this.unsaved.delete(key);
 		} catch (error) {
 			if (!isQuotaError(error)) throw error;
@@ -81,14 +83,18 @@ export class QuotaWatchingStore implements KeyValueStore {
 	}
 
 	/** Records come before cached output bytes: a refused record makes room by removing the oldest outputs, then tries again. */
-	private async writeMakingRoom(key: string, value: unknown, bytes: boolean): Promise<void> {
+	private async writeMakingRoom(key: string, value: unknown, bytes: boolean, required: boolean): Promise<void> {
 		for (let round = 0; ; round++) {
 			try {
 				return await this.inner.set(key, value);
 			} catch (error) {
 				if (!isQuotaError(error) || bytes || !this.makeRoom || round >= ROOM_ROUNDS) throw error;
+				if (!required && this.now() - this.noRoomAt < NOTICE_EVERY_MS) throw error;
 				const removed = await this.makeRoom(Math.max(ROOM_MIN_BYTES, approximateBytes(value) * 2 ** round)).catch(() => 0);
-				if (removed === 0) throw error;
+				if (removed === 0) {
+					this.noRoomAt = this.now();
+					throw error;
+				}
 			}
 		}
 	}
