@@ -118,7 +118,8 @@ const sseStream: FuzzTarget = {
 		}
 		reader.end();
 		return events;
-	}
+	},
+	regressions: [[new TextEncoder().encode('event: log\ndata: {"level":{"valueOf":1},"message":{"toString":"x"}}\n\n'), []]]
 };
 
 // ---- the workflow service's JSON answers (v1, a local ComfyUI) ------------------------------------
