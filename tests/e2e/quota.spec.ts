@@ -1,6 +1,7 @@
 import type { Browser, Page } from '@playwright/test';
-import { test, expect, openExample } from './fixtures';
+import { test, expect, openExample, workflowControl } from './fixtures';
 import { holdNode, release, untilHeld } from './holds';
+import { counters, latestModelRun } from './models-helpers';
 
 // The service worker's precache would take its share of the quota at a moment of its own choosing.
 test.use({ serviceWorkers: 'block' });
@@ -69,4 +70,92 @@ test('with the device nearly full, a run is followed to its end, its record and 
 	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Workflows' }).click();
 	await expect(page.getByRole('button', { name: 'Open example Text to image' })).toBeVisible();
 	await expect(page.getByRole('link', { name: /Connection: Demo/ })).toBeVisible();
+});
+
+/** The runs the workflow service accepted, by its own history. */
+async function runsSent(workflowUrl: string, apiKey: string): Promise<number> {
+	const res = await fetch(`${workflowUrl}/api/history`, { headers: { 'X-API-Key': apiKey } });
+	return Object.keys((await res.json()) as object).length;
+}
+
+test('with 16 KiB of headroom, every run sent keeps its record and key (or is not sent, saying why), and the records outlive the tab', async ({
+	page,
+	browser,
+	openApp,
+	app,
+	emulator
+}) => {
+	test.setTimeout(120_000);
+	await workflowControl(emulator, 'timing', { stepMs: 5 });
+	const usage = await baselineUsage(browser, app.url);
+	await page.bringToFront();
+	await limitQuota(page, app.url, usage + 16 * 1024);
+
+	await openApp('/');
+	await openExample(page, 'Text to image');
+	const run = page.getByRole('button', { name: 'Run', exact: true });
+	const refused = page.getByText(/was not sent/);
+	let notSent = 0;
+	let sent = 0;
+	for (let i = 0; i < 4; i++) {
+		const before = await runsSent(emulator.urls.workflow, emulator.apiKey);
+		await run.click();
+		// Each Run ends one of two ways: the service has it, or the page says it was not sent and why
+		// (a Run clears the last run's message first).
+		const outcome = async () =>
+			(await runsSent(emulator.urls.workflow, emulator.apiKey)) > before ? 'sent' : (await refused.isVisible()) ? 'refused' : '';
+		await expect.poll(outcome, { timeout: 20_000 }).not.toBe('');
+		if ((await outcome()) === 'sent') sent++;
+		else notSent++;
+		await expect(run).toBeEnabled({ timeout: 20_000 });
+	}
+	expect(sent + notSent).toBe(4);
+	console.log(`quota e2e: ${sent} runs sent, ${notSent} not sent (the page said why)`);
+
+	// Closed and opened again: every run the service has is in the Runs list, read from the device.
+	const context = page.context();
+	await page.close();
+	const again = await context.newPage();
+	await again.goto(`${app.url}/`);
+	await again.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Runs' }).click();
+	await expect(again.getByRole('link', { name: /^Run Text to image, / })).toHaveCount(sent, { timeout: 20_000 });
+});
+
+test('with 16 KiB of headroom, a model request put in the outbox offline outlives the tab and is sent once when back online', async ({
+	page,
+	browser,
+	openApp,
+	app,
+	emulator
+}) => {
+	test.setTimeout(120_000);
+	const usage = await baselineUsage(browser, app.url);
+	await page.bringToFront();
+	await limitQuota(page, app.url, usage + 16 * 1024);
+
+	await openApp('/models/lumen/flux-1');
+	const form = page.getByRole('form', { name: 'Input of lumen/flux-1' });
+	await expect(form).toBeVisible({ timeout: 15_000 });
+	const context = page.context();
+	await context.setOffline(true);
+	await form.getByRole('textbox', { name: 'Prompt', exact: true }).fill('A paper boat, on a full device');
+	await form.getByRole('button', { name: 'Run when back online' }).click();
+	// Kept on the device, or refused with the reason: never promised and then lost.
+	const kept = latestModelRun(page).getByRole('status').filter({ hasText: 'In the outbox' });
+	const refused = page.getByText(/was not sent/);
+	await expect(kept.or(refused).first()).toBeVisible({ timeout: 15_000 });
+	const inOutbox = await kept.isVisible();
+	console.log(`quota e2e: the outbox entry was ${inOutbox ? 'kept' : 'refused with the reason shown'}`);
+
+	// Closed offline, opened again online: the entry is still there and goes out once, under its key.
+	await page.close();
+	await context.setOffline(false);
+	const again = await context.newPage();
+	await again.goto(`${app.url}/models/lumen/flux-1`);
+	if (inOutbox) {
+		await expect(latestModelRun(again).getByRole('status')).toHaveText('Succeeded', { timeout: 30_000 });
+		await expect.poll(async () => Object.values((await counters(emulator)).dispatches).reduce((a, b) => a + b, 0)).toBe(1);
+	} else {
+		expect(Object.values((await counters(emulator)).dispatches).reduce((a, b) => a + b, 0)).toBe(0);
+	}
 });

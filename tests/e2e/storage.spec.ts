@@ -11,6 +11,17 @@ test('Settings shows the storage used and frees the oldest cached outputs', asyn
 	const storage = page.getByRole('region', { name: 'Storage' });
 	await expect(storage).toContainText(/Cached outputs: 1 \(\d+(\.\d)? KB\)/);
 	await expect(storage).toContainText(/Using .* of the .* this browser allows/);
+	// What holds the space: the parts add up to what the browser reports.
+	const parts = storage.getByRole('table', { name: 'What holds the space' });
+	for (const part of ['Run and workflow records', 'Cached outputs (1)', 'Model schemas and node definitions', 'Workflow thumbnails'])
+		await expect(parts.getByRole('rowheader', { name: part })).toBeVisible();
+	const usage = Number(await storage.locator('[data-usage]').getAttribute('data-usage'));
+	const shown = await parts.locator('td[data-bytes]').evaluateAll((cells) => cells.map((c) => Number(c.getAttribute('data-bytes'))));
+	expect(shown.reduce((a, b) => a + b, 0)).toBe(usage);
+	expect(shown[0]).toBeGreaterThan(0);
+	expect(shown[1]).toBeGreaterThan(0);
+	const reported = await page.evaluate(async () => (await navigator.storage.estimate()).usage ?? 0);
+	expect(Math.abs(reported - usage)).toBeLessThan(Math.max(64 * 1024, usage * 0.1));
 	await storage.getByRole('button', { name: 'Free space: remove the oldest cached outputs' }).click();
 	await expect(storage.getByRole('status')).toContainText('Removed 1 cached output');
 	await expect(storage).toContainText('Cached outputs: 0 (0 B)');

@@ -15,7 +15,7 @@ const { values } = parseArgs({
 		workers: { type: 'string', default: '2' },
 		seed: { type: 'string' },
 		only: { type: 'string' },
-		'hang-ms': { type: 'string', default: '10000' }
+		'hang-ms': { type: 'string', default: '1000' }
 	}
 });
 const budgetMs = Number(values.budget) * 1000;

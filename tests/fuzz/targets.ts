@@ -23,6 +23,7 @@ import { parsePythonJson } from '../../src/lib/workflows/rules/converter/json-py
 import { fixtureDefinitions } from '../../src/lib/workflows/rules/converter/object-info.fixture';
 import { fixture, FIXTURES, read } from '../../src/lib/workflows/protocol/files/workflow-files.fixture';
 import { MAGICS, mutate, mutation } from '../../src/lib/workflows/protocol/files/file-mutations.fixture';
+import { graphTarget, READER_TARGETS, summaryTarget } from './targets-readers';
 import { asParsedJson, hostileKey, jsonText, jsonValue, protoName, scalar, stackOverflowText } from './arbitraries';
 
 export interface FuzzTarget {
@@ -528,7 +529,10 @@ export const FUZZ_TARGETS: FuzzTarget[] = [
 	profileLinks,
 	runtimeConfig,
 	uiWorkflows,
-	workflowFiles
+	workflowFiles,
+	...READER_TARGETS,
+	graphTarget(promptNode, uiWorkflowJson),
+	summaryTarget(schemaDocument)
 ];
 
 export function fuzzTarget(name: string): FuzzTarget {

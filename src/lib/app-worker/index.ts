@@ -15,4 +15,7 @@ const worker = composeWorker({
 	electLeader
 });
 
+// A run record, its key and the outbox come before cached output bytes: a refused record removes the oldest outputs first.
+kv.makeRoom = (bytes) => worker.api.freeOutputSpace({ bytes }).then((freed) => freed.removed);
+
 Comlink.expose(worker.api);

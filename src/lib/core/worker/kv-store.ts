@@ -4,9 +4,18 @@
  */
 import { clear, createStore, del, delMany, get, promisifyRequest, set, type UseStore } from 'idb-keyval';
 
+export interface WriteOptions {
+	/**
+	 * The record must reach the device (a run record, its idempotency key, an outbox entry): room is
+	 * made for it, and if it still cannot be written the call rejects instead of holding it in memory,
+	 * so the caller can stop before sending anything.
+	 */
+	required?: boolean;
+}
+
 export interface KeyValueStore {
 	get<T>(key: string): Promise<T | undefined>;
-	set(key: string, value: unknown): Promise<void>;
+	set(key: string, value: unknown, options?: WriteOptions): Promise<void>;
 	delete(key: string): Promise<void>;
 	/** Deletes every key in one transaction: all of them or, if it fails or the page goes away, none. */
 	deleteMany(keys: string[]): Promise<void>;

@@ -3,6 +3,7 @@ import { MemoryStore } from './kv-store';
 import { RunsRepo } from '../../workflows/worker/runs-repo';
 import { newWorkflowRun, type WorkflowRun } from '../../workflows/rules/run-record';
 import { QuotaWatchingStore } from './quota-watching-store';
+import { StorageFullError } from './quota';
 
 const full = () => new DOMException('The quota has been exceeded.', 'QuotaExceededError');
 
@@ -153,5 +154,68 @@ describe('a refused record is kept in memory and every read sees it', () => {
 		await runs.put({ ...run, status: 'succeeded', finishedAt: 2 });
 		expect((await runs.list()).map((r) => [r.id, r.status])).toEqual([['r1', 'succeeded']]);
 		expect(await runs.open()).toEqual([]);
+	});
+});
+
+describe('records come before cached output bytes', () => {
+	/** A device of `capacity` bytes (a record counts its JSON, bytes their length) holding three saved outputs. */
+	function nearlyFull(capacity: number) {
+		const inner = new MemoryStore();
+		const sizes = new Map<string, number>();
+		const sizeOf = (v: unknown) => (v instanceof Uint8Array ? v.byteLength : (JSON.stringify(v) ?? '').length);
+		const used = () => [...sizes.values()].reduce((a, b) => a + b, 0);
+		const set = inner.set.bind(inner);
+		const del = inner.delete.bind(inner);
+		inner.set = async (key, value) => {
+			const next = used() - (sizes.get(key) ?? 0) + sizeOf(value);
+			if (next > capacity) throw full();
+			sizes.set(key, sizeOf(value));
+			await set(key, value);
+		};
+		inner.delete = async (key) => {
+			sizes.delete(key);
+			await del(key);
+		};
+		const removedOutputs: string[] = [];
+		const kv = new QuotaWatchingStore(inner, () => {});
+		// Oldest first, as the storage service removes them.
+		kv.makeRoom = async () => {
+			const oldest = (await kv.keys('output:'))[0];
+			if (!oldest) return 0;
+			await kv.delete(oldest);
+			removedOutputs.push(oldest);
+			return 1;
+		};
+		return { inner, kv, removedOutputs, used };
+	}
+
+	it('a run record refused by a full device removes the oldest saved outputs and is written', async () => {
+		const { inner, kv, removedOutputs } = nearlyFull(3_100);
+		for (const id of ['a', 'b', 'c']) await kv.set(`output:${id}:0`, new Uint8Array(1_000));
+		await kv.set('run:new', { status: 'queued', prompt: 'x'.repeat(200) }, { required: true });
+		expect(await inner.get('run:new')).toMatchObject({ status: 'queued' });
+		expect(removedOutputs).toEqual(['output:a:0']);
+		expect(await inner.keys('output:')).toEqual(['output:b:0', 'output:c:0']);
+	});
+
+	it('a required record that still does not fit is refused to its caller, not held in memory', async () => {
+		const { kv } = nearlyFull(100);
+		await expect(kv.set('modelrun:1', { body: 'x'.repeat(500) }, { required: true })).rejects.toThrow(StorageFullError);
+		expect(await kv.get('modelrun:1')).toBeUndefined();
+		expect(kv.unsavedCount).toBe(0);
+	});
+
+	it('an ordinary record that does not fit is still held in memory for the session', async () => {
+		const { kv } = nearlyFull(100);
+		await kv.set('run:1', { body: 'x'.repeat(500) });
+		expect(await kv.get('run:1')).toMatchObject({ body: expect.any(String) });
+		expect(kv.unsavedCount).toBe(1);
+	});
+
+	it('output bytes never make room by removing other outputs', async () => {
+		const { kv, removedOutputs } = nearlyFull(2_500);
+		for (const id of ['a', 'b']) await kv.set(`output:${id}:0`, new Uint8Array(1_000));
+		await expect(kv.set('output:c:0', new Uint8Array(1_000))).rejects.toThrow('quota');
+		expect(removedOutputs).toEqual([]);
 	});
 });

@@ -8,11 +8,29 @@
  * arrives only after reads queued behind the write have seen the old value. Refused bytes (a Blob or a buffer: outputs, model results) are not held in memory; their
  * error reaches the caller, which shows them from the service and marks them not saved.
  */
-import type { KeyValueStore } from './kv-store';
-import { isQuotaError } from './quota';
+import type { KeyValueStore, WriteOptions } from './kv-store';
+import { isQuotaError, StorageFullError } from './quota';
 
 /** One notice per burst of failing writes: a run's progress can hit the quota many times a second. */
 const NOTICE_EVERY_MS = 10_000;
+/** Rounds of making room before a record is given up on: each removes the oldest saved outputs. */
+const ROOM_ROUNDS = 4;
+/** Room asked for per round: records are small, so a little more than the record frees several writes' worth. */
+const ROOM_MIN_BYTES = 64 * 1024;
+
+/**
+ * Removes saved output bytes (oldest first) until about `bytes` are freed; returns how many outputs
+ * went (0: nothing left to remove).
+ */
+export type MakeRoom = (bytes: number) => Promise<number>;
+
+const approximateBytes = (value: unknown): number => {
+	try {
+		return (JSON.stringify(value) ?? '').length * 2;
+	} catch {
+		return ROOM_MIN_BYTES;
+	}
+};
 
 function isBytes(value: unknown): boolean {
 	return value instanceof Blob || value instanceof ArrayBuffer || ArrayBuffer.isView(value);
@@ -20,6 +38,8 @@ function isBytes(value: unknown): boolean {
 
 export class QuotaWatchingStore implements KeyValueStore {
 	private lastNotice = -Infinity;
+	/** When making room last found nothing to remove: a burst of refused progress writes does not scan again and again. */
+	private noRoomAt = -Infinity;
 	/** Records the device refused, by key, until a later write of the same key is accepted or it is deleted. */
 	private readonly unsaved = new Map<string, unknown>();
 	/** Records whose write has not settled yet, by key: the newest write of each. */
@@ -28,7 +48,9 @@ export class QuotaWatchingStore implements KeyValueStore {
 	constructor(
 		private readonly inner: KeyValueStore,
 		private readonly onFull: () => void,
-		private readonly now: () => number = () => Date.now()
+		private readonly now: () => number = () => Date.now(),
+		/** Set once the output cache exists (the worker is composed after its store). */
+		public makeRoom: MakeRoom | undefined = undefined
 	) {}
 
 	/** How many records live only in memory because the device refused them. */
@@ -36,12 +58,12 @@ export class QuotaWatchingStore implements KeyValueStore {
 		return this.unsaved.size;
 	}
 
-	async set(key: string, value: unknown): Promise<void> {
+	async set(key: string, value: unknown, options: WriteOptions = {}): Promise<void> {
 		const bytes = isBytes(value);
 		const write = bytes ? undefined : { value };
 		if (write) this.writing.set(key, write);
 		try {
-			await this.inner.set(key, value);
+			await this.writeMakingRoom(key, value, bytes, options.required === true);
 			this.unsaved.delete(key);
 		} catch (error) {
 			if (!isQuotaError(error)) throw error;
@@ -50,9 +72,30 @@ export class QuotaWatchingStore implements KeyValueStore {
 				this.onFull();
 			}
 			if (bytes) throw error;
+			if (options.required) {
+				this.unsaved.delete(key);
+				throw new StorageFullError(key);
+			}
 			this.unsaved.set(key, structuredClone(value));
 		} finally {
 			if (write && this.writing.get(key) === write) this.writing.delete(key);
+		}
+	}
+
+	/** Records come before cached output bytes: a refused record makes room by removing the oldest outputs, then tries again. */
+	private async writeMakingRoom(key: string, value: unknown, bytes: boolean, required: boolean): Promise<void> {
+		for (let round = 0; ; round++) {
+			try {
+				return await this.inner.set(key, value);
+			} catch (error) {
+				if (!isQuotaError(error) || bytes || !this.makeRoom || round >= ROOM_ROUNDS) throw error;
+				if (!required && this.now() - this.noRoomAt < NOTICE_EVERY_MS) throw error;
+				const removed = await this.makeRoom(Math.max(ROOM_MIN_BYTES, approximateBytes(value) * 2 ** round)).catch(() => 0);
+				if (removed === 0) {
+					this.noRoomAt = this.now();
+					throw error;
+				}
+			}
 		}
 	}
 

@@ -18,6 +18,8 @@ export interface FieldBase {
 	description?: string;
 	/** Why the value cannot be edited here (shown beside it), when it cannot. */
 	readOnly?: string;
+	/** What the browser cannot check about the value (shown beside it; never blocks a run). */
+	note?: string;
 	required: boolean;
 	/** Shown behind an "advanced" fold (optional fields of a model, for example). */
 	advanced: boolean;

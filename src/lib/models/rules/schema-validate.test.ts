@@ -210,3 +210,39 @@ describe('bound messages', () => {
 		expect(v.validate({ x: value })).toMatchObject([{ path: ['x'], message }]);
 	});
 });
+
+describe('patterns from the schema, matched in linear time', () => {
+	const schemaWith = (pattern: string) => ({ type: 'object', properties: { code: { type: 'string', pattern } } });
+
+	it('checks an ordinary pattern, unanchored as JSON Schema means it, and says so at the field', () => {
+		const validator = new InputValidator(schemaWith('^[a-z]{3}-\\d+$'));
+		expect(validator.validate({ code: 'abc-12' })).toEqual([]);
+		expect(validator.validate({ code: 'ABC-12' })).toMatchObject([{ path: ['code'], keyword: 'pattern' }]);
+		expect(new InputValidator(schemaWith('b')).validate({ code: 'abc' })).toEqual([]);
+	});
+
+	it('keeps ECMAScript meanings RE2 spells differently: \\u escapes, the dot, \\s', () => {
+		const v = (p: string, s: string) => new InputValidator(schemaWith(p)).validate({ code: s }).length === 0;
+		expect(v('^\\u00e9\\u{1F600}$', 'é😀')).toBe(true);
+		expect(v('^a.b$', 'a\rb')).toBe(false);
+		expect(v('^a\\sb$', 'a\u00a0b')).toBe(true);
+	});
+
+	// How long it takes is measured in bench/schema-pattern.bench.ts, not by this test's clock.
+	it('a pattern with nested quantifiers gives the same answers as ECMAScript would', () => {
+		const validator = new InputValidator(schemaWith('^(x+x+)+y$'));
+		expect(validator.validate({ code: 'x'.repeat(12) })).toMatchObject([{ path: ['code'], keyword: 'pattern' }]);
+		expect(validator.validate({ code: `${'x'.repeat(12)}y` })).toEqual([]);
+	});
+
+	it('a pattern the engine refuses never blocks Run, and its field says it is not checked here', () => {
+		const doc = {
+			paths: { '/run': { post: { requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Input' } } } } } } },
+			components: { schemas: { Input: schemaWith('^(?=.*\\d)\\w+$') } }
+		};
+		const { form, validator } = prepareModelForm(doc, 'Input');
+		expect(validator?.validate({ code: 'no digits' })).toEqual([]);
+		const field = form.group.fields.find((f) => f.id === 'code');
+		expect(field?.note).toMatch(/cannot be checked here.*the service checks it when you run/);
+	});
+});

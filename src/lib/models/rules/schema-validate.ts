@@ -3,7 +3,8 @@
  * runs under the app's CSP): `@cfworker/json-schema` on the schema read into 2020-12 form. Its
  * errors, and a service 422's `detail[].loc`, are placed at the field they point to.
  */
-import { Validator, type OutputUnit } from '@cfworker/json-schema';
+import { format, Validator, type OutputUnit } from '@cfworker/json-schema';
+import { compilePattern } from './schema-pattern';
 import { fieldId, valueAt, type Field, type FieldPath } from '../../fields/rules/field-model';
 import { itemField } from '../../fields/rules/field-values';
 import { jsonFallbackForm, schemaToForm, type SchemaForm } from '../../fields/rules/schema-fields';
@@ -42,9 +43,39 @@ export function toJsonSchema(value: unknown): unknown {
 			delete out[bound];
 		} else if (typeof out[ex] === 'boolean') delete out[ex];
 	}
+	// cfworker would match `pattern` with the page's backtracking RegExp: it checks a format of ours instead.
+	if (typeof out['pattern'] === 'string') {
+		const check = { format: patternFormat(out['pattern']) };
+		out['allOf'] = Array.isArray(out['allOf']) ? [...(out['allOf'] as unknown[]), check] : [check];
+		delete out['pattern'];
+	}
 	// `format` is an annotation in 2020-12; cfworker would assert `uri` and refuse data URIs we send.
 	if (out['format'] === 'uri' || out['format'] === 'url' || out['format'] === 'binary') delete out['format'];
 	return out;
+}
+
+const PATTERN_FORMAT = 'runboard-pattern:';
+/** Not in cfworker's format table, so it passes: a pattern the linear-time engine refuses is not checked here. */
+const UNCHECKED_PATTERN_FORMAT = 'runboard-unchecked-pattern';
+
+/** The name of a format, in cfworker's table, that tests `pattern` in linear time (`schema-pattern.ts`). */
+function patternFormat(pattern: string): string {
+	const compiled = compilePattern(pattern);
+	if (!compiled.ok) return UNCHECKED_PATTERN_FORMAT;
+	const name = PATTERN_FORMAT + pattern;
+	if (!Object.hasOwn(format, name)) (format as Record<string, (value: string) => boolean>)[name] = compiled.test;
+	return name;
+}
+
+/** A failed check of our pattern format reads as the `pattern` keyword it stands for. */
+function asPattern(unit: OutputUnit): OutputUnit {
+	if (unit.keyword !== 'format' || !unit.error.includes(`"${PATTERN_FORMAT}`)) return unit;
+	return {
+		...unit,
+		keyword: 'pattern',
+		keywordLocation: unit.keywordLocation.replace(/\/format$/, '/pattern'),
+		error: 'String does not match pattern.'
+	};
 }
 
 export interface FieldError {
@@ -146,7 +177,7 @@ export class InputValidator {
 		const out: FieldError[] = [];
 		const seen = new Set<string>();
 		const branches = result.errors.filter((u) => u.keyword === 'anyOf' || u.keyword === 'oneOf').map((u) => u.keywordLocation);
-		for (const unit of result.errors) {
+		for (const unit of result.errors.map(asPattern)) {
 			if (WRAPPERS.has(unit.keyword) || unit.keyword === 'false') continue;
 			if (branches.some((loc) => unit.keywordLocation.startsWith(`${loc}/`))) continue;
 			let path = pointerToPath(unit.instanceLocation);
@@ -180,12 +211,34 @@ export function compileValidator(inputSchema: Schema): CompiledValidator {
 	}
 }
 
+/** Every field of a form, nested ones and array items included. */
+function* allFields(fields: Field[]): Generator<Field> {
+	for (const f of fields) {
+		yield f;
+		if (f.kind === 'object') yield* allFields(f.fields);
+		if (f.kind === 'variant') yield* allFields(f.variants.map((v) => v.field));
+		if (f.kind === 'array') yield* allFields([f.item]);
+	}
+}
+
+/** A text field whose pattern the linear-time engine refuses says it is not checked here (and the check passes). */
+export function noteUncheckedPatterns(fields: Field[]): void {
+	for (const f of allFields(fields)) {
+		if ((f.kind !== 'text' && f.kind !== 'textarea' && f.kind !== 'secret') || f.pattern === undefined) continue;
+		const compiled = compilePattern(f.pattern);
+		if (!compiled.ok) f.note = `Its required pattern cannot be checked here (${compiled.reason}); the service checks it when you run.`;
+	}
+}
+
 /** A model's form and its validator; a schema the validator cannot compile gives the free JSON editor and a note. */
 export function prepareModelForm(doc: Schema, title: string): { form: SchemaForm; validator: InputValidator | null } {
 	const form = schemaToForm(doc, title);
 	if (!form.authored || !form.inputSchema) return { form, validator: null };
 	const compiled = compileValidator(form.inputSchema);
-	if (compiled.ok) return { form, validator: compiled.validator };
+	if (compiled.ok) {
+		noteUncheckedPatterns(form.group.fields);
+		return { form, validator: compiled.validator };
+	}
 	return {
 		form: jsonFallbackForm(
 			form,

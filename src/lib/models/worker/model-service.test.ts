@@ -1,7 +1,8 @@
 /** The model feature against the real router emulator, in process: keys, retries, queue, results. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEmulator, DEFAULT_PORTS, type Emulator } from '../../../../emulator/index';
-import { MemoryStore } from '../../core/worker/kv-store';
+import { MemoryStore, type KeyValueStore } from '../../core/worker/kv-store';
+import { QuotaWatchingStore } from '../../core/worker/quota-watching-store';
 import { RunboardWorker } from '../../core/worker/runboard-worker';
 import type { WorkerEvent } from '../../core/protocol/worker-api';
 import { ModelService, REAL_DEPS } from './model-service';
@@ -34,8 +35,7 @@ beforeEach(async () => {
 	await control('router/settings', { providerMs: 150 });
 });
 
-function setup() {
-	const kv = new MemoryStore();
+function setup(kv: KeyValueStore = new MemoryStore()) {
 	const config = { demo: { name: 'Demo', workflowUrl: emulator.urls.workflow, routerUrl: emulator.urls.router, apiKey: emulator.apiKey } };
 	const fetchImpl = (async (url: string, init?: RequestInit) =>
 		url.endsWith('/runboard.config.json') ? new Response(JSON.stringify(config)) : fetch(url, init)) as typeof fetch;
@@ -145,6 +145,28 @@ describe('model runs against the emulator', () => {
 		const started = await api.startModelRun({ profileId: 'demo', modelId: 'lumen/flux-1', body: ['x'], mode: 'sync' });
 		expect(started).toMatchObject({ ok: false, error: { kind: 'invalid-input' } });
 		expect(await models.runs.repo.list()).toEqual([]);
+	});
+
+	it('on a full device the run whose record and key cannot be saved is not sent, and says why', async () => {
+		const device = new MemoryStore();
+		const set = device.set.bind(device);
+		// Full for new run records; nothing saved could be removed to make room.
+		device.set = async (key, value) =>
+			key.startsWith('modelrun:')
+				? Promise.reject(new DOMException('The quota has been exceeded.', 'QuotaExceededError'))
+				: set(key, value);
+		const kv = new QuotaWatchingStore(device, () => {});
+		kv.makeRoom = async () => 0;
+		const { api, models } = setup(kv);
+		const counters = async () =>
+			Object.values(
+				((await (await fetch(`${emulator.urls.router}/__emulator/counters`)).json()) as { dispatches: Record<string, number> }).dispatches
+			);
+		const before = (await counters()).reduce((a, b) => a + b, 0);
+		const started = await api.startModelRun({ profileId: 'demo', modelId: 'lumen/flux-1', body: { prompt: 'a lighthouse' }, mode: 'sync' });
+		expect(started).toMatchObject({ ok: false, error: { kind: 'storage', message: expect.stringMatching(/full.*was not sent/) } });
+		expect(await models.runs.repo.list()).toEqual([]);
+		expect((await counters()).reduce((a, b) => a + b, 0)).toBe(before);
 	});
 
 	it('a 422 keeps each detail loc for its field', async () => {

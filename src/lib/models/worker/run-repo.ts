@@ -9,7 +9,7 @@ import {
 	MODEL_RUN_KEY,
 	MODEL_SPEND_KEY as SPEND_KEY
 } from '../../core/protocol/storage-keys';
-import type { KeyValueStore } from '../../core/worker/kv-store';
+import type { KeyValueStore, WriteOptions } from '../../core/worker/kv-store';
 
 export const RUN_KEY = MODEL_RUN_KEY;
 
@@ -43,9 +43,11 @@ export class RunRepo {
 		});
 	}
 
-	async save(run: ModelRun): Promise<ModelRun> {
+	/** `required`: the run (its idempotency key, its outbox flag) must reach the device, or this rejects and nothing is cached. */
+	async save(run: ModelRun, options: WriteOptions = {}): Promise<ModelRun> {
+		if (options.required) await this.ctx.kv.set(RUN_KEY + run.id, run, options);
 		this.cache.set(run.id, run);
-		await this.ctx.kv.set(RUN_KEY + run.id, run);
+		if (!options.required) await this.ctx.kv.set(RUN_KEY + run.id, run);
 		this.ctx.emit({ type: 'model-run', run });
 		return run;
 	}

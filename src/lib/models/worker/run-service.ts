@@ -4,6 +4,7 @@
  * The key is created and saved with the model id and body before the first send.
  */
 import { appError, fail, ok, type Result } from '../../core/protocol/errors';
+import { isStorageFull } from '../../core/worker/quota';
 import { isModelTerminal, type ModelRun } from '../rules/model-run';
 import * as reducer from '../rules/model-run-reducer';
 import * as commands from '../rules/model-run-commands';
@@ -52,8 +53,13 @@ export class RunService {
 		const offline = input.offline === true || !online();
 		const run = commands.newModelRun(input, { id: this.deps.newId(), key: this.deps.newId() }, this.deps.now(), offline);
 		if (!run.ok) return run;
-		// The key, model id and body are saved before anything is sent.
-		await this.repo.save(run.value);
+		// The key, model id and body reach the device before anything is sent, or nothing is sent.
+		try {
+			await this.repo.save(run.value, { required: true });
+		} catch (error) {
+			if (!isStorageFull(error)) throw error;
+			return fail(appError('storage', error.message));
+		}
 		await this.repo.saveInputs(input.profileId, input.modelId, input.body);
 		if (!offline) this.drive(run.value.id);
 		return run;
@@ -74,7 +80,13 @@ export class RunService {
 			try {
 				const latest = await this.repo.get(run.id);
 				if (!latest || isModelTerminal(latest.status)) continue;
-				await this.repo.save(commands.releasedFromOutbox(latest, this.deps.now()));
+				// Released only once the release is on the device: otherwise a reopened tab would send it again.
+				try {
+					await this.repo.save(commands.releasedFromOutbox(latest, this.deps.now()), { required: true });
+				} catch (error) {
+					if (!isStorageFull(error)) throw error;
+					continue;
+				}
 				this.drive(run.id);
 				sent++;
 			} finally {

@@ -8,11 +8,44 @@ import type { ModelRun } from '../../core/protocol/model-run';
 import type { WorkerContext } from '../../core/worker/context';
 import type { StorageApi, StorageStatus } from '../protocol/api';
 import {
+	API_KEY_KEY,
+	FILE_HASH_KEY,
 	MODEL_BYTES_KEY as BYTES_KEY,
+	MODEL_CATALOG_KEY,
+	MODEL_INPUTS_KEY,
 	MODEL_RUN_KEY,
+	MODEL_SCHEMA_KEY,
+	MODEL_SPEND_KEY,
+	MODEL_SUMMARIES_KEY,
+	OBJECT_INFO_KEY,
+	OPEN_RUN_KEY,
+	PARTNER_KEY_KEY,
+	PROFILE_KEY,
+	RUN_BY_PROMPT_KEY,
+	SAVED_WORKFLOW_KEY,
+	TIMELINE_KEY,
 	WORKFLOW_OUTPUT_KEY as OUTPUT,
 	WORKFLOW_RUN_KEY as WORKFLOW_RUN
 } from '../../core/protocol/storage-keys';
+import { recordBytes, spaceParts, type MeasuredParts } from '../rules/space-parts';
+
+/** Records (no bytes) by prefix; what is under no prefix here is counted in the rest. */
+const RECORD_PREFIXES = [
+	PROFILE_KEY,
+	API_KEY_KEY,
+	PARTNER_KEY_KEY,
+	'setting:',
+	WORKFLOW_RUN,
+	OPEN_RUN_KEY,
+	RUN_BY_PROMPT_KEY,
+	SAVED_WORKFLOW_KEY,
+	FILE_HASH_KEY,
+	MODEL_RUN_KEY,
+	MODEL_INPUTS_KEY,
+	MODEL_SPEND_KEY,
+	TIMELINE_KEY
+];
+const SCHEMA_PREFIXES = [MODEL_SCHEMA_KEY, MODEL_CATALOG_KEY, MODEL_SUMMARIES_KEY, OBJECT_INFO_KEY];
 
 export type { StorageStatus };
 
@@ -67,11 +100,30 @@ export class StorageService {
 	private async status(): Promise<StorageStatus> {
 		const estimate = await (globalThis.navigator as { storage?: StorageManager } | undefined)?.storage?.estimate?.().catch(() => undefined);
 		const outputs = await this.outputs();
+		const bytes = outputs.reduce((n, o) => n + o.size, 0);
+		const usage = estimate?.usage ?? null;
 		return {
-			usage: estimate?.usage ?? null,
+			usage,
 			quota: estimate?.quota ?? null,
-			outputs: { count: outputs.length, bytes: outputs.reduce((n, o) => n + o.size, 0) }
+			outputs: { count: outputs.length, bytes },
+			parts: spaceParts({ ...(await this.measureRecords()), outputs: bytes }, usage)
 		};
+	}
+
+	/** Records, schemas and workflow thumbnails, sized from what is stored (output bytes are never read). */
+	private async measureRecords(): Promise<Omit<MeasuredParts, 'outputs'>> {
+		let records = 0;
+		let schemas = 0;
+		let thumbnails = 0;
+		for (const prefix of RECORD_PREFIXES)
+			for (const [key, value] of await this.ctx.kv.entries<unknown>(prefix)) {
+				records += key.length + recordBytes(value);
+				const thumbnail = (value as { thumbnail?: unknown } | null)?.thumbnail;
+				if (thumbnail instanceof Blob) thumbnails += thumbnail.size;
+			}
+		for (const prefix of SCHEMA_PREFIXES)
+			for (const [key, value] of await this.ctx.kv.entries<unknown>(prefix)) schemas += key.length + recordBytes(value);
+		return { records, schemas, thumbnails };
 	}
 
 	private async free(target: number): Promise<{ freed: number; removed: number }> {

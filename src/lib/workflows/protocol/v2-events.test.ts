@@ -29,6 +29,16 @@ describe('v2 event stream', () => {
 		expect(output?.kind === 'output' && output.output.url).toBe('http://127.0.0.1:8189/api/v2/assets/out.a-b_c/content');
 	});
 
+	it('a log frame whose level or message is an object with its own toString or valueOf is read, not converted (found by the fuzzer)', () => {
+		const text =
+			'event: log\ndata: {"level":{"valueOf":1},"message":{"toString":"x"}}\n\nevent: log\ndata: {"level":"warn","message":7}\n\n';
+		const events = readAll([new TextEncoder().encode(text)]);
+		expect(events).toEqual([
+			{ kind: 'log', log: { level: 'info', message: '' } },
+			{ kind: 'log', log: { level: 'warn', message: '7' } }
+		]);
+	});
+
 	it('reads the same events however the bytes are split (even inside a UTF-8 character or a CRLF)', () => {
 		const whole = readAll([stream]);
 		fc.assert(

@@ -53,6 +53,11 @@ export function createV2EventReader(
 	};
 }
 
+/** A log field as text: a string, a number or a boolean; anything else (an object with its own `toString`) is not called. */
+function logText(value: unknown, fallback: string): string {
+	return typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : fallback;
+}
+
 function readFrame(name: string, data: string, base: string): V2StreamEvent {
 	const json = tryParseJson(data);
 	const unreadable = { kind: 'unreadable', name, data } as const;
@@ -75,7 +80,7 @@ function readFrame(name: string, data: string, base: string): V2StreamEvent {
 		}
 		case 'log':
 			return isObject(json)
-				? { kind: 'log', log: { level: String(json['level'] ?? 'info'), message: String(json['message'] ?? '') } }
+				? { kind: 'log', log: { level: logText(json['level'], 'info'), message: logText(json['message'], '') } }
 				: unreadable;
 		default:
 			return unreadable;

@@ -98,7 +98,9 @@ describe('parseV2Job', () => {
 	it.each([
 		['not an object', []],
 		['no id', { ...contractJob, id: undefined }],
-		['an unknown status', { ...contractJob, status: 'done' }]
+		['an unknown status', { ...contractJob, status: 'done' }],
+		['an id with a lone surrogate (no URL can carry it)', { ...contractJob, id: '\ud800', urls: {} }],
+		['an id with a lone low surrogate', { ...contractJob, id: 'job_\udc00_1' }]
 	])('refuses %s', (_, value) => {
 		expect(parseV2Job(value as never, BASE).ok).toBe(false);
 	});

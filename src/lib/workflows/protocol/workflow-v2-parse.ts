@@ -101,11 +101,18 @@ function parseJobError(value: Json | undefined): V2JobError | null {
 	};
 }
 
+/** False for text with a lone surrogate half, which no URL, file name or UTF-8 encoder takes. */
+export function isWellFormed(text: string): boolean {
+	return !/\p{Surrogate}/u.test(text);
+}
+
 /** A job record; `base` is the URL of the answer, against which `urls` are resolved. */
 export function parseV2Job(value: Json | undefined, base: string): V2Parsed<V2Job> {
 	if (!isObject(value)) return { ok: false, reason: 'The job is not a JSON object.' };
 	const id = str(value, 'id');
 	if (!id) return { ok: false, reason: 'The job has no id.' };
+	// A lone surrogate cannot go into a URL (`encodeURIComponent` throws URIError): refused like a missing id.
+	if (!isWellFormed(id)) return { ok: false, reason: 'The job id is not well-formed text.' };
 	const status = value['status'];
 	if (!isJobStatus(status)) return { ok: false, reason: `The job has an unknown status (${JSON.stringify(status ?? null)}).` };
 	const urls = obj(value, 'urls') ?? {};

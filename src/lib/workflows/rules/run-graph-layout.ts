@@ -25,11 +25,17 @@ function dagreLayout(graph: RunGraph): RunGraph {
 	// tight-tree ranks: the network simplex ranker costs seconds on a 500-node workflow with long links.
 	g.setGraph({ rankdir: 'LR', nodesep: GAP_BETWEEN_NODES, ranksep: GAP_BETWEEN_RANKS, ranker: 'tight-tree', marginx: 0, marginy: 0 });
 	g.setDefaultEdgeLabel(() => ({}));
-	for (const node of graph.nodes) g.setNode(node.id, { width: node.width, height: node.height });
-	for (const edge of graph.edges) g.setEdge(edge.from, edge.to);
+	// dagre keys plain objects by id, so a workflow's own ids (`constructor`, `__proto__`) never reach it: boxes are `n0`, `n1`…
+	const key = new Map(graph.nodes.map((node, i) => [node.id, `n${i}`]));
+	for (const node of graph.nodes) g.setNode(key.get(node.id)!, { width: node.width, height: node.height });
+	for (const edge of graph.edges) {
+		const from = key.get(edge.from);
+		const to = key.get(edge.to);
+		if (from !== undefined && to !== undefined) g.setEdge(from, to);
+	}
 	layout(g);
 	const nodes = graph.nodes.map((node) => {
-		const placed = g.node(node.id);
+		const placed = g.node(key.get(node.id)!);
 		return { ...node, x: placed.x - node.width / 2, y: placed.y - node.height / 2 };
 	});
 	return { ...graph, nodes };

@@ -466,3 +466,23 @@ describe('a level read from a hostile file', () => {
 		expect(graph.edges.map((e) => `${e.from}->${e.to}`)).toEqual(['5:1->5:__proto__']);
 	});
 });
+
+describe('a workflow whose node ids are prototype names', () => {
+	// Parsed from text, as a workflow file is: `__proto__` stays an own key.
+	const prompt = JSON.parse(`{
+		"constructor": { "class_type": "CheckpointLoaderSimple", "inputs": {} },
+		"toString": { "class_type": "CLIPTextEncode", "inputs": { "clip": ["constructor", 1] } },
+		"valueOf": { "class_type": "KSampler", "inputs": { "model": ["constructor", 0], "positive": ["toString", 0] } },
+		"hasOwnProperty": { "class_type": "SaveImage", "inputs": { "images": ["valueOf", 0] } },
+		"__proto__": { "class_type": "PreviewImage", "inputs": { "images": ["valueOf", 0] } }
+	}`) as ApiPrompt;
+
+	it('is laid out by dagre with every box placed apart', () => {
+		const graph = layoutGraph(buildRunGraph(prompt));
+		expect(graph.nodes.map((n) => n.id).sort()).toEqual(['__proto__', 'constructor', 'hasOwnProperty', 'toString', 'valueOf']);
+		expect(graph.nodes.every((n) => Number.isFinite(n.x) && Number.isFinite(n.y))).toBe(true);
+		expect(overlaps(graph.nodes)).toEqual([]);
+		const x = new Map(graph.nodes.map((n) => [n.id, n.x]));
+		expect(x.get('valueOf')!).toBeGreaterThan(x.get('constructor')!);
+	});
+});

@@ -3,7 +3,8 @@
  * run, and when the service cannot resolve a name sent by hash, uploads those bytes and submits
  * once more. The run is stored and tracked before sending; a refusal comes back as a value.
  */
-import { fail, ok, type Result } from '../../core/protocol/errors';
+import { appError, fail, ok, type Result } from '../../core/protocol/errors';
+import { isStorageFull } from '../../core/worker/quota';
 import { newWorkflowRun, type NodeProblems, type WorkflowRun } from '../rules/run-record';
 import { usesPartnerNodes } from '../rules/workflow-check';
 import type { ApiPrompt, FileRef, NodeErrors } from '../protocol/workflow-api';
@@ -13,6 +14,7 @@ import { sendInput } from './input-uploader';
 import type { LibraryRepo } from './library-repo';
 import type { RunTracker } from './run-tracker';
 import type { RunsRepo } from './runs-repo';
+import type { WriteOptions } from '../../core/worker/kv-store';
 import type { Surfaces, WorkflowSurface } from './surfaces';
 
 export class RunSubmitter {
@@ -71,7 +73,13 @@ export class RunSubmitter {
 			...newWorkflowRun({ id: crypto.randomUUID(), ...input, partner, now: Date.now() }),
 			promptId: crypto.randomUUID()
 		};
-		await this.save(run);
+		// The record and its key (the prompt id) reach the device before anything is sent, or nothing is sent.
+		try {
+			await this.save(run, { required: true });
+		} catch (error) {
+			if (!isStorageFull(error)) throw error;
+			return fail({ kind: 'error', error: appError('storage', error.message), runId: null });
+		}
 		this.tracker.track(run); // before sending: its first events may beat the answer
 		// Our prompt id is stored with the run before sending, so it also serves as the idempotency key.
 		// As ComfyUI's editor does, so the outputs carry the graph (surfaces that take no such field leave it out).
@@ -173,8 +181,8 @@ export class RunSubmitter {
 		return next;
 	}
 
-	private async save(run: WorkflowRun): Promise<void> {
-		await this.runs.put(run);
+	private async save(run: WorkflowRun, options: WriteOptions = {}): Promise<void> {
+		await this.runs.put(run, options);
 		this.ctx.emit({ type: 'run', run });
 	}
 }

@@ -1,7 +1,7 @@
 /** Run records and cached output bytes in the worker's store. */
 import { isTerminal, type WorkflowRun } from '../rules/run-record';
 import { migrateRun } from '../../core/rules/run-migration';
-import type { KeyValueStore } from '../../core/worker/kv-store';
+import type { KeyValueStore, WriteOptions } from '../../core/worker/kv-store';
 
 import {
 	OPEN_RUN_KEY as OPEN,
@@ -25,11 +25,12 @@ export class RunsRepo {
 		return migrateRun(await this.kv.get(RUN + id));
 	}
 
-	async put(run: WorkflowRun): Promise<void> {
-		await this.kv.set(RUN + run.id, run);
-		if (run.promptId) await this.kv.set(BY_PROMPT + run.promptId, run.id);
+	/** `required`: the record and its key must reach the device before the run is sent (`WriteOptions`). */
+	async put(run: WorkflowRun, options: WriteOptions = {}): Promise<void> {
+		await this.kv.set(RUN + run.id, run, options);
+		if (run.promptId) await this.kv.set(BY_PROMPT + run.promptId, run.id, options);
 		if (isTerminal(run.status)) await this.kv.delete(OPEN + run.id);
-		else await this.kv.set(OPEN + run.id, true);
+		else await this.kv.set(OPEN + run.id, true, options);
 	}
 
 	/** The runs not finished yet. */

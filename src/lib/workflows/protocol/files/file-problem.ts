@@ -11,3 +11,14 @@ export class FileProblem extends Error {
 		this.name = 'FileProblem';
 	}
 }
+
+const MAX_QUOTE = 16;
+
+/**
+ * Bytes from a file (a chunk type, a text keyword, a box name) as a message may quote them: at most a
+ * short excerpt, printable ASCII only (anything else, control and direction marks included, shows as `?`).
+ */
+export function quoted(raw: string): string {
+	const cut = raw.length > MAX_QUOTE ? `${raw.slice(0, MAX_QUOTE)}…` : raw;
+	return `"${cut.replace(/[^\x20-\x7e…]/g, '?')}"`;
+}

@@ -5,7 +5,7 @@
  */
 import { ascii, latin1, u32be } from './binary';
 import type { FileReader } from './byte-source';
-import { FileProblem } from './file-problem';
+import { FileProblem, quoted } from './file-problem';
 import { formatMiB, MAX_ELEMENTS, MAX_METADATA_BYTES } from './limits';
 import { TextCollector } from './texts';
 
@@ -53,7 +53,7 @@ export async function readId3(file: FileReader): Promise<{ texts: TextCollector;
 					: u32be(tag, at + 4);
 		const frameFlags = version === 2 ? 0 : (tag[at + 8]! << 8) | tag[at + 9]!;
 		const start = at + headerLength;
-		if (start + length > tag.length) throw new FileProblem('corrupt', `the ID3 frame "${id}" runs past the tag`);
+		if (start + length > tag.length) throw new FileProblem('corrupt', `the ID3 frame ${quoted(id)} runs past the tag`);
 		if (id === 'TXXX' || id === 'TXX') readUserText(frameData(tag.subarray(start, start + length), version, frameFlags), texts);
 		at = start + length;
 	}

@@ -6,7 +6,7 @@
  */
 import { ascii, u32be, utf8 } from './binary';
 import type { FileReader } from './byte-source';
-import { FileProblem } from './file-problem';
+import { FileProblem, quoted } from './file-problem';
 import { formatMiB, MAX_ELEMENTS, MAX_METADATA_BYTES } from './limits';
 import { TextCollector } from './texts';
 
@@ -30,17 +30,17 @@ async function children(file: FileReader, start: number, end: number, parent: st
 		if (size === 1) {
 			const large = await file.read(offset + 8, 8, 'an MP4 box header');
 			const high = u32be(large, 0);
-			if (high >= 1 << 21) throw new FileProblem('corrupt', `the MP4 box "${type}" claims an impossible size`);
+			if (high >= 1 << 21) throw new FileProblem('corrupt', `the MP4 box ${quoted(type)} claims an impossible size`);
 			size = high * 2 ** 32 + u32be(large, 4);
 			headerLength = 16;
 		} else if (size === 0) {
 			size = end - offset; // to the end of the file (only allowed at the top level)
 		}
-		if (size < headerLength) throw new FileProblem('corrupt', `the MP4 box "${type}" at byte ${offset} has an invalid size`);
+		if (size < headerLength) throw new FileProblem('corrupt', `the MP4 box ${quoted(type)} at byte ${offset} has an invalid size`);
 		if (offset + size > end) {
 			throw end === file.size && offset + size > file.size
-				? new FileProblem('truncated', `the MP4 box "${type}" runs past the end of the file`)
-				: new FileProblem('corrupt', `the MP4 box "${type}" runs past the box that holds it`);
+				? new FileProblem('truncated', `the MP4 box ${quoted(type)} runs past the end of the file`)
+				: new FileProblem('corrupt', `the MP4 box ${quoted(type)} runs past the box that holds it`);
 		}
 		boxes.push({ type, start: offset + headerLength, end: offset + size });
 		offset += size;

@@ -6,7 +6,7 @@
 import { ascii, latin1, u32be, utf8 } from './binary';
 import type { FileReader } from './byte-source';
 import { crc32 } from './crc32';
-import { FileProblem } from './file-problem';
+import { FileProblem, quoted } from './file-problem';
 import { inflateCapped } from './inflate';
 import { formatMiB, MAX_ELEMENTS, MAX_INFLATED_TEXT_BYTES, MAX_METADATA_BYTES } from './limits';
 import { TextCollector } from './texts';
@@ -29,15 +29,15 @@ export async function readPng(file: FileReader, signal: AbortSignal): Promise<{ 
 			throw new FileProblem('corrupt', `a PNG chunk header at byte ${offset} is invalid`);
 		if (index === 0 && type !== 'IHDR') throw new FileProblem('corrupt', 'the PNG does not start with its header chunk (IHDR)');
 		const end = offset + 12 + length;
-		if (end > file.size) throw new FileProblem('truncated', `the PNG chunk "${type}" runs past the end of the file`);
+		if (end > file.size) throw new FileProblem('truncated', `the PNG chunk ${quoted(type)} runs past the end of the file`);
 		if (type === 'acTL') animated = true;
 		if (TEXT_CHUNKS.has(type)) {
 			if (length > MAX_METADATA_BYTES)
-				throw new FileProblem('too-large', `its "${type}" chunk is larger than ${formatMiB(MAX_METADATA_BYTES)}`);
-			const body = await file.read(offset + 4, length + 8, `the PNG chunk "${type}"`);
+				throw new FileProblem('too-large', `its ${quoted(type)} chunk is larger than ${formatMiB(MAX_METADATA_BYTES)}`);
+			const body = await file.read(offset + 4, length + 8, `the PNG chunk ${quoted(type)}`);
 			const data = body.subarray(4, 4 + length);
 			if (crc32(body.subarray(0, 4 + length)) !== u32be(body, 4 + length)) {
-				throw new FileProblem('corrupt', `its "${type}" text chunk is damaged (checksum mismatch)`);
+				throw new FileProblem('corrupt', `its ${quoted(type)} text chunk is damaged (checksum mismatch)`);
 			}
 			await readTextChunk(type, data, texts, signal);
 		}
@@ -49,12 +49,12 @@ export async function readPng(file: FileReader, signal: AbortSignal): Promise<{ 
 
 async function readTextChunk(type: string, data: Uint8Array, texts: TextCollector, signal: AbortSignal): Promise<void> {
 	const keyEnd = data.indexOf(0);
-	if (keyEnd <= 0 || keyEnd > 79) throw new FileProblem('corrupt', `a "${type}" chunk has no valid keyword`);
+	if (keyEnd <= 0 || keyEnd > 79) throw new FileProblem('corrupt', `a ${quoted(type)} chunk has no valid keyword`);
 	const key = latin1.decode(data.subarray(0, keyEnd));
 	if (type === 'tEXt' || type === 'comf') {
 		texts.add(key, latin1.decode(data.subarray(keyEnd + 1)));
 	} else if (type === 'zTXt') {
-		if (data[keyEnd + 1] !== 0) throw new FileProblem('corrupt', `the "${key}" zTXt chunk uses an unknown compression method`);
+		if (data[keyEnd + 1] !== 0) throw new FileProblem('corrupt', `the ${quoted(key)} zTXt chunk uses an unknown compression method`);
 		texts.add(key, latin1.decode(await inflateText(key, data.subarray(keyEnd + 2), signal)));
 	} else {
 		const compressed = data[keyEnd + 1];
@@ -62,10 +62,10 @@ async function readTextChunk(type: string, data: Uint8Array, texts: TextCollecto
 		const languageEnd = data.indexOf(0, keyEnd + 3);
 		const translatedEnd = languageEnd < 0 ? -1 : data.indexOf(0, languageEnd + 1);
 		if (translatedEnd < 0 || (compressed !== 0 && compressed !== 1))
-			throw new FileProblem('corrupt', `the "${key}" iTXt chunk is malformed`);
+			throw new FileProblem('corrupt', `the ${quoted(key)} iTXt chunk is malformed`);
 		const text = data.subarray(translatedEnd + 1);
 		if (compressed === 0) texts.add(key, utf8.decode(text));
-		else if (method !== 0) throw new FileProblem('corrupt', `the "${key}" iTXt chunk uses an unknown compression method`);
+		else if (method !== 0) throw new FileProblem('corrupt', `the ${quoted(key)} iTXt chunk uses an unknown compression method`);
 		else texts.add(key, utf8.decode(await inflateText(key, text, signal)));
 	}
 }
@@ -74,8 +74,8 @@ async function inflateText(key: string, compressed: Uint8Array, signal: AbortSig
 	const result = await inflateCapped(compressed, MAX_INFLATED_TEXT_BYTES, signal);
 	if (result.ok) return result.bytes;
 	if (result.kind === 'too-large') {
-		throw new FileProblem('too-large', `its compressed "${key}" text expands to more than ${formatMiB(MAX_INFLATED_TEXT_BYTES)}`);
+		throw new FileProblem('too-large', `its compressed ${quoted(key)} text expands to more than ${formatMiB(MAX_INFLATED_TEXT_BYTES)}`);
 	}
 	if (result.kind === 'aborted') throw new FileProblem('aborted', 'reading was cancelled');
-	throw new FileProblem('corrupt', `its compressed "${key}" text cannot be decompressed`);
+	throw new FileProblem('corrupt', `its compressed ${quoted(key)} text cannot be decompressed`);
 }

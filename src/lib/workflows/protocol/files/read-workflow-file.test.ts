@@ -399,3 +399,30 @@ describe('workflowFromFileTexts', () => {
 it('reads a PNG with an unknown chunk between text chunks', () => {
 	return expect(read(png(tEXt('prompt', '{}'), pngChunk('zzZz', enc('x')), tEXt('workflow', '{}')))).resolves.toMatchObject({ ok: true });
 });
+
+describe('messages quote at most a short printable excerpt of the file', () => {
+	// A keyword of 59 bytes (the limit is 79), with a bell, an escape sequence and a C1 control.
+	const hostile = '\u0085\u0007\u001b[31m<script>' + 'k'.repeat(45);
+	const webpWith = (type: string) => {
+		const chunk = concat(
+			Uint8Array.from(type, (c) => c.charCodeAt(0)),
+			new Uint8Array([0xff, 0, 0, 0])
+		);
+		const riff = concat(enc('RIFF'), new Uint8Array([4 + chunk.length, 0, 0, 0]), enc('WEBP'), chunk);
+		return riff;
+	};
+	const enc1 = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0));
+
+	it.each([
+		['a zTXt keyword with control characters and an escape sequence', png(zTXt(hostile, enc1('not zlib')))],
+		['an iTXt keyword', png(iTXt(hostile, enc1('not zlib')))],
+		['a WebP chunk type of raw bytes', webpWith('\u0007\u001b\u0085\u00ff')]
+	])('%s', async (_what, bytes) => {
+		const result = await read(bytes, 'hostile.png');
+		expect(result.ok).toBe(false);
+		if (result.ok) return;
+		const [, quote = ''] = /cannot be read: .*?("[^"]*")/.exec(result.message) ?? /cut off: .*?("[^"]*")/.exec(result.message) ?? [];
+		expect(quote, result.message).toMatch(/^"[\x20-\x7e…]{1,17}"$/);
+		expect(result.message).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202e]/);
+	});
+});

@@ -5,7 +5,7 @@
  */
 import { ascii, u16be, u16le, u32be, u32le, utf8 } from './binary';
 import type { FileReader } from './byte-source';
-import { FileProblem } from './file-problem';
+import { FileProblem, quoted } from './file-problem';
 import { formatMiB, MAX_ELEMENTS, MAX_METADATA_BYTES } from './limits';
 import { TextCollector } from './texts';
 
@@ -21,7 +21,7 @@ export async function readWebp(file: FileReader): Promise<TextCollector> {
 		const type = ascii(header, 0, 4);
 		const length = u32le(header, 4);
 		const end = offset + 8 + length + (length & 1);
-		if (offset + 8 + length > riffEnd) throw new FileProblem('truncated', `the WebP chunk "${type}" runs past the end of the file`);
+		if (offset + 8 + length > riffEnd) throw new FileProblem('truncated', `the WebP chunk ${quoted(type)} runs past the end of the file`);
 		if (type === 'EXIF') {
 			if (length > MAX_METADATA_BYTES) throw new FileProblem('too-large', `its EXIF data is larger than ${formatMiB(MAX_METADATA_BYTES)}`);
 			readExifStrings(await file.read(offset + 8, length, 'the EXIF chunk'), texts);

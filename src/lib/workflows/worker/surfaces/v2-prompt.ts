@@ -9,7 +9,8 @@ export function withAssetReferences(prompt: ApiPrompt): Record<string, unknown> 
 	// Keys are node ids from the user's workflow: a null-prototype object, so "__proto__" stays an own key.
 	const out = Object.create(null) as Record<string, unknown>;
 	for (const [id, node] of Object.entries(prompt)) {
-		const inputs: Record<string, unknown> = {};
+		// Input names too: an input named "__proto__" would otherwise set the prototype and leave the body.
+		const inputs = Object.create(null) as Record<string, unknown>;
 		for (const [name, value] of Object.entries(node.inputs)) {
 			inputs[name] =
 				typeof value === 'string' && value.startsWith(ASSET_NAME_PREFIX)
