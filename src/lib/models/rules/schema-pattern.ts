@@ -1,7 +1,7 @@
 /**
  * A schema's `pattern`, matched in linear time. Patterns come from a server, and the browser's own
  * engine backtracks (`(x+x+)+y` took 169 s on one input), so they are matched by re2js, a port of RE2
- * (docs/decisions/0058-patterns-in-linear-time.md). ECMAScript syntax RE2 lacks (look-around,
+ * (docs/decisions/0060-patterns-in-linear-time.md). ECMAScript syntax RE2 lacks (look-around,
  * back-references) is refused: such a pattern is not checked here, and the field says so.
  */
 import { RE2JS } from 're2js';
