@@ -51,6 +51,8 @@ export interface UiNode {
 	/** By position, or keyed by widget name as some nodes write them; null when absent. */
 	widgetsValues: Json[] | Map<string, Json> | null;
 	pack: string | undefined;
+	/** `properties.ver`: the version of the pack (of ComfyUI itself for `comfy-core`) the file was saved with. */
+	packVersion: string | undefined;
 	searchName: string | undefined;
 	models: ModelRef[];
 }
@@ -207,6 +209,7 @@ export function parseNode(raw: Json, where: string): UiNode {
 		outputs,
 		widgetsValues: parseWidgetsValues(raw['widgets_values']),
 		pack: pack || undefined,
+		packVersion: stringOf(properties['ver']) || undefined,
 		searchName: searchName || undefined,
 		models: parseModels(properties['models'])
 	};
