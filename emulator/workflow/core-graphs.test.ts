@@ -4,6 +4,9 @@ import type { FileRef, NodeUiOutput } from '../../src/lib/workflows/protocol/wor
 import { CORE_GRAPHS, INPUT_IMAGE } from './core-graphs.fixture';
 import { RecordingSocket, api } from './test-support';
 import { useWorkflowEmulator } from './use-workflow-emulator';
+import { SUBGRAPH_WORKFLOW } from './subgraph-workflow.fixture';
+import { convertUiWorkflow } from '../../src/lib/workflows/rules/converter/convert';
+import { parseObjectInfo } from '../../src/lib/workflows/protocol/object-info';
 
 const bed = useWorkflowEmulator();
 
@@ -85,6 +88,28 @@ describe('graphs of the common families run on the emulator', () => {
 		const { status, body } = await api(bed.emu).submit(prompt);
 		expect(status).toBe(400);
 		expect(JSON.stringify(body)).toContain('return_type_mismatch');
+	});
+});
+
+describe('a UI-format workflow with a subgraph, converted by the app, runs on the emulator', () => {
+	it('converts against the served node definitions and runs to success, writing the subgraph’s picture', async () => {
+		const info = parseObjectInfo(await (await api(bed.emu).get('/api/object_info')).json());
+		expect(info.ok).toBe(true);
+		if (!info.ok) return;
+		const converted = convertUiWorkflow(SUBGRAPH_WORKFLOW, info.nodes);
+		expect(converted.ok, JSON.stringify(converted)).toBe(true);
+		if (!converted.ok) return;
+		expect(converted.missing).toEqual({ nodeTypes: [], models: [] });
+		expect(Object.keys(converted.prompt).sort()).toEqual(['1:10', '1:12', '1:13', '1:14', '1:15', '1:16', '2']);
+		const socket = await RecordingSocket.open(bed.emu);
+		const { status, body } = await api(bed.emu).submit(converted.prompt, { client_id: 'test-client' });
+		expect(status, JSON.stringify(body)).toBe(200);
+		const events = await socket.untilDone(body['prompt_id'] as string);
+		socket.close();
+		expect(events.map((m) => m.type)).toContain('execution_success');
+		const output = events.find((m) => m.type === 'executed' && m.data['node'] === '2')?.data['output'] as NodeUiOutput;
+		const meta = await sharp(await download(output.images![0]!)).metadata();
+		expect({ width: meta.width, height: meta.height }).toEqual({ width: 80, height: 48 });
 	});
 });
 

@@ -3,7 +3,8 @@
  * Loader nodes offer these names in `object_info` and validation refuses any other (`value_not_in_list`),
  * as a real server does for a file it lacks. Names are those today's popular workflows ask for (ComfyUI's
  * published workflow templates, e.g. Comfy-Org/workflow_templates templates/default.json at commit
- * 01d74046d1f6e25a1fea9d8d45f9ff56b46e3d25, and ComfyUI's own examples), plus the names this project's
+ * 01d74046d1f6e25a1fea9d8d45f9ff56b46e3d25 and templates/01_get_started_text_to_image.json at commit
+ * 02a493daa38e6453ab3b83ed70dfeb4a5062b614, and ComfyUI's own examples), plus the names this project's
  * examples and tests use. Only names: the emulator runs no model.
  */
 
@@ -53,6 +54,7 @@ export const MODEL_SHELF: Readonly<Record<string, readonly string[]>> = {
 		'clip_l.safetensors',
 		'llava_llama3_fp8_scaled.safetensors',
 		'qwen_2.5_vl_7b_fp8_scaled.safetensors',
+		'qwen_3_4b.safetensors',
 		't5_base.safetensors',
 		't5xxl_fp16.safetensors',
 		't5xxl_fp8_e4m3fn.safetensors',
@@ -68,7 +70,8 @@ export const MODEL_SHELF: Readonly<Record<string, readonly string[]>> = {
 		'hunyuan_video_t2v_720p_bf16.safetensors',
 		'qwen_image_fp8_e4m3fn.safetensors',
 		'wan2.1_t2v_1.3B_fp16.safetensors',
-		'wan2.2_ti2v_5B_fp16.safetensors'
+		'wan2.2_ti2v_5B_fp16.safetensors',
+		'z_image_turbo_bf16.safetensors'
 	],
 	clip_vision: ['clip_vision_g.safetensors', 'clip_vision_h.safetensors', 'sigclip_vision_patch14_384.safetensors'],
 	style_models: ['flux1-redux-dev.safetensors'],
