@@ -5,6 +5,7 @@ import { CORE_GRAPHS, INPUT_IMAGE } from './core-graphs.fixture';
 import { RecordingSocket, api } from './test-support';
 import { useWorkflowEmulator } from './use-workflow-emulator';
 import { SUBGRAPH_WORKFLOW } from './subgraph-workflow.fixture';
+import { BLOCKS, STEPS_PER_BLOCK, largeGraph } from '../../bench/support/large-graph';
 import { convertUiWorkflow } from '../../src/lib/workflows/rules/converter/convert';
 import { parseObjectInfo } from '../../src/lib/workflows/protocol/object-info';
 
@@ -53,6 +54,16 @@ describe('graphs of the common families run on the emulator', () => {
 			if (graph.output.kind === 'video') expect([...bytes.subarray(0, 4)]).toEqual([0x1a, 0x45, 0xdf, 0xa3]);
 		});
 	}
+
+	it('a 200-node chain (the benchmark’s graph) runs to success: cache keys stay short however long the chain', async () => {
+		const socket = await RecordingSocket.open(bed.emu);
+		const { status, body } = await api(bed.emu).submit(largeGraph(1), { client_id: 'test-client' });
+		expect(status, JSON.stringify(body)).toBe(200);
+		const events = await socket.untilDone(body['prompt_id'] as string, 60_000);
+		socket.close();
+		expect(events.map((m) => m.type)).toContain('execution_success');
+		expect(events.filter((m) => m.type === 'progress')).toHaveLength(BLOCKS * STEPS_PER_BLOCK);
+	}, 90_000);
 
 	it('KSamplerAdvanced reports the steps it runs: from start_at_step to the end', async () => {
 		const hires = CORE_GRAPHS.find((g) => g.prompt['11']?.class_type === 'KSamplerAdvanced')!;
