@@ -4,7 +4,8 @@
  * as a real server does for a file it lacks. Names are those today's popular workflows ask for (ComfyUI's
  * published workflow templates, e.g. Comfy-Org/workflow_templates templates/default.json at commit
  * 01d74046d1f6e25a1fea9d8d45f9ff56b46e3d25 and templates/01_get_started_text_to_image.json at commit
- * 02a493daa38e6453ab3b83ed70dfeb4a5062b614, and ComfyUI's own examples), plus the names this project's
+ * 02a493daa38e6453ab3b83ed70dfeb4a5062b614; the templates the #28 note lists, each at the commit it names),
+ * and ComfyUI's own examples), plus the names this project's
  * examples and tests use. Only names: the emulator runs no model.
  */
 
@@ -26,6 +27,7 @@ export const MODEL_SHELF: Readonly<Record<string, readonly string[]>> = {
 		'sd_xl_base_1.0.safetensors',
 		'sd_xl_refiner_1.0.safetensors',
 		'sd_xl_turbo_1.0_fp16.safetensors',
+		'stable-audio-open-1.0.safetensors',
 		'stable_audio_open_1.0.safetensors',
 		'svd_xt.safetensors',
 		'v1-5-pruned-emaonly-fp16.safetensors',
@@ -55,6 +57,7 @@ export const MODEL_SHELF: Readonly<Record<string, readonly string[]>> = {
 		'llava_llama3_fp8_scaled.safetensors',
 		'qwen_2.5_vl_7b_fp8_scaled.safetensors',
 		'qwen_3_4b.safetensors',
+		't5-base.safetensors',
 		't5_base.safetensors',
 		't5xxl_fp16.safetensors',
 		't5xxl_fp8_e4m3fn.safetensors',
@@ -63,13 +66,17 @@ export const MODEL_SHELF: Readonly<Record<string, readonly string[]>> = {
 	],
 	// Likewise `unet` is a second path of `diffusion_models`.
 	diffusion_models: [
+		'Chroma1-HD-fp8_scaled_rev2.safetensors',
 		'flux1-dev.safetensors',
 		'flux1-fill-dev.safetensors',
 		'flux1-kontext-dev.safetensors',
 		'flux1-schnell.safetensors',
 		'hunyuan_video_t2v_720p_bf16.safetensors',
+		'lotus-depth-d-v1-1.safetensors',
 		'qwen_image_fp8_e4m3fn.safetensors',
 		'wan2.1_t2v_1.3B_fp16.safetensors',
+		'wan2.2_t2v_high_noise_14B_fp8_scaled.safetensors',
+		'wan2.2_t2v_low_noise_14B_fp8_scaled.safetensors',
 		'wan2.2_ti2v_5B_fp16.safetensors',
 		'z_image_turbo_bf16.safetensors'
 	],
