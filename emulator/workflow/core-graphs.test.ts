@@ -93,6 +93,24 @@ describe('graphs of the common families run on the emulator', () => {
 		});
 	});
 
+	it('LoadImageOutput takes one of the server’s outputs by its annotated name, and refuses one it does not have', async () => {
+		const socket = await RecordingSocket.open(bed.emu);
+		const first = await api(bed.emu).submit(CORE_GRAPHS[0]!.prompt, { client_id: 'test-client' });
+		const events = await socket.untilDone(first.body['prompt_id'] as string);
+		const saved = (events.find((m) => m.type === 'executed')?.data['output'] as NodeUiOutput).images![0]!;
+		const reuse = (image: string) => ({
+			'1': { class_type: 'LoadImageOutput', inputs: { image } },
+			'2': { class_type: 'PreviewImage', inputs: { images: ['1', 0] } }
+		});
+		const ok = await api(bed.emu).submit(reuse(`${saved.filename} [output]`), { client_id: 'test-client' });
+		expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+		expect((await socket.untilDone(ok.body['prompt_id'] as string)).map((m) => m.type)).toContain('execution_success');
+		socket.close();
+		const missing = await api(bed.emu).submit(reuse('ComfyUI_99999_.png [output]'));
+		expect(missing.status).toBe(400);
+		expect(JSON.stringify(missing.body)).toContain('Invalid image file: ComfyUI_99999_.png [output]');
+	});
+
 	it('refuses a link whose type does not fit the input (an IMAGE into a LATENT)', async () => {
 		const prompt = JSON.parse(JSON.stringify(CORE_GRAPHS[2]!.prompt)) as (typeof CORE_GRAPHS)[number]['prompt'];
 		prompt['10']!.inputs['samples'] = ['6', 0];

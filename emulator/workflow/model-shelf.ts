@@ -53,7 +53,10 @@ export const MODEL_SHELF: Readonly<Record<string, readonly string[]>> = {
 	// ComfyUI reads `clip` as a second path of `text_encoders` (folder_paths.py): one list for both.
 	text_encoders: [
 		'clip_g.safetensors',
+		'clip_g_hidream.safetensors',
 		'clip_l.safetensors',
+		'clip_l_hidream.safetensors',
+		'llama_3.1_8b_instruct_fp8_scaled.safetensors',
 		'llava_llama3_fp8_scaled.safetensors',
 		'qwen_2.5_vl_7b_fp8_scaled.safetensors',
 		'qwen_3_4b.safetensors',
@@ -67,10 +70,12 @@ export const MODEL_SHELF: Readonly<Record<string, readonly string[]>> = {
 	// Likewise `unet` is a second path of `diffusion_models`.
 	diffusion_models: [
 		'Chroma1-HD-fp8_scaled_rev2.safetensors',
+		'flux1-dev-kontext_fp8_scaled.safetensors',
 		'flux1-dev.safetensors',
 		'flux1-fill-dev.safetensors',
 		'flux1-kontext-dev.safetensors',
 		'flux1-schnell.safetensors',
+		'hidream_i1_dev_fp8.safetensors',
 		'hunyuan_video_t2v_720p_bf16.safetensors',
 		'lotus-depth-d-v1-1.safetensors',
 		'qwen_image_fp8_e4m3fn.safetensors',
