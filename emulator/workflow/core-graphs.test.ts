@@ -130,6 +130,8 @@ describe('a UI-format workflow with a subgraph, converted by the app, runs on th
 		if (!converted.ok) return;
 		expect(converted.missing).toEqual({ nodeTypes: [], models: [] });
 		expect(Object.keys(converted.prompt).sort()).toEqual(['1:10', '1:12', '1:13', '1:14', '1:15', '1:16', '2']);
+		// The prompt shown on the instance (proxyWidgets ["-1", "text"]) is the one sent, not the inner node's old text.
+		expect(converted.prompt['1:12']!.inputs['text']).toBe('a kite at noon');
 		const socket = await RecordingSocket.open(bed.emu);
 		const { status, body } = await api(bed.emu).submit(converted.prompt, { client_id: 'test-client' });
 		expect(status, JSON.stringify(body)).toBe(200);

@@ -3,7 +3,7 @@
  * text-to-image subgraph whose prompt and size are promoted to the instance (`proxyWidgets`), its
  * image saved outside it. Written for this project; converted with the app's converter, then run.
  */
-import type { JsonObject } from '../../src/lib/core/protocol/json';
+import type { Json, JsonObject } from '../../src/lib/core/protocol/json';
 
 const SUBGRAPH = 'b7d5e9a0-0000-4000-8000-000000000001';
 
@@ -12,7 +12,7 @@ const node = (
 	type: string,
 	inputs: Array<[string, string, number | null]>,
 	outputs: Array<[string, string, number[]]>,
-	values: unknown[]
+	values: Json[]
 ) => ({
 	id,
 	type,
@@ -37,10 +37,11 @@ export const SUBGRAPH_WORKFLOW: JsonObject = {
 	last_link_id: 1,
 	nodes: [
 		{
-			...node(1, SUBGRAPH, [], [['IMAGE', 'IMAGE', [1]]], []),
+			// The prompt is a subgraph input shown on the instance (["-1", "text"]): its value is the instance's.
+			...node(1, SUBGRAPH, [], [['IMAGE', 'IMAGE', [1]]], ['a kite at noon', null]),
 			properties: {
 				proxyWidgets: [
-					['12', 'text'],
+					['-1', 'text'],
 					['14', 'width']
 				]
 			}
@@ -56,7 +57,7 @@ export const SUBGRAPH_WORKFLOW: JsonObject = {
 				name: 'Text to image',
 				inputNode: { id: -10, bounding: [0, 0, 10, 10] },
 				outputNode: { id: -20, bounding: [0, 0, 10, 10] },
-				inputs: [],
+				inputs: [{ id: 'i1', name: 'text', type: 'STRING', linkIds: [20] }],
 				outputs: [{ id: 'o1', name: 'IMAGE', type: 'IMAGE', linkIds: [16] }],
 				widgets: [],
 				nodes: [
@@ -71,7 +72,13 @@ export const SUBGRAPH_WORKFLOW: JsonObject = {
 						],
 						['v1-5-pruned-emaonly-fp16.safetensors']
 					),
-					node(12, 'CLIPTextEncode', [['clip', 'CLIP', 11]], [['CONDITIONING', 'CONDITIONING', [14]]], ['a kite over dunes']),
+					{
+						...node(12, 'CLIPTextEncode', [['clip', 'CLIP', 11]], [['CONDITIONING', 'CONDITIONING', [14]]], ['a kite over dunes']),
+						inputs: [
+							{ name: 'clip', type: 'CLIP', link: 11 },
+							{ name: 'text', type: 'STRING', link: 20, widget: { name: 'text' } }
+						]
+					},
 					node(13, 'CLIPTextEncode', [['clip', 'CLIP', 12]], [['CONDITIONING', 'CONDITIONING', [15]]], ['']),
 					node(14, 'EmptyLatentImage', [], [['LATENT', 'LATENT', [17]]], [80, 48, 1]),
 					node(
@@ -106,7 +113,8 @@ export const SUBGRAPH_WORKFLOW: JsonObject = {
 					link(15, 13, 0, 15, 2, 'CONDITIONING'),
 					link(17, 14, 0, 15, 3, 'LATENT'),
 					link(18, 15, 0, 16, 0, 'LATENT'),
-					link(16, 16, 0, -20, 0, 'IMAGE')
+					link(16, 16, 0, -20, 0, 'IMAGE'),
+					link(20, -10, 0, 12, 1, 'STRING')
 				]
 			}
 		]

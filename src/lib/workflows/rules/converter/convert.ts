@@ -161,9 +161,8 @@ class Converter {
 				const parent = exec.parent;
 				if (parent && link.originId === SUBGRAPH_INPUT_ID) {
 					const outer = parent.node.inputs[link.originSlot];
-					if (!outer) return undefined;
-					if (outer.link === null) {
-						const promoted = parent.promoted?.get(link.originSlot);
+					if (!outer || outer.link === null) {
+						const promoted = (outer ? parent.promoted?.get(link.originSlot) : undefined) ?? proxiedValue(parent, link.originSlot);
 						return promoted === undefined ? undefined : { widget: promoted };
 					}
 					exec = parent;
@@ -256,6 +255,21 @@ class Converter {
 		}
 		return { inputs, class_type: exec.node.type, _meta: { title: this.title(exec) } };
 	}
+}
+
+/**
+ * A subgraph input the instance shows as a widget of its own, with no input slot: the editor lists it
+ * in `properties.proxyWidgets` as `["-1", input name]`, and keeps its value in the instance's
+ * `widgets_values` at the same position (null when the value lives in the inner node).
+ */
+function proxiedValue(instance: ExecNode, subgraphSlot: number): Json | undefined {
+	const name = instance.subgraph?.inputs[subgraphSlot]?.name;
+	const proxies = instance.node.proxyWidgets;
+	const stored = instance.node.widgetsValues;
+	if (name === undefined || !proxies || !Array.isArray(stored)) return undefined;
+	const at = proxies.findIndex(([node, widget]) => node === '-1' && widget === name);
+	const value = at === -1 ? undefined : stored[at];
+	return value === null ? undefined : value;
 }
 
 const choiceSets = new WeakMap<InputDefinition, Set<string | number>>();

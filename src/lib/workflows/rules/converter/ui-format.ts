@@ -55,6 +55,8 @@ export interface UiNode {
 	packVersion: string | undefined;
 	searchName: string | undefined;
 	models: ModelRef[];
+	/** A subgraph instance's `properties.proxyWidgets`: `[inner node id or "-1" for a subgraph input, widget name]`. */
+	proxyWidgets: Array<[string, string]> | undefined;
 }
 
 export interface UiGraph {
@@ -156,6 +158,13 @@ function parseLinks(raw: Json | undefined, where: string): Map<string, UiLink> {
 
 const NO_MODELS: ModelRef[] = [];
 
+function parseProxyWidgets(raw: Json | undefined): Array<[string, string]> | undefined {
+	if (!Array.isArray(raw)) return undefined;
+	return raw.map((entry): [string, string] =>
+		Array.isArray(entry) && entry.length >= 2 ? [String(entry[0]), String(entry[1])] : ['', '']
+	);
+}
+
 function parseModels(raw: Json | undefined): ModelRef[] {
 	if (!Array.isArray(raw) || raw.length === 0) return NO_MODELS;
 	const models: ModelRef[] = [];
@@ -211,7 +220,8 @@ export function parseNode(raw: Json, where: string): UiNode {
 		pack: pack || undefined,
 		packVersion: stringOf(properties['ver']) || undefined,
 		searchName: searchName || undefined,
-		models: parseModels(properties['models'])
+		models: parseModels(properties['models']),
+		proxyWidgets: parseProxyWidgets(properties['proxyWidgets'])
 	};
 }
 
