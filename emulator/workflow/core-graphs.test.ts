@@ -129,7 +129,9 @@ describe('a UI-format workflow with a subgraph, converted by the app, runs on th
 		expect(converted.ok, JSON.stringify(converted)).toBe(true);
 		if (!converted.ok) return;
 		expect(converted.missing).toEqual({ nodeTypes: [], models: [] });
-		expect(Object.keys(converted.prompt).sort()).toEqual(['1:10', '1:12', '1:13', '1:14', '1:15', '1:16', '2']);
+		expect(Object.keys(converted.prompt).sort()).toEqual(['1:10', '1:12', '1:13', '1:14', '1:15', '1:16', '2', '4']);
+		// The instance's only slot (the seed) feeds the seed, though it is the subgraph's second input.
+		expect(converted.prompt['1:15']!.inputs['seed']).toEqual(['4', 0]);
 		// The prompt shown on the instance (proxyWidgets ["-1", "text"]) is the one sent, not the inner node's old text.
 		expect(converted.prompt['1:12']!.inputs['text']).toBe('a kite at noon');
 		const socket = await RecordingSocket.open(bed.emu);

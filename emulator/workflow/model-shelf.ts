@@ -21,6 +21,7 @@ export const MODEL_SHELF: Readonly<Record<string, readonly string[]>> = {
 		'flux1-dev-fp8.safetensors',
 		'flux1-schnell-fp8.safetensors',
 		'flux1-schnell.safetensors',
+		'hunyuan3d-dit-v2_fp16.safetensors',
 		'ltx-video-2b-v0.9.5.safetensors',
 		'sd3.5_large_fp8_scaled.safetensors',
 		'sd3.5_medium_incl_clips_t5xxlfp8scaled.safetensors',
@@ -35,6 +36,7 @@ export const MODEL_SHELF: Readonly<Record<string, readonly string[]>> = {
 	],
 	configs: ['v1-inference.yaml', 'v1-inpainting-inference.yaml', 'v2-inference-v.yaml', 'v2-inference.yaml'],
 	loras: [
+		'Qwen-Image-Edit-Lightning-4steps-V1.0-bf16.safetensors',
 		'epiNoiseoffset_v2.safetensors',
 		'flux1-canny-dev-lora.safetensors',
 		'flux1-depth-dev-lora.safetensors',
@@ -80,6 +82,7 @@ export const MODEL_SHELF: Readonly<Record<string, readonly string[]>> = {
 		'hunyuan_video_t2v_720p_bf16.safetensors',
 		'lotus-depth-d-v1-1.safetensors',
 		'omnigen2_fp16.safetensors',
+		'qwen_image_edit_fp8_e4m3fn.safetensors',
 		'qwen_image_fp8_e4m3fn.safetensors',
 		'wan2.1_t2v_1.3B_fp16.safetensors',
 		'wan2.2_t2v_high_noise_14B_fp8_scaled.safetensors',

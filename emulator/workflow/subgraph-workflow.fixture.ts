@@ -38,7 +38,8 @@ export const SUBGRAPH_WORKFLOW: JsonObject = {
 	nodes: [
 		{
 			// The prompt is a subgraph input shown on the instance (["-1", "text"]): its value is the instance's.
-			...node(1, SUBGRAPH, [], [['IMAGE', 'IMAGE', [1]]], ['a kite at noon', null]),
+			// Its one input slot is the seed, the subgraph's second input: slots are matched by name, not position.
+			...node(1, SUBGRAPH, [['seed', 'INT', 2]], [['IMAGE', 'IMAGE', [1]]], ['a kite at noon', null]),
 			properties: {
 				proxyWidgets: [
 					['-1', 'text'],
@@ -47,9 +48,13 @@ export const SUBGRAPH_WORKFLOW: JsonObject = {
 			}
 		},
 		node(2, 'SaveImage', [['images', 'IMAGE', 1]], [], ['subgraph']),
+		node(4, 'PrimitiveInt', [], [['INT', 'INT', [2]]], [77, 'fixed']),
 		{ id: 3, type: 'MarkdownNote', mode: 0, inputs: [], outputs: [], properties: {}, widgets_values: ['Our own note.'] }
 	],
-	links: [[1, 1, 0, 2, 0, 'IMAGE']],
+	links: [
+		[1, 1, 0, 2, 0, 'IMAGE'],
+		[2, 4, 0, 1, 0, 'INT']
+	],
 	definitions: {
 		subgraphs: [
 			{
@@ -57,7 +62,10 @@ export const SUBGRAPH_WORKFLOW: JsonObject = {
 				name: 'Text to image',
 				inputNode: { id: -10, bounding: [0, 0, 10, 10] },
 				outputNode: { id: -20, bounding: [0, 0, 10, 10] },
-				inputs: [{ id: 'i1', name: 'text', type: 'STRING', linkIds: [20] }],
+				inputs: [
+					{ id: 'i1', name: 'text', type: 'STRING', linkIds: [20] },
+					{ id: 'i2', name: 'seed', type: 'INT', linkIds: [21] }
+				],
 				outputs: [{ id: 'o1', name: 'IMAGE', type: 'IMAGE', linkIds: [16] }],
 				widgets: [],
 				nodes: [
@@ -88,7 +96,8 @@ export const SUBGRAPH_WORKFLOW: JsonObject = {
 							['model', 'MODEL', 10],
 							['positive', 'CONDITIONING', 14],
 							['negative', 'CONDITIONING', 15],
-							['latent_image', 'LATENT', 17]
+							['latent_image', 'LATENT', 17],
+							['seed', 'INT', 21]
 						],
 						[['LATENT', 'LATENT', [18]]],
 						[5, 'randomize', 3, 7, 'euler', 'normal', 1]
@@ -114,7 +123,8 @@ export const SUBGRAPH_WORKFLOW: JsonObject = {
 					link(17, 14, 0, 15, 3, 'LATENT'),
 					link(18, 15, 0, 16, 0, 'LATENT'),
 					link(16, 16, 0, -20, 0, 'IMAGE'),
-					link(20, -10, 0, 12, 1, 'STRING')
+					link(20, -10, 0, 12, 1, 'STRING'),
+					link(21, -10, 1, 15, 4, 'INT')
 				]
 			}
 		]

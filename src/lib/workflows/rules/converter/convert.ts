@@ -160,13 +160,19 @@ class Converter {
 				type ??= input.type;
 				const parent = exec.parent;
 				if (parent && link.originId === SUBGRAPH_INPUT_ID) {
-					const outer = parent.node.inputs[link.originSlot];
+					// The instance's input for this subgraph input, by name: an instance may list only some of them.
+					const name = parent.subgraph?.inputs[link.originSlot]?.name;
+					const byName = name === undefined ? -1 : parent.node.inputs.findIndex((i) => i.name === name);
+					// Else by position, where the two lists line up (a group node's are built so).
+					const aligned = parent.node.inputs.length === (parent.subgraph?.inputs.length ?? -1);
+					const outerSlot = byName !== -1 ? byName : name === undefined || aligned ? link.originSlot : -1;
+					const outer = outerSlot === -1 ? undefined : parent.node.inputs[outerSlot];
 					if (!outer || outer.link === null) {
-						const promoted = (outer ? parent.promoted?.get(link.originSlot) : undefined) ?? proxiedValue(parent, link.originSlot);
+						const promoted = (outer ? parent.promoted?.get(outerSlot) : undefined) ?? proxiedValue(parent, link.originSlot);
 						return promoted === undefined ? undefined : { widget: promoted };
 					}
 					exec = parent;
-					slot = link.originSlot;
+					slot = outerSlot;
 					type = undefined;
 					continue;
 				}
