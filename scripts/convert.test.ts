@@ -67,13 +67,35 @@ describe('npm run convert', () => {
 		);
 	});
 
+	it('warns of a model file the server lacks and still prints the prompt (exit 0): only an unsendable prompt is an error', async () => {
+		const { nodes, links } = edit(txt2imgNodes(), [
+			uiNode(4, 'CheckpointLoaderSimple', {
+				outputs: [
+					['MODEL', 'MODEL', [1]],
+					['CLIP', 'CLIP', [3, 5]],
+					['VAE', 'VAE', [8]]
+				],
+				values: ['SDXL/not_on_this_server.safetensors']
+			})
+		]);
+		const models = [{ name: 'not_on_this_server.safetensors', url: 'https://example.com/m.safetensors', directory: 'checkpoints' }];
+		const result = await run(['--object-info', objectInfo, file('model.json', JSON.stringify(workflow04(nodes, links, { models })))]);
+		expect(result.code).toBe(0);
+		expect(result.stderr).toContain(
+			'warning: Node 4 ("Load Checkpoint") uses the model file "SDXL/not_on_this_server.safetensors" (ckpt_name), which this server does not list; download it from https://example.com/m.safetensors into models/checkpoints.'
+		);
+		expect(JSON.parse(result.stdout)['4'].inputs.ckpt_name).toBe('SDXL/not_on_this_server.safetensors');
+	});
+
 	it('names a missing node pack, and prints warnings even on success', async () => {
 		const missing = edit(txt2imgNodes(), [
 			uiNode(60, 'FaceDetailer', { title: 'Fix faces', properties: { cnr_id: 'comfyui-impact-pack' } })
 		]);
 		const result = await run(['--object-info', objectInfo, file('missing.json', JSON.stringify(workflow04(missing.nodes, missing.links)))]);
 		expect(result.code).toBe(1);
-		expect(result.stderr).toContain('- FaceDetailer from the node pack "comfyui-impact-pack": #60 "Fix faces"');
+		expect(result.stderr).toContain(
+			'- FaceDetailer, from the node pack "comfyui-impact-pack": install it on this server, or pick another server; used by #60 "Fix faces"'
+		);
 
 		const short = edit(txt2imgNodes(), [uiNode(5, 'EmptyLatentImage', { outputs: [['LATENT', 'LATENT', [2]]], values: [512] })]);
 		const warned = await run(['--object-info', objectInfo, file('short.json', JSON.stringify(workflow04(short.nodes, short.links)))]);

@@ -197,5 +197,71 @@ export const CORE_GRAPHS: CoreGraph[] = [
 			'10': n('SaveVideo', { video: ['9', 0], filename_prefix: 'video/waves', format: 'auto', codec: 'auto' })
 		},
 		output: { node: '10', kind: 'video' }
+	},
+	{
+		name: 'inpainting (LoadImage mask + GrowMask + VAEEncodeForInpaint)',
+		image: INPUT_IMAGE,
+		prompt: {
+			...sd15Base(),
+			'1': n('CheckpointLoaderSimple', { ckpt_name: '512-inpainting-ema.safetensors' }),
+			'10': n('LoadImage', { image: INPUT_IMAGE }),
+			'11': n('GrowMask', { mask: ['10', 1], expand: 4, tapered_corners: true }),
+			'12': n('VAEEncodeForInpaint', { pixels: ['10', 0], vae: ['1', 2], mask: ['11', 0], grow_mask_by: 6 }),
+			'5': ksampler(['1', 0], ['2', 0], ['3', 0], ['12', 0]),
+			'6': n('VAEDecode', { samples: ['5', 0], vae: ['1', 2] }),
+			'7': n('SaveImage', { images: ['6', 0], filename_prefix: 'inpaint' })
+		},
+		output: { node: '7', kind: 'images' },
+		size: { width: 48, height: 32 }
+	},
+	{
+		name: 'outpainting (ImagePadForOutpaint + InpaintModelConditioning)',
+		image: INPUT_IMAGE,
+		prompt: {
+			...sd15Base(),
+			'10': n('LoadImage', { image: INPUT_IMAGE }),
+			'11': n('ImagePadForOutpaint', { image: ['10', 0], left: 8, top: 0, right: 8, bottom: 0, feathering: 4 }),
+			'12': n('InpaintModelConditioning', {
+				positive: ['2', 0],
+				negative: ['3', 0],
+				vae: ['1', 2],
+				pixels: ['11', 0],
+				mask: ['11', 1],
+				noise_mask: true
+			}),
+			'5': ksampler(['1', 0], ['12', 0], ['12', 1], ['12', 2]),
+			'6': n('VAEDecode', { samples: ['5', 0], vae: ['1', 2] }),
+			'7': n('SaveImage', { images: ['6', 0], filename_prefix: 'outpaint' })
+		},
+		output: { node: '7', kind: 'images' },
+		size: { width: 64, height: 32 }
+	},
+	{
+		name: 'single-file text encoder (UNETLoader + CLIPLoader + ModelSamplingAuraFlow + ConditioningZeroOut)',
+		prompt: {
+			'1': n('UNETLoader', { unet_name: 'z_image_turbo_bf16.safetensors', weight_dtype: 'default' }),
+			'2': n('CLIPLoader', { clip_name: 'qwen_3_4b.safetensors', type: 'lumina2', device: 'default' }),
+			'3': n('VAELoader', { vae_name: 'ae.safetensors' }),
+			'4': n('ModelSamplingAuraFlow', { model: ['1', 0], shift: 3 }),
+			'5': n('CLIPTextEncode', { text: 'a billboard on a rooftop', clip: ['2', 0] }),
+			'6': n('ConditioningZeroOut', { conditioning: ['5', 0] }),
+			'7': n('EmptySD3LatentImage', { width: 64, height: 64, batch_size: 1 }),
+			'8': n('KSampler', {
+				model: ['4', 0],
+				positive: ['5', 0],
+				negative: ['6', 0],
+				latent_image: ['7', 0],
+				seed: 3,
+				steps: 4,
+				cfg: 1,
+				sampler_name: 'res_multistep',
+				scheduler: 'simple',
+				denoise: 1
+			}),
+			'9': n('VAEDecode', { samples: ['8', 0], vae: ['3', 0] }),
+			'10': n('SaveImage', { images: ['9', 0], filename_prefix: 'single-encoder' })
+		},
+		output: { node: '10', kind: 'images' },
+		size: { width: 64, height: 64 }
 	}
 ];

@@ -96,7 +96,7 @@ export class WorkflowEngine {
 	submit(body: SubmitRequest): SubmitOutcome {
 		const image = this.imageValidator();
 		const definitions = this.definitions();
-		const result = validatePrompt(body.prompt, definitions, { LoadImage: image, LoadImageMask: image });
+		const result = validatePrompt(body.prompt, definitions, { LoadImage: image, LoadImageMask: image, LoadImageOutput: image });
 		if (!result.ok) return { ok: false, status: 400, error: result.error, nodeErrors: result.nodeErrors };
 		const extra = body.extra_data ?? {};
 		const key = extra.api_key_service_org;

@@ -3,7 +3,9 @@
  * Loader nodes offer these names in `object_info` and validation refuses any other (`value_not_in_list`),
  * as a real server does for a file it lacks. Names are those today's popular workflows ask for (ComfyUI's
  * published workflow templates, e.g. Comfy-Org/workflow_templates templates/default.json at commit
- * 01d74046d1f6e25a1fea9d8d45f9ff56b46e3d25, and ComfyUI's own examples), plus the names this project's
+ * 01d74046d1f6e25a1fea9d8d45f9ff56b46e3d25 and templates/01_get_started_text_to_image.json at commit
+ * 02a493daa38e6453ab3b83ed70dfeb4a5062b614; the templates the #28 note lists, each at the commit it names),
+ * and ComfyUI's own examples), plus the names this project's
  * examples and tests use. Only names: the emulator runs no model.
  */
 
@@ -19,12 +21,14 @@ export const MODEL_SHELF: Readonly<Record<string, readonly string[]>> = {
 		'flux1-dev-fp8.safetensors',
 		'flux1-schnell-fp8.safetensors',
 		'flux1-schnell.safetensors',
+		'hunyuan3d-dit-v2_fp16.safetensors',
 		'ltx-video-2b-v0.9.5.safetensors',
 		'sd3.5_large_fp8_scaled.safetensors',
 		'sd3.5_medium_incl_clips_t5xxlfp8scaled.safetensors',
 		'sd_xl_base_1.0.safetensors',
 		'sd_xl_refiner_1.0.safetensors',
 		'sd_xl_turbo_1.0_fp16.safetensors',
+		'stable-audio-open-1.0.safetensors',
 		'stable_audio_open_1.0.safetensors',
 		'svd_xt.safetensors',
 		'v1-5-pruned-emaonly-fp16.safetensors',
@@ -32,6 +36,7 @@ export const MODEL_SHELF: Readonly<Record<string, readonly string[]>> = {
 	],
 	configs: ['v1-inference.yaml', 'v1-inpainting-inference.yaml', 'v2-inference-v.yaml', 'v2-inference.yaml'],
 	loras: [
+		'Qwen-Image-Edit-Lightning-4steps-V1.0-bf16.safetensors',
 		'epiNoiseoffset_v2.safetensors',
 		'flux1-canny-dev-lora.safetensors',
 		'flux1-depth-dev-lora.safetensors',
@@ -50,9 +55,15 @@ export const MODEL_SHELF: Readonly<Record<string, readonly string[]>> = {
 	// ComfyUI reads `clip` as a second path of `text_encoders` (folder_paths.py): one list for both.
 	text_encoders: [
 		'clip_g.safetensors',
+		'clip_g_hidream.safetensors',
 		'clip_l.safetensors',
+		'clip_l_hidream.safetensors',
+		'llama_3.1_8b_instruct_fp8_scaled.safetensors',
 		'llava_llama3_fp8_scaled.safetensors',
 		'qwen_2.5_vl_7b_fp8_scaled.safetensors',
+		'qwen_2.5_vl_fp16.safetensors',
+		'qwen_3_4b.safetensors',
+		't5-base.safetensors',
 		't5_base.safetensors',
 		't5xxl_fp16.safetensors',
 		't5xxl_fp8_e4m3fn.safetensors',
@@ -61,14 +72,23 @@ export const MODEL_SHELF: Readonly<Record<string, readonly string[]>> = {
 	],
 	// Likewise `unet` is a second path of `diffusion_models`.
 	diffusion_models: [
+		'Chroma1-HD-fp8_scaled_rev2.safetensors',
+		'flux1-dev-kontext_fp8_scaled.safetensors',
 		'flux1-dev.safetensors',
 		'flux1-fill-dev.safetensors',
 		'flux1-kontext-dev.safetensors',
 		'flux1-schnell.safetensors',
+		'hidream_i1_dev_fp8.safetensors',
 		'hunyuan_video_t2v_720p_bf16.safetensors',
+		'lotus-depth-d-v1-1.safetensors',
+		'omnigen2_fp16.safetensors',
+		'qwen_image_edit_fp8_e4m3fn.safetensors',
 		'qwen_image_fp8_e4m3fn.safetensors',
 		'wan2.1_t2v_1.3B_fp16.safetensors',
-		'wan2.2_ti2v_5B_fp16.safetensors'
+		'wan2.2_t2v_high_noise_14B_fp8_scaled.safetensors',
+		'wan2.2_t2v_low_noise_14B_fp8_scaled.safetensors',
+		'wan2.2_ti2v_5B_fp16.safetensors',
+		'z_image_turbo_bf16.safetensors'
 	],
 	clip_vision: ['clip_vision_g.safetensors', 'clip_vision_h.safetensors', 'sigclip_vision_patch14_384.safetensors'],
 	style_models: ['flux1-redux-dev.safetensors'],

@@ -4,6 +4,7 @@
  * the next node starts) and between sampler steps (ComfyUI's progress hook checks there too). A stop
  * that arrives during the last node is never read: that job completes.
  */
+import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { NodeUiOutput } from '../../src/lib/workflows/protocol/workflow-api';
@@ -70,6 +71,11 @@ export class OutputCache {
 	}
 }
 
+/**
+ * Each node's cache key: its type and inputs, a link standing for the key of the node it comes
+ * from. Keys are digests, so a long chain stays short: nesting the upstream key's text doubled its
+ * escaping at every link, and a 200-node chain ran out of string length before the run started.
+ */
 function signatures(job: Job, order: string[], env: RunEnvironment): Map<string, string> {
 	const out = new Map<string, string>();
 	for (const id of order) {
@@ -81,7 +87,12 @@ function signatures(job: Job, order: string[], env: RunEnvironment): Map<string,
 				inputs[name] = [value, env.inputHash(String(value))];
 			else inputs[name] = value;
 		}
-		out.set(id, JSON.stringify([node.class_type, inputs]));
+		out.set(
+			id,
+			createHash('sha256')
+				.update(JSON.stringify([node.class_type, inputs]))
+				.digest('base64url')
+		);
 	}
 	return out;
 }

@@ -40,7 +40,32 @@ async function flipped(frame: RawImage, direction: string): Promise<RawImage> {
 	return { ...frame, data };
 }
 
+/** A frame grown by the given margins, the new border mid-grey (as ComfyUI fills it), and the mask of that border. */
+async function padded(frame: RawImage, left: number, top: number, right: number, bottom: number) {
+	const width = frame.width + left + right;
+	const height = frame.height + top + bottom;
+	guardMemory(width, height, 1);
+	const { data } = await sharp(frame.data, rawInput(frame))
+		.extend({ left, top, right, bottom, background: { r: 128, g: 128, b: 128 } })
+		.raw()
+		.toBuffer({ resolveWithObject: true });
+	const mask = Buffer.alloc(width * height, 255);
+	for (let y = 0; y < frame.height; y++) mask.fill(0, (y + top) * width + left, (y + top) * width + left + frame.width);
+	return { image: { width, height, data }, mask: { width, height, data: mask } };
+}
+
 export const SPECIFIC_EXECUTORS: Record<string, Executor> = {
+	async ImagePadForOutpaint(inputs) {
+		const batch = images(inputs['image']);
+		const [left, top, right, bottom] = ['left', 'top', 'right', 'bottom'].map((k) => Math.max(0, Math.floor(num(inputs[k]))));
+		const frames = await Promise.all(batch.frames.map((f) => padded(f, left!, top!, right!, bottom!)));
+		return {
+			outputs: [
+				{ kind: 'image', frames: frames.map((f) => f.image) },
+				{ kind: 'mask', frames: frames.map((f) => f.mask) }
+			]
+		};
+	},
 	async VAEDecode(inputs) {
 		return { outputs: [await decodeLatent(inputs['samples'] as Latent)] };
 	},

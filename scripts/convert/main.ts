@@ -153,12 +153,15 @@ export function convertWorkflowValue(value: Json, definitions: NodeDefinitions):
 	const result = convertUiWorkflow(value, definitions);
 	const warnings = result.warnings.map(text);
 	if (!result.ok) return { errors: result.errors.map(text), warnings };
-	const errors = result.missing.models.map(
-		(m) =>
-			`Node ${m.nodeId} ("${m.title}") uses the model file "${m.name}" (${m.input}), which this server does not list` +
-			(m.url ? `; download it from ${m.url}${m.directory ? ` into models/${m.directory}` : ''}.` : '.')
+	// A model file the server lacks does not make the prompt unsendable (the app keeps Run on too): a warning.
+	warnings.push(
+		...result.missing.models.map(
+			(m) =>
+				`Node ${m.nodeId} ("${m.title}") uses the model file "${m.name}" (${m.input}), which this server does not list` +
+				(m.url ? `; download it from ${m.url}${m.directory ? ` into models/${m.directory}` : ''}.` : '.')
+		)
 	);
-	errors.push(...checkApiPrompt(result.prompt, definitions).map(text));
+	const errors = checkApiPrompt(result.prompt, definitions).map(text);
 	return errors.length > 0 ? { errors, warnings } : { prompt: result.prompt, errors: [], warnings };
 }
 

@@ -230,6 +230,21 @@ test('a model file the server lacks is listed above the form with its download, 
 	await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled();
 });
 
+test('a model file the server lacks offers the closest file it has, one tap away, and the warning goes once chosen', async ({
+	page,
+	openApp
+}) => {
+	await openApp('/workflows');
+	await pasteUi(page, (ui) => {
+		nodeOf(ui, 4)['widgets_values'] = ['SD1.5/v1-5-pruned-emaonly.safetensors'];
+	});
+	const notice = page.getByRole('alert', { name: 'What to install' });
+	await expect(notice).toContainText('Model file SD1.5/v1-5-pruned-emaonly.safetensors (Load Checkpoint, ckpt_name)');
+	await notice.getByRole('button', { name: /^Use v1-5-pruned-emaonly.*\.safetensors for Load Checkpoint ckpt_name$/ }).click();
+	await expect(notice).toBeHidden();
+	await expect(page.getByRole('combobox', { name: 'ckpt name' }).locator('option:checked')).toHaveText(/^v1-5-pruned-emaonly/);
+});
+
 test('a file whose node pack the server lacks names the pack above the form, and Run stays off with the reason', async ({
 	page,
 	openApp
@@ -243,7 +258,7 @@ test('a file whose node pack the server lacks names the pack above the form, and
 	await drop(page, 'fancy.png', 'image/png', Buffer.from(file));
 	await expect(page.getByRole('textbox', { name: 'Workflow name' })).toHaveValue('fancy');
 	const notice = page.getByRole('alert', { name: 'What to install' });
-	await expect(notice).toContainText('Node type FancyDecode: install the node pack "comfyui-fancy-pack"');
+	await expect(notice).toContainText('Node type FancyDecode: from the node pack "comfyui-fancy-pack": install it on this server');
 	await expect(notice).not.toContainText('You can still run it');
 	await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeDisabled();
 	await expect(page.getByText('Fix the problems listed above first.')).toBeVisible();
@@ -262,4 +277,28 @@ test('a dropped PNG whose workflow carries app mode opens on the inputs the auth
 	await expect(form.getByRole('region', { name: 'Node Positive prompt' })).toBeVisible();
 	await form.getByRole('checkbox', { name: 'All inputs' }).check();
 	await expect(form.getByRole('region', { name: 'Node KSampler' })).toBeVisible();
+});
+
+test('a FLOAT takes 3.48 with step 0.1 and round 0.01, and a value the form refuses is named beside Run and brought into view', async ({
+	page,
+	openApp
+}) => {
+	await openApp('/workflows');
+	await pasteUi(page, () => {});
+	const form = page.getByRole('form', { name: 'Run form' });
+	await form.getByRole('checkbox', { name: 'Main inputs only' }).setChecked(false);
+	const sampler = form.getByRole('region', { name: 'Node KSampler' });
+	await sampler.getByRole('spinbutton', { name: 'cfg', exact: true }).fill('3.48');
+	await sampler.getByRole('spinbutton', { name: 'steps', exact: true }).fill('0');
+	await page.getByRole('button', { name: 'Run', exact: true }).click();
+	const summary = page.getByRole('alert', { name: 'Problems with the input' });
+	await expect(summary).toContainText('KSampler · steps: At least 1.');
+	await expect(summary).not.toContainText('cfg');
+	await expect(sampler.getByRole('spinbutton', { name: 'steps', exact: true })).toBeFocused();
+
+	await sampler.getByRole('spinbutton', { name: 'steps', exact: true }).fill('12');
+	await page.getByRole('button', { name: 'Run', exact: true }).click();
+	await expect(page.getByRole('link', { name: 'Open run Pasted workflow' })).toBeVisible();
+	await expect(summary).toBeHidden();
+	await expect(sampler.getByRole('spinbutton', { name: 'cfg', exact: true })).toHaveValue('3.48');
 });

@@ -48,6 +48,8 @@ export interface NumberField extends FieldBase {
 	exclusiveMin?: true;
 	exclusiveMax?: true;
 	step?: number;
+	/** The resolution a typed value snaps to (a ComfyUI FLOAT's `round` rule); any value snaps, none is refused for its step. */
+	round?: number;
 	/** A slider only when both bounds exist. */
 	slider: boolean;
 }

@@ -10,6 +10,8 @@ export interface MissingNodeType {
 	type: string;
 	/** Node pack from `properties.cnr_id` or `aux_id`, when the file says. */
 	pack?: string;
+	/** The pack's version the file was saved with (`properties.ver`); for `comfy-core`, the ComfyUI version that has the node. */
+	version?: string;
 	/** `Node name for S&R`, when it differs from the type. */
 	searchName?: string;
 	nodes: Array<{ id: string; title: string }>;

@@ -74,9 +74,37 @@ describe('object_info to fields', () => {
 		expect(ks.map((f) => f.path[1])).toEqual(['seed', 'steps', 'cfg', 'sampler_name', 'scheduler', 'denoise']);
 		expect(ks[0]).toMatchObject({ kind: 'seed', min: 0 });
 		expect(ks[1]).toMatchObject({ kind: 'integer', min: 1, max: 10000, slider: true });
-		expect(ks[2]).toMatchObject({ kind: 'number', step: 0.1, slider: true });
+		expect(ks[2]).toMatchObject({ kind: 'number', step: 0.1, round: 0.01, slider: true });
 		expect(ks[3]).toMatchObject({ kind: 'enum' });
 		expect(groups[3]!.fields[0]).toMatchObject({ kind: 'textarea', main: true });
+	});
+
+	it('reads a FLOAT’s round as ComfyUI’s editor does: explicit round kept, absent or false taken from the step', () => {
+		const floats = (round: unknown, step?: number) =>
+			workflowFieldGroups(
+				{ '1': { class_type: 'F', inputs: { x: 1 } } },
+				{
+					F: {
+						name: 'F',
+						displayName: 'F',
+						category: '',
+						outputNode: false,
+						outputs: [],
+						inputs: [
+							{
+								name: 'x',
+								required: true,
+								type: { kind: 'FLOAT' },
+								options: { ...(step !== undefined ? { step } : {}), ...(round !== undefined ? { round } : {}) }
+							}
+						]
+					} as unknown as NodeDefinitions[string]
+				}
+			)[0]!.fields[0];
+		expect(floats(0.01, 0.1)).toMatchObject({ step: 0.1, round: 0.01 });
+		expect(floats(false, 0.01)).toMatchObject({ round: 0.01 });
+		expect(floats(undefined, 0.001)).toMatchObject({ round: 0.001 });
+		expect(floats(undefined, 1)).not.toHaveProperty('round');
 	});
 
 	it('maps LoadImage to an image picker that knows uploaded names', () => {

@@ -9,6 +9,7 @@ import type { InputDefinition, NodeDefinitions } from '../protocol/object-info';
 import { isLink } from './workflow-check';
 import { nodeTitle } from './workflow-import';
 import { fieldId, looksLikeSeed, type Field, type FieldGroup } from '../../fields/rules/field-model';
+import { floatResolution } from '../../fields/rules/float-rounding';
 import { compareReadingKeys, groupOf, readingKey, type CanvasLayout } from './converter/canvas-layout';
 
 /** An option the server set on this input itself (never an inherited member such as `constructor`). */
@@ -45,12 +46,14 @@ export function inputToField(nodeId: string, input: InputDefinition): Field | un
 				return { ...base, kind: 'seed', min: min ?? 0, max: max ?? 2 ** 53 - 1, main: true };
 			}
 			const step = num(opt(o, 'step')) ?? (input.type.kind === 'INT' ? 1 : undefined);
+			const round = input.type.kind === 'FLOAT' ? floatResolution(step, opt(o, 'round')) : undefined;
 			return {
 				...base,
 				kind: input.type.kind === 'INT' ? 'integer' : 'number',
 				...(min !== undefined ? { min } : {}),
 				...(max !== undefined ? { max } : {}),
 				...(step !== undefined ? { step } : {}),
+				...(round !== undefined ? { round } : {}),
 				// A slider only where both bounds exist and the range is one a thumb can cover.
 				slider: min !== undefined && max !== undefined && max - min <= 10_000
 			};

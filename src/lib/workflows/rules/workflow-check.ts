@@ -7,6 +7,13 @@ import { own } from '../../core/protocol/json';
 import type { ApiPrompt } from '../protocol/workflow-api';
 import type { NodeDefinitions } from '../protocol/object-info';
 import { nodeTitle } from './workflow-import';
+import type { MissingNodeType } from '../protocol/library';
+import { missingNodeTypeCure } from './missing-node-words';
+
+function cureOf(known: readonly MissingNodeType[], type: string): string {
+	const found = known.find((k) => k.type === type);
+	return found ? `: ${missingNodeTypeCure(found)}` : ' (a custom node that is not installed?)';
+}
 
 export interface WorkflowProblem {
 	nodeId: string;
@@ -25,7 +32,8 @@ export function isLink(value: unknown): value is [string, number] {
 	);
 }
 
-export function checkWorkflow(prompt: ApiPrompt, nodes: NodeDefinitions): WorkflowProblem[] {
+/** `known`: what the import learned of missing node types (core or which pack), so the words say where they come from. */
+export function checkWorkflow(prompt: ApiPrompt, nodes: NodeDefinitions, known: readonly MissingNodeType[] = []): WorkflowProblem[] {
 	const problems: WorkflowProblem[] = [];
 	for (const [id, node] of Object.entries(prompt)) {
 		const definition = own(nodes, node.class_type);
@@ -34,7 +42,7 @@ export function checkWorkflow(prompt: ApiPrompt, nodes: NodeDefinitions): Workfl
 			problems.push({
 				nodeId: id,
 				title,
-				message: `Node ${id} "${title}" uses the node type "${node.class_type}", which this server does not have (a custom node that is not installed?).`
+				message: `Node ${id} "${title}" uses the node type "${node.class_type}", which this server does not have${cureOf(known, node.class_type)}.`
 			});
 			continue;
 		}

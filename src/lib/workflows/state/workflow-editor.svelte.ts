@@ -13,6 +13,9 @@ import { checkWorkflow, usesPartnerNodes, type WorkflowProblem } from '$lib/work
 import { valueAt, withValueAt, type Field, type SeedField, type SeedMode } from '$lib/fields/rules/field-model';
 import { applyValues, workflowFieldGroups, workflowValues } from '$lib/workflows/rules/object-info-fields';
 import { nextSeed } from '$lib/fields/rules/seeds';
+import { roundFloat } from '$lib/fields/rules/float-rounding';
+import { closestModelFile } from '$lib/workflows/rules/closest-model';
+import { missingNodeTypeCure } from '$lib/workflows/rules/missing-node-words';
 import { canvasLayout } from '$lib/workflows/rules/converter/canvas-layout';
 import type { ApiPrompt } from '$lib/workflows/protocol/workflow-api';
 import type { SavedWorkflow, UploadedInput, UploadPhase } from '$lib/workflows/protocol/api';
@@ -54,8 +57,33 @@ export class WorkflowEditor {
 	/** What the editor (UI) format says about the canvas, when the workflow came in that format. */
 	layout = $derived(this.workflow?.ui ? canvasLayout(this.workflow.ui) : null);
 	groups = $derived(this.workflow && this.nodes ? workflowFieldGroups(this.workflow.prompt, this.nodes, this.layout) : []);
-	problems = $derived<WorkflowProblem[]>(this.workflow && this.nodes ? checkWorkflow(this.currentPrompt(), this.nodes) : []);
+	problems = $derived<WorkflowProblem[]>(
+		this.workflow && this.nodes ? checkWorkflow(this.currentPrompt(), this.nodes, this.workflow.missing?.nodeTypes) : []
+	);
 	partner = $derived(this.workflow && this.nodes ? usesPartnerNodes(this.workflow.prompt, this.nodes) : false);
+	/** Node types the import found missing that this server still lacks. */
+	missingNodeTypes = $derived(
+		(this.workflow?.missing?.nodeTypes ?? [])
+			.filter((t) => !this.nodes || !Object.hasOwn(this.nodes, t.type))
+			.map((t) => ({ ...t, cure: missingNodeTypeCure(t) }))
+	);
+	/**
+	 * Model files the import found missing that the form still names, each with the closest file the
+	 * server offers for that input: choosing one (or any other value) takes the warning away.
+	 */
+	missingModels = $derived(
+		(this.workflow?.missing?.models ?? []).flatMap((model) => {
+			const values = Object.hasOwn(this.values, model.nodeId) ? this.values[model.nodeId] : undefined;
+			if (!values || !Object.hasOwn(values, model.input) || values[model.input] !== model.name) return [];
+			const node = this.workflow && Object.hasOwn(this.workflow.prompt, model.nodeId) ? this.workflow.prompt[model.nodeId] : undefined;
+			const definition = node && this.nodes && Object.hasOwn(this.nodes, node.class_type) ? this.nodes[node.class_type] : undefined;
+			const input = definition?.inputs.find((i) => i.name === model.input);
+			const offered = input?.type.kind === 'COMBO' ? input.type.choices : [];
+			if (offered.includes(model.name)) return [];
+			const closest = closestModelFile(model.name, offered);
+			return [{ ...model, ...(closest !== undefined ? { closest } : {}) }];
+		})
+	);
 
 	private readonly unsubscribe: () => void;
 	private disposed = false;
@@ -148,6 +176,12 @@ export class WorkflowEditor {
 		this.draft.schedule();
 	}
 
+	/** Puts `name` in the input a missing model file was named in (the "use the closest file" tap). */
+	useModel(model: { nodeId: string; input: string }, name: string): void {
+		const field = this.groups.flatMap((g) => g.fields).find((f) => f.path[0] === model.nodeId && f.path[1] === model.input);
+		if (field) this.set(field, name);
+	}
+
 	seedMode(fieldId: string): SeedMode {
 		return (Object.hasOwn(this.seedModes, fieldId) ? this.seedModes[fieldId] : undefined) ?? 'randomize';
 	}
@@ -198,7 +232,12 @@ export class WorkflowEditor {
 		const errors: Record<string, string> = {};
 		for (const group of this.groups) {
 			for (const field of group.fields) {
-				const value = this.valueOf(field);
+				let value = this.valueOf(field);
+				if (field.kind === 'number' && field.round !== undefined && typeof value === 'number' && Number.isFinite(value)) {
+					// ComfyUI's editor snaps a FLOAT to its resolution: so does the form, rather than refusing it.
+					const snapped = roundFloat(value, field.round, field.min, field.max);
+					if (snapped !== value) this.set(field, (value = snapped));
+				}
 				if (field.required && (value === undefined || value === '') && field.kind !== 'text' && field.kind !== 'textarea')
 					errors[field.id] = 'Required.';
 				if ((field.kind === 'integer' || field.kind === 'number' || field.kind === 'seed') && value !== undefined && value !== null) {

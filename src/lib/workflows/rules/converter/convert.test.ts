@@ -682,6 +682,7 @@ describe('what the server lacks', () => {
 			{
 				type: 'FaceDetailer',
 				pack: 'comfyui-impact-pack',
+				version: '8.8.1',
 				nodes: [
 					{ id: '60', title: 'Fix faces' },
 					{ id: '62', title: 'FaceDetailer' }
@@ -692,9 +693,26 @@ describe('what the server lacks', () => {
 		if (result.ok) return;
 		expect(result.errors).toHaveLength(1);
 		expect(result.errors[0]!.message).toContain(
-			'- FaceDetailer from the node pack "comfyui-impact-pack": #60 "Fix faces", #62 "FaceDetailer"'
+			'- FaceDetailer, from the node pack "comfyui-impact-pack": install it on this server, or pick another server; used by #60 "Fix faces", #62 "FaceDetailer"'
 		);
 		expect(result.errors[0]!.message).not.toContain('UltimateSDUpscale'); // muted: never sent
+		// What this server knows is kept: the workflow can be saved and run once the server has the rest.
+		expect(Object.keys(result.partial ?? {}).sort()).toEqual(['3', '4', '5', '6', '60', '61', '62', '7', '8', '9']);
+		expect(result.partial?.['60']).toMatchObject({ class_type: 'FaceDetailer', _meta: { title: 'Fix faces' } });
+	});
+
+	it('names a core node the server lacks as ComfyUI’s own, with the version that has it, not as a node pack', () => {
+		const { nodes, links } = edit(txt2imgNodes(), [uiNode(70, 'NewerCoreNode', { properties: { cnr_id: 'comfy-core', ver: '0.3.66' } })]);
+		const result = convertUiWorkflow(workflow04(nodes, links), definitions);
+		expect(result.ok).toBe(false);
+		if (result.ok) return;
+		expect(result.missing.nodeTypes).toEqual([
+			{ type: 'NewerCoreNode', pack: 'comfy-core', version: '0.3.66', nodes: [{ id: '70', title: 'NewerCoreNode' }] }
+		]);
+		expect(result.errors[0]!.message).toContain(
+			'- NewerCoreNode, a core node of ComfyUI (ComfyUI 0.3.66 has it): update ComfyUI on this server'
+		);
+		expect(result.errors[0]!.message).not.toMatch(/node pack/);
 	});
 
 	it('lists model files missing from the combo lists, with the download URL the file carries', () => {

@@ -12,6 +12,7 @@ import { ConvertFailure, expandWorkflow, type ExecNode } from './subgraphs';
 import { MODE_BYPASS, MODE_MUTED, SUBGRAPH_INPUT_ID, parseUiWorkflow, type ModelRef, type UiWorkflow } from './ui-format';
 import { widgetValues } from './widgets';
 import { isObject } from '../../../core/protocol/json';
+import { missingNodeTypeCure } from '../missing-node-words';
 
 export interface ConvertMessage {
 	kind: string;
@@ -24,7 +25,14 @@ import type { Missing, MissingModel, MissingNodeType } from '../../protocol/libr
 
 export type ConvertResult =
 	| { ok: true; prompt: ApiPrompt; warnings: ConvertMessage[]; missing: Missing }
-	| { ok: false; errors: ConvertMessage[]; warnings: ConvertMessage[]; missing: Missing };
+	| {
+			ok: false;
+			errors: ConvertMessage[];
+			warnings: ConvertMessage[];
+			missing: Missing;
+			/** When only node types are missing: the prompt as far as this server knows it (those nodes keep their links, not their values), so the workflow can be kept. */
+			partial?: ApiPrompt;
+	  };
 
 /** Nodes that live only in the editor. */
 const VIRTUAL_TYPES = new Set(['Reroute', 'PrimitiveNode', 'Note', 'MarkdownNote']);
@@ -152,14 +160,19 @@ class Converter {
 				type ??= input.type;
 				const parent = exec.parent;
 				if (parent && link.originId === SUBGRAPH_INPUT_ID) {
-					const outer = parent.node.inputs[link.originSlot];
-					if (!outer) return undefined;
-					if (outer.link === null) {
-						const promoted = parent.promoted?.get(link.originSlot);
+					// The instance's input for this subgraph input, by name: an instance may list only some of them.
+					const name = parent.subgraph?.inputs[link.originSlot]?.name;
+					const byName = name === undefined ? -1 : parent.node.inputs.findIndex((i) => i.name === name);
+					// Else by position, where the two lists line up (a group node's are built so).
+					const aligned = parent.node.inputs.length === (parent.subgraph?.inputs.length ?? -1);
+					const outerSlot = byName !== -1 ? byName : name === undefined || aligned ? link.originSlot : -1;
+					const outer = outerSlot === -1 ? undefined : parent.node.inputs[outerSlot];
+					if (!outer || outer.link === null) {
+						const promoted = (outer ? parent.promoted?.get(outerSlot) : undefined) ?? proxiedValue(parent, link.originSlot);
 						return promoted === undefined ? undefined : { widget: promoted };
 					}
 					exec = parent;
-					slot = link.originSlot;
+					slot = outerSlot;
 					type = undefined;
 					continue;
 				}
@@ -250,6 +263,21 @@ class Converter {
 	}
 }
 
+/**
+ * A subgraph input the instance shows as a widget of its own, with no input slot: the editor lists it
+ * in `properties.proxyWidgets` as `["-1", input name]`, and keeps its value in the instance's
+ * `widgets_values` at the same position (null when the value lives in the inner node).
+ */
+function proxiedValue(instance: ExecNode, subgraphSlot: number): Json | undefined {
+	const name = instance.subgraph?.inputs[subgraphSlot]?.name;
+	const proxies = instance.node.proxyWidgets;
+	const stored = instance.node.widgetsValues;
+	if (name === undefined || !proxies || !Array.isArray(stored)) return undefined;
+	const at = proxies.findIndex(([node, widget]) => node === '-1' && widget === name);
+	const value = at === -1 ? undefined : stored[at];
+	return value === null ? undefined : value;
+}
+
 const choiceSets = new WeakMap<InputDefinition, Set<string | number>>();
 
 function choiceSet(input: InputDefinition): Set<string | number> {
@@ -271,11 +299,20 @@ function withDownloads(missing: Converter['missingModels'], refs: ModelRef[]): M
 export function missingNodeTypesMessage(types: MissingNodeType[]): string {
 	const lines = types.map((t) => {
 		const where = t.nodes.map((n) => `#${n.id} "${n.title}"`).join(', ');
-		const pack = t.pack ? ` from the node pack "${t.pack}"` : ' (the file does not say which node pack)';
 		const alias = t.searchName ? ` (also known as ${t.searchName})` : '';
-		return `- ${t.type}${alias}${pack}: ${where}`;
+		return `- ${t.type}${alias}, ${missingNodeTypeCure(t)}; used by ${where}`;
 	});
-	return `This server does not have ${types.length === 1 ? 'this node type' : `these ${types.length} node types`}; install the node pack or pick another server:\n${lines.join('\n')}`;
+	return `This server does not have ${types.length === 1 ? 'this node type' : `these ${types.length} node types`}:\n${lines.join('\n')}`;
+}
+
+/** A node whose type the server lacks, kept with its links only: its values need the definition to be named. */
+function unknownNodeToApi(exec: ExecNode, converter: Converter, emitted: Set<string>): ApiNode {
+	const inputs: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+	exec.node.inputs.forEach((input, slot) => {
+		const resolved = converter.resolve(exec, slot);
+		if (resolved && 'originId' in resolved && emitted.has(resolved.originId)) inputs[input.name] = [resolved.originId, resolved.originSlot];
+	});
+	return { inputs, class_type: exec.node.type, _meta: { title: exec.node.title ?? exec.node.type } };
 }
 
 /** Converts a parsed UI-format workflow; never throws on any input. */
@@ -306,34 +343,35 @@ export function convertParsedUiWorkflow(workflow: UiWorkflow, definitions: NodeD
 			missingTypes.set(exec.node.type, entry);
 		}
 		if (exec.node.pack && !entry.pack) entry.pack = exec.node.pack;
+		if (exec.node.packVersion && !entry.version) entry.version = exec.node.packVersion;
 		if (exec.node.searchName && exec.node.searchName !== exec.node.type) entry.searchName = exec.node.searchName;
 		entry.nodes.push({ id: exec.id, title: exec.node.title ?? exec.node.type });
 	}
-	if (missingTypes.size > 0) {
-		const nodeTypes = [...missingTypes.values()];
-		return {
-			ok: false,
-			errors: [{ kind: 'missing-node-types', message: missingNodeTypesMessage(nodeTypes) }],
-			warnings: [],
-			missing: { nodeTypes, models: [] }
-		};
-	}
-	const converter = new Converter(expansion.nodes, definitions, new Set(emitted.map(([exec]) => exec.id)));
+	const unknown = [...missingTypes.values()].flatMap((t) => t.nodes.map((n) => expansion.nodes.get(n.id)!));
+	const emittedIds = new Set([...emitted.map(([exec]) => exec.id), ...unknown.map((exec) => exec.id)]);
+	const converter = new Converter(expansion.nodes, definitions, emittedIds);
 	const prompt: ApiPrompt = Object.create(null) as ApiPrompt;
 	try {
 		converter.applyPrimitives();
 		for (const [exec, definition] of emitted) prompt[exec.id] = converter.nodeToApi(exec, definition);
+		for (const exec of unknown) prompt[exec.id] = unknownNodeToApi(exec, converter, emittedIds);
 	} catch (error) {
 		if (error instanceof ConvertFailure)
 			return { ok: false, errors: [{ kind: error.kind, message: error.message }], warnings: converter.warnings, missing: noneMissing };
 		throw error;
 	}
-	return {
-		ok: true,
-		prompt,
-		warnings: converter.warnings,
-		missing: { nodeTypes: [], models: withDownloads(converter.missingModels, refs) }
-	};
+	const models = withDownloads(converter.missingModels, refs);
+	if (missingTypes.size > 0) {
+		const nodeTypes = [...missingTypes.values()];
+		return {
+			ok: false,
+			errors: [{ kind: 'missing-node-types', message: missingNodeTypesMessage(nodeTypes) }],
+			warnings: converter.warnings,
+			missing: { nodeTypes, models },
+			partial: prompt
+		};
+	}
+	return { ok: true, prompt, warnings: converter.warnings, missing: { nodeTypes: [], models } };
 }
 
 /** Converts a UI-format workflow (already parsed JSON) to an API-format prompt. */

@@ -125,6 +125,9 @@ export function importWorkflowTexts(texts: ImportTexts, label: string, definitio
 	const withMissing = missing.nodeTypes.length + missing.models.length > 0 ? { missing } : {};
 	if (!converted.ok) {
 		const why = converted.errors.map((e) => e.message).join('\n');
+		// Missing node types alone do not lose the workflow: it is kept, and runs once the server has them.
+		if (!embedded && converted.partial && Object.keys(converted.partial).length > 0)
+			return { ok: true, prompt: converted.partial, source: 'json', ui: uiValue, notes, ...withMissing };
 		if (!embedded) return { ok: false, message: `${label} could not be converted from the editor (UI) format:\n${why}`, ...withMissing };
 		notes.push(`The file's embedded prompt is used: its editor graph does not convert on this server (${why}).`);
 		return { ...embedded, ui: uiValue, notes, ...withMissing };

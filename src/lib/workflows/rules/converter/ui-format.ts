@@ -51,8 +51,12 @@ export interface UiNode {
 	/** By position, or keyed by widget name as some nodes write them; null when absent. */
 	widgetsValues: Json[] | Map<string, Json> | null;
 	pack: string | undefined;
+	/** `properties.ver`: the version of the pack (of ComfyUI itself for `comfy-core`) the file was saved with. */
+	packVersion: string | undefined;
 	searchName: string | undefined;
 	models: ModelRef[];
+	/** A subgraph instance's `properties.proxyWidgets`: `[inner node id or "-1" for a subgraph input, widget name]`. */
+	proxyWidgets: Array<[string, string]> | undefined;
 }
 
 export interface UiGraph {
@@ -154,6 +158,13 @@ function parseLinks(raw: Json | undefined, where: string): Map<string, UiLink> {
 
 const NO_MODELS: ModelRef[] = [];
 
+function parseProxyWidgets(raw: Json | undefined): Array<[string, string]> | undefined {
+	if (!Array.isArray(raw)) return undefined;
+	return raw.map((entry): [string, string] =>
+		Array.isArray(entry) && entry.length >= 2 ? [String(entry[0]), String(entry[1])] : ['', '']
+	);
+}
+
 function parseModels(raw: Json | undefined): ModelRef[] {
 	if (!Array.isArray(raw) || raw.length === 0) return NO_MODELS;
 	const models: ModelRef[] = [];
@@ -207,8 +218,10 @@ export function parseNode(raw: Json, where: string): UiNode {
 		outputs,
 		widgetsValues: parseWidgetsValues(raw['widgets_values']),
 		pack: pack || undefined,
+		packVersion: stringOf(properties['ver']) || undefined,
 		searchName: searchName || undefined,
-		models: parseModels(properties['models'])
+		models: parseModels(properties['models']),
+		proxyWidgets: parseProxyWidgets(properties['proxyWidgets'])
 	};
 }
 
