@@ -30,6 +30,13 @@ async function limitQuota(page: Page, appUrl: string, quotaSize: number): Promis
 	await client.send('Storage.overrideQuotaForOrigin', { origin: new URL(appUrl).origin, quotaSize });
 }
 
+/** Leaves the app `headroom` bytes of quota above what it stores once an example is open. */
+async function leaveHeadroom(page: Page, browser: Browser, appUrl: string, headroom: number): Promise<void> {
+	const usage = await baselineUsage(browser, appUrl);
+	await page.bringToFront(); // the measuring context's page took the focus, and with it the frames
+	await limitQuota(page, appUrl, usage + headroom);
+}
+
 test('with the device nearly full, a run is followed to its end, its record and output links are shown, and Free space is offered', async ({
 	page,
 	browser,
@@ -40,9 +47,7 @@ test('with the device nearly full, a run is followed to its end, its record and 
 	test.setTimeout(90_000);
 	// Held after the sampler's second step: the run is seen going before its bytes meet the full device.
 	await holdNode(emulator, { classType: 'KSampler', step: 2 });
-	const usage = await baselineUsage(browser, app.url);
-	await page.bringToFront(); // the measuring context's page took the focus, and with it the frames
-	await limitQuota(page, app.url, usage + 16 * 1024);
+	await leaveHeadroom(page, browser, app.url, 16 * 1024);
 
 	await openApp('/');
 	await openExample(page, 'Text to image');
@@ -87,9 +92,7 @@ test('with 16 KiB of headroom, every run sent keeps its record and key (or is no
 }) => {
 	test.setTimeout(120_000);
 	await workflowControl(emulator, 'timing', { stepMs: 5 });
-	const usage = await baselineUsage(browser, app.url);
-	await page.bringToFront();
-	await limitQuota(page, app.url, usage + 16 * 1024);
+	await leaveHeadroom(page, browser, app.url, 16 * 1024);
 
 	await openApp('/');
 	await openExample(page, 'Text to image');
@@ -129,9 +132,7 @@ test('with 16 KiB of headroom, a model request put in the outbox offline outlive
 	emulator
 }) => {
 	test.setTimeout(120_000);
-	const usage = await baselineUsage(browser, app.url);
-	await page.bringToFront();
-	await limitQuota(page, app.url, usage + 16 * 1024);
+	await leaveHeadroom(page, browser, app.url, 16 * 1024);
 
 	await openApp('/models/lumen/flux-1');
 	const form = page.getByRole('form', { name: 'Input of lumen/flux-1' });
