@@ -52,7 +52,7 @@ for (const [file, mime] of FILES) {
 		const name = file.replace(/\.[a-z0-9]+$/, '');
 		await openApp('/workflows');
 		await drop(page, file, mime, await readFile(DIR + file));
-		await expect(page.getByRole('textbox', { name: 'Workflow name' })).toHaveValue(name);
+		await expect(page.getByRole('heading', { level: 1 })).toHaveText(name);
 
 		const form = page.getByRole('form', { name: 'Run form' });
 		await expect(form.getByRole('heading', { name: 'Prompts' })).toBeVisible();
@@ -98,7 +98,7 @@ for (const [file, mime] of FILES) {
 		expect(converted.ok && converted.prompt['3']!.inputs['steps']).toBe(7);
 
 		await drop(page, 'again.json', 'application/json', exported);
-		await expect(page.getByRole('textbox', { name: 'Workflow name' })).toHaveValue('again');
+		await expect(page.getByRole('heading', { level: 1 })).toHaveText('again');
 		expect(await formShape(page)).toEqual(before);
 	});
 }
@@ -134,7 +134,7 @@ test('a workflow with app mode opens on the inputs the author exposed, all input
 		data.setData('text/plain', copied);
 		el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
 	}, text);
-	await expect(page.getByRole('textbox', { name: 'Workflow name' })).toHaveValue('Pasted workflow');
+	await expect(page.getByRole('heading', { level: 1 })).toHaveText('Pasted workflow');
 
 	const form = page.getByRole('form', { name: 'Run form' });
 	await expect(form.getByText('The inputs the author exposed (app mode).')).toBeVisible();
@@ -154,7 +154,7 @@ async function pasteUi(page: Page, change: (ui: JsonObject) => void): Promise<vo
 		data.setData('text/plain', copied);
 		el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
 	}, JSON.stringify(ui));
-	await expect(page.getByRole('textbox', { name: 'Workflow name' })).toHaveValue('Pasted workflow');
+	await expect(page.getByRole('heading', { level: 1 })).toHaveText('Pasted workflow');
 }
 
 const nodeOf = (ui: JsonObject, id: number) => (ui['nodes'] as JsonObject[]).find((n) => n['id'] === id)!;
@@ -241,7 +241,7 @@ test('a file whose node pack the server lacks names the pack above the form, and
 	prompt['8']!['class_type'] = 'FancyDecode';
 	const file = png(tEXt('prompt', ascii(prompt)), tEXt('workflow', ascii(ui)));
 	await drop(page, 'fancy.png', 'image/png', Buffer.from(file));
-	await expect(page.getByRole('textbox', { name: 'Workflow name' })).toHaveValue('fancy');
+	await expect(page.getByRole('heading', { level: 1 })).toHaveText('fancy');
 	const notice = page.getByRole('alert', { name: 'What to install' });
 	await expect(notice).toContainText('Node type FancyDecode: install the node pack "comfyui-fancy-pack"');
 	await expect(notice).not.toContainText('You can still run it');
@@ -255,7 +255,7 @@ test('a dropped PNG whose workflow carries app mode opens on the inputs the auth
 	const prompt = JSON.parse(await readFile(DIR + 'api-workflow.json', 'utf8')) as JsonObject;
 	ui['extra'] = { ...(ui['extra'] as JsonObject), linearData: { inputs: [[6, 'text']], outputs: [9] } };
 	await drop(page, 'app-mode.png', 'image/png', Buffer.from(png(tEXt('prompt', ascii(prompt)), tEXt('workflow', ascii(ui)))));
-	await expect(page.getByRole('textbox', { name: 'Workflow name' })).toHaveValue('app-mode');
+	await expect(page.getByRole('heading', { level: 1 })).toHaveText('app-mode');
 	const form = page.getByRole('form', { name: 'Run form' });
 	await expect(form.getByText('The inputs the author exposed (app mode).')).toBeVisible();
 	await expect(form.getByRole('region', { name: /^Node / })).toHaveCount(1);
