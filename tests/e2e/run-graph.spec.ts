@@ -61,6 +61,22 @@ test('the graph shows each node moving from waiting to done, the preview on the 
 	await expect(box(page, 'Save Image')).toHaveAttribute('data-state', 'waiting');
 	await expect(box(page, 'KSampler')).toHaveAttribute('data-state', 'running', { timeout: 20_000 });
 	await expect(graph.locator('path.live')).toHaveCount(4);
+	// Readable as it opens, at either size: the smallest words of a box are drawn at 12 CSS px or more, and the running node is on screen.
+	const smallestLabel = await graph.evaluate((el) => {
+		const world = el.querySelector('.world')!;
+		const scale = new DOMMatrix(getComputedStyle(world).transform).a;
+		const sizes = [...el.querySelectorAll('.node *')]
+			.filter((n) => [...n.childNodes].some((c) => c.nodeType === Node.TEXT_NODE && c.textContent?.trim()))
+			.map((n) => parseFloat(getComputedStyle(n).fontSize) * scale);
+		return Math.min(...sizes);
+	});
+	expect(smallestLabel).toBeGreaterThanOrEqual(12);
+	const plane = (await graph.locator('.plane').boundingBox())!;
+	const sampler = (await box(page, 'KSampler').boundingBox())!;
+	expect(sampler.x).toBeGreaterThanOrEqual(plane.x - 1);
+	expect(sampler.y).toBeGreaterThanOrEqual(plane.y - 1);
+	expect(sampler.x + sampler.width).toBeLessThanOrEqual(plane.x + plane.width + 1);
+	expect(sampler.y + sampler.height).toBeLessThanOrEqual(plane.y + plane.height + 1);
 	await oneStepWhileWatched(emulator);
 	await expect(box(page, 'KSampler').getByRole('img', { name: 'Latest preview from KSampler' })).toBeVisible({ timeout: 20_000 });
 	await expect(box(page, 'KSampler')).toContainText(/\d+ of 20 steps/);

@@ -43,6 +43,26 @@ export function fitView(box: Box, width: number, height: number): View {
 	return { k, tx: (width - box.width * k) / 2 - box.x * k, ty: (height - box.height * k) / 2 - box.y * k };
 }
 
+/**
+ * The view a graph opens with: the whole of it when its words are still readable there (zoom at
+ * least `readable`), else zoomed to `readable` on `focus` (the running box, or the first one), moved
+ * no further than the graph's edges, and centred along an axis the graph does not fill.
+ */
+export function readableView(all: Box, focus: Box | undefined, width: number, height: number, readable: number): View {
+	const fitted = fitView(all, width, height);
+	if (fitted.k >= readable) return fitted;
+	const k = clampZoom(readable);
+	const target = focus ?? all;
+	const along = (screen: number, start: number, size: number, centre: number): number => {
+		if (size * k + 2 * FIT_MARGIN <= screen) return (screen - size * k) / 2 - start * k;
+		const wanted = screen / 2 - centre * k;
+		return Math.min(FIT_MARGIN - start * k, Math.max(screen - FIT_MARGIN - (start + size) * k, wanted));
+	};
+	const cx = focus ? target.x + target.width / 2 : all.x;
+	const cy = focus ? target.y + target.height / 2 : all.y;
+	return { k, tx: along(width, all.x, all.width, cx), ty: along(height, all.y, all.height, cy) };
+}
+
 /** Zooms by `factor` keeping the workflow point under screen point (px, py) where it is. */
 export function zoomAt(view: View, px: number, py: number, factor: number): View {
 	const k = clampZoom(view.k * factor);
