@@ -265,7 +265,9 @@ test('a node opens its inputs in "run again" and its outputs in the shared image
 	await viewer.getByRole('button', { name: 'Close' }).click();
 	await details.getByRole('button', { name: 'Close' }).click();
 
-	// The sampler's inputs: the form, filled with this run's inputs, at the sampler's fields.
+	// The sampler's inputs: the form, filled with this run's inputs, at the sampler's fields. The graph
+	// opened readable (zoomed in on one part): Fit shows the whole of it, the sampler among the rest.
+	await page.getByRole('button', { name: 'Fit' }).click();
 	await box(page, 'KSampler').click();
 	await details.getByRole('button', { name: 'Change these inputs in Run again' }).click();
 	await expect(page).toHaveURL(/\/workflows\/[^?]+\?inputs=[^&]+&node=\d+$/, { timeout: 15_000 });
