@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 
 const started = performance.now();
-process.stdout.write('Building the app (about half a minute)… ');
+process.stdout.write('Building the app… ');
 
 const child = spawn('npm', ['run', '--silent', 'build'], { env: { ...process.env, FORCE_COLOR: '0' } });
 let output = '';
