@@ -6,7 +6,12 @@
 /** Keys that only say where the bytes are, not what they are. */
 const WHERE_KEYS = /^(url|uri|href|src|data|content|file|file_url|b64_json|base64|value)$/i;
 
-const words = (key: string): string => key.replace(/[_-]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').trim().toLowerCase();
+const words = (key: string): string =>
+	key
+		.replace(/[_-]+/g, ' ')
+		.replace(/([a-z])([A-Z])/g, '$1 $2')
+		.trim()
+		.toLowerCase();
 
 const capitalised = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 

@@ -70,7 +70,9 @@ export async function testConnection(profile: Profile, apiKey: string | undefine
 						: 'Live updates were refused too.';
 			// The wire facts go behind "Details": the close code, and that browsers hide a refused socket's HTTP status.
 			const wire =
-				probe.reason === 'timeout' ? 'WebSocket' : `WebSocket close code ${probe.code ?? 1006} (browsers do not show the HTTP status of a refused socket)`;
+				probe.reason === 'timeout'
+					? 'WebSocket'
+					: `WebSocket close code ${probe.code ?? 1006} (browsers do not show the HTTP status of a refused socket)`;
 			workflow.push({ name: 'websocket', ok: false, summary: why, detail: `${wire}: ${scrubToken(socketUrl)}`, ms: probe.ms });
 		}
 	}

@@ -19,7 +19,7 @@ describe('the view a graph opens with', () => {
 		expect(inView(view, running, 300, 400)).toBe(true);
 	});
 
-	it('starts at the graph\'s first corner without a running box, never past its edges', () => {
+	it("starts at the graph's first corner without a running box, never past its edges", () => {
 		const view = readableView(all, undefined, 300, 400, 1);
 		expect(view.k).toBe(1);
 		expect(view.tx).toBe(24); // the left edge, one margin in
