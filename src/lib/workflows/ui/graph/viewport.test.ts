@@ -24,6 +24,8 @@ describe('the view a graph opens with', () => {
 		expect(view.k).toBe(1);
 		expect(view.tx).toBe(24); // the left edge, one margin in
 		expect(view.ty).toBeCloseTo((400 - 250) / 2); // centred: the graph is shorter than the screen
+		// Taller than the screen: from its top, not its top edge at the screen's middle.
+		expect(readableView(all, undefined, 300, 200, 1).ty).toBe(24);
 	});
 });
 

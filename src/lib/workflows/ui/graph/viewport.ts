@@ -52,15 +52,17 @@ export function readableView(all: Box, focus: Box | undefined, width: number, he
 	const fitted = fitView(all, width, height);
 	if (fitted.k >= readable) return fitted;
 	const k = clampZoom(readable);
-	const target = focus ?? all;
-	const along = (screen: number, start: number, size: number, centre: number): number => {
+	/** Along one axis: centred when the graph fits, else on the focus (or from the graph's start), never past its edges. */
+	const along = (screen: number, start: number, size: number, centre: number | undefined): number => {
 		if (size * k + 2 * FIT_MARGIN <= screen) return (screen - size * k) / 2 - start * k;
-		const wanted = screen / 2 - centre * k;
+		const wanted = centre === undefined ? FIT_MARGIN - start * k : screen / 2 - centre * k;
 		return Math.min(FIT_MARGIN - start * k, Math.max(screen - FIT_MARGIN - (start + size) * k, wanted));
 	};
-	const cx = focus ? target.x + target.width / 2 : all.x;
-	const cy = focus ? target.y + target.height / 2 : all.y;
-	return { k, tx: along(width, all.x, all.width, cx), ty: along(height, all.y, all.height, cy) };
+	return {
+		k,
+		tx: along(width, all.x, all.width, focus ? focus.x + focus.width / 2 : undefined),
+		ty: along(height, all.y, all.height, focus ? focus.y + focus.height / 2 : undefined)
+	};
 }
 
 /** Zooms by `factor` keeping the workflow point under screen point (px, py) where it is. */
