@@ -24,8 +24,10 @@ export interface EmulatorOptions {
 	apiKey?: string;
 	/** The per-deployment endpoint's own key (v2, Bearer). */
 	deploymentKey?: string;
-	/** Models in the router's catalog (its own 123 are trimmed or filled with numbered copies); unset for its own. */
+	/** Models in the router's catalog (its own 122 are trimmed or filled with numbered copies); unset for its own. */
 	catalogSize?: number;
+	/** Adds test data to the catalog: a model whose id is at the spec's length limits (193 characters). */
+	catalogLimitCases?: boolean;
 	/** The self-hosted proxy's static token (none by default) and its exact CORS origins. */
 	selfHosted?: { token?: string | null; corsOrigins?: string[] };
 }
@@ -63,7 +65,7 @@ async function listen(app: FastifyInstance, host: string, port: number): Promise
 export async function createEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
 	const host = options.host ?? '127.0.0.1';
 	const apiKey = options.apiKey ?? DEFAULT_API_KEY;
-	const state = new EmulatorState(apiKey, options.catalogSize ?? null);
+	const state = new EmulatorState(apiKey, options.catalogSize ?? null, options.catalogLimitCases ?? false);
 	if (options.scenario) {
 		if (!isScenarioName(options.scenario)) throw new Error(`emulator: unknown scenario ${String(options.scenario)}`);
 		state.scenario = options.scenario;

@@ -36,7 +36,9 @@ export class EmulatorState {
 	constructor(
 		readonly apiKey: string,
 		/** The router catalog's size as started (`--catalog-size`); null for its own catalog. Kept by reset. */
-		readonly catalogSize: number | null = null
+		readonly catalogSize: number | null = null,
+		/** The catalog also lists test data at the spec's length limits (a 193-character id). Kept by reset. */
+		readonly catalogLimitCases = false
 	) {}
 
 	now(): number {

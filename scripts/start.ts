@@ -86,26 +86,20 @@ try {
 	fail(`the app server did not start: ${(error as Error).message}${hint}`);
 }
 
-console.log(`Runboard is running.
+const port = (url: string): string => new URL(url).port;
+console.log(`
+Runboard is running: open ${app.url}/
 
-  Open  ${app.url}/
+  ${port(app.url)}  the app
+  ${port(emulator.urls.workflow)}  workflow service (emulated; its v2 jobs API under /api/v2)
+  ${port(emulator.urls.router)}  model router (emulated)
+  ${port(emulator.urls.storage)}  storage that output links point at
+  ${port(emulator.urls.cdn)}  a provider's file host (no CORS)
+  ${port(emulator.urls.deployment)}  a per-deployment v2 endpoint (key ${emulator.deploymentKey})
+  ${port(emulator.urls.selfHosted)}  a self-hosted v2 proxy (no key)
 
-  workflow service  ${emulator.urls.workflow}
-  model router      ${emulator.urls.router}
-  storage origin    ${emulator.urls.storage}
-  provider CDN      ${emulator.urls.cdn} (no CORS)
-  demo API key      ${emulator.apiKey}  (scenario: ${emulator.state.scenario})
-
-  v2 surface:
-    managed         ${emulator.urls.workflow}/api/v2  (Bearer: the demo API key)
-    per-deployment  ${emulator.urls.deployment}/api/v2  (Bearer: ${emulator.deploymentKey})
-    self-hosted     ${emulator.urls.selfHosted}/api/v2  (no auth, no CORS origin allowed)
-
-The app's two demo profiles are pre-filled from ${RUNTIME_CONFIG_PATH}:
-  "${config.demo?.name}" runs workflows on the v1 routes,
-  "${config.demoV2?.name}" runs them on the managed v2 jobs API (/api/v2).
-The deployment and self-hosted surfaces are added in Settings (Add profile: Deployment, Self-hosted proxy).
-Press Ctrl+C to stop.`);
+The app's two demo profiles use the key ${emulator.apiKey}; nothing leaves this machine.
+Stop with Ctrl+C.`);
 
 let stopping = false;
 async function stop(signal: NodeJS.Signals): Promise<void> {

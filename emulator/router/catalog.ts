@@ -243,9 +243,18 @@ function families(): ProviderFamily[] {
 				delivery: 'copied-24h',
 				price: name.includes('video') ? 200 : 10
 			}))
-		},
+		}
+	];
+}
+
+/**
+ * Test data, not a plausible model: segments at the spec's length limits (64 / 128 characters; id 193).
+ * Only in an emulator started with `catalogLimitCases` (the router's unit tests), so the demo catalog
+ * that `npm start` shows stays one a person could meet.
+ */
+function limitCaseFamilies(): ProviderFamily[] {
+	return [
 		{
-			// Segments at the spec's length limits (64 / 128 characters; id 193).
 			provider: 'p'.repeat(ROUTER_LIMITS.providerSegmentMaxLength - 8) + '-longest',
 			charges: 'no',
 			models: [
@@ -256,8 +265,8 @@ function families(): ProviderFamily[] {
 }
 
 /** The catalog's own models; `size` (the catalog-size setting) trims it or fills it with numbered copies. */
-export function buildCatalog(size?: number | null): CatalogModel[] {
-	const base = baseCatalog();
+export function buildCatalog(size?: number | null, limitCases = false): CatalogModel[] {
+	const base = baseCatalog(limitCases);
 	if (size === undefined || size === null || size === base.length) return base;
 	if (size < base.length) return base.slice(0, size);
 	// Copies of the entitled models with short names, so every copy has a schema, a kind and a price.
@@ -271,9 +280,9 @@ export function buildCatalog(size?: number | null): CatalogModel[] {
 	return models;
 }
 
-function baseCatalog(): CatalogModel[] {
+function baseCatalog(limitCases: boolean): CatalogModel[] {
 	const models: CatalogModel[] = [];
-	for (const family of families()) {
+	for (const family of limitCases ? [...families(), ...limitCaseFamilies()] : families()) {
 		for (const m of family.models) {
 			models.push({
 				id: `${family.provider}/${m.name}`,

@@ -100,9 +100,10 @@ export class CatalogBuild {
 	constructor(
 		readonly generation: number,
 		/** The catalog-size setting: null for the emulator's own catalog. */
-		readonly size: number | null = null
+		readonly size: number | null = null,
+		limitCases = false
 	) {
-		this.models = buildCatalog(size);
+		this.models = buildCatalog(size, limitCases);
 		this.byId = new Map(this.models.map((m) => [m.id, m]));
 	}
 
@@ -140,13 +141,13 @@ export class RouterState {
 	private readonly settingsHooks: Array<() => void> = [];
 
 	constructor(readonly emulator: EmulatorState) {
-		this.catalog = new CatalogBuild(1, emulator.catalogSize);
+		this.catalog = new CatalogBuild(1, emulator.catalogSize, emulator.catalogLimitCases);
 		emulator.onReset(() => this.reset());
 	}
 
 	/** A new build (earlier cursors answer 400); `size` sets the catalog size until the next reset. */
 	rebuildCatalog(size: number | null = this.catalog.size): number {
-		this.catalog = new CatalogBuild(this.catalog.generation + 1, size);
+		this.catalog = new CatalogBuild(this.catalog.generation + 1, size, this.emulator.catalogLimitCases);
 		return this.catalog.generation;
 	}
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { createEmulator, type Emulator } from '../index';
 
 export async function startEmulator(): Promise<Emulator> {
-	return createEmulator({ ports: { workflow: 0, router: 0, storage: 0, cdn: 0, deployment: 0, selfHosted: 0 } });
+	return createEmulator({ ports: { workflow: 0, router: 0, storage: 0, cdn: 0, deployment: 0, selfHosted: 0 }, catalogLimitCases: true });
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * Every page at desk (1280 x 800) and phone (390 x 844, the @phone project) size, in light and dark:
- * no serious or critical axe-core violation, no sideways scroll, and on the phone tap targets of 44 px.
+ * no axe-core violation of any impact (minor and moderate count too), no sideways scroll, and on the phone tap targets of 44 px.
  */
 import type { Page } from '@playwright/test';
 import { axeViolations } from './axe-check';
@@ -46,7 +46,7 @@ async function checkScheme(page: Page, name: string, phone: boolean): Promise<st
 	const started = Date.now();
 	const violations = await axeViolations(page, ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
 	analyzeMs.push(Date.now() - started);
-	for (const v of violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'))
+	for (const v of violations)
 		problems.push(
 			`${name}: ${v.id} (${v.impact}) ${v.nodes
 				.map((n) => n.target.join(' '))
@@ -99,7 +99,7 @@ test('every page passes the accessibility check in light and in dark @phone', as
 		await openApp(path);
 		// The catalog's tiles fill in from a background read of every model's schema: check them filled in.
 		if (path === '/models') {
-			await expect(page.getByRole('status', { name: 'Catalog status' })).toContainText('Complete', { timeout: 20_000 });
+			await expect(page.getByRole('status', { name: 'Catalog status' })).toContainText('Up to date', { timeout: 20_000 });
 			await expect(page.getByText(/reading model details/)).toHaveCount(0, { timeout: 60_000 });
 		}
 		await page.waitForLoadState('networkidle', { timeout: 10_000 }).catch(() => undefined);

@@ -50,10 +50,10 @@ test('a wrong key is explained, with status and request id, and the socket is no
 	await openApp('/settings');
 	await addProfile(page, 'Wrong key', emulator.urls.workflow, emulator.urls.router, 'not-the-key');
 	const report = await runTest(page, 'Wrong key');
-	await expect(report).toContainText('Node definitions (object_info): failed');
+	await expect(report).toContainText('Node list: failed');
 	await expect(report).toContainText('The API key was refused. Check it in Settings');
 	await expect(report).toContainText('HTTP 401');
-	await expect(report).toContainText('Live updates (WebSocket): not tried');
+	await expect(report).toContainText('Live updates: not tried');
 	await expect(report).toContainText(/Model catalog: failed[\s\S]*HTTP 401 · type unauthorized · request id [0-9a-f-]{36}/);
 });
 
@@ -76,7 +76,7 @@ test('a router that is not enabled for the account says so', async ({ page, open
 	await openApp('/settings');
 	await control.scenario('router-not-enabled');
 	const report = await runTest(page, 'Demo (local emulator)');
-	await expect(report).toContainText('Node definitions (object_info): OK');
+	await expect(report).toContainText('Node list: OK');
 	await expect(report).toContainText('The model router is not enabled for this account yet');
 	await expect(report).toContainText('type not_enabled');
 });
@@ -102,9 +102,9 @@ test('a refused socket with a working key over HTTP is explained', async ({ page
 	await openApp('/settings');
 	await control.faults({ refuseSocketsForSeconds: 60 });
 	const report = await runTest(page, 'Demo (local emulator)');
-	await expect(report).toContainText('Node definitions (object_info): OK');
-	await expect(report).toContainText('The WebSocket was refused');
-	await expect(report).toContainText('HTTP works with this key');
+	await expect(report).toContainText('Node list: OK');
+	await expect(report).toContainText('Live updates were refused');
+	await expect(report).toContainText('the key works for everything else');
 	await expect(report).not.toContainText('rb-demo-key');
 });
 

@@ -6,7 +6,7 @@ test('walks a catalog with empty and short pages in the middle and shows every m
 	const before = (await counters(emulator)).requests['GET /v2/models'] ?? 0;
 	await openApp('/models');
 	const status = page.getByRole('status', { name: 'Catalog status' });
-	await expect(status).toContainText('Complete', { timeout: 20_000 });
+	await expect(status).toContainText('Up to date', { timeout: 20_000 });
 	await expect(status).toContainText(`${ids.length} models`);
 	await expect(page.locator('main section[aria-label^="Provider"] a')).toHaveCount(ids.length);
 	// The walk used the default page size, so it crossed the emulator's empty and half pages.
@@ -43,7 +43,7 @@ test('a 503 catalog is "unavailable, retrying", never empty, then completes; the
 	await expect(badge).toHaveAccessibleName(/Workflows live · \d+ queued · Models unavailable/);
 	await expect(badge).not.toHaveAccessibleName(/, Live/);
 	await sharedFaults(emulator, { catalogUnavailable: false });
-	await expect(status).toContainText('Complete', { timeout: 30_000 });
+	await expect(status).toContainText('Up to date', { timeout: 30_000 });
 	await expect(badge).toHaveAccessibleName(/, Live · \d+ queued\. Open settings$/);
 	const total = (await catalogIds(emulator)).length;
 	await expect(status).toContainText(`${total} models`);
@@ -59,7 +59,7 @@ test('a 503 catalog is "unavailable, retrying", never empty, then completes; the
 test('the catalog fits a 390 px phone screen and a policy-charge filter narrows it', async ({ page, openApp }) => {
 	await page.setViewportSize({ width: 390, height: 844 });
 	await openApp('/models');
-	await expect(page.getByRole('status', { name: 'Catalog status' })).toContainText('Complete', { timeout: 20_000 });
+	await expect(page.getByRole('status', { name: 'Catalog status' })).toContainText('Up to date', { timeout: 20_000 });
 	expect(await hasHorizontalScroll(page)).toBe(false);
 	await page.getByLabel('Only models whose refusals are not charged').check();
 	await expect(page.getByRole('region', { name: 'Provider kestrel' })).toHaveCount(0);
@@ -89,7 +89,7 @@ test('a cursor made invalid mid-walk (catalog rebuilt) stops the walk with the e
 	await sharedFaults(emulator, { slowMs: 0 });
 	await expect(status).not.toContainText('so far');
 	await page.getByRole('button', { name: 'Refresh catalog' }).click();
-	await expect(status).toContainText('Complete', { timeout: 20_000 });
+	await expect(status).toContainText('Up to date', { timeout: 20_000 });
 });
 
 test('tiles fill in with kind, title and first sentence from the schemas; search finds a word only the description has, and kind chips filter', async ({
@@ -100,7 +100,7 @@ test('tiles fill in with kind, title and first sentence from the schemas; search
 	test.setTimeout(180_000);
 	await openApp('/models');
 	const status = page.getByRole('status', { name: 'Catalog status' });
-	await expect(status).toContainText('Complete', { timeout: 20_000 });
+	await expect(status).toContainText('Up to date', { timeout: 20_000 });
 	// The catalog is usable at once: the ids are there before any schema.
 	const voice = page.getByRole('link', { name: /voice-hd/ }).first();
 	await expect(voice).toBeVisible();

@@ -105,5 +105,5 @@ test('a model run appears in the Runs timeline beside workflow jobs and opens it
 	await expect(page.getByRole('heading', { name: 'quill/quill-mini' })).toBeVisible({ timeout: 15_000 });
 	await expect(page.getByRole('region', { name: 'Inputs used' })).toContainText('list three colours');
 	await expect(page.getByRole('article').getByRole('status')).toHaveText('Succeeded');
-	await expect(page.getByRole('region', { name: /Result of Synchronous run/ })).toContainText('output');
+	await expect(page.getByRole('region', { name: /Result of Direct run/ })).toContainText('output');
 });

@@ -33,7 +33,7 @@ test('runs a text-to-image model synchronously and shows the image, its expiry, 
 	await form.getByRole('button', { name: 'Run now' }).click();
 	const run = latestModelRun(page);
 	await expect(run.getByRole('status')).toHaveText('Succeeded', { timeout: 20_000 });
-	const image = run.getByRole('img', { name: /image 1 of Synchronous run/ });
+	const image = run.getByRole('img', { name: /image 1 of Direct run/ });
 	await expect(image).toBeVisible();
 	expect(await image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
 	await expect(run).toContainText(/link expires in 2[34] h/);
@@ -58,7 +58,7 @@ test('an answer cut off mid-JSON is not a success: the card says it could not be
 	await expect(run).toContainText(/req(uest)? id/i);
 	await run.getByRole('button', { name: 'Retry with the same key' }).click();
 	await expect(run.getByRole('status')).toHaveText('Succeeded', { timeout: 20_000 });
-	await expect(run.getByRole('img', { name: /image 1 of Synchronous run/ })).toBeVisible();
+	await expect(run.getByRole('img', { name: /image 1 of Direct run/ })).toBeVisible();
 	await expect(run).toContainText("Replayed from the key's record (Idempotent-Replayed)");
 	expect(await dispatchesOfRun(emulator, await keyPrefixOf(page))).toBe(1);
 });
@@ -259,7 +259,7 @@ test('an image on a provider CDN without CORS headers is still shown, with its e
 	await form.getByRole('button', { name: 'Run now' }).click();
 	const run = latestModelRun(page);
 	await expect(run.getByRole('status')).toHaveText('Succeeded', { timeout: 20_000 });
-	const image = run.getByRole('img', { name: /image 1 of Synchronous run/ });
+	const image = run.getByRole('img', { name: /image 1 of Direct run/ });
 	await expect(image).toBeVisible();
 	await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
 	await expect(run).toContainText(/link expires in (59|60) min/);

@@ -33,7 +33,7 @@ test('a model request composed offline waits in the outbox and is sent exactly o
 	await expect(latestModelRun(page)).toContainText('In the outbox');
 	// Nothing is sent, so nothing says it is sending or counts a wait.
 	await expect(latestModelRun(page).getByRole('status')).toHaveText('In the outbox');
-	await expect(latestModelRun(page)).toContainText('Synchronous · not sent yet');
+	await expect(latestModelRun(page)).toContainText('Run now · not sent yet');
 	expect(await totalDispatches(emulator)).toBe(0);
 
 	await context.setOffline(false);

@@ -7,8 +7,8 @@ test('the demo profile is set up from the running emulator and its connection te
 	await expect(demo.getByText('Active')).toBeVisible();
 	await demo.getByRole('button', { name: 'Test connection of Demo (local emulator)' }).click();
 	const report = demo.getByRole('region', { name: 'Connection test of Demo (local emulator)' });
-	await expect(report).toContainText('Node definitions (object_info): OK');
-	await expect(report).toContainText('Live updates (WebSocket): OK');
+	await expect(report).toContainText('Node list: OK');
+	await expect(report).toContainText('Live updates: OK');
 	await expect(report).toContainText('Model catalog: OK');
 	await expect(page.getByRole('link', { name: /Connection: Demo \(local emulator\), Live/ })).toBeVisible();
 });

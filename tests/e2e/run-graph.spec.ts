@@ -61,6 +61,22 @@ test('the graph shows each node moving from waiting to done, the preview on the 
 	await expect(box(page, 'Save Image')).toHaveAttribute('data-state', 'waiting');
 	await expect(box(page, 'KSampler')).toHaveAttribute('data-state', 'running', { timeout: 20_000 });
 	await expect(graph.locator('path.live')).toHaveCount(4);
+	// Readable as it opens, at either size: the smallest words of a box are drawn at 12 CSS px or more, and the running node is on screen.
+	const smallestLabel = await graph.evaluate((el) => {
+		const world = el.querySelector('.world')!;
+		const scale = new DOMMatrix(getComputedStyle(world).transform).a;
+		const sizes = [...el.querySelectorAll('.node *')]
+			.filter((n) => [...n.childNodes].some((c) => c.nodeType === Node.TEXT_NODE && c.textContent?.trim()))
+			.map((n) => parseFloat(getComputedStyle(n).fontSize) * scale);
+		return Math.min(...sizes);
+	});
+	expect(smallestLabel).toBeGreaterThanOrEqual(12);
+	const plane = (await graph.locator('.plane').boundingBox())!;
+	const sampler = (await box(page, 'KSampler').boundingBox())!;
+	expect(sampler.x).toBeGreaterThanOrEqual(plane.x - 1);
+	expect(sampler.y).toBeGreaterThanOrEqual(plane.y - 1);
+	expect(sampler.x + sampler.width).toBeLessThanOrEqual(plane.x + plane.width + 1);
+	expect(sampler.y + sampler.height).toBeLessThanOrEqual(plane.y + plane.height + 1);
 	await oneStepWhileWatched(emulator);
 	await expect(box(page, 'KSampler').getByRole('img', { name: 'Latest preview from KSampler' })).toBeVisible({ timeout: 20_000 });
 	await expect(box(page, 'KSampler')).toContainText(/\d+ of 20 steps/);
@@ -254,7 +270,9 @@ test('a node opens its inputs in "run again" and its outputs in the shared image
 	await viewer.getByRole('button', { name: 'Close' }).click();
 	await details.getByRole('button', { name: 'Close' }).click();
 
-	// The sampler's inputs: the form, filled with this run's inputs, at the sampler's fields.
+	// The sampler's inputs: the form, filled with this run's inputs, at the sampler's fields. The graph
+	// opened readable (zoomed in on one part): Fit shows the whole of it, the sampler among the rest.
+	await page.getByRole('button', { name: 'Fit' }).click();
 	await box(page, 'KSampler').click();
 	await details.getByRole('button', { name: 'Change these inputs in Run again' }).click();
 	await expect(page).toHaveURL(/\/workflows\/[^?]+\?inputs=[^&]+&node=\d+$/, { timeout: 15_000 });

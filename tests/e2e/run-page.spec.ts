@@ -49,6 +49,7 @@ test('a workflow is copied as code with the key as a variable, and its run lists
 	await openExample(page, 'Text to image');
 	const text = page.getByRole('region', { name: 'Node CLIP Text Encode (Positive)' }).getByRole('textbox', { name: 'text' });
 	await text.fill('a lighthouse in fog');
+	await page.locator('summary', { hasText: 'Copy as code' }).click();
 	const copy = page.getByRole('group', { name: 'Copy as code' });
 	await copy.getByRole('button', { name: 'Copy as Python' }).click();
 	await expect(copy.getByRole('status')).toContainText('Copied as Python (requests).');

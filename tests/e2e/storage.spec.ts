@@ -55,6 +55,6 @@ test('freeing space removes a model result’s saved bytes too; the run stays an
 	const after = latestModelRun(page);
 	await expect(after.getByRole('status')).toHaveText('Succeeded');
 	await expect(after).toContainText('no longer saved on this device');
-	const image = after.getByRole('img', { name: /image 1 of Synchronous run/ });
+	const image = after.getByRole('img', { name: /image 1 of Direct run/ });
 	await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
 });

@@ -116,7 +116,7 @@ test('a model run, synchronous then queued, shows beside the form without naviga
 	await form.getByRole('button', { name: 'Run now' }).click();
 	const runs = page.getByRole('region', { name: 'Runs of this model' });
 	await expect(runs.getByRole('article').first().getByRole('status')).toHaveText('Succeeded', { timeout: 20_000 });
-	await expect(runs.getByRole('img', { name: /image 1 of Synchronous run/ })).toBeVisible();
+	await expect(runs.getByRole('img', { name: /image 1 of Direct run/ })).toBeVisible();
 	await besideTheForm(page, form);
 
 	await form.getByRole('button', { name: 'Add to queue' }).click();
@@ -137,9 +137,9 @@ test('an LLM answer shows as text, not as a JSON tree', async ({ page, openApp, 
 	const form = await openModel(page, openApp, 'quill/quill-mini');
 	await form.getByRole('textbox', { name: 'Prompt', exact: true }).fill('list three colours');
 	await form.getByRole('button', { name: 'Run now' }).click();
-	const text = page.getByRole('region', { name: /Text output \(output\) of Synchronous run/ });
+	const text = page.getByRole('region', { name: /Text output \(output\) of Direct run/ });
 	await expect(text).toHaveText('Here is a considered reply to "list three colours".', { timeout: 20_000 });
-	const result = page.getByRole('region', { name: /Result of Synchronous run/ });
+	const result = page.getByRole('region', { name: /Result of Direct run/ });
 	await expect(result.getByRole('group')).toHaveCount(0); // no <details> tree
 	await expect(result).toContainText(/output tokens\s*\d+/);
 });
@@ -172,7 +172,7 @@ test('a video model result plays in a real video player', async ({ page, openApp
 	const form = await openModel(page, openApp, 'tidal/wave-1-t2v');
 	await form.getByRole('textbox', { name: 'Prompt', exact: true }).fill('rain on a window');
 	await form.getByRole('button', { name: 'Run now' }).click();
-	const video = page.locator('video[aria-label^="video 1 of Synchronous run"]');
+	const video = page.locator('video[aria-label^="video 1 of Direct run"]');
 	await expect(video).toBeVisible({ timeout: 20_000 });
 	await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
 	expect(await video.evaluate((v: HTMLVideoElement) => Math.round(v.duration))).toBe(2);
@@ -204,7 +204,7 @@ test('a speech model result plays in an audio player', async ({ page, openApp, e
 	const form = await openModel(page, openApp, 'sonora/speech-1');
 	await form.getByRole('textbox', { name: 'Text', exact: true }).fill('Your run has finished, and it looks lovely.');
 	await form.getByRole('button', { name: 'Run now' }).click();
-	const audio = page.locator('audio[aria-label^="audio 1 of Synchronous run"]');
+	const audio = page.locator('audio[aria-label^="audio 1 of Direct run"]');
 	await expect(audio).toBeAttached({ timeout: 20_000 });
 	await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.readyState), { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
 	expect(await audio.evaluate((a: HTMLAudioElement) => a.duration)).toBeGreaterThan(0.5);
@@ -220,7 +220,7 @@ test('on a phone the live result slides up over the form, and back @phone', asyn
 	await form.getByRole('textbox', { name: 'Prompt', exact: true }).fill('A lighthouse at dusk');
 	await form.getByRole('button', { name: 'Run now' }).click();
 	await expect(pane).toBeVisible();
-	await expect(pane.getByRole('img', { name: /image 1 of Synchronous run/ })).toBeVisible({ timeout: 20_000 });
+	await expect(pane.getByRole('img', { name: /image 1 of Direct run/ })).toBeVisible({ timeout: 20_000 });
 	const box = (await pane.boundingBox())!;
 	expect(box.y).toBeLessThan(50);
 	expect(box.width).toBeGreaterThan(380);

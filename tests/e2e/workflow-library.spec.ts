@@ -40,7 +40,7 @@ test('a workflow file dropped on the page is imported', async ({ page, openApp }
 		return transfer;
 	}, workflow);
 	await page.getByRole('region', { name: 'Import a workflow' }).dispatchEvent('drop', { dataTransfer: data });
-	await expect(page.getByRole('textbox', { name: 'Workflow name' })).toHaveValue('dropped');
+	await expect(page.getByRole('heading', { level: 1 })).toHaveText('dropped');
 });
 
 test('partner nodes are marked and run with the key sent as api_key_service_org', async ({ page, openApp }) => {

@@ -12,6 +12,9 @@ test('cancel a waiting job and interrupt the running one from the queue', async 
 
 	await page.goto(page.url().replace(/\/workflows\/.*$/, '/queue'));
 	await expect(page.getByRole('heading', { name: 'Waiting (1)' })).toBeVisible();
+	// Two runs of one workflow are told apart by their seeds, and the running one shows how far it is.
+	await expect(page.getByText(/^seed \d+$/)).toHaveCount(2);
+	await expect(page.getByRole('progressbar', { name: 'Progress of Text to image' })).toBeVisible();
 	await page.getByRole('checkbox', { name: 'Select Text to image' }).check();
 	await page.getByRole('button', { name: 'Cancel selected (1)' }).click();
 	await expect(page.getByRole('status').filter({ hasText: 'Cancelled 1 job: the server removed it from its queue.' })).toBeVisible();

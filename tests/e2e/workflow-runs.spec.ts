@@ -1,4 +1,4 @@
-import { test, expect, openExample, runExample } from './fixtures';
+import { test, expect, openExample, runExample, workflowControl } from './fixtures';
 import { holdNode, oneStepWhileWatched, release } from './holds';
 
 test('import the classic text-to-image workflow, edit prompt and seed, run it, watch previews and get the image', async ({
@@ -64,4 +64,22 @@ test('dropping every socket mid-run still ends with the final image', async ({ p
 	await release(emulator);
 	await expect(page.getByText('Done', { exact: true })).toBeVisible({ timeout: 20_000 });
 	await expect(page.getByRole('img', { name: /Output ComfyUI_\d+_\.png/ })).toBeVisible();
+});
+
+test('a run the server answers from its cache (instant) shows its picture like any other @phone', async ({ page, openApp, emulator }) => {
+	await workflowControl(emulator, 'timing', { stepMs: 5 });
+	await openApp('/');
+	await openExample(page, 'Text to image');
+	const sampler = page.getByRole('region', { name: 'Node KSampler' });
+	await sampler.getByRole('combobox', { name: 'seed after each run' }).selectOption('fixed');
+	const pane = page.getByRole('region', { name: 'Run and results' });
+	await page.getByRole('button', { name: 'Run', exact: true }).click();
+	await expect(pane.getByRole('img', { name: /Output ComfyUI_/ })).toBeVisible({ timeout: 20_000 });
+	if (test.info().project.name === 'phone') await page.getByRole('button', { name: 'Back to the form' }).click();
+	// The same inputs again: every node comes from the server's cache, and the run ends at once.
+	await page.getByRole('button', { name: 'Run', exact: true }).click();
+	const tile = pane.getByRole('region', { name: 'Runs started' }).getByRole('article').first();
+	await expect(tile.getByRole('status')).toContainText('Done', { timeout: 20_000 });
+	await expect(tile.getByRole('img', { name: /Output ComfyUI_/ })).toBeVisible({ timeout: 10_000 });
+	expect(await tile.getByRole('img', { name: /Output ComfyUI_/ }).evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
 });

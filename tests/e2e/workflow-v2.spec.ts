@@ -113,6 +113,7 @@ for (const kind of ['Cloud', 'Self-hosted proxy'] as const) {
 		if (kind === 'Cloud') {
 			// Copy as code sends where the runs went: v2, with the Bearer key as a variable and a fresh idempotency key.
 			await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+			await page.locator('summary', { hasText: 'Copy as code' }).click();
 			const copy = page.getByRole('group', { name: 'Copy as code' });
 			await copy.getByRole('button', { name: 'Copy as curl' }).click();
 			await expect(copy.getByRole('status')).toContainText('Copied as curl.');

@@ -56,8 +56,17 @@ test('main journeys', async ({ page, openApp, emulator }) => {
 		.getByRole('link', { name: /Open run/ })
 		.first()
 		.click();
+	await expect(page).toHaveURL(/\/runs\//);
 	await expect(page.getByRole('heading', { name: 'Text to image' })).toBeVisible();
 	await shot('run-page', true);
+	await page.getByRole('tab', { name: 'Graph' }).click();
+	await expect(page.getByRole('region', { name: 'Run graph' }).locator('.node').first()).toBeVisible({ timeout: 20_000 });
+	await shot('run-graph');
+
+	await openApp('/workflows');
+	await shot('workflows');
+	await openApp('/queue');
+	await shot('queue');
 
 	await openApp('/models');
 	await shot('model-catalog');
@@ -72,6 +81,9 @@ test('main journeys', async ({ page, openApp, emulator }) => {
 
 	await openApp('/');
 	await shot('runs-timeline');
+	const modelRun = page.getByRole('link', { name: /Run tidal\/wave-1-t2v/ }).first();
+	await openApp((await modelRun.getAttribute('href'))!);
+	await shot('model-run-page', true);
 	await openApp('/settings');
 	await shot('settings');
 });

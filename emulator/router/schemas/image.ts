@@ -5,7 +5,7 @@ import { binary, ref, refWith, withXOrder, type SchemaParts } from './parts';
 const prompt: JsonSchema = {
 	type: 'string',
 	title: 'Prompt',
-	description: 'What to generate. Words trigger nothing special at a real provider.',
+	description: 'What to see in the image: the subject, its setting, the light and the style.',
 	minLength: 1,
 	maxLength: 4000,
 	examples: ['A cinematic photo of a lighthouse at dusk, volumetric fog']

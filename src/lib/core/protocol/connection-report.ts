@@ -21,8 +21,8 @@ export interface ConnectionReport {
 }
 
 export const CHECK_LABELS: Record<ProbeCheck['name'], string> = {
-	object_info: 'Node definitions (object_info)',
-	websocket: 'Live updates (WebSocket)',
+	object_info: 'Node list',
+	websocket: 'Live updates',
 	catalog: 'Model catalog',
 	'jobs-v2': 'Jobs API (v2)'
 };

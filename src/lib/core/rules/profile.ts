@@ -26,7 +26,7 @@ export const PRESETS: Record<PresetId, Preset> = {
 	demo: {
 		id: 'demo',
 		label: 'Demo (local emulator)',
-		description: 'The emulator that `npm start` runs: both services, no account needed.',
+		description: 'Both services, emulated on this computer: no account needed, nothing leaves the machine.',
 		workflowUrl: '',
 		routerUrl: '',
 		needsKey: true

@@ -73,8 +73,9 @@ export type SeedMode = 'fixed' | 'increment' | 'randomize';
 
 export interface SeedField extends FieldBase {
 	kind: 'seed';
-	min: number;
-	max: number;
+	/** Only the bounds the schema gives: a documented -1 ("random") stays allowed when no minimum says otherwise. */
+	min?: number;
+	max?: number;
 }
 
 export type MediaAccept = 'image' | 'video' | 'audio' | 'any';

@@ -44,7 +44,10 @@ describe('schema to fields', () => {
 		expect(byName(f, 'fast')).toMatchObject({ kind: 'boolean' });
 		expect(byName(f, 'steps')).toMatchObject({ kind: 'integer', min: 1, max: 50, slider: true, step: 1 });
 		expect(byName(f, 'scale')).toMatchObject({ kind: 'number', min: 0, slider: false });
-		expect(byName(f, 'seed')).toMatchObject({ kind: 'seed', nullable: true, min: 0, max: 2 ** 32 - 1 });
+		expect(byName(f, 'seed')).toMatchObject({ kind: 'seed', nullable: true, min: 0 });
+		// No bounds are invented: the schema gives a minimum only.
+		expect(byName(f, 'seed')).not.toHaveProperty('max');
+		expect(byName(f, 'noise_seed')).not.toHaveProperty('min');
 		expect(byName(f, 'noise_seed')).toMatchObject({ kind: 'seed' });
 		expect(form.defaults).toEqual({ style: 'a', fast: true, steps: 28, seed: null });
 	});
@@ -180,10 +183,22 @@ describe('schema to fields', () => {
 		});
 	});
 
-	it('orders by x-fal-order-properties, then x-order, else required first', () => {
+	it('orders by x-fal-order-properties, then x-order, else as the document lists them (not required first)', () => {
 		expect(propertyOrder({ properties: { a: {}, b: {}, c: {} }, 'x-fal-order-properties': ['c', 'a'] })).toEqual(['c', 'a', 'b']);
 		expect(propertyOrder({ properties: { a: { 'x-order': 2 }, b: { 'x-order': 0 }, c: { 'x-order': 1 } } })).toEqual(['b', 'c', 'a']);
-		expect(propertyOrder({ properties: { a: {}, b: {}, c: {} }, required: ['c'] })).toEqual(['c', 'a', 'b']);
+		expect(propertyOrder({ properties: { a: {}, b: {}, c: {} }, required: ['c'] })).toEqual(['a', 'b', 'c']);
+	});
+
+	it('keeps a documented -1 ("random") seed allowed: only the schema bounds a seed', () => {
+		const f = schemaToForm(
+			doc({
+				type: 'object',
+				properties: { seed: { type: 'integer', default: -1, description: 'Random seed. Set to -1 to randomize.' } }
+			})
+		).group.fields;
+		const seed = byName(f, 'seed');
+		expect(seed).toMatchObject({ kind: 'seed', default: -1 });
+		expect(seed).not.toHaveProperty('min');
 	});
 
 	it('falls back visibly to JSON fields with a reason for what it cannot express', () => {

@@ -27,7 +27,6 @@ const MAX_FIELDS = 1000;
 /** Real OpenAPI documents nest a few dozen levels; deeper would overflow cloning the defaults. */
 const MAX_DOCUMENT_DEPTH = 256;
 const TEXTAREA_MIN_LENGTH = 200;
-const SEED_MAX = 2 ** 32 - 1;
 
 export interface SchemaForm {
 	/** False when the document says the input schema is not authored: any JSON object is accepted. */
@@ -202,7 +201,12 @@ function mapSchema(name: string, path: FieldPath, raw: Schema, required: boolean
 		case 'number': {
 			const { min, max, exclusiveMin, exclusiveMax } = bounds(schema, type === 'integer');
 			if (type === 'integer' && looksLikeSeed(name))
-				return { ...common, kind: 'seed', min: min ?? 0, max: Math.min(max ?? SEED_MAX, Number.MAX_SAFE_INTEGER) };
+				return {
+					...common,
+					kind: 'seed',
+					...(min !== undefined ? { min } : {}),
+					...(max !== undefined ? { max: Math.min(max, Number.MAX_SAFE_INTEGER) } : {})
+				};
 			const step = num(schema, 'multipleOf') ?? (type === 'integer' ? 1 : undefined);
 			return {
 				...common,
@@ -246,8 +250,8 @@ function singular(name: string): string {
 }
 
 /**
- * Property order: `x-fal-order-properties` on the object, else `x-order` on the properties,
- * else required first, each group in declaration order.
+ * Property order: `x-fal-order-properties` on the object, else `x-order` on the properties, else the
+ * document's own order (the provider's; required fields first would put a sampler above the prompt).
  */
 export function propertyOrder(schema: Schema, resolve: (s: Schema) => Schema = (s) => s): string[] {
 	const props = isSchema(schema['properties']) ? schema['properties'] : {};
@@ -269,8 +273,7 @@ export function propertyOrder(schema: Schema, resolve: (s: Schema) => Schema = (
 			.sort((a, b) => a.o - b.o || a.i - b.i)
 			.map((x) => x.n);
 	}
-	const required = new Set(Array.isArray(schema['required']) ? schema['required'] : []);
-	return [...names.filter((n) => required.has(n)), ...names.filter((n) => !required.has(n))];
+	return names;
 }
 
 function mapProperties(schema: Schema, path: FieldPath, top: boolean, ctx: Ctx): Field[] {

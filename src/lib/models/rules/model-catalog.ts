@@ -36,7 +36,7 @@ export function parseCatalogPage(json: Json): { ok: true; page: CatalogPage } | 
 	if (!isObject(json)) return { ok: false, message: 'The catalog page is not a JSON object.' };
 	const data = arr(json, 'data');
 	const hasMore = bool(json, 'has_more');
-	if (!data || hasMore === undefined) return { ok: false, message: 'The catalog page lacks `data` or `has_more`.' };
+	if (!data || hasMore === undefined) return { ok: false, message: 'The catalog page lacks its "data" or "has_more" field.' };
 	const nextCursor = str(json, 'next_cursor');
 	if (hasMore && !nextCursor) return { ok: false, message: 'The catalog says there is more but gave no cursor to continue with.' };
 	const entries: RouterModelListEntry[] = [];

@@ -59,6 +59,21 @@ describe('summariseSchema on odd documents', () => {
 	});
 });
 
+describe('a Cog output that is only a link (format: uri)', () => {
+	const cog = (title: string, output: unknown) => ({
+		info: { title },
+		paths: { '/x': { post: { responses: { '200': { content: { 'application/json': { schema: output } } } } } } }
+	});
+	it.each<[string, unknown, ModelKind]>([
+		['SDXL: photorealistic images', { type: 'string', format: 'uri', title: 'Output' }, 'image'],
+		['Stable Diffusion picture maker', { type: 'array', items: { type: 'string', format: 'uri' } }, 'image'],
+		['MusicGen: songs from a prompt', { type: 'string', format: 'uri' }, 'audio'],
+		['Llama chat', { type: 'array', items: { type: 'string' }, 'x-cog-array-type': 'iterator' }, 'text']
+	])('%s is %s, not text', (title, output, kind) => {
+		expect(summariseSchema('r/m', cog(title, output) as never, null).kind).toBe(kind);
+	});
+});
+
 describe('words', () => {
 	it.each<[string, ModelKind | undefined]>([
 		['Animates a still picture into a short clip.', 'video'],

@@ -7,6 +7,7 @@ import { kindInWords } from '../../core/rules/kind-words';
 import { firstOperation, isSchema, okContent, operationBody, resolveLocalRef, type Schema } from '../../core/protocol/openapi';
 
 import { RESULT_KINDS, type ResultKind } from '../../core/protocol/run-kernel';
+import { namesTheDocument } from './model-title';
 
 /** A model's kind: what its result is (the run kernel's result kinds). */
 export const MODEL_KINDS = RESULT_KINDS;
@@ -75,8 +76,18 @@ function shapeWords(doc: Schema, schema: Schema | undefined): string {
 	return words.join(' ');
 }
 
+/**
+ * A Cog-style output that is only a link (`{type: string, format: uri}`, or a list of them): it says
+ * nothing of what the link holds, so it is not text; the model's own words say what it makes.
+ */
+function isLinkOutput(doc: Schema, schema: Schema | undefined): boolean {
+	const isLink = (s: Schema | undefined) => s?.['type'] === 'string' && (s['format'] === 'uri' || s['format'] === 'url');
+	if (isLink(schema)) return true;
+	return schema?.['type'] === 'array' && isLink(resolveLocalRef(doc, schema['items']));
+}
+
 /** The kind of the output: its media types first, then what a JSON output holds (`images`, `video`, `output` text). */
-function outputKind(doc: Schema, op: Schema | undefined): ModelKind | undefined {
+function outputKind(doc: Schema, op: Schema | undefined): ModelKind | 'link' | undefined {
 	const content = okContent(doc, op);
 	if (!content) return undefined;
 	for (const [mediaType, media] of Object.entries(content)) {
@@ -84,6 +95,7 @@ function outputKind(doc: Schema, op: Schema | undefined): ModelKind | undefined 
 		if (byType) return byType;
 		if (!mediaType.includes('json') || !isSchema(media)) continue;
 		const schema = resolveLocalRef(doc, media['schema']);
+		if (isLinkOutput(doc, schema)) return 'link';
 		const byShape = kindInWords(shapeWords(doc, schema));
 		if (byShape) return byShape;
 		if (schema && onlyText(doc, schema)) return 'text';
@@ -165,13 +177,16 @@ export function firstSentence(description: string): string {
 /** A tile's facts from a model's schema document. Never throws on an odd document: missing parts are left out. */
 export function summariseSchema(modelId: string, doc: Schema, etag: string | null): ModelSummary {
 	const info = isSchema(doc['info']) ? doc['info'] : {};
-	const title = text(info['title'])?.slice(0, TITLE_MAX);
+	const documentTitle = text(info['title'])?.slice(0, TITLE_MAX);
+	// "Queue OpenAPI for fal-ai/flux/dev" names the document: the tile keeps the model's id instead.
+	const title = documentTitle && !namesTheDocument(documentTitle, modelId) ? documentTitle : undefined;
 	const description = text(info['description'])?.slice(0, DESCRIPTION_MAX);
 	const op = firstOperation(doc);
 	const body = operationBody(doc, op);
 	const needs = neededInputs(doc, body);
+	const byOutput = outputKind(doc, op);
 	const kind =
-		outputKind(doc, op) ??
+		(byOutput === 'link' ? undefined : byOutput) ??
 		kindInWords(`${title ?? ''} ${description ?? ''} ${modelId.replace(/[-_/]/g, ' ')}`) ??
 		kindInWords(shapeWords(doc, body)) ??
 		'other';

@@ -5,6 +5,7 @@ import type { RouterModelListEntry } from '$lib/models/protocol/router-api';
 import { onWorkerEvent, workerApi } from '$lib/core/state/worker-bridge.svelte';
 import { ModelFormStore } from './model-form.svelte';
 import { draftSaver } from '../../core/state/drafts';
+import { modelTitle } from '../rules/model-title';
 
 /** The title and description a schema document gives itself (null where it gives none). */
 export function schemaInfo(document: unknown): { title: string | null; description: string | null } {
@@ -25,6 +26,11 @@ export class ModelPageStore {
 	readonly form = new ModelFormStore();
 	/** The schema's own title and description, when it has them. */
 	info = $derived(schemaInfo(this.schema?.document));
+
+	/** The page's heading: the schema's title when it names the model, else the name in its id. */
+	heading(modelId: string): string {
+		return modelTitle(this.info.title, modelId);
+	}
 	private key = '';
 	private unsubscribe: (() => void) | undefined;
 	/** The inputs are remembered as they are edited, so a reload keeps a half-filled form. */

@@ -60,23 +60,24 @@ describe('object_info to fields', () => {
 		);
 	});
 
-	it('makes one group per node with widget inputs, titled from _meta.title, links left out', () => {
+	it('makes one group per node with widget inputs, titled from _meta.title, links left out, most changed first', () => {
 		const groups = workflowFieldGroups(prompt, nodes);
+		// Prompts, then the seed (KSampler), the size (Empty Latent Image), then the rest in node order.
 		expect(groups.map((g) => g.title)).toEqual([
-			'KSampler',
-			'Load Checkpoint',
-			'Empty Latent Image',
 			'CLIP Text Encode (Positive)',
 			'CLIP Text Encode (Negative)',
+			'KSampler',
+			'Empty Latent Image',
+			'Load Checkpoint',
 			'Save Image'
 		]);
-		const ks = groups[0]!.fields;
+		const ks = groups[2]!.fields;
 		expect(ks.map((f) => f.path[1])).toEqual(['seed', 'steps', 'cfg', 'sampler_name', 'scheduler', 'denoise']);
 		expect(ks[0]).toMatchObject({ kind: 'seed', min: 0 });
 		expect(ks[1]).toMatchObject({ kind: 'integer', min: 1, max: 10000, slider: true });
 		expect(ks[2]).toMatchObject({ kind: 'number', step: 0.1, round: 0.01, slider: true });
 		expect(ks[3]).toMatchObject({ kind: 'enum' });
-		expect(groups[3]!.fields[0]).toMatchObject({ kind: 'textarea', main: true });
+		expect(groups[0]!.fields[0]).toMatchObject({ kind: 'textarea', main: true });
 	});
 
 	it('reads a FLOAT’s round as ComfyUI’s editor does: explicit round kept, absent or false taken from the step', () => {
@@ -165,8 +166,8 @@ describe('the form of a UI-format workflow', () => {
 		expect(groups.find((g) => g.id === '6')).toMatchObject({ title: 'Positive prompt', section: { title: 'Prompts', color: '#3f789e' } });
 	});
 
-	it('hides nothing and keeps ids when there is no layout', () => {
-		expect(workflowFieldGroups(api, fixtureDefinitions()).map((g) => g.id)).toEqual(['3', '4', '5', '6', '7', '9']);
+	it('hides nothing and keeps ids when there is no layout (ordered by what is changed most)', () => {
+		expect(workflowFieldGroups(api, fixtureDefinitions()).map((g) => g.id)).toEqual(['6', '7', '3', '5', '4', '9']);
 	});
 
 	it('reads app mode and collapsed nodes', () => {

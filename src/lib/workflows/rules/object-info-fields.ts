@@ -80,7 +80,31 @@ export function inputToField(nodeId: string, input: InputDefinition): Field | un
  */
 export function workflowFieldGroups(prompt: ApiPrompt, nodes: NodeDefinitions, layout?: CanvasLayout | null): FieldGroup[] {
 	const groups = nodeFieldGroups(prompt, nodes);
-	return layout ? arrangeByCanvas(groups, layout) : groups;
+	return layout ? arrangeByCanvas(groups, layout) : mostChangedFirst(groups);
+}
+
+/**
+ * How soon a node's fields are wanted: what is asked for (a prompt, an image) first, then the seed,
+ * the size, the steps, as fal's and Replicate's forms order them; the rest after, in node order.
+ */
+function groupRank(group: FieldGroup): number {
+	const rankOf = (field: Field): number => {
+		const name = String(field.path[field.path.length - 1] ?? '');
+		if (((field.kind === 'textarea' || field.kind === 'text') && /^(text|prompt|positive)$/.test(name)) || field.kind === 'media') return 0;
+		if (field.kind === 'seed') return 1;
+		if (/^(width|height)$/.test(name)) return 2;
+		if (name === 'steps') return 3;
+		return 4;
+	};
+	return Math.min(4, ...group.fields.map(rankOf));
+}
+
+/** Without the editor's layout, node ids say nothing a person reads by: order by what is changed most (stable). */
+function mostChangedFirst(groups: FieldGroup[]): FieldGroup[] {
+	return groups
+		.map((group, i) => ({ group, i, rank: groupRank(group) }))
+		.sort((a, b) => a.rank - b.rank || a.i - b.i)
+		.map((g) => g.group);
 }
 
 function arrangeByCanvas(groups: FieldGroup[], layout: CanvasLayout): FieldGroup[] {

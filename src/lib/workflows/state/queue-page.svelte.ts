@@ -4,12 +4,50 @@ import { profiles } from '$lib/core/state/profiles.svelte';
 import { workerApi } from '$lib/core/state/worker-bridge.svelte';
 import type { QueueEntry, QueueView } from '$lib/workflows/protocol/api';
 import { cancelWords, describeStop } from '$lib/workflows/rules/stop-outcome';
+import { differingValues, type Difference } from '$lib/workflows/rules/queue-differences';
+import { runFraction } from '$lib/workflows/rules/run-record';
+import { WorkflowRunsStore, type Preview } from './workflow-runs.svelte';
 
 export class QueuePageStore {
 	queue = $state<QueueView | null>(null);
 	problem = $state<AppError | null>(null);
 	selected = $state<string[]>([]);
 	notice = $state('');
+	/** The runs this device started: their progress, latest preview and the values that tell them apart. */
+	readonly runs = new WorkflowRunsStore();
+	private readonly asked = new Set<string>();
+	private readonly entries = $derived(this.queue ? [...this.queue.running, ...this.queue.pending] : []);
+	private readonly differences = $derived(
+		differingValues(this.entries.map((e) => (e.runId ? (this.runs.runs.get(e.runId)?.prompt ?? null) : null)))
+	);
+
+	/** The values that differ from the other entries' (the seed, most often). */
+	differencesOf(entry: QueueEntry): Difference[] {
+		return this.differences[this.entries.indexOf(entry)] ?? [];
+	}
+
+	/** How far a running entry is, when this device started it (null otherwise). */
+	progressOf(entry: QueueEntry): number | null {
+		const run = entry.runId ? this.runs.runs.get(entry.runId) : undefined;
+		return run && run.status === 'running' ? runFraction(run) : null;
+	}
+
+	previewOf(entry: QueueEntry): Preview | undefined {
+		return entry.runId ? this.runs.previews.get(entry.runId) : undefined;
+	}
+
+	dispose(): void {
+		this.runs.dispose();
+	}
+
+	/** Reads the records of entries this device started (once each). */
+	private readRuns(view: QueueView): void {
+		for (const entry of [...view.running, ...view.pending]) {
+			if (!entry.runId || this.asked.has(entry.runId)) continue;
+			this.asked.add(entry.runId);
+			void this.runs.ensure(entry.runId);
+		}
+	}
 
 	async refresh(): Promise<void> {
 		const profileId = profiles.activeId;
@@ -18,6 +56,7 @@ export class QueuePageStore {
 		if (result.ok) {
 			this.queue = result.value;
 			this.problem = null;
+			this.readRuns(result.value);
 			const present = new Set([...result.value.running, ...result.value.pending].map((e) => e.promptId));
 			this.selected = this.selected.filter((id) => present.has(id));
 		} else {

@@ -64,11 +64,16 @@ export async function testConnection(profile: Profile, apiKey: string | undefine
 			const httpWorked = parsed.ok;
 			const why =
 				probe.reason === 'timeout'
-					? 'The socket opened no conversation within 5 s.'
+					? 'Live updates connected but said nothing within 5 s.'
 					: httpWorked
-						? `The WebSocket was refused (close code ${probe.code ?? 1006}; browsers do not show the HTTP status of a refused socket). HTTP works with this key, so a proxy may not pass WebSocket upgrades, or the service refuses the socket token.`
-						: `The WebSocket was refused too (close code ${probe.code ?? 1006}).`;
-			workflow.push({ name: 'websocket', ok: false, summary: why, detail: scrubToken(socketUrl), ms: probe.ms });
+						? 'Live updates were refused, though the key works for everything else: a proxy in between may not pass them on, or the service refuses this key for them. Runs still work; their progress is checked every few seconds instead.'
+						: 'Live updates were refused too.';
+			// The wire facts go behind "Details": the close code, and that browsers hide a refused socket's HTTP status.
+			const wire =
+				probe.reason === 'timeout'
+					? 'WebSocket'
+					: `WebSocket close code ${probe.code ?? 1006} (browsers do not show the HTTP status of a refused socket)`;
+			workflow.push({ name: 'websocket', ok: false, summary: why, detail: `${wire}: ${scrubToken(socketUrl)}`, ms: probe.ms });
 		}
 	}
 

@@ -1,10 +1,33 @@
 import { describe, expect, it } from 'vitest';
-import { bounds, centreOn, fitView, inView, neighbour, zoomAt, type Direction } from './viewport';
+import { bounds, centreOn, fitView, inView, neighbour, readableView, zoomAt, type Direction } from './viewport';
 
 const box = (id: string, x: number, y: number) => ({ id, x, y, width: 100, height: 50 });
 //      a   b
 //  c   d   e
 const boxes = [box('a', 200, 0), box('b', 400, 0), box('c', 0, 200), box('d', 200, 200), box('e', 400, 200)];
+
+describe('the view a graph opens with', () => {
+	const all = bounds(boxes);
+	it('is the whole graph when its words are readable there', () => {
+		expect(readableView(all, undefined, 1000, 600, 1)).toEqual(fitView(all, 1000, 600));
+	});
+
+	it('is zoomed to a readable size on the running box when the whole graph would be too small to read', () => {
+		const running = boxes[4]!; // e, bottom right
+		const view = readableView(all, running, 300, 400, 1);
+		expect(view.k).toBe(1);
+		expect(inView(view, running, 300, 400)).toBe(true);
+	});
+
+	it("starts at the graph's first corner without a running box, never past its edges", () => {
+		const view = readableView(all, undefined, 300, 400, 1);
+		expect(view.k).toBe(1);
+		expect(view.tx).toBe(24); // the left edge, one margin in
+		expect(view.ty).toBeCloseTo((400 - 250) / 2); // centred: the graph is shorter than the screen
+		// Taller than the screen: from its top, not its top edge at the screen's middle.
+		expect(readableView(all, undefined, 300, 200, 1).ty).toBe(24);
+	});
+});
 
 describe('the graph viewport', () => {
 	it('fits the whole graph, centred, without zooming in past 1', () => {

@@ -43,6 +43,28 @@ export function fitView(box: Box, width: number, height: number): View {
 	return { k, tx: (width - box.width * k) / 2 - box.x * k, ty: (height - box.height * k) / 2 - box.y * k };
 }
 
+/**
+ * The view a graph opens with: the whole of it when its words are still readable there (zoom at
+ * least `readable`), else zoomed to `readable` on `focus` (the running box, or the first one), moved
+ * no further than the graph's edges, and centred along an axis the graph does not fill.
+ */
+export function readableView(all: Box, focus: Box | undefined, width: number, height: number, readable: number): View {
+	const fitted = fitView(all, width, height);
+	if (fitted.k >= readable) return fitted;
+	const k = clampZoom(readable);
+	/** Along one axis: centred when the graph fits, else on the focus (or from the graph's start), never past its edges. */
+	const along = (screen: number, start: number, size: number, centre: number | undefined): number => {
+		if (size * k + 2 * FIT_MARGIN <= screen) return (screen - size * k) / 2 - start * k;
+		const wanted = centre === undefined ? FIT_MARGIN - start * k : screen / 2 - centre * k;
+		return Math.min(FIT_MARGIN - start * k, Math.max(screen - FIT_MARGIN - (start + size) * k, wanted));
+	};
+	return {
+		k,
+		tx: along(width, all.x, all.width, focus ? focus.x + focus.width / 2 : undefined),
+		ty: along(height, all.y, all.height, focus ? focus.y + focus.height / 2 : undefined)
+	};
+}
+
 /** Zooms by `factor` keeping the workflow point under screen point (px, py) where it is. */
 export function zoomAt(view: View, px: number, py: number, factor: number): View {
 	const k = clampZoom(view.k * factor);
