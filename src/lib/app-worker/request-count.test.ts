@@ -34,6 +34,8 @@ class FakeServer {
 	}
 
 	async fetch(url: URL, init?: RequestInit): Promise<Response> {
+		// As in browsers: a no-cors fetch that does not follow redirects fails at once and is sent nowhere.
+		if (init?.mode === 'no-cors' && (init.redirect ?? 'follow') !== 'follow') throw new TypeError('Failed to fetch');
 		const probe = init?.mode === 'no-cors' ? ' (no-cors probe)' : '';
 		this.record(`${init?.method ?? 'GET'} ${url.pathname}${url.search}${probe}`);
 		// A refused connection fails within a few milliseconds.

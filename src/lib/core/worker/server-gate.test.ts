@@ -10,6 +10,8 @@ const down = appError('network', `No answer from ${ORIGIN}: the server is down, 
 function server() {
 	const state = { up: false, now: 0, sent: [] as string[] };
 	const fetchImpl = async (url: string, init?: RequestInit) => {
+		// As in browsers: a no-cors fetch that does not follow redirects fails at once and is sent nowhere.
+		if (init?.mode === 'no-cors' && (init.redirect ?? 'follow') !== 'follow') throw new TypeError('Failed to fetch');
 		state.sent.push(`${init?.method ?? 'GET'} ${new URL(url).pathname}${init?.mode === 'no-cors' ? ' (probe)' : ''}`);
 		if (!state.up) throw new TypeError('Failed to fetch');
 		return new Response('{}', { status: 200, headers: { 'Content-Type': 'application/json' } });

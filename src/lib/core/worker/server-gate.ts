@@ -101,14 +101,18 @@ export class ServerGate {
 		return { ...down.error, detail: `Not asked again yet: the next try is in about ${seconds} s.` };
 	}
 
-	/** One cheap request: a `no-cors` GET resolves (opaque) whenever the server is up, whatever its CORS headers. */
+	/**
+	 * One cheap request: a `no-cors` GET resolves (opaque) whenever the server is up, whatever its CORS
+	 * headers. It must follow redirects: a `no-cors` fetch with any other redirect mode is a network error
+	 * in browsers, sent nowhere (the Fetch standard), so such a probe would never find the server back.
+	 */
 	private async probe(): Promise<boolean> {
 		try {
 			await this.fetchImpl(`${this.origin}/`, {
 				mode: 'no-cors',
 				credentials: 'omit',
 				cache: 'no-store',
-				redirect: 'manual',
+				redirect: 'follow',
 				signal: AbortSignal.timeout(5000)
 			});
 			this.answered();
