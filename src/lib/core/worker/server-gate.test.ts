@@ -29,15 +29,15 @@ function server() {
 describe('the shared backoff of a server that does not answer', () => {
 	it('sends nothing before the retry time; then one cheap probe stands for every read that waits', async () => {
 		const { state, gate, fetch } = server();
-		expect((await fetch({ url: `${ORIGIN}/api/queue`, credential: undefined })).ok).toBe(false);
+		expect((await fetch({ url: `${ORIGIN}/api/queue`, credential: null })).ok).toBe(false);
 		expect(gate.isDown()).toBe(true);
 		state.sent.length = 0;
-		const held = await fetch({ url: `${ORIGIN}/api/history/a`, credential: undefined });
+		const held = await fetch({ url: `${ORIGIN}/api/history/a`, credential: null });
 		expect(held).toMatchObject({ ok: false, error: { kind: 'network', detail: expect.stringMatching(/next try is in about 2 s/) } });
 		expect(state.sent).toEqual([]);
 
 		state.now = gate.retryAt()!;
-		const reads = await Promise.all([1, 2, 3].map((i) => fetch({ url: `${ORIGIN}/api/history/${i}`, credential: undefined })));
+		const reads = await Promise.all([1, 2, 3].map((i) => fetch({ url: `${ORIGIN}/api/history/${i}`, credential: null })));
 		expect(reads.every((r) => !r.ok)).toBe(true);
 		expect(state.sent, 'one probe for three reads').toEqual(['GET / (probe)']);
 		expect(gate.retryAt()! - state.now, 'the second wait is longer').toBe(3000);
@@ -45,13 +45,13 @@ describe('the shared backoff of a server that does not answer', () => {
 
 	it('opens when the probe finds the server up, tells who waits, and the reads go out again', async () => {
 		const { state, gate, fetch } = server();
-		await fetch({ url: `${ORIGIN}/api/queue`, credential: undefined });
+		await fetch({ url: `${ORIGIN}/api/queue`, credential: null });
 		let told = 0;
 		gate.onAnswer(() => told++);
 		state.up = true;
 		state.now = gate.retryAt()!;
 		state.sent.length = 0;
-		expect((await fetch({ url: `${ORIGIN}/api/queue`, credential: undefined })).ok).toBe(true);
+		expect((await fetch({ url: `${ORIGIN}/api/queue`, credential: null })).ok).toBe(true);
 		expect(state.sent).toEqual(['GET / (probe)', 'GET /api/queue']);
 		expect(told).toBe(1);
 		expect(gate.isDown()).toBe(false);
@@ -59,13 +59,13 @@ describe('the shared backoff of a server that does not answer', () => {
 
 	it('always sends what the user asked for (not a GET), and a page that wakes may read at once', async () => {
 		const { state, gate, fetch } = server();
-		await fetch({ url: `${ORIGIN}/api/queue`, credential: undefined });
+		await fetch({ url: `${ORIGIN}/api/queue`, credential: null });
 		state.sent.length = 0;
-		await fetch({ url: `${ORIGIN}/api/interrupt`, method: 'POST', credential: undefined });
+		await fetch({ url: `${ORIGIN}/api/interrupt`, method: 'POST', credential: null });
 		expect(state.sent, 'sent, and its failure not probed again').toEqual(['POST /api/interrupt']);
 		gate.wake();
 		state.sent.length = 0;
-		await fetch({ url: `${ORIGIN}/api/queue`, credential: undefined });
+		await fetch({ url: `${ORIGIN}/api/queue`, credential: null });
 		expect(state.sent).toEqual(['GET / (probe)']);
 	});
 

@@ -208,7 +208,7 @@ class TabLocks {
 	of(owner: string): Pick<LockManager, 'request'> {
 		return {
 			request: ((name: string, callback: () => Promise<unknown>) =>
-				new Promise((resolve, reject) => {
+				new Promise<unknown>((resolve, reject) => {
 					const grant = () => {
 						this.held.set(name, owner);
 						callback()
