@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MemoryStore } from '../core/worker/kv-store';
 import type { WorkerApi } from '../core/protocol/worker-api';
-import { newWorkflowRun, type WorkflowRun } from '../workflows/rules/run-record';
+import { RUN_SCHEMA_VERSION, type WorkflowRun } from '../core/protocol/workflow-run';
 import { RunsRepo } from '../workflows/worker/runs-repo';
 import { composeWorker } from './compose';
 
@@ -125,7 +125,9 @@ function eventStream(signal: AbortSignal | undefined): Response {
 }
 
 function runningRun(profileId: string, extra: Partial<WorkflowRun> = {}): WorkflowRun {
-	const run = newWorkflowRun({
+	return {
+		schemaVersion: RUN_SCHEMA_VERSION,
+		kind: 'workflow',
 		id: 'run-1',
 		profileId,
 		title: 'Slow chain',
@@ -133,9 +135,16 @@ function runningRun(profileId: string, extra: Partial<WorkflowRun> = {}): Workfl
 		prompt: {},
 		seeds: {},
 		partner: false,
-		now: 0
-	});
-	return { ...run, promptId: JOB, status: 'running', queuedAt: Date.now(), startedAt: Date.now(), ...extra };
+		promptId: JOB,
+		status: 'running',
+		createdAt: 0,
+		queuedAt: Date.now(),
+		startedAt: Date.now(),
+		progress: { done: [], total: 0, current: null, step: null, finishing: false },
+		outputs: [],
+		notifications: [],
+		...extra
+	};
 }
 
 /** The app's worker with one profile active and one run open; its runs page and the run's page as the pages ask. */
