@@ -1,7 +1,7 @@
 /**
  * The two local ComfyUI scenarios side by side: a current server (`comfyui-local`, with the job
- * routes, job cancel, /api/features and a disabled assets service) and 0.3.64
- * (`comfyui-local-legacy`, none of those). Both keep history in memory, ignore a queue delete of
+ * routes, job cancel and a disabled assets service) and 0.3.64 (`comfyui-local-legacy`, none of
+ * those). Both answer /api/features, as the real 0.3.64 does. Both keep history in memory, ignore a queue delete of
  * the running job, output text, send no request ids and take only UUIDs as a client's prompt_id.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -111,47 +111,46 @@ describe.each(SCENARIOS)('%s', (scenario) => {
 		socket.close();
 	});
 
-	it(current ? 'has /api/features' : 'has no /api/features (bare 404 without CORS)', async () => {
+	it('answers /api/features as the real 0.3.64 does (200, with CORS)', async () => {
 		await setUp();
 		const res = await call('/api/features');
-		if (current) {
-			expect(res.status).toBe(200);
-			expect(await res.json()).toMatchObject({ supports_preview_metadata: true });
-		} else {
-			expect(res.status).toBe(404);
-			expect(res.headers.get('access-control-allow-origin')).toBeNull();
-		}
+		expect(res.status).toBe(200);
+		expect(res.headers.get('access-control-allow-origin')).toBe(ORIGIN.Origin);
+		expect(await res.json()).toEqual({ supports_preview_metadata: true, max_upload_size: 104857600 });
 		socket.close();
 	});
 
-	it(current ? 'answers from-hash with 503 SERVICE_DISABLED (assets off)' : 'has no from-hash (bare 404 without CORS)', async () => {
-		await setUp();
-		const res = await call('/api/assets/from-hash', {
-			method: 'POST',
-			body: JSON.stringify({ hash: `blake3:${'ab'.repeat(32)}`, tags: ['input'] })
-		});
-		if (current) {
-			expect(res.status).toBe(503);
-			expect(res.headers.get('access-control-allow-origin')).toBe(ORIGIN.Origin);
-			expect(((await res.json()) as { error: { code: string } }).error.code).toBe('SERVICE_DISABLED');
-		} else {
-			expect(res.status).toBe(404);
-			expect(res.headers.get('access-control-allow-origin')).toBeNull();
+	it(
+		current ? 'answers from-hash with 503 SERVICE_DISABLED (assets off)' : 'has no from-hash (bare 405 without CORS, as the real 0.3.64)',
+		async () => {
+			await setUp();
+			const res = await call('/api/assets/from-hash', {
+				method: 'POST',
+				body: JSON.stringify({ hash: `blake3:${'ab'.repeat(32)}`, tags: ['input'] })
+			});
+			if (current) {
+				expect(res.status).toBe(503);
+				expect(res.headers.get('access-control-allow-origin')).toBe(ORIGIN.Origin);
+				expect(((await res.json()) as { error: { code: string } }).error.code).toBe('SERVICE_DISABLED');
+			} else {
+				expect(res.status).toBe(405);
+				expect(res.headers.get('access-control-allow-origin')).toBeNull();
+			}
+			socket.close();
 		}
-		socket.close();
-	});
+	);
 
-	it.runIf(!current)('has no job routes: each a bare 404 without CORS', async () => {
+	it.runIf(!current)('has no job routes: a bare 404 for a GET, 405 for a POST, without CORS (as the real 0.3.64)', async () => {
 		await setUp();
 		const id = randomUUID();
-		for (const [path, method] of [
-			['/api/jobs', 'GET'],
-			[`/api/jobs/${id}`, 'GET'],
-			[`/api/jobs/${id}/cancel`, 'POST'],
-			[`/api/job/${id}/status`, 'GET']
+		for (const [path, method, status] of [
+			['/api/jobs?limit=1', 'GET', 404],
+			[`/api/jobs/${id}`, 'GET', 404],
+			[`/api/jobs/${id}/cancel`, 'POST', 405],
+			[`/api/job/${id}/status`, 'GET', 404]
 		] as const) {
 			const res = await call(path, { method });
-			expect(res.status, path).toBe(404);
+			expect(res.status, path).toBe(status);
 			expect(res.headers.get('access-control-allow-origin'), path).toBeNull();
 		}
 		socket.close();

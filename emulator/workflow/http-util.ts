@@ -1,5 +1,5 @@
 /** Small HTTP helpers the workflow routes share. */
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** Registers a route at `/api/<path>` and, as the local runtime does, at `/<path>`. */
 export const both = (path: string): string[] => [`/api${path}`, path];
@@ -8,6 +8,16 @@ export const both = (path: string): string[] => [`/api${path}`, path];
 export function bareNotFound(reply: FastifyReply): FastifyReply {
 	for (const h of ['Access-Control-Allow-Origin', 'Access-Control-Expose-Headers', 'Vary']) reply.removeHeader(h);
 	return reply.code(404).type('text/plain; charset=utf-8').send('404: Not Found');
+}
+
+/**
+ * A route the local runtime lacks, as the real 0.3.64 answers it: a GET is a bare 404, any other method a
+ * bare 405 (`Allow: GET,HEAD`, from its static catch-all route), both without CORS headers.
+ */
+export function bareUnknownRoute(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+	if (request.method === 'GET' || request.method === 'HEAD') return bareNotFound(reply);
+	for (const h of ['Access-Control-Allow-Origin', 'Access-Control-Expose-Headers', 'Vary']) reply.removeHeader(h);
+	return reply.code(405).header('Allow', 'GET,HEAD').type('text/plain; charset=utf-8').send('405: Method Not Allowed');
 }
 
 export type Parsed = { ok: true; value: unknown } | { ok: false };

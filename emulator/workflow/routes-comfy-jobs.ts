@@ -1,13 +1,13 @@
 /**
- * Routes of a current local ComfyUI that 0.3.64 lacks: `GET /api/jobs`, `GET /api/jobs/{id}`,
- * `POST /api/jobs/{id}/cancel` and `GET /api/features` (ComfyUI's server.py and
- * comfy_execution/jobs.py). Elsewhere they do not exist: the local runtime's bare 404, the cloud's
- * JSON 404. A job's status comes from the queue or the history: an interrupted run is `cancelled`.
+ * Routes of a current local ComfyUI that 0.3.64 lacks: `GET /api/jobs`, `GET /api/jobs/{id}` and
+ * `POST /api/jobs/{id}/cancel` (ComfyUI's server.py and comfy_execution/jobs.py); and `GET /api/features`,
+ * which both have (the real 0.3.64 answers it 200 with the same two keys). Elsewhere they do not exist:
+ * the local runtime's bare 404, the cloud's JSON 404. A job's status comes from the queue or the history: an interrupted run is `cancelled`.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WorkflowEngine } from './engine';
 import type { Job } from './jobs';
-import { bareNotFound } from './http-util';
+import { bareUnknownRoute } from './http-util';
 
 export const FEATURES = { supports_preview_metadata: true, max_upload_size: 100 * 1024 * 1024 };
 
@@ -42,10 +42,10 @@ export function installComfyJobRoutes(app: FastifyInstance, engine: WorkflowEngi
 	/** Absent on 0.3.64 and on the cloud service: answered as their routers answer an unknown route. */
 	const absent = (request: FastifyRequest, reply: FastifyReply) =>
 		engine.rules.local
-			? bareNotFound(reply)
+			? bareUnknownRoute(request, reply)
 			: reply.code(404).send({ code: 'not_found', message: `No route ${request.method} ${request.url.split('?')[0]}.` });
 
-	app.get('/api/features', async (request, reply) => (engine.rules.currentComfy ? FEATURES : absent(request, reply)));
+	app.get('/api/features', async (request, reply) => (engine.rules.local || engine.rules.currentComfy ? FEATURES : absent(request, reply)));
 
 	app.get('/api/jobs', async (request, reply) => {
 		if (!engine.rules.currentComfy) return absent(request, reply);

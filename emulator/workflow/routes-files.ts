@@ -7,7 +7,7 @@ import type { StorageService } from '../storage/server';
 import { ASSET_HASH_PATTERN, type AssetCreated, type UploadResponse } from '../../src/lib/workflows/protocol/workflow-api';
 import type { WorkflowEngine } from './engine';
 import { isFileType, type FileType } from './files';
-import { both, bareNotFound, badRequest, isObject, parseJson } from './http-util';
+import { both, bareUnknownRoute, badRequest, isObject, parseJson } from './http-util';
 import { MAX_UPLOAD_BYTES } from './socket-hub';
 import { addTextChunks, readTextChunks } from './png-text';
 
@@ -161,7 +161,7 @@ export function installFileRoutes(app: FastifyInstance, state: EmulatorState, en
 	for (const path of both('/assets/from-hash')) {
 		app.post<{ Body: unknown }>(path, async (request, reply) => {
 			if (engine.rules.currentComfy) return assetsDisabled(reply);
-			if (engine.rules.local) return bareNotFound(reply);
+			if (engine.rules.local) return bareUnknownRoute(request, reply);
 			const parsed = parseJson(request.body);
 			if (!parsed.ok || !isObject(parsed.value))
 				return badRequest(reply, 'The body must be a JSON object: {"hash": "blake3:<64 hex>", "tags": ["input"]}.', 'invalid_body');

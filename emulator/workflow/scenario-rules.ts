@@ -6,7 +6,7 @@ export type RunEnding = 'terminal-then-null' | 'terminal-then-empty' | 'null-the
 
 export interface WorkflowRules {
 	local: boolean;
-	/** A current local ComfyUI: `/api/jobs`, job cancel, `/api/features`, from-hash answering 503 (0.3.64 has none). */
+	/** A current local ComfyUI: `/api/jobs`, job cancel, from-hash answering 503 (0.3.64 has none; both answer `/api/features`). */
 	currentComfy: boolean;
 	/** Jobs of the account that run at once (the tier); the local runtime runs one. */
 	concurrency: number;

@@ -17,7 +17,7 @@ import { installModelRoutes } from './routes-models';
 import { installWorkflowControlRoutes } from './routes-control';
 import { installWorkflowBenchRoutes } from './routes-bench';
 import type { StorageService } from '../storage/server';
-import { both, bareNotFound } from './http-util';
+import { both, bareUnknownRoute } from './http-util';
 import { MAX_UPLOAD_BYTES } from './socket-hub';
 import { V2Core, V2_PREFIX, type SelfHostedConfig } from './v2/core';
 import { installV2, installV2ControlRoutes } from './v2/server';
@@ -95,7 +95,7 @@ export function createWorkflowService(state: EmulatorState, storage: StorageServ
 	});
 
 	app.setNotFoundHandler((request, reply) => {
-		if (engine!.rules.local) return bareNotFound(reply);
+		if (engine!.rules.local) return bareUnknownRoute(request, reply);
 		return reply.code(404).send({ code: 'not_found', message: `No route ${request.method} ${request.url.split('?')[0]}.` });
 	});
 

@@ -8,12 +8,16 @@ async function queue(): Promise<{ running: string[]; pending: string[] }> {
 }
 
 describe.skipIf(!COMFYUI_URL)('a real ComfyUI 0.3.64', () => {
-	// Seen on the real 0.3.64: /api/features answers 200 ({supports_preview_metadata, max_upload_size}), unlike
-	// the emulator's legacy mode (404), yet there is no job list (404) and no job cancel (405): the app cannot
-	// tell the version by /api/features alone (it then tries the job cancel, and falls back to an interrupt).
+	// Seen on the real 0.3.64: /api/features answers 200 ({supports_preview_metadata, max_upload_size}), as the
+	// emulator's legacy mode now does, yet there is no job list (a bare 404) and no job cancel (405): the app's
+	// probe asks the job list (`GET /api/jobs?limit=1`), never /api/features.
 	it('answers /api/features, yet has no job list and no job-cancel route', async () => {
-		expect((await fetch(`${COMFYUI_URL}/api/features`)).status).toBe(200);
-		expect((await fetch(`${COMFYUI_URL}/api/jobs`)).status).toBe(404);
+		const features = await fetch(`${COMFYUI_URL}/api/features`);
+		expect(features.status).toBe(200);
+		expect(await features.json()).toEqual({ supports_preview_metadata: true, max_upload_size: 104857600 });
+		const jobs = await fetch(`${COMFYUI_URL}/api/jobs?limit=1`, { headers: { Origin: 'http://app.test' } });
+		expect(jobs.status).toBe(404);
+		expect(jobs.headers.get('access-control-allow-origin'), 'a bare router 404: the browser sees a CORS failure').toBeNull();
 		expect([404, 405]).toContain((await fetch(`${COMFYUI_URL}/api/jobs/x/cancel`, { method: 'POST' })).status);
 	});
 

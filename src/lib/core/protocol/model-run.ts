@@ -90,4 +90,9 @@ export interface ModelRun {
 	seeds?: Record<string, number>;
 	/** Composed offline: waits with its key, to be sent once when the app is next online. */
 	outbox?: boolean;
+	/**
+	 * When this copy was saved (ms, rising with every save of the run): of two copies, the later one wins,
+	 * so a page's slower read, or a tab's older cache, never puts a run back to an earlier state.
+	 */
+	savedAt?: number;
 }

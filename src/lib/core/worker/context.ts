@@ -13,6 +13,7 @@ import type { Operations } from './operations';
 import type { TabTopic } from './tab-channel';
 import type { AppTimings } from '../protocol/app-timings';
 import type { LinkHealth } from '../protocol/socket-state';
+import type { ServerGate } from './server-gate';
 
 export interface Connection {
 	profile: Profile;
@@ -52,6 +53,8 @@ export interface WorkerContext {
 	onLeader(listener: () => void): void;
 	/** Whether the leader's live link to this profile is open and healthy (polling can then be rare). */
 	socketOpen?(profileId: string): boolean;
+	/** The shared backoff of a workflow server (by origin) while it does not answer; absent in tests. */
+	serverGate?(origin: string): ServerGate;
 	/** Called when the live link (re)opens or the page woke up: time to catch up by polling. */
 	onResync(listener: () => void): void;
 	/** The app's timers from the runtime config, read once it is ready; absent means the defaults. */

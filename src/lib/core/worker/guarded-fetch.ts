@@ -8,6 +8,7 @@
 import { appError, type AppError, type Result } from '../protocol/errors';
 import { requestIdOf, type RawResponse } from '../rules/http-response';
 import { diagnoseNetworkFailure, type FetchLike } from './network-diagnosis';
+import type { ServerGate } from './server-gate';
 
 import { credentialPlacement, type Credential } from '../rules/credential';
 
@@ -48,6 +49,8 @@ export interface GuardOptions {
 	allowedOrigins: readonly string[];
 	appOrigin: string;
 	fetchImpl?: FetchLike;
+	/** The shared backoff of a server that does not answer, for the origins that have one (the workflow servers). */
+	gate?: (origin: string) => ServerGate | undefined;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -94,6 +97,12 @@ export function createGuardedFetch(options: GuardOptions) {
 				error: appError('origin-refused', `Refused to send a request to ${shown}: it is not one of this profile's service addresses.`)
 			};
 		}
+		const gate = options.gate?.(new URL(request.url).origin);
+		// A read of a server that does not answer waits out the shared backoff (nothing is sent meanwhile).
+		if (gate && (request.method ?? 'GET') === 'GET') {
+			const admitted = await gate.admit();
+			if (!admitted.ok) return { ok: false, error: admitted.error };
+		}
 		const signals = [AbortSignal.timeout(request.timeoutMs ?? DEFAULT_TIMEOUT_MS)];
 		if (request.signal) signals.push(request.signal);
 		let response: Response;
@@ -108,8 +117,12 @@ export function createGuardedFetch(options: GuardOptions) {
 				signal: AbortSignal.any(signals)
 			});
 		} catch (error) {
-			return { ok: false, error: await failureOf(error, request, options, fetchImpl) };
+			const failure = await failureOf(error, request, options, fetchImpl, gate);
+			if (failure.kind === 'cors') gate?.answered();
+			else gate?.failed(failure);
+			return { ok: false, error: failure };
 		}
+		gate?.answered();
 		const read = request.read ?? (request.binary ? 'blob' : 'text');
 		let body = '';
 		let blob: Blob | undefined;
@@ -141,7 +154,13 @@ export function createGuardedFetch(options: GuardOptions) {
 	};
 }
 
-async function failureOf(error: unknown, request: GuardedRequest, options: GuardOptions, fetchImpl: FetchLike): Promise<AppError> {
+async function failureOf(
+	error: unknown,
+	request: GuardedRequest,
+	options: GuardOptions,
+	fetchImpl: FetchLike,
+	gate: ServerGate | undefined
+): Promise<AppError> {
 	if (error instanceof DOMException && error.name === 'TimeoutError') {
 		return appError(
 			'timeout',
@@ -151,7 +170,8 @@ async function failureOf(error: unknown, request: GuardedRequest, options: Guard
 	if (error instanceof DOMException && error.name === 'AbortError') {
 		return appError('aborted', 'The request was cancelled.');
 	}
-	const diagnosis = await diagnoseNetworkFailure(new URL(request.url), options.appOrigin, fetchImpl);
+	const diagnose = () => diagnoseNetworkFailure(new URL(request.url), options.appOrigin, fetchImpl);
+	const diagnosis = gate ? await gate.diagnose(diagnose) : await diagnose();
 	// A credentialed request that was redirected fails like a network error; say so when the probe saw a live server.
 	if (diagnosis.kind === 'cors' && request.credential) {
 		return {

@@ -7,10 +7,13 @@ import type { Connection } from './context';
 import { createGuardedFetch, type GuardedFetch } from './guarded-fetch';
 import { createGuardedUpload } from './guarded-upload';
 import type { ProfileRepo } from './profile-repo';
+import type { ServerGates } from './server-gate';
 
 export interface GuardEnv {
 	appOrigin: string;
 	fetchImpl?: typeof fetch;
+	/** The shared backoff of each workflow server while it does not answer (absent: no backoff). */
+	gates?: ServerGates;
 }
 
 /** Until a feature plugs its test in, there is nothing to test. */
@@ -35,7 +38,15 @@ export async function connectionTo(
 	const [profile, key, partnerKey] = await Promise.all([repo.get(id), repo.key(id), repo.partnerKey(id)]);
 	if (!profile)
 		return fail({ kind: 'invalid-profile', message: 'This profile no longer exists; it may have been deleted.' } satisfies AppError);
-	const guard = { allowedOrigins: profileOrigins(profile), appOrigin: env.appOrigin, fetchImpl: env.fetchImpl };
+	// The workflow servers' reads share one backoff while they do not answer; the router has its own retries.
+	const gated = new Set([profile.workflowUrl, profile.comfyUrl].flatMap((base) => (base ? [new URL(base).origin] : [])));
+	const gates = env.gates;
+	const guard = {
+		allowedOrigins: profileOrigins(profile),
+		appOrigin: env.appOrigin,
+		fetchImpl: env.fetchImpl,
+		...(gates ? { gate: (origin: string) => (gated.has(origin) ? gates.for(origin) : undefined) } : {})
+	};
 	const partner = takesPartnerKey(profile.preset) && partnerKey ? { partnerKey } : {};
 	const health = reportHealth ? { reportHealth } : {};
 	return ok({ profile, key, ...partner, ...health, fetch: createGuardedFetch(guard), upload: createGuardedUpload(guard) });

@@ -19,6 +19,7 @@ import { connectionTo, testProfileConnection } from './profile-connection';
 import type { LiveLink, OpenLiveLink, ProfileDeletedHook } from './live-link';
 import type { WorkerEnv } from './worker-env';
 import { Operations } from './operations';
+import { ServerGates } from './server-gate';
 import { ProfileRepo } from './profile-repo';
 import { loadRuntimeConfig } from './runtime-config-load';
 import type { TabMessage, TabTopic } from './tab-channel';
@@ -43,9 +44,12 @@ export class RunboardWorker implements CoreApi {
 	private socketTarget = '';
 	private socketState: { profileId: string | null; state: SocketState } = { profileId: null, state: { status: 'idle' } };
 	private ready: Promise<void> | undefined;
+	/** One backoff per workflow server while it does not answer, shared by every reader and the socket. */
+	private readonly gates: ServerGates;
 
 	constructor(private readonly env: WorkerEnv) {
 		this.repo = new ProfileRepo(env.kv);
+		this.gates = new ServerGates(env.fetchImpl ?? ((input, init) => fetch(input, init)));
 		env.channel?.addEventListener('message', (event: MessageEvent<TabMessage>) => void this.onTabMessage(event.data));
 		this.context = {
 			kv: env.kv,
@@ -64,6 +68,7 @@ export class RunboardWorker implements CoreApi {
 				if (this.isLeader) listener();
 				else this.leaderListeners.push(listener);
 			},
+			serverGate: (origin) => this.gates.for(origin),
 			socketOpen: (profileId) => this.socketState.profileId === profileId && this.socketState.state.status === 'open',
 			onResync: (listener) => this.resyncListeners.push(listener),
 			timings: () => this.config.timings ?? DEFAULT_TIMINGS
@@ -98,7 +103,7 @@ export class RunboardWorker implements CoreApi {
 
 	private async connection(id: string): Promise<Result<Connection>> {
 		await this.booted();
-		return connectionTo(this.repo, id, this.env, (health) => {
+		return connectionTo(this.repo, id, { ...this.env, gates: this.gates }, (health) => {
 			const next = this.socketState.profileId === id ? socketAfterHealth(this.socketState.state, health) : undefined;
 			if (next) this.setSocketState(id, next);
 		});
@@ -261,6 +266,7 @@ export class RunboardWorker implements CoreApi {
 	}
 
 	private resync(): void {
+		this.gates.wakeAll();
 		this.socket?.wake();
 		for (const listener of this.resyncListeners) listener();
 	}

@@ -15,6 +15,13 @@ export const MODEL_TERMINAL: ReadonlySet<ModelRunStatus> = new Set(['succeeded',
 
 export const OUTBOX_PHASE = 'In the outbox: it will be sent once, under its key, when Runboard is next online.';
 
+/** Of two copies of a run (either may be missing), the one saved last; `b` when they tie. */
+export function newerModelRun<T extends Pick<ModelRun, 'savedAt'>>(a: T | undefined, b: T | undefined): T | undefined {
+	if (!a) return b;
+	if (!b) return a;
+	return (a.savedAt ?? 0) > (b.savedAt ?? 0) ? a : b;
+}
+
 export function isModelTerminal(status: ModelRunStatus): boolean {
 	return MODEL_TERMINAL.has(status);
 }

@@ -1,6 +1,6 @@
 /** Model runs as the worker reports them, the committed-spend meter, and saved result bytes as object URLs. */
 import type { AppError, Result } from '$lib/core/protocol/errors';
-import type { ModelRun, SpendFacts } from '$lib/models/rules/model-run';
+import { newerModelRun, type ModelRun, type SpendFacts } from '$lib/models/rules/model-run';
 import type { StartModelRunInput } from '$lib/models/protocol/api';
 import { onWorkerEvent, workerApi } from '$lib/core/state/worker-bridge.svelte';
 import { network } from '../../core/state/network.svelte';
@@ -18,9 +18,18 @@ export class ModelRunsStore {
 		if (this.subscribed) return;
 		this.subscribed = true;
 		onWorkerEvent((event) => {
-			if (event.type === 'model-run') this.runs[event.run.id] = event.run;
+			if (event.type === 'model-run') this.keep(event.run);
 			else if (event.type === 'model-spend') this.spend[event.profileId] = event.spend;
 		});
+	}
+
+	/**
+	 * Keeps the later of the copy held and the one given. A read answered after an event (the page's load
+	 * while the run finished) must not put the run back: it stayed "collecting" with its timer frozen.
+	 */
+	private keep(run: ModelRun): void {
+		const held = this.runs[run.id];
+		if (newerModelRun(held, run) === run) this.runs[run.id] = run;
 	}
 
 	loaded = $state(false);
@@ -33,7 +42,7 @@ export class ModelRunsStore {
 			workerApi().modelRuns(profileId ? { profileId } : {}),
 			profileId ? workerApi().modelSpend({ profileId }) : Promise.resolve(null)
 		]);
-		for (const run of runs) this.runs[run.id] = run;
+		for (const run of runs) this.keep(run);
 		if (profileId && spend) this.spend[profileId] = spend;
 		this.loaded = true;
 	}
@@ -41,8 +50,8 @@ export class ModelRunsStore {
 	async loadOne(id: string): Promise<ModelRun | null> {
 		this.subscribe();
 		const run = await workerApi().modelRun({ id });
-		if (run) this.runs[id] = run;
-		return run;
+		if (run) this.keep(run);
+		return run ? (this.runs[id] ?? run) : null;
 	}
 
 	/** A small picture for the timeline: the first saved image of the result. */
@@ -75,7 +84,7 @@ export class ModelRunsStore {
 
 	private take(result: Result<ModelRun>): ModelRun | null {
 		if (result.ok) {
-			this.runs[result.value.id] = result.value;
+			this.keep(result.value);
 			this.actionError = null;
 			return result.value;
 		}

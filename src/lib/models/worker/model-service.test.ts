@@ -221,3 +221,101 @@ describe('model runs against the emulator', () => {
 		expect(models.runs.slots.busy).toBe(0);
 	});
 });
+
+/** Web Locks shared by the tabs of one browser: a tab that closes lets go of every lock it held. */
+class TabLocks {
+	private readonly held = new Map<string, string>();
+	private readonly queue: Array<{ owner: string; name: string; grant: () => void }> = [];
+
+	of(owner: string): Pick<LockManager, 'request'> {
+		return {
+			request: ((name: string, callback: () => Promise<unknown>) =>
+				new Promise<unknown>((resolve, reject) => {
+					const grant = () => {
+						this.held.set(name, owner);
+						callback()
+							.then(resolve, reject)
+							.finally(() => this.release(name, owner));
+					};
+					if (this.held.has(name)) this.queue.push({ owner, name, grant });
+					else grant();
+				})) as LockManager['request']
+		};
+	}
+
+	closeTab(owner: string): void {
+		for (const [name, holder] of [...this.held]) if (holder === owner) this.release(name, owner);
+	}
+
+	private release(name: string, owner: string): void {
+		if (this.held.get(name) !== owner) return;
+		this.held.delete(name);
+		const next = this.queue.findIndex((w) => w.name === name);
+		if (next >= 0) this.queue.splice(next, 1)[0]!.grant();
+	}
+}
+
+describe('model runs across tabs and after a cancel', () => {
+	/** A tab's worker on a shared store and channel; `frozen`: its waits longer than a second never end unless woken. */
+	function tab(kv: MemoryStore, channelName: string, leader: boolean, locks: Pick<LockManager, 'request'>, frozen = true) {
+		const config = {
+			demo: { name: 'Demo', workflowUrl: emulator.urls.workflow, routerUrl: emulator.urls.router, apiKey: emulator.apiKey }
+		};
+		const fetchImpl = (async (url: string, init?: RequestInit) =>
+			url.endsWith('/runboard.config.json') ? new Response(JSON.stringify(config)) : fetch(url, init)) as typeof fetch;
+		const channel = new BroadcastChannel(channelName);
+		const core = new RunboardWorker({
+			kv,
+			appOrigin: 'http://127.0.0.1:9',
+			fetchImpl,
+			channel,
+			electLeader: (onLeader) => leader && onLeader()
+		});
+		const sleep = (ms: number) => new Promise<void>((r) => (frozen && ms >= 1000 ? undefined : setTimeout(r, Math.min(ms, 300))));
+		const models = new ModelService(core.context, { ...REAL_DEPS, sleep, locks }, { resumeWhenLeader: false });
+		return { core, models, api: models.api(), close: () => channel.close() };
+	}
+
+	it('a cancel answered 409 ALREADY_COMPLETED checks the run at once and collects it; it never reads as waiting', async () => {
+		const locks = new TabLocks();
+		const { core, models, api, close } = tab(new MemoryStore(), `t-${Math.random()}`, true, locks.of('a'));
+		await core.api().init({});
+		const started = await api.startModelRun({ profileId: 'demo', modelId: 'tidal/wave-1-t2v', body: { prompt: 'quick' }, mode: 'queue' });
+		if (!started.ok) throw new Error(started.error.message);
+		// The driver now waits two seconds (here: for ever, unless woken) before its next status check.
+		await expect.poll(async () => (await api.modelRun({ id: started.value.id }))?.queue?.polls ?? 0).toBeGreaterThan(0);
+		await new Promise((r) => setTimeout(r, 600)); // the provider finishes meanwhile
+		const cancelled = await api.cancelModelRun({ id: started.value.id });
+		expect(cancelled).toMatchObject({ ok: true, value: { queue: { cancel: 'already-completed' } } });
+		const run = await Promise.race([models.runs.settled(started.value.id), new Promise((r) => setTimeout(() => r('still waiting'), 5000))]);
+		expect(run).toMatchObject({ status: 'succeeded', result: { bytesKey: expect.any(String) } });
+		close();
+	});
+
+	it('a queued run started in a tab that is not the leader, closed at once: the leader takes it over and collects it', async () => {
+		const kv = new MemoryStore();
+		const name = `t-${Math.random()}`;
+		const locks = new TabLocks();
+		const leader = tab(kv, name, true, locks.of('leader'), false);
+		const other = tab(kv, name, false, locks.of('other'));
+		await leader.core.api().init({});
+		await other.core.api().init({});
+		const started = await other.api.startModelRun({
+			profileId: 'demo',
+			modelId: 'tidal/wave-1-t2v',
+			body: { prompt: 'left behind' },
+			mode: 'queue'
+		});
+		if (!started.ok) throw new Error(started.error.message);
+		await expect.poll(async () => (await other.api.modelRun({ id: started.value.id }))?.queue?.polls ?? 0).toBeGreaterThan(0);
+		// The other tab closes: its driver stops where it is (here: in a wait that never ends) and lets go of the run's lock.
+		other.close();
+		locks.closeTab('other');
+		const run = await Promise.race([
+			leader.models.runs.settled(started.value.id).then(() => leader.api.modelRun({ id: started.value.id })),
+			new Promise((r) => setTimeout(() => r('not taken over'), 8000))
+		]);
+		expect(run).toMatchObject({ status: 'succeeded', result: { bytesKey: expect.any(String) } });
+		leader.close();
+	});
+});

@@ -37,6 +37,8 @@ export class ModelService {
 		this.catalog.onWalked = (profileId, ids) => void this.prefetch.start(profileId, ids);
 		this.runs = new RunService(ctx, deps, (profileId, modelId) => this.entry(profileId, modelId));
 		if (options.resumeWhenLeader) void this.resumeWhenLeader();
+		// A run started in another tab: the leader takes it over should that tab close (it waits for the run's lock).
+		ctx.onTabTopic('models-changed', () => void (ctx.isLeader() && this.runs.resume()));
 		// Back online (the page reports it as a wake-up; the worker may hear it too): send the outbox.
 		ctx.onResync?.(() => void this.runs.sendOutbox());
 		(globalThis as { addEventListener?: (type: string, listener: () => void) => void }).addEventListener?.(

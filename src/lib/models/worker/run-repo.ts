@@ -1,5 +1,5 @@
 /** Model runs in IndexedDB (`modelrun:<id>`), parsed on read, emitted to the page on every save. */
-import { MODEL_RUN_VERSION, type ModelRun, type SpendFacts } from '../rules/model-run';
+import { MODEL_RUN_VERSION, newerModelRun, type ModelRun, type SpendFacts } from '../rules/model-run';
 import type { Json } from '../../core/protocol/json';
 import type { WorkerContext } from '../../core/worker/context';
 
@@ -45,11 +45,12 @@ export class RunRepo {
 
 	/** `required`: the run (its idempotency key, its outbox flag) must reach the device, or this rejects and nothing is cached. */
 	async save(run: ModelRun, options: WriteOptions = {}): Promise<ModelRun> {
-		if (options.required) await this.ctx.kv.set(RUN_KEY + run.id, run, options);
-		this.cache.set(run.id, run);
-		if (!options.required) await this.ctx.kv.set(RUN_KEY + run.id, run);
-		this.ctx.emit({ type: 'model-run', run });
-		return run;
+		const saved = { ...run, savedAt: Math.max(Date.now(), (run.savedAt ?? 0) + 1) };
+		if (options.required) await this.ctx.kv.set(RUN_KEY + run.id, saved, options);
+		this.cache.set(run.id, saved);
+		if (!options.required) await this.ctx.kv.set(RUN_KEY + run.id, saved);
+		this.ctx.emit({ type: 'model-run', run: saved });
+		return saved;
 	}
 
 	/** Forgets a finished run and its saved result bytes; tells the pages. */
@@ -61,15 +62,22 @@ export class RunRepo {
 	}
 
 	async get(id: string): Promise<ModelRun | undefined> {
-		return this.cache.get(id) ?? parseRun(await this.ctx.kv.get(RUN_KEY + id));
+		// Another tab's worker may have saved it since (it drives the run, or a person cancelled there): the later copy wins.
+		return newerModelRun(this.cache.get(id), parseRun(await this.ctx.kv.get(RUN_KEY + id)));
 	}
 
 	async list(profileId?: string): Promise<ModelRun[]> {
 		// Keys first, then each record: reading entries would load every saved result's bytes too.
 		const keys = await this.ctx.kv.keys(RUN_KEY);
 		const rows = await Promise.all(keys.map((k) => this.ctx.kv.get<unknown>(k)));
-		const runs = rows.map(parseRun).filter((r): r is ModelRun => r !== undefined);
-		return runs.filter((r) => !profileId || r.profileId === profileId).sort((a, b) => b.createdAt - a.createdAt);
+		const runs = rows.map((row) => {
+			const stored = parseRun(row);
+			return stored && newerModelRun(this.cache.get(stored.id), stored);
+		});
+		return runs
+			.filter((r): r is ModelRun => r !== undefined)
+			.filter((r) => !profileId || r.profileId === profileId)
+			.sort((a, b) => b.createdAt - a.createdAt);
 	}
 
 	lastInputs(profileId: string, modelId: string): Promise<Json | undefined> {

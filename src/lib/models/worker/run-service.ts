@@ -34,6 +34,8 @@ export class RunService {
 	readonly slots = new Slots(SYNC_HELD_OPEN_CAP);
 	private readonly aborts = new Map<string, AbortController>();
 	private readonly driving = new Map<string, Promise<void>>();
+	/** Ends a driver's wait early (a cancel answered that the request had already finished: check it now). */
+	private readonly wakers = new Map<string, () => void>();
 	/** Outbox runs being released right now. */
 	private readonly releasing = new Set<string>();
 
@@ -54,15 +56,18 @@ export class RunService {
 		const run = commands.newModelRun(input, { id: this.deps.newId(), key: this.deps.newId() }, this.deps.now(), offline);
 		if (!run.ok) return run;
 		// The key, model id and body reach the device before anything is sent, or nothing is sent.
+		let saved: ModelRun;
 		try {
-			await this.repo.save(run.value, { required: true });
+			saved = await this.repo.save(run.value, { required: true });
 		} catch (error) {
 			if (!isStorageFull(error)) throw error;
 			return fail(appError('storage', error.message));
 		}
 		await this.repo.saveInputs(input.profileId, input.modelId, input.body);
-		if (!offline) this.drive(run.value.id);
-		return run;
+		if (!offline) this.drive(saved.id);
+		// The leader takes over every unfinished run, whoever started it: should this tab close, it goes on there.
+		if (!offline && !this.ctx.isLeader()) this.ctx.notifyTabs('models-changed');
+		return ok(saved);
 	}
 
 	/**
@@ -122,7 +127,9 @@ export class RunService {
 		if (!client.ok) return client;
 		const answered = await cancelQueued(client.value, run.queue.cancelUrl);
 		if (!answered.ok) return answered;
-		return ok(await this.repo.save(commands.cancelAnswered((await this.repo.get(id)) ?? run, run.queue, answered.value)));
+		const saved = await this.repo.save(commands.cancelAnswered((await this.repo.get(id)) ?? run, run.queue, answered.value));
+		if (saved.queue?.cancel === 'already-completed') this.wakers.get(id)?.();
+		return ok(saved);
 	}
 
 	/** Re-attaches unfinished runs after a reload: queued ones by request id, synchronous ones under their key. */
@@ -142,8 +149,14 @@ export class RunService {
 		return this.repo.get(id);
 	}
 
+	/**
+	 * One driver per run across the tabs: it holds the run's Web Lock while it drives. The leader asks for
+	 * the lock of every unfinished run it finds, so a run whose tab closed goes on in the leader at once.
+	 */
 	private drive(id: string): void {
-		const done = this.driveOnce(id)
+		const locks = this.deps.locks ?? (globalThis.navigator as { locks?: LockManager } | undefined)?.locks;
+		const driven = locks ? locks.request(`runboard:model-run:${id}`, () => this.driveOnce(id)) : this.driveOnce(id);
+		const done = driven
 			.catch(async (error: unknown) => {
 				const run = await this.repo.get(id);
 				if (run && !isModelTerminal(run.status)) await this.repo.save(reducer.crashed(run, error));
@@ -204,7 +217,8 @@ export class RunService {
 			case 'look-up-charge-rule':
 				return { type: 'charge-rule', rule: (await this.entryOf(run.profileId, run.modelId))?.billing.charges_on_policy_rejection };
 			case 'wait':
-				await this.deps.sleep(effect.ms);
+				await Promise.race([this.deps.sleep(effect.ms), new Promise<void>((wake) => this.wakers.set(run.id, wake))]);
+				this.wakers.delete(run.id);
 				return { type: 'waited' };
 			case 'store-result':
 				return { type: 'stored', ...(await keepResult(this.ctx.kv, run.id, effect.reply, this.deps.getAsset ?? fetchAsset)) };

@@ -3,10 +3,7 @@
  * One read stands for all of a profile's runs until the server answers, at the socket's pace (a local
  * ComfyUI that was down had every open run's history and queue read every 2 s).
  */
-import { backoffDelay, type BackoffPolicy } from '../../core/rules/backoff';
-
-/** Reads of a server that does not answer: from about 2 s apart up to 30 s, as the socket retries. */
-export const DOWN_BACKOFF: BackoffPolicy = { baseMs: 2000, maxMs: 30_000 };
+import { backoffDelay, DOWN_BACKOFF, type BackoffPolicy } from '../../core/rules/backoff';
 
 export class Unanswered {
 	private readonly down = new Map<string, { failures: number; retryAt: number }>();

@@ -3,6 +3,7 @@
  * thumbnails, video posters made only when needed), the comparison of picked runs, the before/after
  * slider of an edit, and copy as code. Made by the page, disposed when it goes; the components only show it.
  */
+import { untrack } from 'svelte';
 import { SvelteMap, SvelteSet } from 'svelte/reactivity';
 import { loadedImageNames } from '$lib/workbench/rules/edit-input';
 import { flattenPrompt } from '$lib/workbench/rules/compare-inputs';
@@ -21,6 +22,9 @@ import { WorkflowEditor } from './workflow-editor.svelte';
 import { WorkflowRunsStore } from './workflow-runs.svelte';
 import { inputClipboard } from './input-clipboard.svelte';
 import type { PosterCache } from '$lib/workbench/state/poster-frame';
+
+/** Statuses of a run that has not ended (its timeline entry's). */
+const UNFINISHED: ReadonlySet<string> = new Set(['submitting', 'queued', 'running']);
 
 /** How many earlier runs the history strip shows. */
 export const STRIP_SIZE = 24;
@@ -165,6 +169,15 @@ export class WorkflowPageStore {
 	}
 
 	private follow(): void {
+		// Back after a reload (or from another page): this workflow's unfinished runs are shown again, as the
+		// run page shows its run, rather than "Press Run" beside a small tile that says it runs.
+		let resumed = false;
+		$effect(() => {
+			const open = this.earlier.filter((e) => UNFINISHED.has(e.status)).map((e) => e.id);
+			if (resumed || open.length === 0) return;
+			resumed = true;
+			if (untrack(() => this.shownIds.length) === 0) this.show(open);
+		});
 		$effect(() => {
 			const started = this.editor.lastRuns;
 			if (started.length > 0) {

@@ -3,10 +3,16 @@
  * reconnects with backoff and jitter. A socket refused before it opens shows no status, so the
  * key is checked over HTTP; on 401/403 it stops and asks for a new key instead of looping, and a
  * server that refuses this app's origin is said to, while retries go on (a restart with the flag fixes it).
+ * While the server does not answer at all, the socket keeps to the server's shared backoff (`gate`): it
+ * tries no handshake of its own until the gate's probe finds the server up, and connects as soon as it is.
  */
 import { backoffDelay, SOCKET_BACKOFF } from '../../core/rules/backoff';
 import type { SocketState } from '../../core/protocol/socket-state';
 import { CLIENT_FEATURE_FLAGS } from '../protocol/workflow-events';
+import type { ServerGate } from '../../core/worker/server-gate';
+
+/** What the socket needs of its server's shared backoff. */
+export type SocketGate = Pick<ServerGate, 'isDown' | 'admit' | 'retryAt' | 'onAnswer'>;
 
 export type AuthCheck =
 	{ verdict: 'ok' } | { verdict: 'refused'; message: string } | { verdict: 'origin-refused'; message: string } | { verdict: 'unreachable' };
@@ -18,6 +24,8 @@ export interface LiveSocketOptions {
 	onText: (text: string) => void;
 	onBinary: (bytes: ArrayBuffer) => void;
 	random?: () => number;
+	/** The server's shared backoff while it does not answer (absent: the socket's own backoff only). */
+	gate?: SocketGate;
 }
 
 export class LiveSocket {
@@ -26,11 +34,16 @@ export class LiveSocket {
 	private retryTimer: ReturnType<typeof setTimeout> | undefined;
 	private stopped = false;
 	private state: SocketState = { status: 'idle' };
+	private stopListening: (() => void) | undefined;
+	/** Counts connects, so a gate admission that comes back late belongs to the newest only. */
+	private generation = 0;
 
 	constructor(private readonly options: LiveSocketOptions) {}
 
 	start(): void {
 		this.stopped = false;
+		// The server answers again (a read found it up): connect now rather than at the next retry.
+		this.stopListening ??= this.options.gate?.onAnswer(() => this.wake());
 		this.connect();
 	}
 
@@ -46,6 +59,8 @@ export class LiveSocket {
 
 	stop(): void {
 		this.stopped = true;
+		this.stopListening?.();
+		this.stopListening = undefined;
 		clearTimeout(this.retryTimer);
 		const socket = this.socket;
 		this.socket = undefined;
@@ -68,6 +83,20 @@ export class LiveSocket {
 			this.socket.onclose = null;
 			this.socket.close(1000);
 		}
+		const generation = ++this.generation;
+		const gate = this.options.gate;
+		if (!gate?.isDown()) return this.handshake();
+		// The server does not answer: no handshake until the shared probe finds it up.
+		void gate.admit().then((admitted) => {
+			if (this.stopped || generation !== this.generation) return;
+			if (admitted.ok) return this.handshake();
+			const retryAt = gate.retryAt() ?? Date.now() + SOCKET_BACKOFF.maxMs;
+			this.setState({ status: 'waiting', attempt: this.attempt, retryAt, reason: 'The server does not answer.' });
+			this.retryTimer = setTimeout(() => this.connect(), Math.max(0, retryAt - Date.now()));
+		});
+	}
+
+	private handshake(): void {
 		this.setState({ status: 'connecting', attempt: this.attempt });
 		let opened = false;
 		let socket: WebSocket;
@@ -109,7 +138,9 @@ export class LiveSocket {
 			this.setState({ status: 'auth-failed', message: auth.message });
 			return;
 		}
-		const delay = backoffDelay(this.attempt, SOCKET_BACKOFF, (this.options.random ?? Math.random)());
+		// Never sooner than the server's shared backoff allows, when it does not answer.
+		const gateWait = Math.max(0, (this.options.gate?.retryAt() ?? 0) - Date.now());
+		const delay = Math.max(gateWait, backoffDelay(this.attempt, SOCKET_BACKOFF, (this.options.random ?? Math.random)()));
 		this.attempt++;
 		const retryAt = Date.now() + delay;
 		if (auth?.verdict === 'origin-refused') {

@@ -33,7 +33,7 @@ async function minuteOfTraffic(socketAware: boolean): Promise<{ requests: string
 		requests.push(`${init?.method ?? 'GET'} ${path}`);
 		if (path === '/api/queue')
 			return json({ queue_running: [[0, 'job-0', {}, {}, []]], queue_pending: [1, 2].map((i) => [i, `job-${i}`, {}, {}, []]) });
-		if (path === '/api/features') return json({});
+		if (path === '/api/jobs') return new Response('404: Not Found', { status: 404 });
 		if (path === '/api/object_info') return json({});
 		if (path.startsWith('/api/history/')) return json({});
 		return new Response('404: Not Found', { status: 404 });

@@ -38,6 +38,7 @@ export class ProfileSocket {
 		const socket: LiveSocket = new LiveSocket({
 			url: workflowSocketUrl(profile.workflowUrl, this.ctx.clientId(), key),
 			checkAuth: () => this.checkAuth(profile),
+			...(this.ctx.serverGate ? { gate: this.ctx.serverGate(new URL(profile.workflowUrl).origin) } : {}),
 			onState,
 			onText: (text) => {
 				const parsed = parseServerEvent(text);

@@ -10,7 +10,7 @@ import type { AppTimings } from '../../core/protocol/app-timings';
 import type { WorkflowContext } from './socket-message';
 import type { RunsRepo } from './runs-repo';
 import type { Surfaces } from './surfaces';
-import { followsJobStreams } from './surfaces/surface';
+import { followsJobStreams, type ActiveJob } from './surfaces/surface';
 import { elsewhereRun, foreignJob } from './run-adoption';
 
 export interface AdoptingTracker {
@@ -23,6 +23,8 @@ export interface AdoptingTracker {
 
 export class QueueWatch {
 	private last = 0;
+	/** The last list read, which the run tracker's own queue check may use rather than read it again. */
+	private lastList: { profileId: string; at: number; jobs: ActiveJob[] } | undefined;
 	private readonly adopting = new Set<string>();
 
 	constructor(
@@ -53,10 +55,17 @@ export class QueueWatch {
 			return;
 		}
 		this.unanswered.answered(profileId);
+		this.lastList = { profileId, at: this.now(), jobs: active.value };
 		for (const job of active.value) {
 			if (!this.tracker.knows(job.promptId) && !(await this.runs.byPromptId(job.promptId)))
 				await this.adopt(profileId, job.promptId, job.prompt);
 		}
+	}
+
+	/** The profile's active jobs as read at most `maxAgeMs` ago, if they were. */
+	recentList(profileId: string, maxAgeMs: number): ActiveJob[] | undefined {
+		const list = this.lastList;
+		return list && list.profileId === profileId && this.now() - list.at <= maxAgeMs ? list.jobs : undefined;
 	}
 
 	/** Follows a job this installation did not submit, as a run marked "started elsewhere". */

@@ -208,11 +208,17 @@ export class RunTracker {
 
 	/** One queue read for every open run of a profile; those no longer in it are read in full. */
 	private async checkQueue(profileId: string, runs: WorkflowRun[]): Promise<void> {
-		const surface = await this.surfaces.for(profileId);
-		if (!surface.ok) return;
-		const active = await surface.value.activeJobs();
-		if (!active.ok) return;
-		const listed = new Map(active.value.map((j) => [j.promptId, j]));
+		// The queue watch's read, when it is recent, serves here too (on a proxy both read the same job list).
+		const recent = this.queueWatch.recentList(profileId, this.timings().liveQueueEveryMs / 2);
+		let jobs = recent;
+		if (!jobs) {
+			const surface = await this.surfaces.for(profileId);
+			if (!surface.ok) return;
+			const active = await surface.value.activeJobs();
+			if (!active.ok) return;
+			jobs = active.value;
+		}
+		const listed = new Map(jobs.map((j) => [j.promptId, j]));
 		// A listed run is where the list says: running there moves it on (the proxy's stream never says
 		// `running` after `queued`, and a local server tells only the submitter); the rest are read in full.
 		for (const run of runs) {

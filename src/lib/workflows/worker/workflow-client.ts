@@ -150,18 +150,24 @@ export class WorkflowClient {
 			credential: this.credential()
 		});
 		if (!res.ok) return res.error.kind === 'cors' ? ok('unsupported') : res;
-		if (res.value.status === 404 && !isJsonBody(res.value)) return ok('unsupported');
+		// 0.3.64 answers a POST to a route it lacks with a bare 405 (its static catch-all allows GET only).
+		if ((res.value.status === 404 || res.value.status === 405) && !isJsonBody(res.value)) return ok('unsupported');
 		if (res.value.status >= 300) return fail(responseError(res.value, 'workflow'));
 		const body = readJson(res.value, 'workflow');
 		if (!body.ok) return body;
 		return ok(parseCancelled(body.value));
 	}
 
-	/** `GET /api/features`: a newer ComfyUI answers; 0.3.64 has no such route (a 404 without CORS headers). */
-	async features(): Promise<Result<boolean>> {
-		const res = await this.connection.fetch({ url: `${this.base}/api/features`, credential: this.credential() });
+	/**
+	 * `GET /api/jobs?limit=1`: does the server list jobs (and so cancel them by id)? A newer ComfyUI answers
+	 * its job list; 0.3.64 has no such route (a bare 404 without CORS headers), though it answers `/api/features`.
+	 */
+	async listsJobs(): Promise<Result<boolean>> {
+		const res = await this.connection.fetch({ url: `${this.base}/api/jobs?limit=1`, credential: this.credential() });
 		if (!res.ok) return res.error.kind === 'cors' ? ok(false) : res;
-		return ok(res.value.status === 200 && isJsonBody(res.value));
+		if (res.value.status !== 200 || !isJsonBody(res.value)) return ok(false);
+		const body = readJson(res.value, 'workflow');
+		return ok(body.ok && isObject(body.value) && Array.isArray(body.value['jobs']));
 	}
 
 	async fromHash(hash: string, name: string, mime: string, signal?: AbortSignal): Promise<Result<HashOffer>> {
@@ -178,6 +184,7 @@ export class WorkflowClient {
 			return res.error.kind === 'cors' ? ok({ kind: 'unsupported' }) : res;
 		}
 		if (res.value.status === 404) return ok(isJsonBody(res.value) ? { kind: 'unknown' } : { kind: 'unsupported' });
+		if (res.value.status === 405 && !isJsonBody(res.value)) return ok({ kind: 'unsupported' });
 		// A newer ComfyUI started without --enable-assets: the route exists and says the service is off.
 		if (res.value.status === 503 && isJsonBody(res.value) && serviceDisabled(readJson({ ...res.value, status: 200 }, 'workflow')))
 			return ok({ kind: 'unsupported' });

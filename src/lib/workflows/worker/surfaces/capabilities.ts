@@ -17,17 +17,15 @@ export interface SurfaceCapabilities {
 	jobCancel: boolean;
 	/** `POST /api/assets/from-hash`: content the server holds is referenced without sending its bytes. */
 	fromHash: boolean;
-	/** `GET /api/features` describes the server (newer ComfyUI servers). */
-	features: boolean;
 }
 
 /** What each kind of surface is known to have before anything is learned. */
 export const DEFAULT_CAPABILITIES = {
-	'cloud-v1': { jobStatus: true, jobList: false, jobCancel: false, fromHash: true, features: false },
+	'cloud-v1': { jobStatus: true, jobList: false, jobCancel: false, fromHash: true },
 	// No job-status route on any ComfyUI (GUIDE §2); from-hash exists on newer servers and is learned off on older ones.
-	'local-comfyui': { jobStatus: false, jobList: false, jobCancel: false, fromHash: true, features: false },
+	'local-comfyui': { jobStatus: false, jobList: false, jobCancel: false, fromHash: true },
 	// The v2 jobs API (issue 18): every job is readable by id, cancellable, and content is offered by hash.
-	v2: { jobStatus: true, jobList: false, jobCancel: true, fromHash: true, features: false }
+	v2: { jobStatus: true, jobList: false, jobCancel: true, fromHash: true }
 } as const satisfies Record<SurfaceKind, SurfaceCapabilities>;
 
 export type { SurfaceKind };

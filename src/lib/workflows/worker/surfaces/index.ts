@@ -46,23 +46,22 @@ export function surfaceOf(connection: Connection, book: CapabilityBook, v2: V2Di
 }
 
 /**
- * A local ComfyUI's routes differ by version: `GET /api/features` tells a current server (job list,
- * job cancel) from 0.3.64 (a 404 without CORS headers, which has no from-hash either). Asked once per
- * profile and address, before any route that depends on it; an error (offline) leaves it for next time.
+ * A local ComfyUI's routes differ by version: its job list tells a current server (job list, job cancel)
+ * from 0.3.64 (a 404 without CORS headers; no from-hash either). Not `/api/features`: the real 0.3.64
+ * answers that one with 200. Asked once per profile and address, before any route that depends on it;
+ * an error (offline) leaves it for next time.
  */
 async function probe(connection: Connection, book: CapabilityBook): Promise<void> {
 	const { id, workflowUrl, preset } = connection.profile;
 	const kind = V1_KIND_OF_PRESET[preset];
 	if (preset !== 'local-comfyui' || book.probed(id, workflowUrl)) return;
-	const current = await new WorkflowClient(connection).features();
+	const current = await new WorkflowClient(connection).listsJobs();
 	if (!current.ok) return;
 	book.record(
 		id,
 		workflowUrl,
 		kind,
-		current.value
-			? { features: true, jobList: true, jobCancel: true }
-			: { features: false, jobList: false, jobCancel: false, fromHash: false }
+		current.value ? { jobList: true, jobCancel: true } : { jobList: false, jobCancel: false, fromHash: false }
 	);
 }
 

@@ -143,20 +143,24 @@ describe('workflow surfaces', () => {
 	});
 
 	it.each([
-		['a current ComfyUI', true, { features: true, jobList: true, jobCancel: true, fromHash: true }],
-		['ComfyUI 0.3.64', false, { features: false, jobList: false, jobCancel: false, fromHash: false }]
-	])('probes %s once per profile, and remembers what it has', async (_, current, expected) => {
-		const { seen, fetchImpl } = server(current ? { 'GET /api/features': () => json({ supports_preview_metadata: true }) } : {});
+		['a current ComfyUI', true, { jobList: true, jobCancel: true, fromHash: true }],
+		['ComfyUI 0.3.64', false, { jobList: false, jobCancel: false, fromHash: false }]
+	])('probes %s once per profile by its job list, and remembers what it has', async (_, current, expected) => {
+		// Both answer /api/features (the real 0.3.64 does too): only the job list tells them apart.
+		const { seen, fetchImpl } = server({
+			'GET /api/features': () => json({ supports_preview_metadata: true, max_upload_size: 104857600 }),
+			...(current ? { 'GET /api/jobs': () => json({ jobs: [], pagination: { offset: 0, limit: 1, total: 0, has_more: false } }) } : {})
+		});
 		const conn = connection('local-comfyui', fetchImpl);
 		const surfaces = new Surfaces({ connection: async () => ({ ok: true, value: conn }) });
 		const first = await surfaces.for('p');
 		await surfaces.for('p');
 		expect(first.ok && first.value.capabilities).toMatchObject(expected);
-		expect(seen).toEqual(['GET /api/features']);
+		expect(seen).toEqual(['GET /api/jobs']);
 		if (!current) {
 			const offer = first.ok ? await first.value.offerHash('ab'.repeat(32), 'x.png', 'image/png') : null;
 			expect(offer).toEqual({ ok: true, value: { kind: 'unsupported' } });
-			expect(seen).toEqual(['GET /api/features']);
+			expect(seen).toEqual(['GET /api/jobs']);
 		}
 	});
 
@@ -191,7 +195,8 @@ describe('workflow surfaces', () => {
 			}
 		};
 		const { seen, fetchImpl } = server({
-			...(current ? { 'GET /api/features': () => json({}) } : {}),
+			'GET /api/features': () => json({}),
+			...(current ? { 'GET /api/jobs': () => json({ jobs: [] }) } : {}),
 			'GET /api/queue': () => json(queueReads++ === 0 ? queue : { queue_running: [], queue_pending: [] }),
 			'POST /api/interrupt': () => new Response(null, { status: 200 }),
 			'POST /api/queue': () => new Response(null, { status: 200 }),
@@ -208,7 +213,7 @@ describe('workflow surfaces', () => {
 
 	it('says a job finished before the cancel took effect when it is no longer queued', async () => {
 		const { fetchImpl } = server({
-			'GET /api/features': () => json({}),
+			'GET /api/jobs': () => json({ jobs: [] }),
 			'GET /api/queue': () => json({ queue_running: [], queue_pending: [] })
 		});
 		const conn = connection('local-comfyui', fetchImpl);
