@@ -10,6 +10,8 @@ export const PROFILE_KEY = 'profile:';
 export const API_KEY_KEY = 'apikey:';
 /** A self-hosted proxy profile's Comfy account key (partner nodes), stored like `apikey:`; read by the worker only. */
 export const PARTNER_KEY_KEY = 'partnerkey:';
+/** Settings of the app, one record each. */
+export const SETTING_KEY = 'setting:';
 export const ACTIVE_PROFILE_KEY = 'setting:activeProfile';
 export const CLIENT_ID_KEY = 'setting:clientId';
 export const DEMO_DELETED_KEY = 'setting:demoDeleted';
