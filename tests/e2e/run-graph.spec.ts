@@ -86,7 +86,8 @@ test('the graph shows each node moving from waiting to done, the preview on the 
 	await expect(page.getByRole('list', { name: 'Node states' }).getByRole('listitem')).toHaveCount(7);
 	await expect(page.getByRole('list', { name: 'Node states' })).toContainText('KSampler: Done');
 
-	// A tap (or click) opens the node's inputs as sent.
+	// The view followed the run to its last node: Fit brings the sampler back. A tap (or click) opens the node's inputs as sent.
+	await page.getByRole('button', { name: 'Fit' }).click();
 	if (info.project.name === 'phone') await box(page, 'KSampler').tap();
 	else await box(page, 'KSampler').click();
 	const details = page.getByRole('complementary', { name: 'Node details' });
@@ -185,6 +186,8 @@ test("a UI-format workflow keeps its author's layout and groups", async ({ page,
 		.first()
 		.click();
 	const graph = await openGraph(page);
+	// The graph opens readable, zoomed in on one part: Fit shows the whole layout to compare with the file.
+	await page.getByRole('button', { name: 'Fit' }).click();
 	await expect(graph.locator('.group')).toHaveText('Prompts');
 	const boxes = new Map((await rects(graph)).map((b) => [b.id, b]));
 	// The file: Load Checkpoint (4) at x 26, the prompts (6, 7) at 415/413, KSampler (3) at 863, SaveImage (9) at 1451.

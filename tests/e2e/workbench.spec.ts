@@ -140,7 +140,10 @@ test('an LLM answer shows as text, not as a JSON tree', async ({ page, openApp, 
 	const text = page.getByRole('region', { name: /Text output \(output\) of Direct run/ });
 	await expect(text).toHaveText('Here is a considered reply to "list three colours".', { timeout: 20_000 });
 	const result = page.getByRole('region', { name: /Result of Direct run/ });
-	await expect(result.getByRole('group')).toHaveCount(0); // no <details> tree
+	// The raw parts fold away under one closed "Raw result": no JSON tree shows.
+	await expect(result.locator('details')).toHaveCount(1);
+	await expect(result.locator('details')).toContainText('Raw result');
+	await expect(result.locator('details')).not.toHaveAttribute('open');
 	await expect(result).toContainText(/output tokens\s*\d+/);
 });
 
