@@ -49,6 +49,12 @@ export function toJsonSchema(value: unknown): unknown {
 		out['allOf'] = Array.isArray(out['allOf']) ? [...(out['allOf'] as unknown[]), check] : [check];
 		delete out['pattern'];
 	}
+	// Property-name patterns would meet the page's RegExp too, and cannot become a format: neither they
+	// nor the rule for the properties they leave over are checked here (the service checks them).
+	if (out['patternProperties'] !== undefined) {
+		delete out['patternProperties'];
+		delete out['additionalProperties'];
+	}
 	// `format` is an annotation in 2020-12; cfworker would assert `uri` and refuse data URIs we send.
 	if (out['format'] === 'uri' || out['format'] === 'url' || out['format'] === 'binary') delete out['format'];
 	return out;
