@@ -141,6 +141,8 @@ export async function runExample(page: Page, title: string): Promise<void> {
 	await openExample(page, title);
 	await page.getByRole('button', { name: 'Run', exact: true }).click();
 	await page.getByRole('link', { name: `Open run ${title}` }).click();
+	// The workflow page shows the run's state too: be on the run's own page before anyone reads it.
+	await expect(page).toHaveURL(/\/runs\//);
 }
 
 /** Posts to a workflow-service control route of the emulator. */
