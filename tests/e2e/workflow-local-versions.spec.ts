@@ -17,7 +17,7 @@ async function requestsSeen(emulator: Emulator): Promise<string[]> {
 }
 
 for (const scenario of ['comfyui-local', 'comfyui-local-legacy'] as const) {
-	test(`${scenario}: lost after a restart, Cancel interrupts, text shows, no request to a missing route`, async ({
+	test(`${scenario}: unknown while down, lost after a restart, Cancel interrupts, text shows, no request to a missing route`, async ({
 		page,
 		openApp,
 		emulator,
@@ -33,7 +33,11 @@ for (const scenario of ['comfyui-local', 'comfyui-local-legacy'] as const) {
 		// A restart mid-run: ComfyUI's history lives in memory, so the job is gone. Lost, not cancelled.
 		await runExample(page, 'Text to image');
 		await expect(page.getByText('Running', { exact: true })).toBeVisible({ timeout: 20_000 });
-		await workflowControl(emulator, 'restart', { downSeconds: 1 });
+		await workflowControl(emulator, 'restart', { downSeconds: 3 });
+		// While it answers nothing, the run's state is unknown, and the page says so.
+		await expect(page.getByRole('status').filter({ hasText: "The server does not answer: this run's state is not known" })).toBeVisible({
+			timeout: 10_000
+		});
 		await expect(page.getByText('Lost', { exact: true })).toBeVisible({ timeout: 30_000 });
 		await expect(page.getByText(/The server restarted while this ran/)).toBeVisible();
 		await expect(page.getByRole('button', { name: /Run again/ })).toBeVisible();

@@ -4,7 +4,8 @@ export type SocketState =
 	| { status: 'idle' }
 	| { status: 'connecting'; attempt: number }
 	| { status: 'open'; queueRemaining: number | undefined }
-	| { status: 'waiting'; attempt: number; retryAt: number; reason: string }
+	/** `unanswered`: the server answers nothing at all (not only the socket dropped): what it runs is not known meanwhile. */
+	| { status: 'waiting'; attempt: number; retryAt: number; reason: string; unanswered: boolean }
 	/** The server answers, but not to this app's origin (CORS): retried, as a restart with the flag fixes it. */
 	| { status: 'origin-refused'; attempt: number; retryAt: number; message: string }
 	| { status: 'auth-failed'; message: string }

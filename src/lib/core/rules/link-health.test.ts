@@ -15,7 +15,7 @@ describe('a socketless link told how its last answer went', () => {
 		['live and answering: no change', open, { kind: 'ok' }, undefined],
 		[
 			'reconnecting is the socket’s to say, not an answer’s',
-			{ status: 'waiting', attempt: 1, retryAt: 500, reason: 'closed' },
+			{ status: 'waiting', attempt: 1, retryAt: 500, reason: 'closed', unanswered: false },
 			down('x'),
 			undefined
 		]

@@ -51,6 +51,8 @@ export class RunPageStore {
 	upstreamDown = $derived(
 		profiles.socket.status === 'upstream-down' && profiles.activeId === this.run?.profileId ? profiles.socket.message : null
 	);
+	/** This run's server answers nothing (its socket waits on the server, not only on itself): the run's state is not known meanwhile. */
+	serverSilent = $derived(profiles.socket.status === 'waiting' && profiles.socket.unanswered && profiles.activeId === this.run?.profileId);
 	/** The proxy accepted the cancel but does not stop jobs: the ComfyUI behind it, where an interrupt does. */
 	behind = $derived(this.stopOutcome?.kind === 'not-stopped' ? this.stopOutcome.behind : null);
 

@@ -60,6 +60,17 @@ describe('LiveSocket when the upgrade is refused', () => {
 		socket.stop();
 	});
 
+	it.each<[string, AuthCheck, boolean]>([
+		['a server that answers nothing', { verdict: 'unreachable' }, true],
+		['a server that answers, though not on the socket', { verdict: 'ok' }, false]
+	])('tells the page whether the run states it shows may be out of date: %s', async (_name, check, unanswered) => {
+		const { states, socket } = socketWith(check);
+		socket.start();
+		await vi.advanceTimersByTimeAsync(0);
+		expect(states.at(-1)).toMatchObject({ status: 'waiting', unanswered });
+		socket.stop();
+	});
+
 	it('carries the diagnosis to the page', async () => {
 		const { states, socket } = socketWith({ verdict: 'origin-refused', message: 'Start ComfyUI with --enable-cors-header.' });
 		socket.start();

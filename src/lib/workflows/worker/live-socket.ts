@@ -91,7 +91,7 @@ export class LiveSocket {
 			if (this.stopped || generation !== this.generation) return;
 			if (admitted.ok) return this.handshake();
 			const retryAt = gate.retryAt() ?? Date.now() + SOCKET_BACKOFF.maxMs;
-			this.setState({ status: 'waiting', attempt: this.attempt, retryAt, reason: 'The server does not answer.' });
+			this.setState({ status: 'waiting', attempt: this.attempt, retryAt, reason: 'The server does not answer.', unanswered: true });
 			this.retryTimer = setTimeout(() => this.connect(), Math.max(0, retryAt - Date.now()));
 		});
 	}
@@ -147,7 +147,8 @@ export class LiveSocket {
 			this.setState({ status: 'origin-refused', attempt: this.attempt, retryAt, message: auth.message });
 		} else {
 			const reason = wasOpen ? 'The connection dropped.' : 'The service did not accept the connection.';
-			this.setState({ status: 'waiting', attempt: this.attempt, retryAt, reason });
+			const unanswered = auth?.verdict === 'unreachable' || this.options.gate?.isDown() === true;
+			this.setState({ status: 'waiting', attempt: this.attempt, retryAt, reason, unanswered });
 		}
 		this.retryTimer = setTimeout(() => this.connect(), delay);
 	}
