@@ -3,7 +3,7 @@
  * One read stands for all of a profile's runs until the server answers, at the socket's pace (a local
  * ComfyUI that was down had every open run's history and queue read every 2 s).
  */
-import { backoffDelay, DOWN_BACKOFF, type BackoffPolicy } from '../../core/rules/backoff';
+import { DOWN_BACKOFF, equalJitterDelay, type BackoffPolicy } from '../../core/rules/backoff';
 
 export class Unanswered {
 	private readonly down = new Map<string, { failures: number; retryAt: number }>();
@@ -13,10 +13,14 @@ export class Unanswered {
 		private readonly random: () => number = Math.random
 	) {}
 
-	/** The profile's server did not answer: wait before reading it again, longer each time in a row. */
+	/**
+	 * The profile's server did not answer: wait before reading it again, longer each time in a row, and
+	 * never less than half the step, as the server's shared gate does (with full jitter, unlucky draws
+	 * read a dead server at every tick).
+	 */
 	failed(profileId: string, now: number): void {
 		const failures = (this.down.get(profileId)?.failures ?? 0) + 1;
-		this.down.set(profileId, { failures, retryAt: now + backoffDelay(failures - 1, this.policy, this.random()) });
+		this.down.set(profileId, { failures, retryAt: now + equalJitterDelay(failures - 1, this.policy, this.random()) });
 	}
 
 	answered(profileId: string): void {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { newWorkflowRun } from '../rules/run-record';
 import type { ServerEvent } from '../protocol/workflow-events';
 import type { WorkerEvent } from '../../core/protocol/worker-api';
@@ -248,7 +248,11 @@ describe('a run read while it goes on (a page opened mid-run reads it once, then
 });
 
 describe('while the server does not answer (a local ComfyUI that is down, no socket)', () => {
-	it('reads one run for all, backing off as the socket does, and all again once it answers', async () => {
+	afterEach(() => vi.restoreAllMocks());
+
+	// The backoff's draw decides the count: both ends of it are tried.
+	it.each([0, 0.999])('reads one run for all, backing off as the socket does, and all again once it answers (draw %s)', async (draw) => {
+		vi.spyOn(Math, 'random').mockReturnValue(draw);
 		const kv = new MemoryStore();
 		let clock = 0;
 		let up = false;
