@@ -190,6 +190,26 @@ describe('a workflow run, event by event', () => {
 		expect(live).toMatchObject({ status: 'interrupted', interruptedAt: { nodeId: '3', nodeType: 'KSampler' } });
 	});
 
+	it('calls a job stopped mid-run interrupted even where the service words it cancelled, read before or after the socket event', () => {
+		const stopped: HistoryEntry = {
+			prompt: [0, 'p1', {}, {}, ['9']],
+			outputs: {},
+			status: {
+				status_str: 'cancelled',
+				completed: false,
+				messages: [['execution_interrupted', { prompt_id: 'p1', node_id: '3', node_type: 'KSampler', executed: ['4'] }]]
+			},
+			meta: {}
+		};
+		const event = { type: 'execution_interrupted' as const, promptId: 'p1', nodeId: '3', nodeType: 'KSampler' };
+		const historyFirst = applyServerEvent(applyHistory(play(fresh(), [ev.start]), stopped, 5), event, 6);
+		const eventFirst = applyHistory(applyServerEvent(play(fresh(), [ev.start]), event, 5), stopped, 6);
+		expect(historyFirst).toMatchObject({ status: 'interrupted', interruptedAt: { nodeId: '3', nodeType: 'KSampler' } });
+		expect(eventFirst).toMatchObject({ status: 'interrupted', interruptedAt: { nodeId: '3', nodeType: 'KSampler' } });
+		const removedWhileWaiting = applyHistory(fresh(), { ...stopped, status: { status_str: 'cancelled', completed: false, messages: [] } }, 5);
+		expect(removedWhileWaiting.status).toBe('cancelled');
+	});
+
 	it('keeps a text output from executed once, however often it is told', () => {
 		const executed = {
 			type: 'executed' as const,

@@ -199,15 +199,17 @@ export function applyHistory(run: WorkflowRun, entry: HistoryEntry, now: number)
 		);
 	for (const [nodeId, output] of Object.entries(entry.outputs))
 		next = addTexts(addOutputs(next, uiOutputs(nodeId, output)), nodeId, output.text, output.textNames);
-	if (!entry.status.completed && entry.status.status_str !== 'error') return next;
+	if (!entry.status.completed && entry.status.status_str !== 'error' && entry.status.status_str !== 'cancelled') return next;
 	if (entry.status.status_str === 'success') return addDone(withStatus(next, 'succeeded', now), Object.keys(entry.outputs));
-	if (entry.status.status_str === 'cancelled') return withStatus(next, 'cancelled', now);
-	const failure = entry.status.messages.find(([type]) => type === 'execution_error');
+	// Stopped mid-run is interrupted, whatever the status word: the cloud marks such a job `cancelled` too,
+	// and which of history and socket event came first must not decide what the run is called.
 	const stop = entry.status.messages.find(([type]) => type === 'execution_interrupted')?.[1];
 	if (stop) {
 		const at = (key: string) => (typeof stop[key] === 'string' ? (stop[key] as string) : null);
 		return interrupted(next, at('node_id'), at('node_type'), now);
 	}
+	if (entry.status.status_str === 'cancelled') return withStatus(next, 'cancelled', now);
+	const failure = entry.status.messages.find(([type]) => type === 'execution_error');
 	if (next.error?.exceptionType) return withStatus(next, 'failed', now);
 	const data = failure?.[1] ?? {};
 	const exceptionType = typeof data['exception_type'] === 'string' ? data['exception_type'] : 'Error';

@@ -70,9 +70,11 @@ export abstract class ComfyApiSurface implements WorkflowSurface {
 			if (state.value === 'not-found') return ok({ kind: 'not-found' });
 			if (state.value !== 'unsupported') {
 				if (!TERMINAL_JOB_STATES.has(state.value)) return ok({ kind: 'status', state: state.value, history: null });
-				// Terminal: the history holds the outputs (the source of truth) and the failure details.
+				// Terminal: the history holds the outputs (the source of truth) and how the job ended (a job
+				// status `cancelled` is also an interrupted one): an unanswered read is no answer, tried again.
 				const history = await this.client.history(job.promptId);
-				return ok({ kind: 'status', state: state.value, history: history.ok ? history.value : null });
+				if (!history.ok) return history;
+				return ok({ kind: 'status', state: state.value, history: history.value });
 			}
 			this.learn({ jobStatus: false });
 		}
