@@ -25,9 +25,11 @@ export default defineConfig({
 		screenshot: 'only-on-failure',
 		launchOptions: { ...(executablePath ? { executablePath } : {}), args: [...CHROMIUM_ARGS, ...disabledFeatureArgs()] }
 	},
+	// Tests are handed out in this order: the phone's few journeys go first, so their long accessibility
+	// walk runs beside the desk tests rather than alone at the end of the run.
 	projects: [
-		{ name: 'desk', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } } },
 		// The journeys a phone must manage too (tagged @phone) run again at phone size with touch.
-		{ name: 'phone', grep: /@phone/, use: { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 3 } }
+		{ name: 'phone', grep: /@phone/, use: { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 3 } },
+		{ name: 'desk', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } } }
 	]
 });

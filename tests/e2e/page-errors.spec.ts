@@ -36,7 +36,7 @@ async function runPlanted(info: TestInfo): Promise<Map<string, Outcome>> {
 		],
 		{ env: { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: report, FORCE_COLOR: '0', NO_COLOR: '1' }, maxBuffer: 16 * 1024 * 1024 }
 	).catch((failed: { code?: number; stderr?: string }) => {
-		// Exit code 1: some planted tests failed, as they should. Anything else: the run itself broke.
+		// Exit code 1: a planted test ended otherwise than it declares (the checks below name it). Anything else: the run itself broke.
 		if (failed.code !== 1) throw failed;
 		childErrors = failed.stderr ?? '';
 	});

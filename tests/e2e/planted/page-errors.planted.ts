@@ -1,6 +1,8 @@
 /**
  * Planted errors for `../page-errors.spec.ts`: each test is named for what it plants and what the
- * page-error fixture must make of it. Run alone, the "fails" tests fail: that is their point.
+ * page-error fixture must make of it. Run alone, the "fails" tests fail: that is their point. Each
+ * says so with `test.fail()`, so the child run keeps its worker: a failure the runner did not expect
+ * would start a new worker, browser, emulator and app after every one of them (most of the 45 s this took).
  */
 import { test, expect } from '../fixtures';
 import type { Page } from '@playwright/test';
@@ -19,6 +21,7 @@ async function throwingWorker(page: Page): Promise<void> {
 }
 
 test('fails: an uncaught error in the page', async ({ page, openApp, pageErrors }) => {
+	test.fail();
 	await openApp('/');
 	await page.evaluate(() => {
 		setTimeout(() => {
@@ -29,6 +32,7 @@ test('fails: an uncaught error in the page', async ({ page, openApp, pageErrors 
 });
 
 test('fails: an unhandled rejection in the page', async ({ page, openApp, pageErrors }) => {
+	test.fail();
 	await openApp('/');
 	await page.evaluate(() => {
 		void Promise.reject(new Error('planted rejection'));
@@ -37,12 +41,14 @@ test('fails: an unhandled rejection in the page', async ({ page, openApp, pageEr
 });
 
 test('fails: an error event in a worker', async ({ page, openApp, pageErrors }) => {
+	test.fail();
 	await openApp('/');
 	await throwingWorker(page);
 	await seen(pageErrors);
 });
 
 test("fails: console.error in the app's worker", async ({ page, openApp, pageErrors }) => {
+	test.fail();
 	await openApp('/');
 	await expect.poll(() => page.workers().length).toBeGreaterThan(0);
 	await page.workers()[0]!.evaluate(() => console.error('planted worker log'));
@@ -54,6 +60,7 @@ test.describe('with the service worker', () => {
 	test.use({ serviceWorkers: 'allow' });
 
 	test('fails: an unhandled rejection in the service worker', async ({ page, openApp, context, pageErrors }) => {
+		test.fail();
 		await openApp('/');
 		const serviceWorker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
 		// The fixture's listener is installed as the service worker appears; a first message makes sure it ran.
@@ -67,6 +74,7 @@ test.describe('with the service worker', () => {
 });
 
 test('fails: an uncaught error in a page of a context the test made', async ({ browser, app, pageErrors }) => {
+	test.fail();
 	const other = await browser.newPage();
 	try {
 		await other.goto(app.url);
