@@ -1,14 +1,16 @@
-import { test, expect, openExample, workflowControl } from './fixtures';
+import { test, expect, openExample } from './fixtures';
 import { addLocalProfile } from './local-helpers';
 import { holdNode, release, untilHeld } from './holds';
 
 test('cancel a waiting job and interrupt the running one from the queue', async ({ page, openApp, emulator }) => {
-	await workflowControl(emulator, 'timing', { stepMs: 500 });
+	// The first job is held at its sampler's second step, so it is running (with progress) while the second waits.
+	await holdNode(emulator, { classType: 'KSampler', step: 2 });
 	await openApp('/');
 	await openExample(page, 'Text to image');
 	await page.getByLabel('Run times').fill('2');
 	await page.getByRole('button', { name: 'Run 2 times' }).click();
 	await expect(page.getByRole('link', { name: 'Open run Text to image' })).toHaveCount(2);
+	await untilHeld(emulator);
 
 	await page.goto(page.url().replace(/\/workflows\/.*$/, '/queue'));
 	await expect(page.getByRole('heading', { name: 'Waiting (1)' })).toBeVisible();
@@ -21,6 +23,9 @@ test('cancel a waiting job and interrupt the running one from the queue', async 
 	await expect(page.getByRole('heading', { name: 'Waiting (0)' })).toBeVisible();
 
 	await page.getByRole('button', { name: 'Interrupt Text to image' }).click();
+	await expect(page.getByRole('status').filter({ hasText: 'Interrupt sent' })).toBeVisible();
+	// The held sampler reaches its next checkpoint, where the interrupt stops it.
+	await release(emulator);
 	await expect(page.getByText('Nothing is running.')).toBeVisible({ timeout: 15_000 });
 
 	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Runs' }).click();
