@@ -5,7 +5,6 @@
  */
 import type { WorkflowRun } from '../rules/run-record';
 import type { ApiPrompt } from '../protocol/workflow-api';
-import type { Unanswered } from '../rules/unanswered';
 import type { AppTimings } from '../../core/protocol/app-timings';
 import type { WorkflowContext } from './socket-message';
 import type { RunsRepo } from './runs-repo';
@@ -32,7 +31,6 @@ export class QueueWatch {
 		private readonly runs: RunsRepo,
 		private readonly surfaces: Surfaces,
 		private readonly tracker: AdoptingTracker,
-		private readonly unanswered: Unanswered,
 		private readonly timings: () => AppTimings,
 		private readonly now: () => number
 	) {}
@@ -40,8 +38,8 @@ export class QueueWatch {
 	async watch(): Promise<void> {
 		if (!this.ctx.isLeader() || this.now() - this.last < this.timings().queueWatchMs / 2) return;
 		const profileId = await this.ctx.profiles.activeId();
-		// A server that does not answer is read at the backoff's pace only.
-		if (!profileId || this.unanswered.waiting(profileId, this.now())) return;
+		// A server that does not answer is read at the backoff's pace only: its gate holds the reads back.
+		if (!profileId) return;
 		const surface = await this.surfaces.for(profileId);
 		if (!surface.ok) return;
 		// A v2 server has no socket that tells of other clients' jobs: its job list is the only way, and each
@@ -50,11 +48,7 @@ export class QueueWatch {
 		if (this.now() - this.last < every) return;
 		this.last = this.now();
 		const active = await surface.value.activeJobs();
-		if (!active.ok) {
-			if (!this.ctx.socketOpen?.(profileId)) this.unanswered.failed(profileId, this.now());
-			return;
-		}
-		this.unanswered.answered(profileId);
+		if (!active.ok) return;
 		this.lastList = { profileId, at: this.now(), jobs: active.value };
 		for (const job of active.value) {
 			if (!this.tracker.knows(job.promptId) && !(await this.runs.byPromptId(job.promptId)))

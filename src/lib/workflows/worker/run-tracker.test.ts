@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newWorkflowRun } from '../rules/run-record';
 import type { ServerEvent } from '../protocol/workflow-events';
 import type { WorkerEvent } from '../../core/protocol/worker-api';
@@ -244,48 +244,5 @@ describe('a run read while it goes on (a page opened mid-run reads it once, then
 		expect(tracker.newest('r1')?.status).toBe('succeeded');
 		tracker.forget('r1', 'p1');
 		expect(tracker.newest('r1')).toBeUndefined();
-	});
-});
-
-describe('while the server does not answer (a local ComfyUI that is down, no socket)', () => {
-	afterEach(() => vi.restoreAllMocks());
-
-	// The backoff's draw decides the count: both ends of it are tried.
-	it.each([0, 0.999])('reads one run for all, backing off as the socket does, and all again once it answers (draw %s)', async (draw) => {
-		vi.spyOn(Math, 'random').mockReturnValue(draw);
-		const kv = new MemoryStore();
-		let clock = 0;
-		let up = false;
-		const reads: string[] = [];
-		const surface = {
-			kind: 'local-comfyui',
-			liveEvents: 'profile-socket',
-			read: async (job: { promptId: string }) => {
-				reads.push(job.promptId);
-				return up ? { ok: true, value: { kind: 'waiting' } } : { ok: false, error: { kind: 'network', message: 'down' } };
-			}
-		};
-		const surfaces = { for: async () => ({ ok: true, value: surface }) } as unknown as Surfaces;
-		const ctx = {
-			kv,
-			isLeader: () => true,
-			emit: () => {},
-			onSocketMessage: () => () => {},
-			onTabTopic: () => {},
-			socketOpen: () => false
-		} as unknown as WorkflowContext;
-		const tracker = new RunTracker(ctx, new RunsRepo(kv), { finished: () => {} }, () => clock, surfaces);
-		for (const id of ['a', 'b', 'c']) tracker.track({ ...run(), id, promptId: id, status: 'running' });
-		// One minute of 2 s ticks, down: about 2 s apart at first, then up to 30 s, and one run read each time.
-		for (let t = 0; t < 30; t++, clock += 2000) await tracker.tick();
-		expect(reads.every((id) => id === 'a')).toBe(true);
-		expect(reads.length).toBeGreaterThanOrEqual(3);
-		expect(reads.length).toBeLessThanOrEqual(8);
-		// Back: the next read answers, and every run is read again at once.
-		up = true;
-		reads.length = 0;
-		clock += 31_000;
-		await tracker.tick();
-		expect(reads.sort()).toEqual(['a', 'b', 'c']);
 	});
 });

@@ -18,7 +18,6 @@ import { RunPublisher } from './run-publisher';
 import { OrphanEvents } from './orphan-events';
 import { GONE_FROM_QUEUE, lost, NEVER_ACCEPTED, RESTARTED } from './lost-run';
 import { DEFAULT_TIMINGS, type AppTimings } from '../../core/protocol/app-timings';
-import { Unanswered } from '../rules/unanswered';
 
 export interface TrackerHooks {
 	/** Called once when a run reaches its end, to fetch and cache its outputs. */
@@ -35,7 +34,6 @@ export class RunTracker {
 	private readonly orphans: OrphanEvents;
 	private readonly queueWatch: QueueWatch;
 	/** Servers that did not answer the last read: read again at the socket's backoff pace. */
-	private readonly unanswered = new Unanswered();
 	/** Prompt ids of runs deleted here: their late events must not bring them back as "elsewhere". */
 	private readonly deleted = new Set<string>();
 	private queueTimer: ReturnType<typeof setInterval> | undefined;
@@ -68,7 +66,7 @@ export class RunTracker {
 		private readonly surfaces: Surfaces = new Surfaces(ctx)
 	) {
 		this.publisher = new RunPublisher(ctx, runs, now, (runId) => this.open.get(runId));
-		this.queueWatch = new QueueWatch(ctx, runs, surfaces, this.adopting(), this.unanswered, () => this.timings(), now);
+		this.queueWatch = new QueueWatch(ctx, runs, surfaces, this.adopting(), () => this.timings(), now);
 		this.orphans = new OrphanEvents(now, (profileId, promptId) => {
 			if (!this.byPrompt(promptId)) void this.queueWatch.adopt(profileId, promptId);
 		});
@@ -181,7 +179,7 @@ export class RunTracker {
 			for (const run of this.open.values()) byProfile.set(run.profileId, [...(byProfile.get(run.profileId) ?? []), run]);
 			await Promise.all(
 				[...byProfile].map(async ([profileId, runs]) => {
-					if (!this.ctx.socketOpen?.(profileId)) return this.pollWithoutSocket(profileId, runs);
+					if (!this.ctx.socketOpen?.(profileId)) return this.pollWithoutSocket(runs);
 					if (this.now() - (this.lastLiveQueueRead.get(profileId) ?? 0) < this.timings().liveQueueEveryMs) return;
 					this.lastLiveQueueRead.set(profileId, this.now());
 					return this.checkQueue(profileId, runs);
@@ -193,17 +191,12 @@ export class RunTracker {
 	}
 
 	/**
-	 * Runs of a profile whose live link is not open, read every tick while the server answers. While it
-	 * does not, one read stands for all its runs, retried with the socket's backoff until it answers
-	 * (a local ComfyUI that is down got every open run's history and queue read every 2 s).
+	 * Runs of a profile whose live link is not open, read every tick. While the server answers nothing,
+	 * its gate (one per server, shared by every reader) holds these reads back without sending them,
+	 * and one probe at the backoff's pace stands for all of them.
 	 */
-	private async pollWithoutSocket(profileId: string, runs: WorkflowRun[]): Promise<void> {
-		if (this.unanswered.waiting(profileId, this.now())) return;
-		const [first, ...rest] = runs;
-		if (!first) return;
-		if (!(await this.poll(first))) return this.unanswered.failed(profileId, this.now());
-		this.unanswered.answered(profileId);
-		await Promise.all(rest.map((run) => this.poll(run)));
+	private async pollWithoutSocket(runs: WorkflowRun[]): Promise<void> {
+		await Promise.all(runs.map((run) => this.poll(run)));
 	}
 
 	/** One queue read for every open run of a profile; those no longer in it are read in full. */
