@@ -38,7 +38,7 @@ test('a run shows its progress live, ends Done with its image, and the graph say
 	await expect(page.getByRole('list', { name: 'Node states' })).toContainText(/SaveImage: Done/);
 });
 
-test('Cancel run on a running job interrupts it, and the run reads Cancelled with what the server did', async ({ page }) => {
+test('Cancel run on a running job interrupts it, and the run reads Interrupted with what the server did', async ({ page }) => {
 	await pasteWorkflow(page, chainWorkflow(10));
 	await runAndOpen(page);
 	await expect(runStatus(page, 'Running')).toBeVisible({ timeout: 60_000 });
@@ -47,6 +47,7 @@ test('Cancel run on a running job interrupts it, and the run reads Cancelled wit
 		page.getByText(/^(Interrupted: the server stopped the job|Sent an interrupt: the server stops the job)/).first()
 	).toBeVisible();
 	await expect(page.getByText(/^Interrupted: the server stopped the job \(an interrupt\)/).first()).toBeVisible({ timeout: 60_000 });
+	await expect(runStatus(page, 'Interrupted')).toBeVisible();
 	await expect(runStatus(page, 'Done')).toHaveCount(0);
 });
 
