@@ -65,7 +65,7 @@ describe('the model page workbench', () => {
 		);
 		// A copy held behind the timeline's state (collecting while the list says done) is read again.
 		const reads = bridge.callsOf('modelRun').length;
-		modelRuns.runs['r-elsewhere'] = { ...elsewhere, status: 'collecting', savedAt: 4 } as ModelRun;
+		modelRuns.runs['r-elsewhere'] = { ...elsewhere, status: 'running', savedAt: 4 };
 		flushSync();
 		expect(bridge.callsOf('modelRun').slice(reads)).toEqual([{ id: 'r-elsewhere' }]);
 		await vi.waitFor(() => expect(bench.shown[0]?.status).toBe('succeeded'));
