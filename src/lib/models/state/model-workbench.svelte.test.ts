@@ -63,7 +63,7 @@ describe('the model page workbench', () => {
 				['r-older', 'failed']
 			])
 		);
-		// A copy held behind the timeline's state (collecting while the list says done) is read again.
+		// A copy held behind the timeline's state (running while the list says done) is read again.
 		const reads = bridge.callsOf('modelRun').length;
 		modelRuns.runs['r-elsewhere'] = { ...elsewhere, status: 'running', savedAt: 4 };
 		flushSync();
