@@ -65,6 +65,8 @@ test('local ComfyUI 0.3.64: the Queue page cancels a running job as Cancel run d
 	).toBeVisible({ timeout: 15_000 });
 	await release(emulator);
 	await expect(page.getByText('Nothing is running.')).toBeVisible({ timeout: 15_000 });
+	// Once the job has ended, the words say what the server did, not what it was about to do.
+	await expect(page.getByRole('status').filter({ hasText: /^Interrupted: the server stopped the job/ })).toBeVisible({ timeout: 15_000 });
 
 	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Runs' }).click();
 	await expect(page.getByRole('link', { name: /^Run Text to image, interrupted/ })).toHaveCount(1, { timeout: 15_000 });

@@ -132,6 +132,8 @@ test('ComfyUI 0.3.64 behind the proxy dies mid-run: the badge and the run say th
 		timeout: 20_000
 	});
 	await expect(page.getByText(/The server behind the proxy is unreachable: this run's state is not known/)).toBeVisible();
+	// The run's own badge does not go on saying Running meanwhile.
+	await expect(page.locator('main header').getByText('Not known', { exact: true })).toBeVisible();
 	// Back: the restarted ComfyUI forgot the job and the proxy says `expired` before the job's deadline.
 	await expect(page.getByText('Expired', { exact: true })).toBeVisible({ timeout: 40_000 });
 	await expect(page.getByText(/The server no longer knows this job: the ComfyUI behind it restarted/).first()).toBeVisible();

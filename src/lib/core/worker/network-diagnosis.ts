@@ -9,13 +9,16 @@ import { isLoopbackOrPrivateHost } from '../rules/profile';
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
 /**
- * A redirect to a non-http address (or a loop) fails a followed fetch like a dead server; asked not
- * to follow, the browser shows that a redirect came (an opaque redirect), though not where to.
+ * A redirect to a non-http address (or a loop) fails a followed fetch like a dead server. Asked not to
+ * follow it, a browser shows that a redirect came (an opaque redirect), though not where to, but only in
+ * `cors` mode and only when the redirect itself carries CORS headers for this app: a `no-cors` fetch that
+ * does not follow redirects is a network error the browser never sends (Fetch standard; seen in Chromium).
+ * A redirect without CORS headers cannot be told from a dead server in a browser, and is not claimed.
  */
 async function answersWithRedirect(target: URL, fetchImpl: FetchLike): Promise<boolean> {
 	try {
 		const res = await fetchImpl(target.toString(), {
-			mode: 'no-cors',
+			mode: 'cors',
 			credentials: 'omit',
 			cache: 'no-store',
 			redirect: 'manual',

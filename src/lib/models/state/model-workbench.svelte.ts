@@ -1,6 +1,6 @@
 /**
- * The workbench of one model's page: the runs in view (those started on this visit, any still open,
- * else the newest, or the one picked), the history strip with thumbnails and video posters, the
+ * The workbench of one model's page: the runs in view (every run of the model the Runs timeline has,
+ * in the state it has, or the one picked), the history strip with thumbnails and video posters, the
  * comparison of picked runs, starting a run from the form, and copy as code. Made by the page with the
  * page's form and model, disposed with it; the components only show it.
  */
@@ -12,6 +12,7 @@ import { inputImageOfBody } from '$lib/workbench/rules/edit-input';
 import { PosterCache } from '$lib/workbench/state/poster-frame';
 import { estimateRemaining, recentDurations } from '$lib/core/rules/eta';
 import { runEntries } from '$lib/core/state/run-entries.svelte';
+import type { TimelineEntry } from '$lib/core/protocol/run-kernel';
 import { isModelTerminal, type ModelRun } from '../rules/model-run';
 import { asCurl, asFetch, asJson, asPython } from '../rules/model-copy';
 import type { ModelFormStore } from './model-form.svelte';
@@ -43,6 +44,13 @@ export function etaOf(run: ModelRun): number | undefined {
 		: undefined;
 }
 
+/** The model runs of one profile and model among the timeline's entries, newest first. */
+export function modelEntriesOf(entries: Iterable<TimelineEntry>, profileId: string, modelId: string): TimelineEntry[] {
+	return [...entries]
+		.filter((e) => e.kind === 'model' && e.profileId === profileId && e.subject === modelId)
+		.sort((a, b) => b.createdAt - a.createdAt);
+}
+
 export class ModelWorkbenchStore {
 	liveOpen = $state(false);
 	/** The run picked in the history strip, shown alone. */
@@ -54,20 +62,20 @@ export class ModelWorkbenchStore {
 	readonly picked = new SvelteSet<string>();
 	/** This page's video posters, revoked when it goes. */
 	private readonly posterCache = new PosterCache();
-	/** Runs started on this visit (by any button, or from the outbox) and runs seen still open: they stay in view. */
-	readonly keep = new SvelteSet<string>();
 	readonly thumbs = new SvelteMap<string, string>();
 	/** A frame of each video-only result, for the history strip (never the before/after sliders). */
 	readonly posters = new SvelteMap<string, string>();
 
 	activeId = $derived(profiles.activeId);
-	runs = $derived.by(() => (this.activeId ? modelRuns.forModel(this.activeId, this.modelId()) : []));
+	/**
+	 * This model's runs as the Runs timeline lists them, newest first: the page and the list read the same
+	 * entries, so a run the list shows is never missing here (cards came from a second store, which could miss one).
+	 */
+	entries = $derived.by(() => (this.activeId ? modelEntriesOf(runEntries.entries.values(), this.activeId, this.modelId()) : []));
+	/** Each entry's whole run, once the worker gave it (read again while the copy held is behind the entry). */
+	runs = $derived(this.entries.flatMap((e) => modelRuns.runs[e.id] ?? []));
 
-	shown = $derived.by(() => {
-		if (this.pickedOne) return this.runs.filter((r) => r.id === this.pickedOne);
-		const chosen = this.runs.filter((r) => this.keep.has(r.id));
-		return chosen.length > 0 ? chosen : this.runs.slice(0, 1);
-	});
+	shown = $derived(this.pickedOne ? this.runs.filter((r) => r.id === this.pickedOne) : this.runs);
 	/** With one run shown: its input image and its result, for before and after (null when either is missing). */
 	beforeAfter = $derived.by(() => {
 		const single = this.shown.length === 1 ? this.shown[0] : undefined;
@@ -99,7 +107,6 @@ export class ModelWorkbenchStore {
 			: []
 	);
 
-	private readonly openedAt = Date.now();
 	private readonly posterAsked = new Set<string>();
 	private stopEffects: (() => void) | undefined;
 
@@ -170,9 +177,16 @@ export class ModelWorkbenchStore {
 	}
 
 	private follow(): void {
+		// A run the timeline has that this page's copy lacks, or holds in another state, is read from the worker.
+		const reading = new Set<string>();
 		$effect(() => {
-			for (const r of this.runs)
-				if ((r.createdAt >= this.openedAt || !isModelTerminal(r.status)) && !this.keep.has(r.id)) this.keep.add(r.id);
+			for (const entry of this.entries) {
+				const held = modelRuns.runs[entry.id];
+				const wanted = `${entry.id}:${entry.status}:${held?.savedAt ?? 0}`;
+				if ((held && held.status === entry.status) || reading.has(wanted)) continue;
+				reading.add(wanted);
+				void modelRuns.loadOne(entry.id);
+			}
 		});
 		// A run still open when the page opens (after a reload, say) is shown at once, on a phone too.
 		let sheetShownForOpenRun = false;

@@ -3,7 +3,7 @@ import { describeError, type AppError } from '$lib/core/protocol/errors';
 import { profiles } from '$lib/core/state/profiles.svelte';
 import { workerApi } from '$lib/core/state/worker-bridge.svelte';
 import type { QueueEntry, QueueView } from '$lib/workflows/protocol/api';
-import { cancelWords, describeStop } from '$lib/workflows/rules/stop-outcome';
+import { cancelWords, describeStop, settleStop, type StopOutcome } from '$lib/workflows/rules/stop-outcome';
 import { differingValues, type Difference } from '$lib/workflows/rules/queue-differences';
 import { runFraction } from '$lib/workflows/rules/run-record';
 import { WorkflowRunsStore, type Preview } from './workflow-runs.svelte';
@@ -12,7 +12,19 @@ export class QueuePageStore {
 	queue = $state<QueueView | null>(null);
 	problem = $state<AppError | null>(null);
 	selected = $state<string[]>([]);
-	notice = $state('');
+	/** What the last action did, in words; a Cancel of a running job says it as the job then ended (see `stopped`). */
+	notice = $derived.by(() => {
+		if (!this.stopped) return this.said;
+		const run = this.stopped.runId ? this.runs.runs.get(this.stopped.runId) : undefined;
+		return describeStop(run ? settleStop(this.stopped.outcome, run.status) : this.stopped.outcome);
+	});
+	private said = $state('');
+	/**
+	 * The last Cancel of a running job: what the server did, and this device's run of it. An interrupt still
+	 * under way ("stops when its current node ends") is settled by how the run ended, as on the run page:
+	 * it once went on saying so after the real ComfyUI had stopped the job.
+	 */
+	private stopped = $state<{ outcome: StopOutcome; runId: string | null } | null>(null);
 	/** The runs this device started: their progress, latest preview and the values that tell them apart. */
 	readonly runs = new WorkflowRunsStore();
 	private readonly asked = new Set<string>();
@@ -68,7 +80,7 @@ export class QueuePageStore {
 	async cancel(ids: string[]): Promise<void> {
 		if (!profiles.activeId || ids.length === 0) return;
 		const result = await workerApi().cancelRuns({ profileId: profiles.activeId, promptIds: ids });
-		this.notice = result.ok ? cancelWords(result.value) : describeError(result.error);
+		this.say(result.ok ? cancelWords(result.value) : describeError(result.error));
 		this.selected = [];
 		await this.refresh();
 	}
@@ -76,17 +88,25 @@ export class QueuePageStore {
 	/** A running job: what the run page's Cancel run does (the job cancel where the server has it, else an interrupt), and what the server did. */
 	async stop(entry: QueueEntry): Promise<void> {
 		if (!profiles.activeId) return;
-		this.notice = 'Cancelling…';
+		this.say('Cancelling…');
 		const result = await workerApi().stopJob({ profileId: profiles.activeId, promptId: entry.promptId });
-		this.notice = result.ok ? describeStop(result.value) : describeError(result.error);
+		if (result.ok) {
+			if (entry.runId) void this.runs.ensure(entry.runId);
+			this.stopped = { outcome: result.value, runId: entry.runId ?? null };
+		} else this.say(describeError(result.error));
 		await this.refresh();
 	}
 
 	async interrupt(entry: QueueEntry): Promise<void> {
 		if (!profiles.activeId) return;
 		const result = await workerApi().interrupt({ profileId: profiles.activeId, promptId: entry.promptId });
-		this.notice = result.ok ? 'Interrupt sent: the job stops after its current node.' : describeError(result.error);
+		this.say(result.ok ? 'Interrupt sent: the job stops after its current node.' : describeError(result.error));
 		await this.refresh();
+	}
+
+	private say(words: string): void {
+		this.stopped = null;
+		this.said = words;
 	}
 
 	toggle(id: string): void {
