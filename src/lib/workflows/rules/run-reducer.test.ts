@@ -206,7 +206,11 @@ describe('a workflow run, event by event', () => {
 		const eventFirst = applyHistory(applyServerEvent(play(fresh(), [ev.start]), event, 5), stopped, 6);
 		expect(historyFirst).toMatchObject({ status: 'interrupted', interruptedAt: { nodeId: '3', nodeType: 'KSampler' } });
 		expect(eventFirst).toMatchObject({ status: 'interrupted', interruptedAt: { nodeId: '3', nodeType: 'KSampler' } });
-		const removedWhileWaiting = applyHistory(fresh(), { ...stopped, status: { status_str: 'cancelled', completed: false, messages: [] } }, 5);
+		const removedWhileWaiting = applyHistory(
+			fresh(),
+			{ ...stopped, status: { status_str: 'cancelled', completed: false, messages: [] } },
+			5
+		);
 		expect(removedWhileWaiting.status).toBe('cancelled');
 	});
 
