@@ -900,16 +900,16 @@ describe('what the server lacks', () => {
 					['CLIP', 'CLIP', [3, 5]],
 					['VAE', 'VAE', [8]]
 				],
-				values: ['dreamshaper_8.safetensors']
+				values: ['my-own-merge_v3.safetensors']
 			})
 		]);
 		const models = [
-			{ name: 'dreamshaper_8.safetensors', url: 'https://huggingface.co/example/dreamshaper_8.safetensors', directory: 'checkpoints' }
+			{ name: 'my-own-merge_v3.safetensors', url: 'https://huggingface.co/example/my-own-merge_v3.safetensors', directory: 'checkpoints' }
 		];
 		const result = convert(workflow04(nodes, links, { models }));
 		expect(result.missing.models).toEqual([
 			{
-				name: 'dreamshaper_8.safetensors',
+				name: 'my-own-merge_v3.safetensors',
 				nodeId: '4',
 				title: 'Load Checkpoint',
 				input: 'ckpt_name',
@@ -917,6 +917,6 @@ describe('what the server lacks', () => {
 				directory: 'checkpoints'
 			}
 		]);
-		expect(result.prompt['4']!.inputs['ckpt_name']).toBe('dreamshaper_8.safetensors');
+		expect(result.prompt['4']!.inputs['ckpt_name']).toBe('my-own-merge_v3.safetensors');
 	});
 });
