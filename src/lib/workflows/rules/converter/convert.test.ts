@@ -732,7 +732,7 @@ describe('legacy group node widgets, as the editor lays them out (GroupNodeConfi
 		};
 		const values = [6.5, 'fixed', 'enable', 1234, 'randomize', 25, 'dpmpp_2m', 'karras', 0, 10000, 'disable'];
 		const result = withGroup(values, groupNodes, fourInputs);
-		expect(sent(result.prompt)['21:1']).toEqual(
+		expect((sent(result.prompt) as Record<string, unknown>)['21:1']).toEqual(
 			advanced({
 				add_noise: 'enable',
 				noise_seed: 1234,
@@ -828,7 +828,7 @@ describe('legacy group node widgets, as the editor lays them out (GroupNodeConfi
 		};
 		const values = ['enable', 555, 12, 3.5, 'heun', 'karras', 0, 9, 'disable'];
 		const result = withGroup(values, groupNodes, fourInputs);
-		expect(sent(result.prompt)['21:0']).toEqual(
+		expect((sent(result.prompt) as Record<string, unknown>)['21:0']).toEqual(
 			advanced({
 				add_noise: 'enable',
 				noise_seed: 555,
