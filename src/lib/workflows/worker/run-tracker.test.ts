@@ -338,4 +338,36 @@ describe('a read that was on its way when the run ended (a slow server under loa
 		expect(tracker.newest('r1')?.status).toBe('succeeded');
 		expect((await new RunsRepo(kv).get('r1'))?.status).toBe('succeeded');
 	});
+
+	it('keeps an interrupted run interrupted: the late read would have reopened it, and the next one read it as cancelled', async () => {
+		const kv = new MemoryStore();
+		// The first read waits for the test; any later one reads the job as a 0.3.64-style server does an interrupted one.
+		const asked: Array<(r: unknown) => void> = [];
+		const cancelled = { ok: true, value: { kind: 'status', state: 'cancelled', history: null } };
+		const surface = { read: () => (asked.length === 0 ? new Promise((resolve) => asked.push(resolve)) : Promise.resolve(cancelled)) };
+		const surfaces = { for: async () => ({ ok: true, value: surface }) } as unknown as Surfaces;
+		let socket: (m: SocketMessage) => void = () => {};
+		const ctx = {
+			kv,
+			isLeader: () => true,
+			emit: () => {},
+			onSocketMessage: (l: (m: SocketMessage) => void) => ((socket = l), () => {}),
+			onTabTopic: () => {}
+		} as unknown as WorkflowContext;
+		const tracker = new RunTracker(ctx, new RunsRepo(kv), { finished: () => {} }, Date.now, surfaces);
+		const send = (event: ServerEvent) => socket({ kind: 'event', profileId: 'p', event });
+		tracker.start();
+		tracker.stop();
+		tracker.track(run());
+		send({ type: 'execution_start', promptId: 'p1' });
+		send({ type: 'executing', promptId: 'p1', node: '3' });
+		const polled = tracker.pollAll();
+		await vi.waitFor(() => expect(asked).toHaveLength(1));
+		send({ type: 'execution_interrupted', promptId: 'p1', nodeId: '3', nodeType: 'KSampler' });
+		asked[0]!({ ok: true, value: { kind: 'status', state: 'in_progress', history: null } });
+		await polled;
+		// Had the run been reopened, this read would end it as cancelled.
+		await tracker.pollAll();
+		expect(tracker.newest('r1')?.status).toBe('interrupted');
+	});
 });
