@@ -87,7 +87,7 @@ export class WorkflowEngine {
 			if (typeof value !== 'string') return `Invalid image file: ${JSON.stringify(value)}`;
 			if (!this.rules.local && /^https?:\/\//.test(value)) return true;
 			const { type, filename } = parseAnnotatedName(value);
-			if (this.files.get(type, filename)) return true;
+			if (this.files.getByPath(type, filename)) return true;
 			if (!this.rules.local && !this.rules.rejectAssetNames && this.files.assetByName(value)) return true;
 			return `Invalid image file: ${value}`;
 		};
@@ -265,7 +265,7 @@ export class WorkflowEngine {
 	async loadInput(name: string): Promise<LoadedFile> {
 		if (/^https?:\/\//.test(name)) return this.download(name);
 		const { type, filename } = parseAnnotatedName(name);
-		const file = this.files.get(type, filename);
+		const file = this.files.getByPath(type, filename);
 		const hash = file?.hash ?? (!this.rules.rejectAssetNames ? this.files.assetByName(name)?.asset_hash : undefined);
 		const blob = hash ? this.storage.blobs.get(hash) : undefined;
 		if (!blob) throw new ExecutionFailure('ValidationError', `Invalid image file: ${name} is no longer stored.`);
@@ -293,7 +293,7 @@ export class WorkflowEngine {
 
 	inputHash(name: string): string {
 		const { type, filename } = parseAnnotatedName(name);
-		return this.files.get(type, filename)?.hash ?? this.files.assetByName(name)?.asset_hash ?? name;
+		return this.files.getByPath(type, filename)?.hash ?? this.files.assetByName(name)?.asset_hash ?? name;
 	}
 
 	async saveFile(type: 'output' | 'temp', prefix: string, extension: string, bytes: Buffer, mime: string): Promise<FileRef> {

@@ -197,6 +197,24 @@ describe('the image edit and animation examples', () => {
 		expect([data[0], data[1], data[2]]).toEqual([255 - 0x33, 255 - 0x66, 255 - 0x99]);
 	});
 
+	it('loads an input by its subfolder path, as a mask-editor template names it ("clipspace/x.png [input]")', async () => {
+		await api(emu).upload('/api/upload/image', 'painted.png', photo, { subfolder: 'clipspace' });
+		const socket = await RecordingSocket.open(emu);
+		const edit: ApiPrompt = {
+			'1': { class_type: 'LoadImage', inputs: { image: 'clipspace/painted.png [input]' } },
+			'2': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: 'from-subfolder' } }
+		};
+		const sent = await api(emu).submit(edit);
+		expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+		const done = await socket.untilDone(sent.body['prompt_id'] as string);
+		socket.close();
+		expect(done.map((m) => m.type)).toContain('execution_success');
+		// The same name in another subfolder is not that file.
+		expect((await api(emu).submit({ ...edit, '1': { class_type: 'LoadImage', inputs: { image: 'pasted/painted.png' } } })).status).toBe(
+			400
+		);
+	});
+
 	it('saves a batch as an animated WebP reported under video', async () => {
 		const socket = await RecordingSocket.open(emu);
 		const id = (await api(emu).submit(variant(textToAnimation as ApiPrompt, { '4': { width: 64, height: 64, batch_size: 4 } }))).body[

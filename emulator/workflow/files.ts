@@ -33,6 +33,19 @@ export class FileIndex {
 		return this.files.get(`${type}/${filename}`);
 	}
 
+	/**
+	 * A file named as a node input names it: `pasted/photo.png` is `photo.png` uploaded to the
+	 * subfolder `pasted` (ComfyUI's annotated paths, e.g. what its mask editor saves under `clipspace/`).
+	 */
+	getByPath(type: FileType, path: string): StoredFile | undefined {
+		const exact = this.get(type, path);
+		if (exact) return exact;
+		const slash = path.lastIndexOf('/');
+		if (slash < 0) return undefined;
+		const file = this.get(type, path.slice(slash + 1));
+		return file?.subfolder === path.slice(0, slash) ? file : undefined;
+	}
+
 	/** Whether any file of the account is stored over this blob. */
 	hasBlob(hash: string): boolean {
 		for (const f of this.files.values()) if (f.hash === hash) return true;

@@ -39,6 +39,8 @@ export async function solidImage(width: number, height: number, rgb: number): Pr
 
 /** Every value turned into 255 minus itself (an image's colours, or a mask's 0..255), on sharp's threads. */
 export async function negated(data: Buffer, width: number, height: number, channels: 1 | 3): Promise<Buffer> {
+	// sharp hands a one-channel negate back as three channels (sRGB): a mask stays one byte a pixel here.
+	if (channels === 1) return Buffer.from(data.map((v) => 255 - v));
 	return sharp(data, { raw: { width, height, channels } }).negate({ alpha: false }).raw().toBuffer();
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { NodeContext } from './executors';
 import { PIXEL_EXECUTORS, blendChannel } from './pixel-executors';
+import { SPECIFIC_EXECUTORS } from './specific-executors';
 import type { ImageBatch, MaskBatch } from './pictures';
 
 // These executors read no file and report no progress: they never touch the context.
@@ -71,5 +72,12 @@ describe('pixel executors', () => {
 		expect(pixel(image, 2, 1)).toEqual([128, 128, 128]);
 		const green = (await run('ImageToMask', { image: solid(1, 1, [1, 77, 3]), channel: 'green' })) as MaskBatch;
 		expect([...green.frames[0]!.data]).toEqual([77]);
+	});
+
+	it('InvertMask keeps a mask one value a pixel, so MaskToImage can read it (an inpainting template’s chain)', async () => {
+		const mask = (await run('SolidMask', { value: 0.2, width: 3, height: 2 })) as MaskBatch;
+		const inverted = (await SPECIFIC_EXECUTORS['InvertMask']!({ mask }, ctx)).outputs[0] as MaskBatch;
+		expect([...inverted.frames[0]!.data]).toEqual([204, 204, 204, 204, 204, 204]);
+		expect(pixel(await run('MaskToImage', { mask: inverted }), 2, 1)).toEqual([204, 204, 204]);
 	});
 });

@@ -17,7 +17,7 @@ export const JOB_RETENTION_MS = 24 * 60 * 60 * 1000;
 export interface OutputEntry {
 	nodeId: string;
 	name: string;
-	type: 'image' | 'video' | 'audio' | 'text';
+	type: 'image' | 'video' | 'audio' | 'text' | 'file';
 	assetId: string;
 }
 
@@ -227,10 +227,13 @@ export class V2Jobs {
 
 	private addOutputs(rec: JobRecord, nodeId: string, ui: NodeUiOutput | undefined): void {
 		if (!ui) return;
-		const groups: Array<['image' | 'video' | 'audio', typeof ui.images]> = [
+		// A 3D model (ComfyUI's `3d` entry, SaveGLB) has no preview: the contract's `file`, a download.
+		const models = (ui as { '3d'?: typeof ui.images })['3d'];
+		const groups: Array<['image' | 'video' | 'audio' | 'file', typeof ui.images]> = [
 			['image', ui.images],
 			['video', ui.video],
-			['audio', ui.audio]
+			['audio', ui.audio],
+			['file', models]
 		];
 		for (const [kind, refs] of groups) {
 			for (const ref of refs ?? []) {

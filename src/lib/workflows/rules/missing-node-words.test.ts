@@ -16,4 +16,15 @@ describe('missingNodeTypeCure', () => {
 		);
 		expect(missingNodeTypeCure({})).toMatch(/the file does not say which node pack/);
 	});
+	it('names a core node newer than 0.3.64 as ComfyUI’s own from the hand-kept supplement, though the file says no pack', () => {
+		expect(missingNodeTypeCure({ type: 'SaveAudioAdvanced' })).toBe(
+			'a core node of ComfyUI newer than 0.3.64 (comfy_extras/nodes_audio.py): update ComfyUI on this server, or pick another server'
+		);
+		expect(missingNodeTypeCure({ type: 'ComfySwitchNode' })).toMatch(
+			/^a core node of ComfyUI newer than 0\.3\.64 \(comfy_extras\/nodes_logic\.py\)/
+		);
+		// What the file says wins: a pack it names, or the ComfyUI version it was saved with.
+		expect(missingNodeTypeCure({ type: 'SaveAudioAdvanced', pack: 'comfy-core', version: '0.3.70' })).toMatch(/ComfyUI 0\.3\.70 has it/);
+		expect(missingNodeTypeCure({ type: 'UpscaleWithMagic' })).toMatch(/the file does not say which node pack/);
+	});
 });

@@ -141,6 +141,10 @@ describe('checking a workflow against the server', () => {
 			'Node 10 "Magic" uses the node type "UpscaleWithMagic", which this server does not have (a custom node that is not installed?).'
 		);
 		expect(messages).toContain('Node 8 "VAE Decode": input "samples" links to node 99, which is not in the workflow.');
+		const newer = checkWorkflow({ ...prompt, '11': { class_type: 'SaveAudioAdvanced', inputs: {}, _meta: { title: 'Save' } } }, nodes);
+		expect(newer.map((p) => p.message)).toContain(
+			'Node 11 "Save" uses the node type "SaveAudioAdvanced", which this server does not have: a core node of ComfyUI newer than 0.3.64 (comfy_extras/nodes_audio.py): update ComfyUI on this server, or pick another server.'
+		);
 		expect(messages).toContain('Node 8 "VAE Decode": input "vae" links to output 7 of node 4 "Load Checkpoint", which has 3 outputs.');
 		expect(messages).toContain('Node 5 "Empty Latent Image": the required input "width" is missing.');
 	});

@@ -9,10 +9,12 @@ import type { NodeDefinitions } from '../protocol/object-info';
 import { nodeTitle } from './workflow-import';
 import type { MissingNodeType } from '../protocol/library';
 import { missingNodeTypeCure } from './missing-node-words';
+import { newerCoreNode } from './newer-core-nodes';
 
 function cureOf(known: readonly MissingNodeType[], type: string): string {
 	const found = known.find((k) => k.type === type);
-	return found ? `: ${missingNodeTypeCure(found)}` : ' (a custom node that is not installed?)';
+	if (found) return `: ${missingNodeTypeCure(found)}`;
+	return newerCoreNode(type) ? `: ${missingNodeTypeCure({ type })}` : ' (a custom node that is not installed?)';
 }
 
 export interface WorkflowProblem {

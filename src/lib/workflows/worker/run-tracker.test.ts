@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { newWorkflowRun } from '../rules/run-record';
 import type { ServerEvent } from '../protocol/workflow-events';
 import type { WorkerEvent } from '../../core/protocol/worker-api';
@@ -60,6 +60,17 @@ describe('the run tracker', () => {
 		expect(accepted.progress.current).toBe('3');
 		expect(accepted.progress.step).toEqual({ node: '3', value: 4, max: 20 });
 		expect(accepted.queuedAt).toBeDefined();
+	});
+
+	it('keeps the end of a run whose events all came before the submit answer (a fast job, a slow answer)', () => {
+		const { tracker, send, emitted } = harness();
+		tracker.track(run());
+		send({ type: 'execution_start', promptId: 'p1' });
+		send({ type: 'execution_success', promptId: 'p1' });
+		expect(tracker.accepted(run(), 'p1').status).toBe('succeeded');
+		expect(tracker.newest('r1')?.status).toBe('succeeded');
+		const told = emitted.flatMap((e) => (e.type === 'run' ? [e.run.status] : []));
+		expect(told.at(-1)).toBe('succeeded');
 	});
 
 	it('replays events for a prompt id it learns only from the answer', () => {
@@ -244,5 +255,76 @@ describe('a run read while it goes on (a page opened mid-run reads it once, then
 		expect(tracker.newest('r1')?.status).toBe('succeeded');
 		tracker.forget('r1', 'p1');
 		expect(tracker.newest('r1')).toBeUndefined();
+	});
+});
+
+describe('a read that was on its way when the run ended (a slow server under load)', () => {
+	it('does not bring the ended run back to an older step', async () => {
+		const kv = new MemoryStore();
+		const emitted: WorkerEvent[] = [];
+		const asked: Array<(r: unknown) => void> = [];
+		const surface = { read: () => new Promise((resolve) => asked.push(resolve)) };
+		const surfaces = { for: async () => ({ ok: true, value: surface }) } as unknown as Surfaces;
+		let socket: (m: SocketMessage) => void = () => {};
+		const ctx = {
+			kv,
+			isLeader: () => true,
+			emit: (e: WorkerEvent) => emitted.push(e),
+			onSocketMessage: (l: (m: SocketMessage) => void) => ((socket = l), () => {}),
+			onTabTopic: () => {}
+		} as unknown as WorkflowContext;
+		const tracker = new RunTracker(ctx, new RunsRepo(kv), { finished: () => {} }, Date.now, surfaces);
+		const send = (event: ServerEvent) => socket({ kind: 'event', profileId: 'p', event });
+		tracker.start();
+		tracker.stop();
+		tracker.track(run());
+		send({ type: 'execution_start', promptId: 'p1' });
+		send({ type: 'executing', promptId: 'p1', node: '3' });
+		send({ type: 'progress', promptId: 'p1', node: '3', value: 3, max: 4 });
+		// The poll asks now, while the sampler is at step 3; the server answers only after the run ended.
+		const polled = tracker.pollAll();
+		await vi.waitFor(() => expect(asked).toHaveLength(1));
+		send({ type: 'progress', promptId: 'p1', node: '3', value: 4, max: 4 });
+		send({ type: 'executing', promptId: 'p1', node: null });
+		send({ type: 'execution_success', promptId: 'p1' });
+		asked[0]!({ ok: true, value: { kind: 'status', state: 'in_progress', history: null } });
+		await polled;
+		await new Promise((resolve) => setTimeout(resolve, 100));
+		const told = emitted.flatMap((e) => (e.type === 'run' ? [e.run] : []));
+		expect(told.at(-1)?.status).toBe('succeeded');
+		expect(tracker.newest('r1')?.status).toBe('succeeded');
+		expect((await new RunsRepo(kv).get('r1'))?.status).toBe('succeeded');
+	});
+
+	it('keeps an interrupted run interrupted: the late read would have reopened it, and the next one read it as cancelled', async () => {
+		const kv = new MemoryStore();
+		// The first read waits for the test; any later one reads the job as a 0.3.64-style server does an interrupted one.
+		const asked: Array<(r: unknown) => void> = [];
+		const cancelled = { ok: true, value: { kind: 'status', state: 'cancelled', history: null } };
+		const surface = { read: () => (asked.length === 0 ? new Promise((resolve) => asked.push(resolve)) : Promise.resolve(cancelled)) };
+		const surfaces = { for: async () => ({ ok: true, value: surface }) } as unknown as Surfaces;
+		let socket: (m: SocketMessage) => void = () => {};
+		const ctx = {
+			kv,
+			isLeader: () => true,
+			emit: () => {},
+			onSocketMessage: (l: (m: SocketMessage) => void) => ((socket = l), () => {}),
+			onTabTopic: () => {}
+		} as unknown as WorkflowContext;
+		const tracker = new RunTracker(ctx, new RunsRepo(kv), { finished: () => {} }, Date.now, surfaces);
+		const send = (event: ServerEvent) => socket({ kind: 'event', profileId: 'p', event });
+		tracker.start();
+		tracker.stop();
+		tracker.track(run());
+		send({ type: 'execution_start', promptId: 'p1' });
+		send({ type: 'executing', promptId: 'p1', node: '3' });
+		const polled = tracker.pollAll();
+		await vi.waitFor(() => expect(asked).toHaveLength(1));
+		send({ type: 'execution_interrupted', promptId: 'p1', nodeId: '3', nodeType: 'KSampler' });
+		asked[0]!({ ok: true, value: { kind: 'status', state: 'in_progress', history: null } });
+		await polled;
+		// Had the run been reopened, this read would end it as cancelled.
+		await tracker.pollAll();
+		expect(tracker.newest('r1')?.status).toBe('interrupted');
 	});
 });

@@ -118,7 +118,7 @@ export class RunTracker {
 	 * knows, so the answer is applied to the newest state rather than replacing it.
 	 */
 	accepted(run: WorkflowRun, promptId: string, links?: JobLinks): WorkflowRun {
-		const latest = this.open.get(run.id) ?? run;
+		const latest = this.current(run);
 		// A service that names its jobs itself (v2): a stream opened under our own id found nothing.
 		const renamed = run.promptId !== null && run.promptId !== promptId;
 		if (run.promptId !== null && renamed) this.streams.stop(run.promptId);
@@ -312,8 +312,12 @@ export class RunTracker {
 	/** The last runs that ended here, as they ended: their final write may still be on its way to storage. */
 	private readonly justFinished = new Map<string, WorkflowRun>();
 
+	/**
+	 * A run as it is now, also when it ended while a read of it was on its way: the caller's copy may be
+	 * older than the end (a poll that asked at step 3 and was answered after the success).
+	 */
 	private current(run: WorkflowRun): WorkflowRun {
-		return this.open.get(run.id) ?? run;
+		return this.newest(run.id) ?? run;
 	}
 
 	private onSocket(message: SocketMessage): void {
@@ -373,7 +377,9 @@ export class RunTracker {
 
 	/** Keeps the newest state, writes it to storage at most once a second (at once when it matters), and tells the page. */
 	private update(run: WorkflowRun, important = false): void {
-		const previous = this.open.get(run.id);
+		const previous = this.newest(run.id);
+		// An ended run stays ended: a state older than its end (a late read, a stale copy) is not news.
+		if (previous && isTerminal(previous.status) && !isTerminal(run.status)) return;
 		if (isTerminal(run.status)) {
 			this.open.delete(run.id);
 			this.justFinished.delete(run.id);

@@ -668,6 +668,183 @@ describe('group nodes with widgets', () => {
 	});
 });
 
+describe('legacy group node widgets, as the editor lays them out (GroupNodeConfig in groupNode.ts)', () => {
+	const samplerInputs = [
+		['model', 'MODEL'],
+		['positive', 'CONDITIONING'],
+		['negative', 'CONDITIONING'],
+		['latent_image', 'LATENT']
+	].map(([name, type]) => ({ name: name!, type: type!, link: null }));
+	const latent = [{ name: 'LATENT', type: 'LATENT', links: [] }];
+	/** txt2img with its KSampler (3) replaced by group node 21, fed the model, both prompts and the latent. */
+	function withGroup(values: Json[], groupNodes: JsonObject, groupInputs: Array<[string, string, number]>, extraLinks: LinkSpec[] = []) {
+		const { nodes, links } = edit(
+			txt2imgNodes(),
+			[uiNode(21, 'workflow>Refine', { inputs: groupInputs, outputs: [['LATENT', 'LATENT', [7]]], values })],
+			[
+				[1, 4, 0, 21, 0, 'MODEL'],
+				[4, 6, 0, 21, 1, 'CONDITIONING'],
+				[6, 7, 0, 21, 2, 'CONDITIONING'],
+				[2, 5, 0, 21, 3, 'LATENT'],
+				[7, 21, 0, 8, 0, 'LATENT'],
+				...extraLinks
+			],
+			[3]
+		);
+		return convert(workflow04(nodes, links, { extra: { groupNodes } }));
+	}
+	const fourInputs: Array<[string, string, number]> = [
+		['model', 'MODEL', 1],
+		['positive', 'CONDITIONING', 4],
+		['negative', 'CONDITIONING', 6],
+		['latent_image', 'LATENT', 2]
+	];
+	const advanced = (inputs: Record<string, Json>) => ({
+		class_type: 'KSamplerAdvanced',
+		inputs: { ...inputs, model: ['4', 0], positive: ['6', 0], negative: ['7', 0], latent_image: ['5', 0] },
+		_meta: { title: 'KSampler (Advanced)' }
+	});
+
+	it('a PrimitiveNode inside the group is a group widget with its control: the noise seed and CFG after it stay in place', () => {
+		// The primitive feeds the sampler's cfg (a widget converted to an input), so the group shows the
+		// primitive's value and control first, then the sampler's widgets without cfg.
+		const groupNodes = {
+			Refine: {
+				nodes: [
+					{
+						index: 0,
+						type: 'PrimitiveNode',
+						inputs: [],
+						outputs: [{ name: 'FLOAT', type: 'FLOAT', links: [], widget: { name: 'cfg' } }],
+						widgets_values: [8, 'fixed']
+					},
+					{
+						index: 1,
+						type: 'KSamplerAdvanced',
+						inputs: [...samplerInputs, { name: 'cfg', type: 'FLOAT', link: null, widget: { name: 'cfg' } }],
+						outputs: latent,
+						widgets_values: ['enable', 0, 'randomize', 20, 8, 'euler', 'normal', 0, 10000, 'disable']
+					}
+				],
+				links: [[0, 0, 1, 4, 9, 'FLOAT']],
+				external: []
+			}
+		};
+		const values = [6.5, 'fixed', 'enable', 1234, 'randomize', 25, 'dpmpp_2m', 'karras', 0, 10000, 'disable'];
+		const result = withGroup(values, groupNodes, fourInputs);
+		expect((sent(result.prompt) as Record<string, unknown>)['21:1']).toEqual(
+			advanced({
+				add_noise: 'enable',
+				noise_seed: 1234,
+				steps: 25,
+				cfg: 6.5,
+				sampler_name: 'dpmpp_2m',
+				scheduler: 'karras',
+				start_at_step: 0,
+				end_at_step: 10000,
+				return_with_leftover_noise: 'disable'
+			})
+		);
+		expectValid(result.prompt);
+	});
+
+	it('an inner seed always brings a control, by its name, even where its definition turns the control off', () => {
+		// NoiseSeeds: noise_seed (no option), seed (control_after_generate: false), sampler (a list with control), strength.
+		const groupNodes = {
+			Refine: {
+				nodes: [
+					{
+						index: 0,
+						type: 'NoiseSeeds',
+						inputs: [],
+						outputs: [{ name: 'INT', type: 'INT', links: [] }],
+						widgets_values: [0, 'fixed', 0, 'euler', 'fixed', '', 1]
+					},
+					{
+						index: 1,
+						type: 'KSamplerAdvanced',
+						inputs: samplerInputs,
+						outputs: latent,
+						widgets_values: ['enable', 0, 'randomize', 20, 8, 'euler', 'normal', 0, 10000, 'disable']
+					}
+				],
+				links: [],
+				external: []
+			}
+		};
+		const values = [
+			7,
+			'fixed',
+			9,
+			'fixed',
+			'heun',
+			'fixed',
+			'',
+			2.5,
+			'disable',
+			4321,
+			'increment',
+			30,
+			4.5,
+			'euler',
+			'simple',
+			2,
+			28,
+			'enable'
+		];
+		const result = withGroup(values, groupNodes, fourInputs);
+		const prompt = sent(result.prompt) as Record<string, { inputs: unknown }>;
+		expect(prompt['21:0']?.inputs).toEqual({ noise_seed: 7, seed: 9, sampler: 'heun', strength: 2.5 });
+		expect(prompt['21:1']).toEqual(
+			advanced({
+				add_noise: 'disable',
+				noise_seed: 4321,
+				steps: 30,
+				cfg: 4.5,
+				sampler_name: 'euler',
+				scheduler: 'simple',
+				start_at_step: 2,
+				end_at_step: 28,
+				return_with_leftover_noise: 'enable'
+			})
+		);
+	});
+
+	it('an instance saved without control values (a newer editor) is read value by value', () => {
+		const groupNodes = {
+			Refine: {
+				nodes: [
+					{
+						index: 0,
+						type: 'KSamplerAdvanced',
+						inputs: samplerInputs,
+						outputs: latent,
+						widgets_values: ['enable', 0, 20, 8, 'euler', 'normal', 0, 10000, 'disable']
+					}
+				],
+				links: [],
+				external: []
+			}
+		};
+		const values = ['enable', 555, 12, 3.5, 'heun', 'karras', 0, 9, 'disable'];
+		const result = withGroup(values, groupNodes, fourInputs);
+		expect((sent(result.prompt) as Record<string, unknown>)['21:0']).toEqual(
+			advanced({
+				add_noise: 'enable',
+				noise_seed: 555,
+				steps: 12,
+				cfg: 3.5,
+				sampler_name: 'heun',
+				scheduler: 'karras',
+				start_at_step: 0,
+				end_at_step: 9,
+				return_with_leftover_noise: 'disable'
+			})
+		);
+		expectValid(result.prompt);
+	});
+});
+
 describe('what the server lacks', () => {
 	it('names every missing node type once, with its nodes and the node pack the file names', () => {
 		const { nodes, links } = edit(txt2imgNodes(), [
@@ -723,16 +900,16 @@ describe('what the server lacks', () => {
 					['CLIP', 'CLIP', [3, 5]],
 					['VAE', 'VAE', [8]]
 				],
-				values: ['dreamshaper_8.safetensors']
+				values: ['my-own-merge_v3.safetensors']
 			})
 		]);
 		const models = [
-			{ name: 'dreamshaper_8.safetensors', url: 'https://huggingface.co/example/dreamshaper_8.safetensors', directory: 'checkpoints' }
+			{ name: 'my-own-merge_v3.safetensors', url: 'https://huggingface.co/example/my-own-merge_v3.safetensors', directory: 'checkpoints' }
 		];
 		const result = convert(workflow04(nodes, links, { models }));
 		expect(result.missing.models).toEqual([
 			{
-				name: 'dreamshaper_8.safetensors',
+				name: 'my-own-merge_v3.safetensors',
 				nodeId: '4',
 				title: 'Load Checkpoint',
 				input: 'ckpt_name',
@@ -740,6 +917,6 @@ describe('what the server lacks', () => {
 				directory: 'checkpoints'
 			}
 		]);
-		expect(result.prompt['4']!.inputs['ckpt_name']).toBe('dreamshaper_8.safetensors');
+		expect(result.prompt['4']!.inputs['ckpt_name']).toBe('my-own-merge_v3.safetensors');
 	});
 });

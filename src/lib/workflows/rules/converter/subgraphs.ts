@@ -20,7 +20,8 @@ import {
 	type UiSubgraph,
 	type UiWorkflow
 } from './ui-format';
-import { widgetLayout, widgetValues } from './widgets';
+import { widgetValues } from './widgets';
+import { groupWidgetLayout, groupWidgetValues } from './group-widgets';
 
 export const MAX_SUBGRAPH_DEPTH = 32;
 export const MAX_EXPANDED_NODES = 50_000;
@@ -75,10 +76,14 @@ function promotedValues(instance: UiNode): Map<number, Json> {
 /**
  * A group node as a subgraph of its own: inner links by index, the instance's inputs on the inner
  * inputs no inner link feeds, its outputs on the inner outputs that are not used inside (or are
- * marked external), and its widget values spread over the inner widgets in order.
+ * marked external), and its widget values spread over the inner widgets as `group-widgets` lays them out.
  */
 export function groupNodeAsSubgraph(instance: UiNode, def: UiGroupNodeDef, definitions: NodeDefinitions): UiSubgraph {
-	const nodes: UiNode[] = def.nodes.map((n) => ({ ...n, inputs: n.inputs.map((i) => ({ ...i, link: null })) }));
+	const nodes: UiNode[] = def.nodes.map((n) => ({
+		...n,
+		inputs: n.inputs.map((i) => ({ ...i, link: null })),
+		outputs: n.outputs.map((o) => ({ ...o, links: [] }))
+	}));
 	const links = new Map<string, UiLink>();
 	const fedInside = new Set<string>();
 	const usedInside = new Set<string>();
@@ -89,6 +94,7 @@ export function groupNodeAsSubgraph(instance: UiNode, def: UiGroupNodeDef, defin
 		const id = `gl${n}`;
 		links.set(id, { originId: String(from), originSlot: fromSlot, targetId: String(to), targetSlot: toSlot, type: input.type });
 		input.link = id;
+		nodes[from]!.outputs[fromSlot]?.links.push(id);
 		fedInside.add(`${to}:${toSlot}`);
 		usedInside.add(`${from}:${fromSlot}`);
 	});
@@ -108,8 +114,6 @@ export function groupNodeAsSubgraph(instance: UiNode, def: UiGroupNodeDef, defin
 	// the widgets converted to inputs; outputs used only inside are hidden.
 	nodes.forEach((node, index) => node.inputs.forEach((input, slot) => input.widgetName === undefined && addInput(index, slot)));
 	nodes.forEach((node, index) => node.inputs.forEach((input, slot) => input.widgetName !== undefined && addInput(index, slot)));
-	const stored = Array.isArray(instance.widgetsValues) ? instance.widgetsValues : [];
-	let position = 0;
 	nodes.forEach((node, index) => {
 		node.outputs.forEach((output, slot) => {
 			const key = `${index}:${slot}`;
@@ -119,16 +123,20 @@ export function groupNodeAsSubgraph(instance: UiNode, def: UiGroupNodeDef, defin
 			links.set(id, { originId: String(index), originSlot: slot, targetId: SUBGRAPH_OUTPUT_ID, targetSlot: k, type: output.type });
 			outputs.push({ name: output.name, type: output.type, linkIds: [id] });
 		});
+	});
+	// The group's widgets: the instance's values by the editor's layout, over each inner node's own.
+	const stored = Array.isArray(instance.widgetsValues) ? instance.widgetsValues : [];
+	const groupValues = groupWidgetValues(groupWidgetLayout(nodes, definitions, fedInside), stored);
+	nodes.forEach((node, index) => {
+		const given = groupValues.get(index);
+		if (node.type === 'PrimitiveNode') {
+			if (given?.has('value')) node.widgetsValues = [given.get('value')!];
+			return;
+		}
 		const definition = Object.hasOwn(definitions, node.type) ? definitions[node.type] : undefined;
 		if (!definition) return;
-		// The group's widgets: every inner widget not converted to an input, in order.
 		const own = widgetValues(definition, node.widgetsValues).values;
-		for (const slot of widgetLayout(definition)) {
-			if (node.inputs.some((i) => i.widgetName === slot.input.name)) continue;
-			const value = stored[position];
-			if (value !== undefined) own.set(slot.input.name, value);
-			position += 1 + slot.extras;
-		}
+		for (const [name, value] of given ?? []) own.set(name, value);
 		node.widgetsValues = own;
 	});
 	return { id: instance.type, name: instance.type, nodes, links, inputs, outputs };

@@ -25,7 +25,8 @@ function hasWidget(input: InputDefinition): boolean {
 	return input.type.kind !== 'link' && input.options['forceInput'] !== true;
 }
 
-function controlValues(input: InputDefinition): number {
+/** How many control values (control, filter text) the editor stores after this input's own. */
+export function controlValues(input: InputDefinition): number {
 	const option = input.options['control_after_generate'];
 	const wanted = option === undefined ? input.type.kind === 'INT' && SEED_NAMES.has(input.name) : Boolean(option);
 	if (!wanted) return 0;
