@@ -256,8 +256,8 @@ describe('workflow surfaces', () => {
 		let back = false;
 		const seen: string[] = [];
 		const fetchImpl = async (url: string, init?: RequestInit) => {
-			// The no-cors requests are the network diagnosis telling a refusal from no answer.
-			if (init?.mode !== 'no-cors') seen.push(new URL(url).pathname);
+			// The no-cors and unfollowed-redirect requests are the network diagnosis telling a refusal from no answer.
+			if (init?.mode !== 'no-cors' && init?.redirect !== 'manual') seen.push(new URL(url).pathname);
 			return back ? json({ error: { code: 'not_found', message: 'No such job', details: null } }, 404) : unknown();
 		};
 		const conn = connection('cloud', fetchImpl);
