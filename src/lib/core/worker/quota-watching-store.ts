@@ -82,6 +82,24 @@ export class QuotaWatchingStore implements KeyValueStore {
 		}
 	}
 
+	/**
+	 * Records only (never bytes), in one transaction; on a full device each is written alone, so each
+	 * makes room or is held in memory as `set` does.
+	 */
+	async setMany(rows: Array<[string, unknown]>): Promise<void> {
+		const writes = rows.map(([key, value]): [string, { value: unknown }] => [key, { value }]);
+		for (const [key, write] of writes) this.writing.set(key, write);
+		try {
+			await this.inner.setMany(rows);
+			for (const [key] of rows) this.unsaved.delete(key);
+		} catch (error) {
+			if (!isQuotaError(error)) throw error;
+			for (const [key, value] of rows) await this.set(key, value);
+		} finally {
+			for (const [key, write] of writes) if (this.writing.get(key) === write) this.writing.delete(key);
+		}
+	}
+
 	/** Records come before cached output bytes: a refused record makes room by removing the oldest outputs, then tries again. */
 	private async writeMakingRoom(key: string, value: unknown, bytes: boolean, required: boolean): Promise<void> {
 		for (let round = 0; ; round++) {

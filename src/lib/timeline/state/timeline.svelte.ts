@@ -7,12 +7,30 @@ import { filterTimeline, isOpen, NO_FILTER, type TimelineEntry, type TimelineFil
 import { onWorkerEvent, workerApi } from '$lib/core/state/worker-bridge.svelte';
 import { runEntries } from '$lib/core/state/run-entries.svelte';
 import { pendingDeletes } from './pending-deletes.svelte';
+import { parseQuery } from '$lib/timeline/rules/search-query';
+
+/** What the worker's search answered for one query. */
+interface Found {
+	query: string;
+	ids: ReadonlySet<string>;
+	where: ReadonlyMap<string, string>;
+	ms: number;
+}
+
+/** Typing pauses this long before the worker is asked: a word typed fast is one search. */
+const SEARCH_PAUSE_MS = 120;
 
 export class TimelineStore {
 	readonly selected = new SvelteSet<string>();
 	filter = $state<TimelineFilter>({ ...NO_FILTER });
 	notice = $state('');
+	/** The worker's answer for the text searched last; an older query's answer never replaces a newer one's. */
+	found = $state.raw<Found | null>(null);
+	/** The run whose box was picked last: Shift with a click selects from it to the one clicked. */
+	private anchor: string | null = null;
 	private started = false;
+	private searchTimer: ReturnType<typeof setTimeout> | undefined;
+	private searchCount = 0;
 
 	/** Every run's entry: the run kernel's page state, shared with the workflow, model and run pages. */
 	get entries(): ReadonlyMap<string, TimelineEntry> {
@@ -29,9 +47,46 @@ export class TimelineStore {
 	shown = $derived(
 		filterTimeline(
 			[...this.entries.values()].filter((e) => !pendingDeletes.hidden.has(e.id)),
-			this.filter
+			this.filter,
+			{ ...(this.found?.query === this.filter.text ? { found: this.found.ids } : {}) }
 		)
 	);
+	/** The searched words, for marking them in the rows. */
+	words = $derived(parseQuery(this.filter.text).map((t) => t.text));
+	/** Whether the list shows the worker's answer for the text in the box (not yet: the entries' words are matched). */
+	searched = $derived(this.filter.text.trim() === '' || this.found?.query === this.filter.text);
+
+	/** What the search matched in a run, when it answered with it. */
+	whereOf(id: string): string | undefined {
+		return this.found?.query === this.filter.text ? this.found.where.get(id) : undefined;
+	}
+
+	/** The search box changed: the worker searches every run of every profile once typing pauses. */
+	setText(text: string): void {
+		this.filter.text = text;
+		if (this.searchTimer !== undefined) clearTimeout(this.searchTimer);
+		if (text.trim() === '') {
+			this.found = null;
+			return;
+		}
+		this.searchTimer = setTimeout(() => void this.search(text), SEARCH_PAUSE_MS);
+	}
+
+	private async search(query: string): Promise<void> {
+		const count = ++this.searchCount;
+		try {
+			const answer = await workerApi().searchRuns({ query });
+			if (count !== this.searchCount) return;
+			this.found = {
+				query,
+				ids: new Set(answer.hits.map((h) => h.id)),
+				where: new Map(answer.hits.flatMap((h) => (h.where ? [[h.id, h.where] as const] : []))),
+				ms: answer.ms
+			};
+		} catch (error) {
+			if (count === this.searchCount) this.notice = `Search failed: ${error instanceof Error ? error.message : String(error)}`;
+		}
+	}
 	selection = $derived(this.shown.filter((e) => this.selected.has(e.id)));
 
 	/** Keeps the selection to runs that exist (once); the undo window's deletes are connected by the root layout. */
@@ -60,9 +115,19 @@ export class TimelineStore {
 		return workerApi().modelBytes({ key });
 	}
 
-	toggle(id: string): void {
-		if (this.selected.has(id)) this.selected.delete(id);
-		else this.selected.add(id);
+	/** Picks or unpicks one run; with `range`, every shown run from the last one picked to this one alike. */
+	toggle(id: string, range = false): void {
+		const on = !this.selected.has(id);
+		const from = range && this.anchor !== null ? this.shown.findIndex((e) => e.id === this.anchor) : -1;
+		const to = this.shown.findIndex((e) => e.id === id);
+		if (from >= 0 && to >= 0) {
+			for (const entry of this.shown.slice(Math.min(from, to), Math.max(from, to) + 1)) {
+				if (on) this.selected.add(entry.id);
+				else this.selected.delete(entry.id);
+			}
+		} else if (on) this.selected.add(id);
+		else this.selected.delete(id);
+		this.anchor = id;
 	}
 
 	selectAllShown(on: boolean): void {
