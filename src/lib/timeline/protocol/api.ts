@@ -1,5 +1,8 @@
 /** The Runs timeline part of the worker API. */
 import type { TimelineEntry } from '../../core/protocol/run-kernel';
+import type { Star } from '../../core/protocol/star';
+
+export type { Star };
 
 /** Runs found by a search, newest first, with the words to mark in them. */
 export interface RunSearch {
@@ -20,4 +23,8 @@ export interface TimelineApi {
 	deleteRuns(input: { ids: string[] }): Promise<{ deleted: string[]; kept: string[] }>;
 	/** Every run of every profile whose saved inputs, outputs, status, date or profile match the query. */
 	searchRuns(input: { query: string }): Promise<RunSearch>;
+	/** Every starred run (or run with starred outputs). */
+	stars(input: Record<string, never>): Promise<Star[]>;
+	/** Stars or unstars a run (no `output`) or one output of it; gives what is starred of the run now (null: nothing). */
+	setStar(input: { runId: string; output?: number; on: boolean }): Promise<Star | null>;
 }

@@ -86,7 +86,15 @@ describe('a run as the search reads it', () => {
 	});
 
 	it('reads a model request body: prompt, negative prompt, LoRA paths, numbers, seed and model', () => {
-		for (const query of ['lighthouse fog', 'negative:blurry', 'lora:detail-tweaker', 'num_inference_steps=28', 'seed:77', 'model:flux-dev', 'failed'])
+		for (const query of [
+			'lighthouse fog',
+			'negative:blurry',
+			'lora:detail-tweaker',
+			'num_inference_steps=28',
+			'seed:77',
+			'model:flux-dev',
+			'failed'
+		])
 			expect(finds(modelRun, query), query).toBe(true);
 		expect(finds(modelRun, 'lora:blurry')).toBe(false);
 	});

@@ -9,6 +9,7 @@ import {
 	OPEN_RUN_KEY,
 	RUN_BY_PROMPT_KEY,
 	SEARCH_TEXT_KEY,
+	STAR_KEY,
 	TIMELINE_KEY,
 	WORKFLOW_OUTPUT_KEY,
 	WORKFLOW_RUN_KEY
@@ -58,6 +59,7 @@ export async function planRunDeletes(
 		if (model) plan.keys.push(MODEL_RUN_KEY + id, ...(await kv.keys(`${MODEL_BYTES_KEY}${id}:`)));
 		const entry = timelineKeyOf(id);
 		if (entry) plan.keys.push(entry, searchKeyOf(entry));
+		plan.keys.push(STAR_KEY + id);
 		plan.deleted.push(id);
 	}
 	return plan;

@@ -95,7 +95,11 @@ describe('the timeline index', () => {
 		expect(await api.deleteRuns({ ids: ['a', 'm', 'busy', 'a'] })).toEqual({ deleted: ['a', 'm'], kept: ['busy'] });
 
 		expect(deleteMany).toHaveBeenCalledTimes(1);
-		expect((await kv.keys()).filter((k) => !k.startsWith(TIMELINE_KEY) && !k.startsWith('sx:'))).toEqual(['modelrun:busy', 'output:ab:0', 'run:ab']);
+		expect((await kv.keys()).filter((k) => !k.startsWith(TIMELINE_KEY) && !k.startsWith('sx:'))).toEqual([
+			'modelrun:busy',
+			'output:ab:0',
+			'run:ab'
+		]);
 		expect((await api.timeline({})).map((e) => e.id)).toEqual(['ab', 'busy']);
 		expect(emitted).toEqual([
 			{ type: 'run-deleted', id: 'a' },
@@ -117,7 +121,11 @@ describe('the timeline index', () => {
 
 	it('finds runs by their saved search texts, written with their entries, and forgets deleted ones', async () => {
 		const { kv, api, emit } = harness();
-		const boat = { ...run('a', 1), prompt: { '6': { class_type: 'CLIPTextEncode', inputs: { text: 'a red boat' } } }, seeds: { '3.seed': 4242 } };
+		const boat = {
+			...run('a', 1),
+			prompt: { '6': { class_type: 'CLIPTextEncode', inputs: { text: 'a red boat' } } },
+			seeds: { '3.seed': 4242 }
+		};
 		await kv.set('run:a', boat);
 		await emit({ type: 'run', run: boat });
 		await emit({ type: 'run', run: { ...run('b', 2), status: 'succeeded' as const } });

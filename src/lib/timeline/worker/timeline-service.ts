@@ -16,6 +16,7 @@ import type { AnyRun } from '../../core/protocol/run-kernel';
 import { searchDoc } from '../rules/search-doc';
 import { parseQuery } from '../rules/search-query';
 import { SearchIndex } from './search-index';
+import { StarRepo } from './star-repo';
 import type { RunSearch } from '../protocol/api';
 
 export { TIMELINE_KEY };
@@ -56,9 +57,12 @@ export class TimelineService {
 	/** Index key of each run id, read from the keys once. */
 	private keys: Map<string, string> | undefined;
 	readonly search: SearchIndex;
+	private readonly stars: StarRepo;
+	private textsChecked = false;
 
 	constructor(private readonly ctx: WorkerContext) {
 		this.search = new SearchIndex(ctx.kv);
+		this.stars = new StarRepo(ctx.kv);
 		ctx.onEmit((event) => {
 			if (event.type === 'run' || event.type === 'model-run') void this.put(event.run);
 			else if (event.type === 'run-deleted') void this.remove(event.id);
@@ -69,7 +73,9 @@ export class TimelineService {
 		return {
 			timeline: (i) => this.timeline(i.limit),
 			deleteRuns: (i) => this.deleteRuns(i.ids),
-			searchRuns: (i) => this.searchRuns(i.query)
+			searchRuns: (i) => this.searchRuns(i.query),
+			stars: () => this.stars.all(),
+			setStar: (i) => this.stars.set(i)
 		};
 	}
 
@@ -107,7 +113,6 @@ export class TimelineService {
 		}
 		this.textsChecked = true;
 	}
-	private textsChecked = false;
 
 	private async deleteRuns(ids: string[]): Promise<{ deleted: string[]; kept: string[] }> {
 		const keys = await this.keyMap();
