@@ -8,6 +8,9 @@
  * adds to saving a run. Targets: p95 < 100 ms, first search < 1 s, < 5 % of the save, < 64 MiB.
  */
 import { setFlagsFromString } from 'node:v8';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build as esbuild } from 'esbuild';
 import { runInNewContext } from 'node:vm';
 import MiniSearch from 'minisearch';
 import FlexSearch from 'flexsearch';
@@ -16,14 +19,12 @@ import { searchDoc, SEARCH_FIELDS, type SearchField } from '../src/lib/timeline/
 import { findTerm, parseQuery } from '../src/lib/timeline/rules/search-query';
 import { SearchIndex } from '../src/lib/timeline/worker/search-index';
 import type { KeyValueStore } from '../src/lib/core/worker/kv-store';
-import { modelEntry, workflowEntry } from '../src/lib/core/rules/run-entry';
 import type { AnyRun } from '../src/lib/core/protocol/run-kernel';
 import { timelineKey } from '../src/lib/timeline/worker/timeline-service';
 import { searchKeyOf } from '../src/lib/timeline/worker/run-deleter';
 import { demoConfig, serveApp } from '../scripts/serve-app';
 import { syntheticRunStream } from './support/synthetic-runs';
 import { launchChromium, startEmulator } from './support/app-run';
-import { seedAppStore } from './support/app-store';
 import { mib, percentile, ratio, verdict } from './support/stats';
 import { check, report } from './support/report';
 
@@ -248,18 +249,17 @@ async function flexSearch(qs: string[]): Promise<Engine> {
 
 // ---- Chromium: the built app with 100,000 runs saved ----
 
-async function seedRuns(page: Page): Promise<void> {
-	let batch: Array<[string, unknown]> = [];
-	for (const run of syntheticRunStream(RUNS)) {
-		const entry = run.kind === 'workflow' ? workflowEntry(run) : modelEntry(run);
-		const key = timelineKey(entry);
-		batch.push([key, entry], [searchKeyOf(key), searchDoc(run)]);
-		if (batch.length >= 8000) {
-			await seedAppStore(page, batch, 8000);
-			batch = [];
-		}
-	}
-	if (batch.length) await seedAppStore(page, batch, 8000);
+/** The in-page half (`support/search-seed.page.ts`), bundled once: it makes and writes the runs inside the page. */
+async function inPageCode(): Promise<string> {
+	const bundle = await esbuild({
+		entryPoints: [join(dirname(fileURLToPath(import.meta.url)), 'support/search-seed.page.ts')],
+		bundle: true,
+		format: 'iife',
+		globalName: 'searchSeed',
+		platform: 'browser',
+		write: false
+	});
+	return bundle.outputFiles[0]!.text;
 }
 
 /** Types `query` into the search box and waits for the count to be painted; gives [ms from typing, the worker's ms]. */
@@ -279,52 +279,6 @@ async function searchInPage(page: Page, query: string): Promise<[number, number]
 		input.value = ${JSON.stringify(query)};
 		input.dispatchEvent(new Event('input', { bubbles: true }));
 	})`) as Promise<[number, number]>;
-}
-
-/** Saving a run as the app does (the record, then its entry), with and without the search text in the entry's transaction. */
-async function saveCost(page: Page, runs: AnyRun[]): Promise<{ without: number; withText: number }> {
-	const rows = runs.map((run) => {
-		const entry = run.kind === 'workflow' ? workflowEntry(run) : modelEntry(run);
-		const key = timelineKey(entry);
-		return { run, key, entry, sx: searchKeyOf(key), doc: searchDoc(run) };
-	});
-	return page.evaluate(async (rows) => {
-		const db = await new Promise<IDBDatabase>((resolve) => {
-			const open = indexedDB.open('runboard');
-			open.onsuccess = () => resolve(open.result);
-		});
-		const put = (pairs: Array<[string, unknown]>) =>
-			new Promise<void>((resolve, reject) => {
-				const tx = db.transaction('kv', 'readwrite');
-				for (const [k, v] of pairs) tx.objectStore('kv').put(v, k);
-				tx.oncomplete = () => resolve();
-				tx.onerror = () => reject(tx.error);
-			});
-		const pass = async (withText: boolean, tag: string) => {
-			const start = performance.now();
-			for (const r of rows) {
-				await put([[`run:bench-${tag}-${r.run.id}`, r.run]]);
-				await put(
-					withText
-						? [
-								[`${r.key}-${tag}`, r.entry],
-								[`${r.sx}-${tag}`, r.doc]
-							]
-						: [[`${r.key}-${tag}`, r.entry]]
-				);
-			}
-			return performance.now() - start;
-		};
-		const times = { without: [] as number[], withText: [] as number[] };
-		// Alternating passes, so the machine's load falls on both alike.
-		for (let i = 0; i < 6; i++) {
-			times.without.push(await pass(false, `a${i}`));
-			times.withText.push(await pass(true, `b${i}`));
-		}
-		db.close();
-		const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-		return { without: med(times.without) / rows.length, withText: med(times.withText) / rows.length };
-	}, rows);
 }
 
 const qs = queries();
@@ -395,8 +349,9 @@ try {
 	const page = await context.newPage();
 	await page.goto(`${app.url}/`);
 	await page.getByRole('heading', { name: 'No runs yet' }).waitFor();
-	const [, seedMs] = await timeAsync(() => seedRuns(page));
-	console.log(`  Chromium: ${RUNS} runs' entries and search texts written in ${(seedMs / 1000).toFixed(1)} s`);
+	await page.addScriptTag({ content: await inPageCode() });
+	const [, seedMs] = await timeAsync(() => page.evaluate(`searchSeed.seed(${RUNS})`));
+	console.log(`  Chromium: ${RUNS} runs (record, timeline entry, search text) written in ${(seedMs / 1000).toFixed(1)} s`);
 
 	const firsts: number[] = [];
 	const workerFirsts: number[] = [];
@@ -439,8 +394,8 @@ try {
 		met: workerP95 < 100
 	});
 
-	const sample = [...syntheticRunStream(400)];
-	const cost = await saveCost(page, sample);
+	await page.addScriptTag({ content: await inPageCode() });
+	const cost = (await page.evaluate('searchSeed.saveCost(400)')) as { without: number; withText: number };
 	const added = (cost.withText - cost.without) / cost.without;
 	console.log(
 		`  saving a run (record, then entry): ${cost.without.toFixed(2)} ms; with its search text in the entry's transaction ${cost.withText.toFixed(2)} ms: ${(added * 100).toFixed(1)} % more (target < 5 %: ${verdict(added < 0.05)}) ratio ${ratio(cost.withText, cost.without)}`
