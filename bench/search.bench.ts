@@ -160,7 +160,7 @@ async function naiveScan(qs: string[]): Promise<Engine> {
 }
 
 const FIELDS = Object.keys(SEARCH_FIELDS) as SearchField[];
-const CODE_FIELD = new Map(Object.entries(SEARCH_FIELDS).map(([f, c]) => [c, f]));
+const CODE_FIELD = new Map<string, string>(Object.entries(SEARCH_FIELDS).map(([f, c]) => [c, f]));
 
 /** The same text split into its fields, for the libraries' field search. */
 function fieldsOf(id: string, doc: string): Record<string, string> {

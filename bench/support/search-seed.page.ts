@@ -61,7 +61,15 @@ export async function saveCost(count: number): Promise<{ without: number; withTe
 		for (const r of rows) {
 			await put(db, [[`${recordKey(r.run)}-bench-${tag}`, r.run]]);
 			const entryKey = `${r.key}-bench-${tag}`;
-			await put(db, withText ? [[entryKey, r.entry], [searchKeyOf(entryKey), r.doc]] : [[entryKey, r.entry]]);
+			await put(
+				db,
+				withText
+					? [
+							[entryKey, r.entry],
+							[searchKeyOf(entryKey), r.doc]
+						]
+					: [[entryKey, r.entry]]
+			);
 		}
 		return performance.now() - start;
 	};

@@ -79,7 +79,7 @@ const PROMPT_INPUT = /^(text|prompt|positive|text_[gl])$/;
 function negativeNodes(prompt: ApiPrompt): Set<string> {
 	const ids = new Set<string>();
 	for (const node of Object.values(prompt)) {
-		const link = node?.inputs && Object.hasOwn(node.inputs, 'negative') ? node.inputs['negative'] : undefined;
+		const link = isObject(node) && isObject(node.inputs) && Object.hasOwn(node.inputs, 'negative') ? node.inputs['negative'] : undefined;
 		if (Array.isArray(link) && typeof link[0] === 'string') ids.add(link[0]);
 	}
 	return ids;
@@ -90,8 +90,9 @@ function addWorkflowInputs(doc: DocLines, prompt: ApiPrompt): void {
 	const ids = Object.keys(prompt).sort((a, b) => Number(a) - Number(b) || a.localeCompare(b));
 	for (const id of ids) {
 		const node = prompt[id];
-		if (!node || typeof node.inputs !== 'object' || node.inputs === null) continue;
-		const isNegative = negative.has(id) || /negative/i.test(node._meta?.title ?? '');
+		if (!isObject(node) || !isObject(node.inputs)) continue;
+		const title = isObject(node._meta) ? node._meta.title : undefined;
+		const isNegative = negative.has(id) || (typeof title === 'string' && /negative/i.test(title));
 		for (const [name, value] of Object.entries(node.inputs)) {
 			if (Array.isArray(value) || (typeof value === 'object' && value !== null)) continue; // links and objects
 			if (typeof value === 'string' && PROMPT_INPUT.test(name)) doc.add(isNegative ? 'negative' : 'prompt', value);
@@ -128,6 +129,14 @@ function addBodyValues(doc: DocLines, value: Json, name: string, depth: number):
 	else doc.add('input', typeof value === 'string' ? value : `${name}=${String(value)}`);
 }
 
+/**
+ * Records are read loosely (a history file's model runs are listed whatever their shape): every
+ * container is checked before it is walked.
+ */
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+const valuesOf = (value: unknown): unknown[] => (isObject(value) ? Object.values(value) : []);
+const listOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
 /** The local calendar day, `2026-11-28`, so a date typed as people write it finds the day's runs. */
 export function dayOf(at: number): string {
 	const d = new Date(at);
@@ -136,22 +145,26 @@ export function dayOf(at: number): string {
 }
 
 function workflowDoc(run: WorkflowRun, doc: DocLines): void {
-	addWorkflowInputs(doc, run.prompt);
-	for (const seed of Object.values(run.seeds)) doc.add('seed', seed);
-	for (const output of run.outputs) {
-		doc.add('output', output.kind);
-		doc.add('output', output.ref.label ?? output.ref.filename);
+	if (isObject(run.prompt)) addWorkflowInputs(doc, run.prompt);
+	for (const seed of valuesOf(run.seeds)) doc.add('seed', seed);
+	for (const output of listOf(run.outputs)) {
+		if (!isObject(output)) continue;
+		doc.add('output', output['kind']);
+		const ref = output['ref'];
+		if (isObject(ref)) doc.add('output', ref['label'] ?? ref['filename']);
 	}
-	if (run.texts?.length) doc.add('output', 'text');
-	if (run.workflowId) doc.add('title', run.workflowId);
+	if (listOf(run.texts).length > 0) doc.add('output', 'text');
+	doc.add('title', run.workflowId);
 }
 
 function modelDoc(run: ModelRun, doc: DocLines): void {
 	doc.add('model', run.modelId);
 	addBodyValues(doc, run.body, '', 0);
-	for (const seed of Object.values(run.seeds ?? {})) doc.add('seed', seed);
-	for (const asset of run.result?.assets ?? []) doc.add('output', asset.kind);
-	if (run.result?.text !== undefined || run.result?.json !== undefined) doc.add('output', 'text');
+	for (const seed of valuesOf(run.seeds)) doc.add('seed', seed);
+	const result: unknown = run.result;
+	if (!isObject(result)) return;
+	for (const asset of listOf(result['assets'])) if (isObject(asset)) doc.add('output', asset['kind']);
+	if (result['text'] !== undefined || result['json'] !== undefined) doc.add('output', 'text');
 }
 
 /** The run's search text. Pure: the same record always gives the same text. */

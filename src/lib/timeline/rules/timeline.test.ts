@@ -36,6 +36,8 @@ describe('the Runs timeline', () => {
 		expect(filterTimeline(recent, { ...NO_FILTER, days: 7 }, { now: 11 * 86_400_000 }).map((e) => e.id)).toEqual(['new']);
 		expect(filterTimeline(all, { ...NO_FILTER, starred: true }, { starred: new Set(['a']) }).map((e) => e.id)).toEqual(['a']);
 		expect(filterTimeline(all, { ...NO_FILTER, starred: true })).toEqual([]);
+		// A run made after the search was sent is matched by its own words until the search is asked again.
+		expect(filterTimeline(all, { ...NO_FILTER, text: 'flux' }, { found: new Set(['a']), foundAt: 3 }).map((e) => e.id)).toEqual(['b', 'a']);
 	});
 
 	it('summarises a workflow run with its duration, seed and first image', () => {

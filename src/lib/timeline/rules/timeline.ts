@@ -25,6 +25,8 @@ export const NO_FILTER: TimelineFilter = { profileId: null, kind: null, status: 
 export interface FilterContext {
 	/** Runs the worker's search found for `filter.text`; absent while it has not answered (the entries' words are matched meanwhile). */
 	found?: ReadonlySet<string>;
+	/** When the search was sent: runs made since are matched by their entry's own words until it is asked again. */
+	foundAt?: number;
 	starred?: ReadonlySet<string>;
 	now?: number;
 }
@@ -55,7 +57,7 @@ export function filterTimeline(entries: readonly TimelineEntry[], filter: Timeli
 								: e.status === filter.status)) &&
 				(since === null || e.createdAt >= since) &&
 				(!filter.starred || context.starred?.has(e.id) === true) &&
-				(found
+				(found && !(context.foundAt !== undefined && e.createdAt >= context.foundAt)
 					? found.has(e.id)
 					: text === '' ||
 						e.title.toLowerCase().includes(text) ||

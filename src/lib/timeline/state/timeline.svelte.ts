@@ -16,10 +16,14 @@ interface Found {
 	ids: ReadonlySet<string>;
 	where: ReadonlyMap<string, string>;
 	ms: number;
+	/** When it was asked (the page's clock, as run entries' times are). */
+	at: number;
 }
 
 /** Typing pauses this long before the worker is asked: a word typed fast is one search. */
 const SEARCH_PAUSE_MS = 120;
+/** Saves come in bursts (progress); the search is asked again this long after one. */
+const RESEARCH_PAUSE_MS = 1000;
 
 export class TimelineStore {
 	readonly selected = new SvelteSet<string>();
@@ -51,7 +55,10 @@ export class TimelineStore {
 		filterTimeline(
 			[...this.entries.values()].filter((e) => !pendingDeletes.hidden.has(e.id)),
 			this.filter,
-			{ ...(this.found?.query === this.filter.text ? { found: this.found.ids } : {}), starred: new Set(this.stars.keys()) }
+			{
+				...(this.found?.query === this.filter.text ? { found: this.found.ids, foundAt: this.found.at } : {}),
+				starred: new Set(this.stars.keys())
+			}
 		)
 	);
 	/** The searched words, for marking them in the rows. */
@@ -68,15 +75,20 @@ export class TimelineStore {
 	setText(text: string): void {
 		this.filter.text = text;
 		if (this.searchTimer !== undefined) clearTimeout(this.searchTimer);
+		this.searchTimer = undefined;
 		if (text.trim() === '') {
 			this.found = null;
 			return;
 		}
-		this.searchTimer = setTimeout(() => void this.search(text), SEARCH_PAUSE_MS);
+		this.searchTimer = setTimeout(() => {
+			this.searchTimer = undefined;
+			void this.search(text);
+		}, SEARCH_PAUSE_MS);
 	}
 
 	private async search(query: string): Promise<void> {
 		const count = ++this.searchCount;
+		const at = Date.now();
 		try {
 			const answer = await workerApi().searchRuns({ query });
 			if (count !== this.searchCount) return;
@@ -84,7 +96,8 @@ export class TimelineStore {
 				query,
 				ids: new Set(answer.hits.map((h) => h.id)),
 				where: new Map(answer.hits.flatMap((h) => (h.where ? [[h.id, h.where] as const] : []))),
-				ms: answer.ms
+				ms: answer.ms,
+				at
 			};
 		} catch (error) {
 			if (count === this.searchCount) this.notice = `Search failed: ${error instanceof Error ? error.message : String(error)}`;
@@ -98,6 +111,12 @@ export class TimelineStore {
 			this.started = true;
 			onWorkerEvent((event) => {
 				if (event.type === 'run-deleted') this.selected.delete(event.id);
+				// A run saved while a search is shown: asked again once saves pause, so every field of it is matched.
+				if ((event.type === 'run' || event.type === 'model-run') && this.filter.text.trim() !== '' && this.searchTimer === undefined)
+					this.searchTimer = setTimeout(() => {
+						this.searchTimer = undefined;
+						void this.search(this.filter.text);
+					}, RESEARCH_PAUSE_MS);
 			});
 		}
 	}
