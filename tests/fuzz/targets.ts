@@ -24,6 +24,9 @@ import { fixtureDefinitions } from '../../src/lib/workflows/rules/converter/obje
 import { fixture, FIXTURES, read } from '../../src/lib/workflows/protocol/files/workflow-files.fixture';
 import { MAGICS, mutate, mutation } from '../../src/lib/workflows/protocol/files/file-mutations.fixture';
 import { graphTarget, READER_TARGETS, summaryTarget } from './targets-readers';
+import { searchDoc } from '../../src/lib/timeline/rules/search-doc';
+import { markParts, matchesAll, parseQuery, whereMatched } from '../../src/lib/timeline/rules/search-query';
+import type { AnyRun } from '../../src/lib/core/protocol/run-kernel';
 import { asParsedJson, hostileKey, jsonText, jsonValue, protoName, scalar, stackOverflowText } from './arbitraries';
 
 export interface FuzzTarget {
@@ -436,6 +439,51 @@ const runtimeConfig: FuzzTarget = {
 	parse: (text) => parseRuntimeConfig(text as string)
 };
 
+// ---- search: a typed query over a run from anywhere (a history file's records are listed loosely) ----
+
+const looseRun = fc.record(
+	{
+		kind: fc.constantFrom('workflow', 'model'),
+		id: fc.string({ maxLength: 6 }),
+		profileId: scalar,
+		title: scalar,
+		modelId: scalar,
+		status: scalar,
+		createdAt: fc.oneof(fc.integer(), scalar),
+		workflowId: scalar,
+		prompt: fc.dictionary(
+			fc.string({ maxLength: 3 }),
+			fc.record({ class_type: scalar, inputs: jsonValue(['text', 'negative', 'seed', 'lora_name']) })
+		),
+		body: jsonValue(['prompt', 'negative_prompt', 'loras', 'messages', 'content', 'seed']),
+		seeds: fc.oneof(fc.dictionary(fc.string({ maxLength: 3 }), scalar), scalar),
+		outputs: fc.oneof(
+			fc.array(fc.record({ kind: scalar, ref: fc.oneof(scalar, fc.record({ filename: scalar, label: scalar })) }), { maxLength: 3 }),
+			scalar
+		),
+		texts: fc.oneof(fc.array(scalar, { maxLength: 2 }), scalar),
+		result: fc.oneof(fc.record({ assets: fc.oneof(fc.array(fc.record({ kind: scalar }), { maxLength: 2 }), scalar), text: scalar }), scalar)
+	},
+	{ requiredKeys: ['kind'] }
+);
+const search: FuzzTarget = {
+	name: 'search',
+	arbitrary: fc.tuple(looseRun, fc.oneof(fc.string({ maxLength: 60 }), fc.constantFrom('seed:', '"', 'a:"b', '\u0001x', 'prompt:"a b'))),
+	parse: (input) => {
+		const [run, query] = input as [AnyRun, string];
+		const doc = searchDoc(run);
+		const terms = parseQuery(query);
+		return [
+			matchesAll(doc, terms),
+			whereMatched(doc, terms),
+			markParts(
+				query,
+				terms.map((t) => t.text)
+			)
+		];
+	}
+};
+
 // ---- UI-format workflows (the converter) -------------------------------------------------------
 
 const UI_NODE_TYPES = ['KSampler', 'CheckpointLoaderSimple', 'CLIPTextEncode', 'SaveImage', 'PrimitiveNode', 'Reroute', 'Note'];
@@ -530,6 +578,7 @@ export const FUZZ_TARGETS: FuzzTarget[] = [
 	runtimeConfig,
 	uiWorkflows,
 	workflowFiles,
+	search,
 	...READER_TARGETS,
 	graphTarget(promptNode, uiWorkflowJson),
 	summaryTarget(schemaDocument)

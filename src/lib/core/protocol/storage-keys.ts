@@ -45,6 +45,11 @@ export const MODEL_SUMMARIES_KEY = 'models:summaries:';
 
 // The Runs timeline: `tl:<created at, 13 digits>:<id>`.
 export const TIMELINE_KEY = 'tl:';
+/** Each run's search text, `sx:<created at, 13 digits>:<id>` beside its `tl:` entry, written with it. */
+export const SEARCH_TEXT_KEY = 'sx:';
+
+/** A starred run or outputs of it, `star:<run id>` (`star.ts`): their saved bytes are never removed to make room. */
+export const STAR_KEY = 'star:';
 
 /** Which stored records belong to the history file. */
 export const HISTORY_RECORD_PREFIXES = [WORKFLOW_RUN_KEY, MODEL_RUN_KEY] as const;

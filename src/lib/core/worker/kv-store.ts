@@ -2,7 +2,7 @@
  * The key-value storage the worker keeps everything in, behind one interface: IndexedDB through
  * idb-keyval in the browser, a Map in unit tests.
  */
-import { clear, createStore, del, delMany, get, promisifyRequest, set, type UseStore } from 'idb-keyval';
+import { clear, createStore, del, delMany, get, promisifyRequest, set, setMany, type UseStore } from 'idb-keyval';
 
 export interface WriteOptions {
 	/**
@@ -16,6 +16,8 @@ export interface WriteOptions {
 export interface KeyValueStore {
 	get<T>(key: string): Promise<T | undefined>;
 	set(key: string, value: unknown, options?: WriteOptions): Promise<void>;
+	/** Writes every record in one transaction (a run's timeline entry and its search text). */
+	setMany(rows: Array<[string, unknown]>): Promise<void>;
 	delete(key: string): Promise<void>;
 	/** Deletes every key in one transaction: all of them or, if it fails or the page goes away, none. */
 	deleteMany(keys: string[]): Promise<void>;
@@ -38,6 +40,9 @@ export class IdbStore implements KeyValueStore {
 	}
 	set(key: string, value: unknown): Promise<void> {
 		return set(key, value, this.store);
+	}
+	setMany(rows: Array<[string, unknown]>): Promise<void> {
+		return setMany(rows, this.store);
 	}
 	delete(key: string): Promise<void> {
 		return del(key, this.store);
@@ -88,6 +93,9 @@ export class MemoryStore implements KeyValueStore {
 	}
 	async set(key: string, value: unknown): Promise<void> {
 		this.map.set(key, structuredClone(value));
+	}
+	async setMany(rows: Array<[string, unknown]>): Promise<void> {
+		for (const [key, value] of rows) this.map.set(key, structuredClone(value));
 	}
 	async delete(key: string): Promise<void> {
 		this.map.delete(key);

@@ -1,6 +1,7 @@
 /** The history part of the worker API: export and import of the run history. */
 export interface HistoryApi {
-	exportHistory(input: { withBytes: boolean }): Promise<Blob>;
+	/** The history file; with `ids`, of those runs only. */
+	exportHistory(input: { withBytes: boolean; ids?: string[] }): Promise<Blob>;
 	/** Adds the runs of a history file; runs already here are kept as they are. */
 	importHistory(input: {
 		file: File;

@@ -44,6 +44,16 @@ describe('history export and import', () => {
 		expect(again).toEqual({ ok: true, runs: 0, bytes: 0, skipped: 2 });
 	});
 
+	it('exports only the runs chosen, with only their bytes', async () => {
+		const here = service();
+		await seed(here.kv);
+		await here.kv.set('run:ab', { schemaVersion: 1, kind: 'workflow', id: 'ab', createdAt: 3 });
+		await here.kv.set('output:ab:0', new Blob([new Uint8Array([4])]));
+		const file = JSON.parse(await (await here.api.exportHistory({ withBytes: true, ids: ['a', 'b'] })).text());
+		expect(file.records.map((r: { key: string }) => r.key)).toEqual(['run:a', 'modelrun:b']);
+		expect(file.bytes.map((b: { key: string }) => b.key)).toEqual(['output:a:0', 'models:bytes:b:body']);
+	});
+
 	it('refuses files that are not a history export', async () => {
 		const { api } = service();
 		expect(await api.importHistory({ file: new File(['<html>'], 'x.json') })).toMatchObject({

@@ -19,18 +19,23 @@ export class HistoryService {
 
 	api(): HistoryApi {
 		return {
-			exportHistory: (i) => this.export(i.withBytes),
+			exportHistory: (i) => this.export(i.withBytes, i.ids),
 			importHistory: (i) => this.import(i.file)
 		};
 	}
 
-	private async export(withBytes: boolean): Promise<Blob> {
+	/** The whole history, or with `ids` only those runs (a selection in the timeline): the same file, which Import reads. */
+	private async export(withBytes: boolean, ids?: string[]): Promise<Blob> {
+		const chosen = ids ? new Set(ids) : null;
 		const records: HistoryFile['records'] = [];
-		for (const prefix of RECORD_PREFIXES) for (const [key, value] of await this.ctx.kv.entries<Json>(prefix)) records.push({ key, value });
+		for (const prefix of RECORD_PREFIXES)
+			for (const [key, value] of await this.ctx.kv.entries<Json>(prefix))
+				if (!chosen || chosen.has(key.slice(prefix.length))) records.push({ key, value });
 		const bytes: HistoryFile['bytes'] = [];
 		if (withBytes) {
 			for (const prefix of BYTES_PREFIXES) {
 				for (const [key, value] of await this.ctx.kv.entries<unknown>(prefix)) {
+					if (chosen && !chosen.has(key.slice(prefix.length, key.lastIndexOf(':')))) continue;
 					const blob =
 						value instanceof Blob
 							? value

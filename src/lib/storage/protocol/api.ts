@@ -13,12 +13,14 @@ export interface StorageStatus {
 	usage: number | null;
 	quota: number | null;
 	outputs: { count: number; bytes: number };
+	/** Of those, the starred ones: kept when space is freed. */
+	starred: { count: number; bytes: number };
 	/** What holds `usage`, adding up to it; null when the browser reports no usage. */
 	parts: SpaceParts | null;
 }
 
 export interface StorageApi {
 	storageStatus(input: Record<string, never>): Promise<StorageStatus>;
-	/** Removes saved output bytes, oldest runs first, until `bytes` are freed; returns what was freed. */
+	/** Removes saved output bytes, oldest runs first, never a starred one, until `bytes` are freed; returns what was freed. */
 	freeOutputSpace(input: { bytes: number }): Promise<{ freed: number; removed: number }>;
 }

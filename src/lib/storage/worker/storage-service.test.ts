@@ -44,6 +44,21 @@ describe('making room on the device', () => {
 		expect(await kv.keys('output:')).toEqual(['output:wf:0']);
 	});
 
+	it("never removes a starred output or a starred run's bytes, and says how much they hold", async () => {
+		const kv = new MemoryStore();
+		await kv.set('run:old', { createdAt: 1 });
+		await kv.set('run:kept', { createdAt: 2 });
+		await kv.set('output:old:0', new Blob([new Uint8Array(100)]));
+		await kv.set('output:old:1', new Blob([new Uint8Array(50)]));
+		await kv.set('output:kept:0', new Blob([new Uint8Array(70)]));
+		await kv.set('star:old', { runId: 'old', run: false, outputs: [1], at: 3 });
+		await kv.set('star:kept', { runId: 'kept', run: true, outputs: [], at: 3 });
+		const api = new StorageService({ kv } as unknown as WorkerContext).api();
+		expect((await api.storageStatus({})).starred).toEqual({ count: 2, bytes: 120 });
+		expect(await api.freeOutputSpace({ bytes: 10_000 })).toEqual({ freed: 100, removed: 1 });
+		expect(await kv.keys('output:')).toEqual(['output:kept:0', 'output:old:1']);
+	});
+
 	it('knows a full disk when it sees one', () => {
 		expect(isQuotaError(new DOMException('full', 'QuotaExceededError'))).toBe(true);
 		expect(isQuotaError(new DOMException('gone', 'NotFoundError'))).toBe(false);

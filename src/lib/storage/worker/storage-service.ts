@@ -23,12 +23,16 @@ import {
 	PROFILE_KEY,
 	RUN_BY_PROMPT_KEY,
 	SAVED_WORKFLOW_KEY,
+	SEARCH_TEXT_KEY,
 	SETTING_KEY,
+	STAR_KEY,
 	TIMELINE_KEY,
 	WORKFLOW_OUTPUT_KEY as OUTPUT,
 	WORKFLOW_RUN_KEY as WORKFLOW_RUN
 } from '../../core/protocol/storage-keys';
 import { recordBytes, spaceParts, type MeasuredParts } from '../rules/space-parts';
+import type { Star } from '../../core/protocol/star';
+import { keptByStars } from '../../core/rules/stars';
 
 /** Records (no bytes) by prefix; what is under no prefix here is counted in the rest. */
 const RECORD_PREFIXES = [
@@ -44,7 +48,9 @@ const RECORD_PREFIXES = [
 	MODEL_RUN_KEY,
 	MODEL_INPUTS_KEY,
 	MODEL_SPEND_KEY,
-	TIMELINE_KEY
+	TIMELINE_KEY,
+	SEARCH_TEXT_KEY,
+	STAR_KEY
 ];
 const SCHEMA_PREFIXES = [MODEL_SCHEMA_KEY, MODEL_CATALOG_KEY, MODEL_SUMMARIES_KEY, OBJECT_INFO_KEY];
 
@@ -98,15 +104,22 @@ export class StorageService {
 		}));
 	}
 
+	private async stars(): Promise<Map<string, Star>> {
+		return new Map((await this.ctx.kv.entries<Star>(STAR_KEY)).map(([, star]) => [star.runId, star]));
+	}
+
 	private async status(): Promise<StorageStatus> {
 		const estimate = await (globalThis.navigator as { storage?: StorageManager } | undefined)?.storage?.estimate?.().catch(() => undefined);
 		const outputs = await this.outputs();
 		const bytes = outputs.reduce((n, o) => n + o.size, 0);
+		const stars = await this.stars();
+		const starred = outputs.filter((o) => keptByStars(o.key, stars));
 		const usage = estimate?.usage ?? null;
 		return {
 			usage,
 			quota: estimate?.quota ?? null,
 			outputs: { count: outputs.length, bytes },
+			starred: { count: starred.length, bytes: starred.reduce((n, o) => n + o.size, 0) },
 			parts: spaceParts({ ...(await this.measureRecords()), outputs: bytes }, usage)
 		};
 	}
@@ -127,8 +140,10 @@ export class StorageService {
 		return { records, schemas, thumbnails };
 	}
 
+	/** Starred outputs are never removed: they are what a person chose to keep. */
 	private async free(target: number): Promise<{ freed: number; removed: number }> {
-		const oldestFirst = (await this.outputs()).sort((a, b) => a.createdAt - b.createdAt);
+		const stars = await this.stars();
+		const oldestFirst = (await this.outputs()).filter((o) => !keptByStars(o.key, stars)).sort((a, b) => a.createdAt - b.createdAt);
 		let freed = 0;
 		let removed = 0;
 		for (const output of oldestFirst) {

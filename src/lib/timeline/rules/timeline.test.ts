@@ -28,6 +28,18 @@ describe('the Runs timeline', () => {
 		expect(filterTimeline(all, { ...NO_FILTER, text: 'tts', kind: 'model' }).map((e) => e.id)).toEqual(['d']);
 	});
 
+	it('takes the worker search answer over the words of the entries, and filters by days and stars', () => {
+		expect(filterTimeline(all, { ...NO_FILTER, text: 'seed:7' }, { found: new Set(['c', 'a']) }).map((e) => e.id)).toEqual(['c', 'a']);
+		// The search has not answered: the entries' own words are matched meanwhile.
+		expect(filterTimeline(all, { ...NO_FILTER, text: 'flux' }, {}).map((e) => e.id)).toEqual(['b']);
+		const recent = [entry({ id: 'old', createdAt: 0 }), entry({ id: 'new', createdAt: 10 * 86_400_000 })];
+		expect(filterTimeline(recent, { ...NO_FILTER, days: 7 }, { now: 11 * 86_400_000 }).map((e) => e.id)).toEqual(['new']);
+		expect(filterTimeline(all, { ...NO_FILTER, starred: true }, { starred: new Set(['a']) }).map((e) => e.id)).toEqual(['a']);
+		expect(filterTimeline(all, { ...NO_FILTER, starred: true })).toEqual([]);
+		// A run made after the search was sent is matched by its own words until the search is asked again.
+		expect(filterTimeline(all, { ...NO_FILTER, text: 'flux' }, { found: new Set(['a']), foundAt: 3 }).map((e) => e.id)).toEqual(['b', 'a']);
+	});
+
 	it('summarises a workflow run with its duration, seed and first image', () => {
 		const run = {
 			...newWorkflowRun({

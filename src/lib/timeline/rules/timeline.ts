@@ -13,9 +13,24 @@ export interface TimelineFilter {
 	kind: TimelineKind | null;
 	status: 'open' | 'succeeded' | 'failed' | 'cancelled' | null;
 	text: string;
+	/** Only runs started within this many days (1: the last 24 hours). */
+	days: number | null;
+	/** Only starred runs, or runs with a starred output. */
+	starred: boolean;
 }
 
-export const NO_FILTER: TimelineFilter = { profileId: null, kind: null, status: null, text: '' };
+export const NO_FILTER: TimelineFilter = { profileId: null, kind: null, status: null, text: '', days: null, starred: false };
+
+/** What the filter needs beyond the entries: the worker's search answer, the stars, the time. */
+export interface FilterContext {
+	/** Runs the worker's search found for `filter.text`; absent while it has not answered (the entries' words are matched meanwhile). */
+	found?: ReadonlySet<string>;
+	/** When the search was sent: runs made since are matched by their entry's own words until it is asked again. */
+	foundAt?: number;
+	starred?: ReadonlySet<string>;
+	now?: number;
+}
+const DAY_MS = 86_400_000;
 const OPEN = new Set<TimelineStatus>(['submitting', 'queued', 'running']);
 
 export function isOpen(entry: Pick<TimelineEntry, 'status'>): boolean {
@@ -23,8 +38,10 @@ export function isOpen(entry: Pick<TimelineEntry, 'status'>): boolean {
 }
 
 /** Newest first, matching every part of the filter; text matches title, model/workflow or what was asked. */
-export function filterTimeline(entries: readonly TimelineEntry[], filter: TimelineFilter): TimelineEntry[] {
+export function filterTimeline(entries: readonly TimelineEntry[], filter: TimelineFilter, context: FilterContext = {}): TimelineEntry[] {
 	const text = filter.text.trim().toLowerCase();
+	const found = text === '' ? undefined : context.found;
+	const since = filter.days === null ? null : (context.now ?? Date.now()) - filter.days * DAY_MS;
 	return entries
 		.filter(
 			(e) =>
@@ -38,10 +55,14 @@ export function filterTimeline(entries: readonly TimelineEntry[], filter: Timeli
 							: filter.status === 'cancelled'
 								? e.status === 'cancelled' || e.status === 'interrupted'
 								: e.status === filter.status)) &&
-				(text === '' ||
-					e.title.toLowerCase().includes(text) ||
-					(e.subject ?? '').toLowerCase().includes(text) ||
-					(e.asked ?? '').toLowerCase().includes(text))
+				(since === null || e.createdAt >= since) &&
+				(!filter.starred || context.starred?.has(e.id) === true) &&
+				(found && !(context.foundAt !== undefined && e.createdAt >= context.foundAt)
+					? found.has(e.id)
+					: text === '' ||
+						e.title.toLowerCase().includes(text) ||
+						(e.subject ?? '').toLowerCase().includes(text) ||
+						(e.asked ?? '').toLowerCase().includes(text))
 		)
 		.sort((a, b) => b.createdAt - a.createdAt);
 }

@@ -2,17 +2,42 @@
  * The Runs timeline as the page shows it: every run of both kinds as a compact entry, filters,
  * a selection, and actions on many runs at once. Entries follow the worker's run events live.
  */
-import { SvelteSet } from 'svelte/reactivity';
+import { SvelteMap, SvelteSet } from 'svelte/reactivity';
+import type { Star } from '$lib/timeline/protocol/api';
 import { filterTimeline, isOpen, NO_FILTER, type TimelineEntry, type TimelineFilter } from '$lib/timeline/rules/timeline';
 import { onWorkerEvent, workerApi } from '$lib/core/state/worker-bridge.svelte';
 import { runEntries } from '$lib/core/state/run-entries.svelte';
 import { pendingDeletes } from './pending-deletes.svelte';
+import { parseQuery } from '$lib/timeline/rules/search-query';
+
+/** What the worker's search answered for one query. */
+interface Found {
+	query: string;
+	ids: ReadonlySet<string>;
+	where: ReadonlyMap<string, string>;
+	ms: number;
+	/** When it was asked (the page's clock, as run entries' times are). */
+	at: number;
+}
+
+/** Typing pauses this long before the worker is asked: a word typed fast is one search. */
+const SEARCH_PAUSE_MS = 120;
+/** Saves come in bursts (progress); the search is asked again this long after one. */
+const RESEARCH_PAUSE_MS = 1000;
 
 export class TimelineStore {
 	readonly selected = new SvelteSet<string>();
+	/** Starred runs (or runs with starred outputs), by run id. */
+	readonly stars = new SvelteMap<string, Star>();
 	filter = $state<TimelineFilter>({ ...NO_FILTER });
 	notice = $state('');
+	/** The worker's answer for the text searched last; an older query's answer never replaces a newer one's. */
+	found = $state.raw<Found | null>(null);
+	/** The run whose box was picked last: Shift with a click selects from it to the one clicked. */
+	private anchor: string | null = null;
 	private started = false;
+	private searchTimer: ReturnType<typeof setTimeout> | undefined;
+	private searchCount = 0;
 
 	/** Every run's entry: the run kernel's page state, shared with the workflow, model and run pages. */
 	get entries(): ReadonlyMap<string, TimelineEntry> {
@@ -29,9 +54,55 @@ export class TimelineStore {
 	shown = $derived(
 		filterTimeline(
 			[...this.entries.values()].filter((e) => !pendingDeletes.hidden.has(e.id)),
-			this.filter
+			this.filter,
+			{
+				...(this.found?.query === this.filter.text ? { found: this.found.ids, foundAt: this.found.at } : {}),
+				starred: new Set(this.stars.keys())
+			}
 		)
 	);
+	/** The searched words, for marking them in the rows. */
+	words = $derived(parseQuery(this.filter.text).map((t) => t.text));
+	/** Whether the list shows the worker's answer for the text in the box (not yet: the entries' words are matched). */
+	searched = $derived(this.filter.text.trim() === '' || this.found?.query === this.filter.text);
+
+	/** What the search matched in a run, when it answered with it. */
+	whereOf(id: string): string | undefined {
+		return this.found?.query === this.filter.text ? this.found.where.get(id) : undefined;
+	}
+
+	/** The search box changed: the worker searches every run of every profile once typing pauses. */
+	setText(text: string): void {
+		this.filter.text = text;
+		if (this.searchTimer !== undefined) clearTimeout(this.searchTimer);
+		this.searchTimer = undefined;
+		if (text.trim() === '') {
+			this.found = null;
+			return;
+		}
+		this.searchTimer = setTimeout(() => {
+			this.searchTimer = undefined;
+			void this.search(text);
+		}, SEARCH_PAUSE_MS);
+	}
+
+	private async search(query: string): Promise<void> {
+		const count = ++this.searchCount;
+		const at = Date.now();
+		try {
+			const answer = await workerApi().searchRuns({ query });
+			if (count !== this.searchCount) return;
+			this.found = {
+				query,
+				ids: new Set(answer.hits.map((h) => h.id)),
+				where: new Map(answer.hits.flatMap((h) => (h.where ? [[h.id, h.where] as const] : []))),
+				ms: answer.ms,
+				at
+			};
+		} catch (error) {
+			if (count === this.searchCount) this.notice = `Search failed: ${error instanceof Error ? error.message : String(error)}`;
+		}
+	}
 	selection = $derived(this.shown.filter((e) => this.selected.has(e.id)));
 
 	/** Keeps the selection to runs that exist (once); the undo window's deletes are connected by the root layout. */
@@ -40,13 +111,45 @@ export class TimelineStore {
 			this.started = true;
 			onWorkerEvent((event) => {
 				if (event.type === 'run-deleted') this.selected.delete(event.id);
+				// A run saved while a search is shown: asked again once saves pause, so every field of it is matched.
+				if ((event.type === 'run' || event.type === 'model-run') && this.filter.text.trim() !== '' && this.searchTimer === undefined)
+					this.searchTimer = setTimeout(() => {
+						this.searchTimer = undefined;
+						void this.search(this.filter.text);
+					}, RESEARCH_PAUSE_MS);
 			});
 		}
 	}
 
-	load(): Promise<void> {
+	async load(): Promise<void> {
 		this.connect();
-		return runEntries.load();
+		await Promise.all([runEntries.load(), this.loadStars()]);
+	}
+
+	/** Reads the stars (the Runs list does with its entries; a run page opened first, alone). */
+	async loadStars(): Promise<void> {
+		const stars = await workerApi().stars({});
+		this.stars.clear();
+		for (const star of stars) this.stars.set(star.runId, star);
+	}
+
+	/**
+	 * Stars or unstars a run (no `output`) or one of its outputs. A starred workflow run's outputs are
+	 * read once so their bytes are on this device (the service may not keep them); model results are
+	 * saved as they arrive.
+	 */
+	async setStar(runId: string, on: boolean, output?: number): Promise<void> {
+		const star = await workerApi().setStar({ runId, on, ...(output === undefined ? {} : { output }) });
+		if (star) this.stars.set(runId, star);
+		else this.stars.delete(runId);
+		if (!on) return;
+		const run = await workerApi().getRun({ id: runId });
+		const indexes = output === undefined ? (run?.outputs.map((_, i) => i) ?? []) : [output];
+		const missed = (await Promise.all(indexes.map((index) => (run ? workerApi().output({ runId, index }) : null)))).filter(
+			(r) => r && !r.ok
+		).length;
+		if (missed > 0)
+			this.notice = `Starred; ${missed} output${missed === 1 ? '' : 's'} could not be saved on this device now (the service did not give ${missed === 1 ? 'it' : 'them'}).`;
 	}
 
 	/** Catches up now: reconnects, polls every open run, and reloads the list. */
@@ -60,9 +163,19 @@ export class TimelineStore {
 		return workerApi().modelBytes({ key });
 	}
 
-	toggle(id: string): void {
-		if (this.selected.has(id)) this.selected.delete(id);
-		else this.selected.add(id);
+	/** Picks or unpicks one run; with `range`, every shown run from the last one picked to this one alike. */
+	toggle(id: string, range = false): void {
+		const on = !this.selected.has(id);
+		const from = range && this.anchor !== null ? this.shown.findIndex((e) => e.id === this.anchor) : -1;
+		const to = this.shown.findIndex((e) => e.id === id);
+		if (from >= 0 && to >= 0) {
+			for (const entry of this.shown.slice(Math.min(from, to), Math.max(from, to) + 1)) {
+				if (on) this.selected.add(entry.id);
+				else this.selected.delete(entry.id);
+			}
+		} else if (on) this.selected.add(id);
+		else this.selected.delete(id);
+		this.anchor = id;
 	}
 
 	selectAllShown(on: boolean): void {
@@ -72,19 +185,47 @@ export class TimelineStore {
 		}
 	}
 
-	/** Cancels the selected runs that are still open: workflow jobs by their queue, model requests by their cancel URL. */
-	async cancelSelected(): Promise<void> {
+	/**
+	 * Cancels the selected runs that are still open: workflow jobs by their server's queue (one
+	 * request per server), model requests one by one by their cancel URL; says what each confirmed.
+	 */
+	async cancelSelected(profileName: (id: string) => string | undefined = () => undefined): Promise<void> {
 		const open = [...this.selection].filter(isOpen);
 		const byProfile = new Map<string, string[]>();
 		for (const e of open)
 			if (e.kind === 'workflow' && e.promptId) byProfile.set(e.profileId, [...(byProfile.get(e.profileId) ?? []), e.promptId]);
-		const results = await Promise.all([
-			...[...byProfile].map(([profileId, promptIds]) => workerApi().cancelRuns({ profileId, promptIds })),
-			...open.filter((e) => e.kind === 'model').map((e) => workerApi().cancelModelRun({ id: e.id }))
+		const models = open.filter((e) => e.kind === 'model');
+		const [servers, modelResults] = await Promise.all([
+			Promise.all(
+				[...byProfile].map(async ([profileId, promptIds]) => ({
+					profileId,
+					result: await workerApi().cancelRuns({ profileId, promptIds })
+				}))
+			),
+			Promise.all(models.map((e) => workerApi().cancelModelRun({ id: e.id })))
 		]);
-		const failed = results.filter((r) => !r.ok).length;
-		this.notice = `Asked to cancel ${open.length} run${open.length === 1 ? '' : 's'}${failed ? `; ${failed} could not be asked` : ''}.`;
+		const said = servers.map(({ profileId, result }) => {
+			const name = profileName(profileId) ?? 'A server';
+			if (!result.ok) return `${name} could not be asked: ${result.error.message}`;
+			const { asked, removed } = result.value;
+			return removed === null ? `${name} was asked for ${asked}, and did not say which went` : `${name} confirmed ${removed} of ${asked}`;
+		});
+		if (models.length > 0) said.push(`model requests: ${modelResults.filter((r) => r.ok).length} of ${models.length} cancels accepted`);
+		this.notice = `Asked to cancel ${open.length} run${open.length === 1 ? '' : 's'}.${said.length ? ` ${said.join('; ')}.` : ''}`;
 		this.selected.clear();
+	}
+
+	/** Downloads the selected runs as a history file (JSON, outputs saved here included), which Import in Settings reads back. */
+	async exportSelected(): Promise<void> {
+		const ids = this.selection.map((e) => e.id);
+		const blob = await workerApi().exportHistory({ withBytes: true, ids });
+		const url = URL.createObjectURL(blob);
+		const a = document.createElement('a');
+		a.href = url;
+		a.download = `runboard-runs-${new Date().toISOString().slice(0, 10)}.json`;
+		a.click();
+		setTimeout(() => URL.revokeObjectURL(url), 1000);
+		this.notice = `Exported ${ids.length} run${ids.length === 1 ? '' : 's'} (${Math.max(1, Math.round(blob.size / 1024))} KB).`;
 	}
 
 	/**

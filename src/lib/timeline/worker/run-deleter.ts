@@ -8,10 +8,16 @@ import {
 	MODEL_RUN_KEY,
 	OPEN_RUN_KEY,
 	RUN_BY_PROMPT_KEY,
+	SEARCH_TEXT_KEY,
+	STAR_KEY,
+	TIMELINE_KEY,
 	WORKFLOW_OUTPUT_KEY,
 	WORKFLOW_RUN_KEY
 } from '../../core/protocol/storage-keys';
 import type { KeyValueStore } from '../../core/worker/kv-store';
+
+/** A run's search text sits under its timeline key's time and id: `tl:<at>:<id>` → `sx:<at>:<id>`. */
+export const searchKeyOf = (timelineKey: string) => SEARCH_TEXT_KEY + timelineKey.slice(TIMELINE_KEY.length);
 
 export interface DeletePlan {
 	/** Every key to delete, in one transaction. */
@@ -52,7 +58,8 @@ export async function planRunDeletes(
 		}
 		if (model) plan.keys.push(MODEL_RUN_KEY + id, ...(await kv.keys(`${MODEL_BYTES_KEY}${id}:`)));
 		const entry = timelineKeyOf(id);
-		if (entry) plan.keys.push(entry);
+		if (entry) plan.keys.push(entry, searchKeyOf(entry));
+		plan.keys.push(STAR_KEY + id);
 		plan.deleted.push(id);
 	}
 	return plan;

@@ -17,7 +17,8 @@ function harness() {
 			emitted.push(e);
 			listeners.forEach((l) => l(e));
 		},
-		notifyTabs: (topic: string) => topics.push(topic)
+		notifyTabs: (topic: string) => topics.push(topic),
+		profiles: { list: async () => [{ id: 'p', name: 'Studio desk' }] }
 	} as unknown as WorkerContext;
 	const service = new TimelineService(ctx);
 	const emit = async (e: WorkerEvent) => {
@@ -94,7 +95,11 @@ describe('the timeline index', () => {
 		expect(await api.deleteRuns({ ids: ['a', 'm', 'busy', 'a'] })).toEqual({ deleted: ['a', 'm'], kept: ['busy'] });
 
 		expect(deleteMany).toHaveBeenCalledTimes(1);
-		expect((await kv.keys()).filter((k) => !k.startsWith(TIMELINE_KEY))).toEqual(['modelrun:busy', 'output:ab:0', 'run:ab']);
+		expect((await kv.keys()).filter((k) => !k.startsWith(TIMELINE_KEY) && !k.startsWith('sx:'))).toEqual([
+			'modelrun:busy',
+			'output:ab:0',
+			'run:ab'
+		]);
 		expect((await api.timeline({})).map((e) => e.id)).toEqual(['ab', 'busy']);
 		expect(emitted).toEqual([
 			{ type: 'run-deleted', id: 'a' },
@@ -112,5 +117,42 @@ describe('the timeline index', () => {
 		await expect(api.deleteRuns({ ids: ['a', 'm'] })).rejects.toThrow('The page went away');
 		expect((await api.timeline({})).map((e) => e.id)).toEqual(['m', 'a']);
 		expect(emitted).toEqual([]);
+	});
+
+	it('finds runs by their saved search texts, written with their entries, and forgets deleted ones', async () => {
+		const { kv, api, emit } = harness();
+		const boat = {
+			...run('a', 1),
+			prompt: { '6': { class_type: 'CLIPTextEncode', inputs: { text: 'a red boat' } } },
+			seeds: { '3.seed': 4242 }
+		};
+		await kv.set('run:a', boat);
+		await emit({ type: 'run', run: boat });
+		await emit({ type: 'run', run: { ...run('b', 2), status: 'succeeded' as const } });
+		expect((await kv.keys('sx:')).length).toBe(2);
+
+		const found = await api.searchRuns({ query: 'RED boat' });
+		expect(found.hits.map((h) => h.id)).toEqual(['a']);
+		expect(found.words).toEqual(['red', 'boat']);
+		expect((await api.searchRuns({ query: 'seed:4242' })).hits.map((h) => h.id)).toEqual(['a']);
+		// A profile's name finds its runs, newest first.
+		expect((await api.searchRuns({ query: 'studio' })).hits.map((h) => h.id)).toEqual(['b', 'a']);
+
+		// Saved after the texts were read: kept in step.
+		await emit({ type: 'run', run: { ...boat, status: 'succeeded' as const } });
+		expect((await api.searchRuns({ query: 'red succeeded' })).hits.map((h) => h.id)).toEqual(['a']);
+		await kv.set('run:a', { ...boat, status: 'succeeded' });
+		await api.deleteRuns({ ids: ['a'] });
+		expect((await api.searchRuns({ query: 'boat' })).hits).toEqual([]);
+		expect((await kv.keys('sx:')).length).toBe(1);
+	});
+
+	it('gives runs saved before search existed their texts at the first search', async () => {
+		const { kv, api } = harness();
+		await kv.set('modelrun:m', { ...modelRun('m', 'succeeded', 2), body: { prompt: 'an old lighthouse' } });
+		await api.timeline({});
+		await kv.deleteMany(await kv.keys('sx:'));
+		expect((await api.searchRuns({ query: 'lighthouse' })).hits.map((h) => h.id)).toEqual(['m']);
+		expect((await kv.keys('sx:')).length).toBe(1);
 	});
 });

@@ -11,19 +11,28 @@ import type { TimelineEntry } from '../../core/protocol/run-kernel';
 import type { WorkerContext } from '../../core/worker/context';
 import type { TimelineApi } from '../protocol/api';
 import { MODEL_RUN_KEY as MODEL_RUN, TIMELINE_KEY, WORKFLOW_RUN_KEY as WORKFLOW_RUN } from '../../core/protocol/storage-keys';
-import { planRunDeletes } from './run-deleter';
+import { planRunDeletes, searchKeyOf } from './run-deleter';
+import type { AnyRun } from '../../core/protocol/run-kernel';
+import { searchDoc } from '../rules/search-doc';
+import { parseQuery } from '../rules/search-query';
+import { SearchIndex } from './search-index';
+import { StarRepo } from './star-repo';
+import type { RunSearch } from '../protocol/api';
 
 export { TIMELINE_KEY };
 const SOURCES = [
-	{
-		prefix: WORKFLOW_RUN,
-		entry: (value: unknown) => {
-			const run = migrateRun(value);
-			return run ? workflowEntry(run) : undefined;
-		}
-	},
-	{ prefix: MODEL_RUN, entry: (value: unknown) => (isModelRun(value) ? modelEntry(value) : undefined) }
+	{ prefix: WORKFLOW_RUN, run: (value: unknown): AnyRun | undefined => migrateRun(value) ?? undefined },
+	{ prefix: MODEL_RUN, run: (value: unknown): AnyRun | undefined => (isModelRun(value) ? value : undefined) }
 ] as const;
+
+const entryOf = (run: AnyRun): TimelineEntry => (run.kind === 'workflow' ? workflowEntry(run) : modelEntry(run));
+
+/** A short hash of a run's search text: a save that changes nothing searchable writes nothing. */
+function hashOf(text: string): number {
+	let h = 0x811c9dc5;
+	for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+	return h >>> 0;
+}
 
 /** Looser than the run repo's parse on purpose: a run of another record version is still listed. */
 function isModelRun(value: unknown): value is ModelRun {
@@ -47,17 +56,62 @@ export class TimelineService {
 	private readonly written = new Map<string, string>();
 	/** Index key of each run id, read from the keys once. */
 	private keys: Map<string, string> | undefined;
+	readonly search: SearchIndex;
+	private readonly stars: StarRepo;
+	private textsChecked = false;
 
 	constructor(private readonly ctx: WorkerContext) {
+		this.search = new SearchIndex(ctx.kv);
+		this.stars = new StarRepo(ctx.kv);
 		ctx.onEmit((event) => {
-			if (event.type === 'run') void this.put(workflowEntry(event.run));
-			else if (event.type === 'model-run') void this.put(modelEntry(event.run));
+			if (event.type === 'run' || event.type === 'model-run') void this.put(event.run);
 			else if (event.type === 'run-deleted') void this.remove(event.id);
 		});
 	}
 
 	api(): TimelineApi {
-		return { timeline: (i) => this.timeline(i.limit), deleteRuns: (i) => this.deleteRuns(i.ids) };
+		return {
+			timeline: (i) => this.timeline(i.limit),
+			deleteRuns: (i) => this.deleteRuns(i.ids),
+			searchRuns: (i) => this.searchRuns(i.query),
+			stars: () => this.stars.all(),
+			setStar: (i) => this.stars.set(i)
+		};
+	}
+
+	/** Every run whose search text has every word of `query`, newest first (see `rules/search-query.ts`). */
+	private async searchRuns(query: string): Promise<RunSearch> {
+		const started = performance.now();
+		const terms = parseQuery(query);
+		if (terms.length === 0) return { hits: [], words: [], ms: 0 };
+		await this.addMissingTexts();
+		// A profile's name can change, so a word of it finds the profile's runs by id instead of by text.
+		const profiles = await this.ctx.profiles.list().catch(() => []);
+		const alternatives = new Map<number, string[]>();
+		terms.forEach((term, t) => {
+			if (term.field !== null && term.field !== 'profile') return;
+			const ids = profiles.filter((p) => p.name.toLowerCase().includes(term.text)).map((p) => p.id.toLowerCase());
+			if (ids.length > 0) alternatives.set(t, ids);
+		});
+		const hits = await this.search.search(terms, alternatives);
+		return { hits, words: terms.map((t) => t.text), ms: performance.now() - started };
+	}
+
+	/** Runs saved before search texts were kept get theirs once, from their full records. */
+	private async addMissingTexts(): Promise<void> {
+		if (this.textsChecked) return;
+		const keys = await this.keyMap();
+		for (const id of await this.search.missing(keys.keys())) {
+			for (const source of SOURCES) {
+				const run = source.run(await this.ctx.kv.get(source.prefix + id));
+				if (run) {
+					this.written.delete(id);
+					await this.put(run);
+					break;
+				}
+			}
+		}
+		this.textsChecked = true;
 	}
 
 	private async deleteRuns(ids: string[]): Promise<{ deleted: string[]; kept: string[] }> {
@@ -86,21 +140,29 @@ export class TimelineService {
 		return this.keys;
 	}
 
-	private async put(entry: TimelineEntry): Promise<void> {
-		const sig = signature(entry);
+	/** Writes the run's entry and its search text in one transaction, when either changed. */
+	private async put(run: AnyRun): Promise<void> {
+		const entry = entryOf(run);
+		const doc = searchDoc(run);
+		const sig = `${signature(entry)}|${hashOf(doc)}`;
 		if (this.written.get(entry.id) === sig) return;
 		this.written.set(entry.id, sig);
 		const key = timelineKey(entry);
 		(await this.keyMap()).set(entry.id, key);
-		await this.ctx.kv.set(key, entry);
+		this.search.saved(entry.id, doc);
+		await this.ctx.kv.setMany([
+			[key, entry],
+			[searchKeyOf(key), doc]
+		]);
 	}
 
 	private async remove(id: string): Promise<void> {
 		this.written.delete(id);
+		this.search.removed(id);
 		const keys = await this.keyMap();
 		const key = keys.get(id);
 		keys.delete(id);
-		if (key) await this.ctx.kv.delete(key);
+		if (key) await this.ctx.kv.deleteMany([key, searchKeyOf(key)]);
 	}
 
 	async timeline(limit?: number): Promise<TimelineEntry[]> {
@@ -118,8 +180,8 @@ export class TimelineService {
 				const id = key.slice(source.prefix.length);
 				present.add(id);
 				if (indexed.has(id)) continue;
-				const entry = source.entry(await this.ctx.kv.get(key));
-				if (entry) await this.put(entry);
+				const run = source.run(await this.ctx.kv.get(key));
+				if (run) await this.put(run);
 			}
 		}
 		for (const id of indexed) if (!present.has(id)) await this.remove(id);

@@ -15,6 +15,7 @@ import { applyValues, workflowFieldGroups, workflowValues } from '$lib/workflows
 import { nextSeed } from '$lib/fields/rules/seeds';
 import { roundFloat } from '$lib/fields/rules/float-rounding';
 import { closestModelFile } from '$lib/workflows/rules/closest-model';
+import { listValuesOf } from '$lib/workflows/rules/reuse-missing';
 import { missingNodeTypeCure } from '$lib/workflows/rules/missing-node-words';
 import { canvasLayout } from '$lib/workflows/rules/converter/canvas-layout';
 import type { ApiPrompt } from '$lib/workflows/protocol/workflow-api';
@@ -61,6 +62,8 @@ export class WorkflowEditor {
 		this.workflow && this.nodes ? checkWorkflow(this.currentPrompt(), this.nodes, this.workflow.missing?.nodeTypes) : []
 	);
 	partner = $derived(this.workflow && this.nodes ? usesPartnerNodes(this.workflow.prompt, this.nodes) : false);
+	/** The run whose inputs filled the form ("run again with these"), if any. */
+	inputsFrom = $state<WorkflowRun | null>(null);
 	/** Node types the import found missing that this server still lacks. */
 	missingNodeTypes = $derived(
 		(this.workflow?.missing?.nodeTypes ?? [])
@@ -72,7 +75,12 @@ export class WorkflowEditor {
 	 * server offers for that input: choosing one (or any other value) takes the warning away.
 	 */
 	missingModels = $derived(
-		(this.workflow?.missing?.models ?? []).flatMap((model) => {
+		[
+			...(this.workflow?.missing?.models ?? []),
+			// A reused run's models, LoRAs and other list values, which this server (another profile's, perhaps) may lack.
+			...(this.inputsFrom && this.nodes ? listValuesOf(this.inputsFrom.prompt, this.nodes) : [])
+		].flatMap((model, i, all) => {
+			if (all.findIndex((m) => m.nodeId === model.nodeId && m.input === model.input) !== i) return [];
 			const values = Object.hasOwn(this.values, model.nodeId) ? this.values[model.nodeId] : undefined;
 			if (!values || !Object.hasOwn(values, model.input) || values[model.input] !== model.name) return [];
 			const node = this.workflow && Object.hasOwn(this.workflow.prompt, model.nodeId) ? this.workflow.prompt[model.nodeId] : undefined;
@@ -108,9 +116,6 @@ export class WorkflowEditor {
 		for (const url of new Set(this.previews.values())) URL.revokeObjectURL(url);
 		this.previews.clear();
 	}
-
-	/** The run whose inputs filled the form ("run again with these"), if any. */
-	inputsFrom = $state<WorkflowRun | null>(null);
 
 	async open(id: string, inputsOfRun: string | null = null): Promise<void> {
 		const workflow = await workerApi().getWorkflow({ id });
