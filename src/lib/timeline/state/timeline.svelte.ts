@@ -3,7 +3,7 @@
  * a selection, and actions on many runs at once. Entries follow the worker's run events live.
  */
 import { SvelteSet } from 'svelte/reactivity';
-import { filterTimeline, isOpen, NO_FILTER, type TimelineEntry, type TimelineFilter } from '$lib/timeline/rules/timeline';
+import { collapseSweeps, filterTimeline, isOpen, NO_FILTER, type TimelineEntry, type TimelineFilter } from '$lib/timeline/rules/timeline';
 import { onWorkerEvent, workerApi } from '$lib/core/state/worker-bridge.svelte';
 import { runEntries } from '$lib/core/state/run-entries.svelte';
 import { pendingDeletes } from './pending-deletes.svelte';
@@ -26,12 +26,7 @@ export class TimelineStore {
 	}
 
 	/** Runs waiting to be deleted (here or in another tab) are hidden until undone or gone. */
-	shown = $derived(
-		filterTimeline(
-			[...this.entries.values()].filter((e) => !pendingDeletes.hidden.has(e.id)),
-			this.filter
-		)
-	);
+	shown = $derived(filterTimeline(collapseSweeps([...this.entries.values()].filter((e) => !pendingDeletes.hidden.has(e.id))), this.filter));
 	selection = $derived(this.shown.filter((e) => this.selected.has(e.id)));
 
 	/** Keeps the selection to runs that exist (once); the undo window's deletes are connected by the root layout. */
