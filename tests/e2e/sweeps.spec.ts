@@ -6,26 +6,27 @@
 import type { Page } from '@playwright/test';
 import { expect, hasHorizontalScroll, openExample, test, workflowControl, type Control } from './fixtures';
 import { holdNode, release, untilHeld } from './holds';
+import { addProfile } from './v2-helpers';
 
 const CELLS = '[data-cell]';
 const IN_FLIGHT = `${CELLS}[data-status="sending"], ${CELLS}[data-status="queued"], ${CELLS}[data-status="running"]`;
 
-/** Plans seed 1..3 by CFG 4, 6, 8, 10 on the open workflow's form and starts it; resolves on the grid page. */
-async function startSeedByCfgSweep(page: Page): Promise<void> {
+/** Plans seeds by CFG values on the open workflow's form and starts it; resolves on the grid page. */
+async function startSeedByCfgSweep(page: Page, seeds = '1..3', cfgs = '4, 6, 8, 10', count = 12): Promise<void> {
 	await page.getByText('Sweep: vary inputs').click();
 	await page.getByRole('button', { name: 'Add an input to vary' }).click();
 	const first = page.getByRole('group', { name: 'Input to vary 1 (columns)' });
 	await first.getByRole('combobox', { name: 'Input' }).selectOption({ label: 'KSampler · seed' });
-	await first.getByRole('textbox', { name: 'Values of input to vary 1' }).fill('1..3');
+	await first.getByRole('textbox', { name: 'Values of input to vary 1' }).fill(seeds);
 	await page.getByRole('button', { name: 'Add an input to vary' }).click();
 	const second = page.getByRole('group', { name: 'Input to vary 2 (rows)' });
 	await second.getByRole('combobox', { name: 'Input' }).selectOption({ label: 'KSampler · cfg' });
-	await second.getByRole('textbox', { name: 'Values of input to vary 2' }).fill('4, 6, 8, 10');
+	await second.getByRole('textbox', { name: 'Values of input to vary 2' }).fill(cfgs);
 	// The count before anything is sent.
-	await expect(page.getByRole('status', { name: 'Sweep size' })).toHaveText('12 runs (3 × 4)');
-	await page.getByRole('button', { name: 'Start sweep of 12 runs' }).click();
+	await expect(page.getByRole('status', { name: 'Sweep size' })).toHaveText(new RegExp(`^${count} runs \\(`));
+	await page.getByRole('button', { name: `Start sweep of ${count} runs` }).click();
 	await expect(page).toHaveURL(/\/sweeps\//);
-	await expect(page.locator(CELLS)).toHaveCount(12);
+	await expect(page.locator(CELLS)).toHaveCount(count);
 }
 
 async function submits(control: Control): Promise<number> {
@@ -124,4 +125,20 @@ test('cancel stops the rest of a sweep @phone', async ({ page, openApp, emulator
 	await release(emulator);
 	expect(await submits(control)).toBe(4);
 	await expect(page.getByRole('button', { name: 'Cancel the rest' })).toHaveCount(0);
+});
+
+test('on v2 a full queue refuses and the sweep waits it out, one job per cell', async ({ page, openApp, emulator, control }) => {
+	await holdNode(emulator, { classType: 'KSampler' });
+	await control.faults({ v2QueueLimit: 1 });
+	await openApp('/');
+	await addProfile(page, emulator, 'Cloud');
+	await openExample(page, 'Text to image');
+	await startSeedByCfgSweep(page, '1..2', '4, 8', 4);
+	// One job runs (held), one waits; the others are refused with 429 queue_full and sent again after Retry-After.
+	await untilHeld(emulator);
+	await expect.poll(async () => (await control.counters()).requests['POST /api/v2/jobs'] ?? 0, { timeout: 15_000 }).toBeGreaterThan(4);
+	await release(emulator);
+	await expect(progress(page)).toHaveText('Finished: 4 of 4 done', { timeout: 30_000 });
+	const state = (await (await fetch(`${emulator.urls.workflow}/__emulator/v2/state`)).json()) as { jobs: string[] };
+	expect(state.jobs, 'each cell is one job, whatever the refusals').toHaveLength(4);
 });

@@ -7,6 +7,7 @@ import { onWorkerEvent, workerApi } from '$lib/core/state/worker-bridge.svelte';
 import type { SweepAction, SweepCell, SweepRecord } from '../protocol/sweep';
 import { cellAt, gridShape, progressWords, tally } from '../rules/sweep-grid';
 import { valueWords } from '../rules/sweep-plan';
+import { cellRows, sweepCsv, sweepJson, type CellRunFacts } from '../rules/sweep-export';
 
 export class SweepPageStore {
 	sweep = $state<SweepRecord | null>(null);
@@ -60,6 +61,20 @@ export class SweepPageStore {
 			if (this.picked.size >= 2) this.picked.delete([...this.picked][0]!);
 			this.picked.add(index);
 		}
+	}
+
+	/** Saves the sweep as a CSV or JSON file: one row per cell, with what its run says (`factsOf`). */
+	download(kind: 'csv' | 'json', factsOf: (cell: SweepCell) => CellRunFacts | undefined): void {
+		const sweep = this.sweep;
+		if (!sweep) return;
+		const rows = cellRows(sweep, factsOf);
+		const text = kind === 'csv' ? sweepCsv(sweep, rows) : sweepJson(sweep, rows);
+		const url = URL.createObjectURL(new Blob([text], { type: kind === 'csv' ? 'text/csv' : 'application/json' }));
+		const a = document.createElement('a');
+		a.href = url;
+		a.download = `sweep-${sweep.title.replace(/[^\w.-]+/g, '-').slice(0, 40)}-${sweep.id.slice(0, 8)}.${kind}`;
+		a.click();
+		setTimeout(() => URL.revokeObjectURL(url), 10_000);
 	}
 
 	/** The values a cell sets, as its caption: "seed 2, cfg 6". */

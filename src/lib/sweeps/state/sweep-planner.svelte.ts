@@ -6,6 +6,8 @@
 import type { Field } from '$lib/fields/rules/field-model';
 import type { ApiPrompt } from '$lib/core/protocol/workflow-run';
 import { workerApi } from '$lib/core/state/worker-bridge.svelte';
+import { runEntries } from '$lib/core/state/run-entries.svelte';
+import { estimateRemaining, formatDuration, recentDurations } from '$lib/core/rules/eta';
 import { MAX_AXES, type SweepAxis } from '../protocol/sweep';
 import { canVary, choicesOf, entryOf, readAxis, type AxisDraft, type AxisField, type AxisReading } from '../rules/axis-fields';
 import { axisGroups } from '../rules/sweep-plan';
@@ -44,6 +46,24 @@ export class SweepPlanner {
 	});
 
 	canAdd = $derived(this.drafts.length < MAX_AXES);
+
+	/**
+	 * The expected time, from this workflow's past runs on this server (one at a time, as its queue
+	 * runs them), and the spend, which workflow runs never report: said, not invented.
+	 */
+	estimate = $derived.by(() => {
+		const plan = this.plan;
+		const { profileId, workflowId } = this.subject();
+		if (!plan.ok || !workflowId) return null;
+		const here = [...runEntries.entries.values()].filter((e) => e.profileId === profileId);
+		const past = recentDurations(here, 'workflow', workflowId);
+		const ms = estimateRemaining({ position: plan.count - 1, recentDurations: past });
+		const time =
+			ms === undefined
+				? 'No past run of this workflow on this server to estimate the time from.'
+				: `About ${formatDuration(ms)}, from ${Math.min(past.length, 10)} past run${past.length === 1 ? '' : 's'} of this workflow here.`;
+		return `${time} Spend: not known (workflow runs here report none).`;
+	});
 
 	fieldOf(draft: AxisDraft): AxisField | undefined {
 		return this.candidates.find((c) => c.field.id === draft.fieldId);
