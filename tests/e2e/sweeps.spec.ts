@@ -142,3 +142,27 @@ test('on v2 a full queue refuses and the sweep waits it out, one job per cell', 
 	const state = (await (await fetch(`${emulator.urls.workflow}/__emulator/v2/state`)).json()) as { jobs: string[] };
 	expect(state.jobs, 'each cell is one job, whatever the refusals').toHaveLength(4);
 });
+
+test.describe('the end of a sweep', () => {
+	// Notifications need the service worker, which the suite blocks by default (decision 0058).
+	test.use({ serviceWorkers: 'allow' });
+
+	test('is told once, not once per cell, when the page is hidden', async ({ page, context, openApp, emulator }) => {
+		await context.grantPermissions(['notifications']);
+		await holdNode(emulator, { classType: 'KSampler' });
+		await openApp('/settings');
+		await page.getByRole('checkbox', { name: /Notify me when a run finishes/ }).check();
+		await openExample(page, 'Text to image');
+		await startSeedByCfgSweep(page, '1..2', '4, 8', 4);
+		await untilHeld(emulator);
+		// Hidden, as a backgrounded tab or a locked phone.
+		await page.evaluate(() => {
+			Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+			Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+			document.dispatchEvent(new Event('visibilitychange'));
+		});
+		await release(emulator);
+		const titles = () => page.evaluate(async () => (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => n.title));
+		await expect.poll(titles, { timeout: 20_000 }).toEqual(['The sweep of Text to image finished']);
+	});
+});
