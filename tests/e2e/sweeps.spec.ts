@@ -3,6 +3,7 @@
  * service. Runs are caught with the emulator's hold, never slowed down; the emulator's request
  * counters say how many jobs were submitted.
  */
+import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, hasHorizontalScroll, openExample, test, workflowControl, type Control } from './fixtures';
 import { holdNode, release, untilHeld } from './holds';
@@ -73,6 +74,18 @@ test('a 3 x 4 seed x CFG sweep fills its grid live and shows in the timeline as 
 	await page.getByRole('checkbox', { name: 'Compare seed 1, cfg 4' }).check();
 	await page.getByRole('checkbox', { name: 'Compare seed 3, cfg 10' }).check();
 	await expect(page.getByRole('region', { name: 'Compare two cells' }).getByRole('slider')).toBeVisible();
+
+	// The grid saves as one PNG (drawn in the worker); dropped back on Runboard, it reopens the sweep.
+	const sweepUrl = page.url();
+	const download = page.waitForEvent('download');
+	await page.getByRole('button', { name: 'Save grid as PNG' }).click();
+	const picture = await (await download).path();
+	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Workflows' }).click();
+	await page
+		.getByLabel('Workflow file to import')
+		.setInputFiles({ name: 'sweep.png', mimeType: 'image/png', buffer: readFileSync(picture) });
+	await expect(page).toHaveURL(sweepUrl);
+	await expect(progress(page)).toHaveText('Finished: 12 of 12 done');
 
 	// The Runs list shows the sweep as one entry, which opens the grid.
 	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Runs' }).click();

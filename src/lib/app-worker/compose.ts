@@ -41,6 +41,7 @@ export function composeWorker(env: WorkerEnv): ComposedWorker {
 		getRun: (id) => runs.getRun({ id }),
 		stopRun: (runId) => runs.stopRun({ runId }),
 		deleteRun: (id) => runs.deleteRun({ id }),
+		output: (runId, index) => runs.output({ runId, index }),
 		surfaceKind: async (profileId) => {
 			const kind = await runs.workflowSurface({ profileId });
 			return kind.ok ? kind.value : null;

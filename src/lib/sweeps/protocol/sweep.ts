@@ -91,6 +91,11 @@ export interface SweepApi {
 	getSweep(input: { id: string }): Promise<SweepRecord | null>;
 	listSweeps(input: Record<string, never>): Promise<SweepRecord[]>;
 	sweepAction(input: { id: string; action: SweepAction }): Promise<SweepRecord | null>;
+	/** The grid as one PNG with axis labels, drawn in the worker, carrying the workflow and the sweep in its text chunks. */
+	sweepPicture(input: { id: string }): Promise<{ ok: true; value: Blob } | { ok: false; error: AppError }>;
 }
 
 export type SweepEvent = { type: 'sweep'; sweep: SweepRecord };
+
+/** The text chunk of an exported grid picture that names its sweep (the workflow is in `prompt`, as ComfyUI writes it). */
+export const SWEEP_TEXT_KEY = 'runboard_sweep';

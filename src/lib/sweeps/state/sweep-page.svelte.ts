@@ -69,10 +69,34 @@ export class SweepPageStore {
 		if (!sweep) return;
 		const rows = cellRows(sweep, factsOf);
 		const text = kind === 'csv' ? sweepCsv(sweep, rows) : sweepJson(sweep, rows);
-		const url = URL.createObjectURL(new Blob([text], { type: kind === 'csv' ? 'text/csv' : 'application/json' }));
+		this.save(new Blob([text], { type: kind === 'csv' ? 'text/csv' : 'application/json' }), kind);
+	}
+
+	pictureProblem = $state<string | null>(null);
+	pictureBusy = $state(false);
+
+	/** Saves the grid as one PNG, drawn in the worker; dropping it on Workflows reopens this sweep. */
+	async downloadPicture(): Promise<void> {
+		const sweep = this.sweep;
+		if (!sweep) return;
+		this.pictureBusy = true;
+		this.pictureProblem = null;
+		try {
+			const picture = await workerApi().sweepPicture({ id: sweep.id });
+			if (!picture.ok) return void (this.pictureProblem = picture.error.message);
+			this.save(picture.value, 'png');
+		} finally {
+			this.pictureBusy = false;
+		}
+	}
+
+	private save(blob: Blob, extension: string): void {
+		const sweep = this.sweep;
+		if (!sweep) return;
+		const url = URL.createObjectURL(blob);
 		const a = document.createElement('a');
 		a.href = url;
-		a.download = `sweep-${sweep.title.replace(/[^\w.-]+/g, '-').slice(0, 40)}-${sweep.id.slice(0, 8)}.${kind}`;
+		a.download = `sweep-${sweep.title.replace(/[^\w.-]+/g, '-').slice(0, 40)}-${sweep.id.slice(0, 8)}.${extension}`;
 		a.click();
 		setTimeout(() => URL.revokeObjectURL(url), 10_000);
 	}

@@ -33,6 +33,7 @@ function worker(kv: MemoryStore, runs: Map<string, WorkflowRun>, options: { stor
 		getRun: async (id) => runs.get(id) ?? null,
 		stopRun: async () => undefined,
 		deleteRun: async (id) => void runs.delete(id),
+		output: async () => ({ ok: false, error: { kind: 'not-found', message: 'none' } }),
 		surfaceKind: async () => 'local-comfyui'
 	};
 	const service = new SweepService(ctx, port);

@@ -8,7 +8,7 @@ import { appError, fail, ok, type Result } from '../../core/protocol/errors';
 import type { WorkerContext } from '../../core/worker/context';
 import type { WorkflowRun } from '../../core/protocol/workflow-run';
 import { isStorageFull } from '../../core/worker/quota';
-import type { SubmitRunError, SubmitRunInput, SurfaceKind } from '../../workflows';
+import type { SurfaceKind } from '../../workflows';
 import {
 	SWEEP_SCHEMA_VERSION,
 	type CellStatus,
@@ -20,15 +20,10 @@ import {
 import { axisGroups, cellPrompt, cellSeeds, planCells } from '../rules/sweep-plan';
 import { stepSweep, type SweepEffect, type SweepInput } from '../rules/sweep-reducer';
 import { SweepRepo } from './sweep-repo';
+import { gridPicture } from './grid-picture';
+import type { SweepRunPort } from './run-port';
 
-/** What the sweep needs of workflow runs, handed in by the worker's assembly. */
-export interface SweepRunPort {
-	submit(input: SubmitRunInput): Promise<Result<WorkflowRun, SubmitRunError>>;
-	getRun(id: string): Promise<WorkflowRun | null>;
-	stopRun(runId: string): Promise<unknown>;
-	deleteRun(runId: string): Promise<void>;
-	surfaceKind(profileId: string): Promise<SurfaceKind | null>;
-}
+export type { SweepRunPort } from './run-port';
 
 /**
  * Cells sent at once. A local ComfyUI runs one job at a time: one running and one waiting keeps it
@@ -69,7 +64,12 @@ export class SweepService {
 			startSweep: (i) => this.start(i),
 			getSweep: async ({ id }) => (await this.repo.get(id)) ?? null,
 			listSweeps: () => this.repo.list(),
-			sweepAction: ({ id, action }) => this.act(id, action)
+			sweepAction: ({ id, action }) => this.act(id, action),
+			sweepPicture: async ({ id }) => {
+				const sweep = await this.repo.get(id);
+				if (!sweep) return fail(appError('not-found', 'This sweep is no longer here.'));
+				return gridPicture(sweep, this.runs);
+			}
 		};
 	}
 
