@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, hasHorizontalScroll, openExample, test, workflowControl, type Control } from './fixtures';
+import { axeViolations } from './axe-check';
 import { holdNode, release, untilHeld } from './holds';
 import { addProfile } from './v2-helpers';
 
@@ -62,6 +63,16 @@ test('a 3 x 4 seed x CFG sweep fills its grid live and shows in the timeline as 
 	await expect(page.getByRole('region', { name: 'Sweep grid' }).getByRole('img', { name: 'Output' })).toHaveCount(12);
 	await expect(page.getByRole('cell', { name: 'seed 2, cfg 8' }).getByRole('link')).toHaveAttribute('href', /\/runs\//);
 	expect(await submits(control)).toBe(12);
+	const violations = await axeViolations(page, ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
+	expect(
+		violations.map(
+			(v) =>
+				`${v.id}: ${v.nodes
+					.map((n) => n.target.join(' '))
+					.slice(0, 3)
+					.join(' | ')}`
+		)
+	).toEqual([]);
 
 	// On a phone the grid scrolls inside itself, both ways; the page does not scroll sideways.
 	const grid = page.getByRole('region', { name: 'Sweep grid' });
