@@ -49,7 +49,15 @@ export function installControlRoutes(app: FastifyInstance, state: EmulatorState,
 				if (typeof body.slowMs !== 'number' || body.slowMs < 0) return reply.code(400).send({ error: 'slowMs must be >= 0' });
 				f.slowMs = body.slowMs;
 			}
-			for (const key of ['v2ScanMs', 'v2HashDelayMs', 'v2HoldMs', 'v2DropAnswers', 'v2StreamDropAfterFrames', 'v2StreamCap'] as const) {
+			for (const key of [
+				'v2ScanMs',
+				'v2HashDelayMs',
+				'v2HoldMs',
+				'v2DropAnswers',
+				'v2StreamDropAfterFrames',
+				'v2StreamCap',
+				'v2QueueLimit'
+			] as const) {
 				const v = body[key];
 				if (v === undefined) continue;
 				const min = key === 'v2StreamCap' ? -1 : 0;

@@ -43,6 +43,8 @@ export interface FaultSet {
 	v2InsufficientCredits: boolean;
 	/** v2: POST /jobs answers 429 queue_full with Retry-After. */
 	v2QueueFull: boolean;
+	/** v2: POST /jobs answers 429 queue_full (Retry-After 1) while this many jobs wait to start; 0 sets no limit. */
+	v2QueueLimit: number;
 	/** v2: new uploads answer 202 and stay "scanning" (not ready) this long. */
 	v2ScanMs: number;
 	/** v2: new assets carry `hash: null` this long. */
@@ -75,6 +77,7 @@ export function emptyV2Faults() {
 	return {
 		v2InsufficientCredits: false,
 		v2QueueFull: false,
+		v2QueueLimit: 0,
 		v2ScanMs: 0,
 		v2HashDelayMs: 0,
 		v2HoldMs: 0,

@@ -232,6 +232,22 @@ describe('v2 contract conformance (managed)', () => {
 		expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
 	});
 
+	it('a queue of bounded depth refuses with queue_full while it is full, and takes jobs again once one starts', async () => {
+		await control(bed.emu, '/workflow/timing', { holdNode: { classType: 'KSampler' } });
+		await faults(bed.emu, { v2QueueLimit: 1 });
+		const running = await c().submit<JobBody>(smallJob(3, 1));
+		const waiting = await c().submit<JobBody>(smallJob(3, 2));
+		const refused = await c().submit<Err>(smallJob(3, 3));
+		expect([running.status, waiting.status, refused.status, refused.headers.get('retry-after')]).toEqual([201, 201, 429, '1']);
+		expectEnvelope(refused.body, 'queue_full');
+		await control(bed.emu, '/workflow/release', { promptId: running.body.id });
+		await pollJob(c(), running.body, terminal);
+		// The waiting job started (and is held): the queue has room again.
+		expect((await c().submit<JobBody>(smallJob(3, 4))).status).toBe(201);
+		await control(bed.emu, '/workflow/timing', { holdNode: null });
+		await control(bed.emu, '/workflow/release', {});
+	});
+
 	it('"a retry with the same key and the same body replays the recorded answer (header Idempotency-Replayed: true, the same job, no second execution)"', async () => {
 		const h = { 'Idempotency-Key': crypto.randomUUID() };
 		const a = await c().submit<JobBody>(smallJob(), {}, h);

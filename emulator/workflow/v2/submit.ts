@@ -79,6 +79,9 @@ export function submitJob(core: V2Core, surface: SurfaceState, body: Record<stri
 		return errorAnswer(402, 'insufficient_credits', 'The account has no credits left.', null, false);
 	if (faults.v2QueueFull)
 		return { ...errorAnswer(429, 'queue_full', 'The queue is full: retry later.', null, false), headers: { 'Retry-After': '5' } };
+	// A queue of bounded depth: refused while that many jobs wait, accepted again as they start.
+	if (faults.v2QueueLimit > 0 && core.engine.book.pendingJobs().length >= faults.v2QueueLimit)
+		return { ...errorAnswer(429, 'queue_full', 'The queue is full: retry later.', null, false), headers: { 'Retry-After': '1' } };
 	const resolved = resolveAssets(core, surface, workflow);
 	if (!resolved.ok) return errorAnswer(422, 'missing_asset', resolved.message, { node_id: resolved.nodeId, input: resolved.input });
 

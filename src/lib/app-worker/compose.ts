@@ -15,6 +15,7 @@ import { testConnection } from '../workflows/worker/connection-test';
 import { ProfileSocket } from '../workflows/worker/profile-socket';
 import { RunsRepo } from '../workflows/worker/runs-repo';
 import { WorkflowService } from '../workflows/worker/workflow-service';
+import { SweepService } from '../sweeps/worker/sweep-service';
 
 export interface ComposedWorker {
 	core: RunboardWorker;
@@ -33,13 +34,28 @@ export function composeWorker(env: WorkerEnv): ComposedWorker {
 
 	const workflows = new WorkflowService({ ...ctx, onSocketMessage: (listener) => socket.subscribe(listener) });
 	const models = new ModelService(ctx);
+	const runs = workflows.api();
+	// A sweep's cells are ordinary workflow runs: it sends and follows them through the workflow feature.
+	const sweeps = new SweepService(ctx, {
+		submit: (input) => runs.submitRun(input),
+		getRun: (id) => runs.getRun({ id }),
+		stopRun: (runId) => runs.stopRun({ runId }),
+		deleteRun: (id) => runs.deleteRun({ id }),
+		output: (runId, index) => runs.output({ runId, index }),
+		surfaceKind: async (profileId) => {
+			const kind = await runs.workflowSurface({ profileId });
+			return kind.ok ? kind.value : null;
+		}
+	});
+	core.onProfileDeleted((profileId) => sweeps.removeProfile(profileId).then(() => []));
 	const api: WorkerApi = {
 		...core.api(),
 		...workflows.api(),
 		...new StorageService(ctx).api(),
 		...new HistoryService(ctx).api(),
 		...new TimelineService(ctx).api(),
-		...models.api()
+		...models.api(),
+		...sweeps.api()
 	};
 	return { core, api };
 }

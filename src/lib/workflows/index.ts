@@ -4,3 +4,5 @@
  */
 export type { WorkflowApi, WorkflowEvent } from './protocol/api';
 export type { ApiPrompt } from './protocol/workflow-api';
+export type { SubmitRunError, SubmitRunInput } from './protocol/api';
+export type { SurfaceKind } from './protocol/surface-kind';

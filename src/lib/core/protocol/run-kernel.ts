@@ -50,6 +50,8 @@ export interface TimelineEntry {
 	href: string;
 	/** Workflow job id, for cancelling from the list. */
 	promptId: string | null;
+	/** The sweep this run is a cell of: the Runs list shows the sweep as one entry. */
+	sweepId?: string;
 }
 
 export interface FirstOutput {

@@ -32,6 +32,9 @@ export const OBJECT_INFO_KEY = 'objectinfo:';
 /** BLAKE3 of a chosen file by its identity (name, size, mtime). */
 export const FILE_HASH_KEY = 'hash:';
 
+// Sweeps: one record per sweep, its cells being ordinary runs that carry its id.
+export const SWEEP_KEY = 'sweep:';
+
 // Model runs
 export const MODEL_RUN_KEY = 'modelrun:';
 /** Saved result bytes: `models:bytes:<run id>:<part>`. */

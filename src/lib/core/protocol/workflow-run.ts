@@ -117,6 +117,8 @@ export interface WorkflowRun {
 	 * terminal state; kept after it, so a job that finished anyway says the cancel came too late.
 	 */
 	canceling?: boolean;
+	/** A cell of a sweep: the sweep's id and the cell's index in it. */
+	sweep?: { id: string; cell: number };
 }
 
 /** A v2 job past its retention deadline (`expired`): shown as such; what was saved here stays. */

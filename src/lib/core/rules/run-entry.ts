@@ -113,7 +113,8 @@ export function workflowEntry(run: WorkflowRun): TimelineEntry {
 		...withFirst(firstOfWorkflow(run)),
 		elsewhere: run.elsewhere === true,
 		href: `/runs/${run.id}`,
-		promptId: run.promptId
+		promptId: run.promptId,
+		...(run.sweep ? { sweepId: run.sweep.id } : {})
 	};
 }
 

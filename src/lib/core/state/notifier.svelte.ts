@@ -16,7 +16,14 @@ interface RunSeen {
 	title: string;
 	status: string;
 	url: string;
+	/** A cell of a sweep: counted on the badge, not announced (the sweep's end is, once). */
+	quiet?: boolean;
+	/** A sweep: announced when it ends, not counted (its cells are). */
+	uncounted?: boolean;
 }
+
+/** A sweep's state in the words of a run's, for the notification. */
+const SWEEP_STATUS: Record<string, string> = { running: 'running', paused: 'running', finished: 'succeeded', cancelled: 'cancelled' };
 
 const FINAL = new Set(['succeeded', 'failed', 'cancelled', 'unknown']);
 const WORDS: Record<string, string> = {
@@ -64,7 +71,21 @@ export class Notifier {
 		});
 		onWorkerEvent((event) => {
 			if (event.type === 'run')
-				this.seen({ id: event.run.id, title: event.run.title, status: event.run.status, url: `/runs/${event.run.id}` });
+				this.seen({
+					id: event.run.id,
+					title: event.run.title,
+					status: event.run.status,
+					url: `/runs/${event.run.id}`,
+					...(event.run.sweep ? { quiet: true } : {})
+				});
+			else if (event.type === 'sweep')
+				this.seen({
+					id: event.sweep.id,
+					title: `The sweep of ${event.sweep.title}`,
+					status: SWEEP_STATUS[event.sweep.status] ?? 'running',
+					url: `/sweeps/${event.sweep.id}`,
+					uncounted: true
+				});
 			else if (event.type === 'model-run')
 				this.seen({ id: event.run.id, title: event.run.title, status: event.run.status, url: `/runs/${event.run.id}` });
 		});
@@ -107,7 +128,7 @@ export class Notifier {
 		this.open.delete(run.id);
 		this.updateBadge();
 		const away = document.visibilityState === 'hidden' || Date.now() - this.visibleSince < WAKE_WINDOW_MS;
-		if (away) void this.announce(run);
+		if (away && !run.quiet) void this.announce(run);
 	}
 
 	private async announce(run: RunSeen): Promise<void> {
@@ -116,7 +137,7 @@ export class Notifier {
 		try {
 			const registration = await navigator.serviceWorker.ready;
 			await registration.showNotification(`${run.title} ${WORDS[run.status] ?? 'ended'}`, {
-				body: 'Tap to open the run in Runboard.',
+				body: run.url.startsWith('/sweeps/') ? 'Tap to open its grid in Runboard.' : 'Tap to open the run in Runboard.',
 				tag: run.id,
 				icon: '/icons/icon-192.png',
 				badge: '/icons/icon-192.png',
@@ -129,7 +150,7 @@ export class Notifier {
 
 	private updateBadge(): void {
 		const nav = navigator as Navigator & { setAppBadge?: (n: number) => Promise<void>; clearAppBadge?: () => Promise<void> };
-		const count = this.open.size;
+		const count = [...this.open.values()].filter((r) => !r.uncounted).length;
 		if (count > 0) void nav.setAppBadge?.(count).catch(() => {});
 		else void nav.clearAppBadge?.().catch(() => {});
 	}

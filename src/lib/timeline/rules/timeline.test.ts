@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filterTimeline, NO_FILTER, type TimelineEntry } from './timeline';
+import { collapseSweeps, filterTimeline, NO_FILTER, type TimelineEntry } from './timeline';
 import { askedOfBody, askedOfWorkflow, askedWords, modelEntry, workflowEntry } from '../../core/rules/run-entry';
 import { MODEL_RUN_VERSION, type ModelRun, type StoredAsset } from '../../models/rules/model-run';
 import { newWorkflowRun } from '../../workflows/rules/run-record';
@@ -14,6 +14,22 @@ describe('the Runs timeline', () => {
 		entry({ id: 'c', createdAt: 2, profileId: 'p2', status: 'failed' }),
 		entry({ id: 'd', createdAt: 4, status: 'unknown', kind: 'model', subject: 'sonora/tts' })
 	];
+
+	it('shows a sweep as one entry that opens its grid, open while any cell is', () => {
+		const cells = [
+			entry({ id: 's1', createdAt: 10, sweepId: 'sw', asked: 'a boat' }),
+			entry({ id: 's2', createdAt: 11, sweepId: 'sw', status: 'running' }),
+			entry({ id: 's3', createdAt: 12, sweepId: 'sw', status: 'queued' })
+		];
+		const shown = collapseSweeps([...all, ...cells]);
+		expect(shown.map((e) => e.id).sort()).toEqual(['a', 'b', 'c', 'd', 's1']);
+		expect(shown.find((e) => e.id === 's1')).toMatchObject({
+			title: 'Sweep: Text to image (3 runs)',
+			href: '/sweeps/sw',
+			status: 'running'
+		});
+		expect(shown.find((e) => e.id === 's1')).not.toHaveProperty('asked');
+	});
 
 	it('lists newest first', () => {
 		expect(filterTimeline(all, NO_FILTER).map((e) => e.id)).toEqual(['d', 'b', 'c', 'a']);

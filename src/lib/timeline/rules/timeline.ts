@@ -66,3 +66,29 @@ export function filterTimeline(entries: readonly TimelineEntry[], filter: Timeli
 		)
 		.sort((a, b) => b.createdAt - a.createdAt);
 }
+
+/**
+ * A sweep's cells as one entry that opens its grid: the first cell stands for them, titled with the
+ * count, open while any cell is. Runs outside sweeps pass through.
+ */
+export function collapseSweeps(entries: readonly TimelineEntry[]): TimelineEntry[] {
+	const cells = new Map<string, TimelineEntry[]>();
+	const out: TimelineEntry[] = [];
+	for (const e of entries) {
+		if (!e.sweepId) out.push(e);
+		else cells.set(e.sweepId, [...(cells.get(e.sweepId) ?? []), e]);
+	}
+	for (const [sweepId, group] of cells) {
+		const first = group.reduce((a, b) => (b.createdAt < a.createdAt ? b : a));
+		const open = group.some(isOpen);
+		// No prompt words: the row's title says it is a sweep.
+		const { asked: _asked, ...rest } = first;
+		out.push({
+			...rest,
+			title: `Sweep: ${first.title} (${group.length} run${group.length === 1 ? '' : 's'})`,
+			status: open ? 'running' : first.status,
+			href: `/sweeps/${sweepId}`
+		});
+	}
+	return out;
+}

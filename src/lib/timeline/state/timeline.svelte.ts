@@ -4,7 +4,7 @@
  */
 import { SvelteMap, SvelteSet } from 'svelte/reactivity';
 import type { Star } from '$lib/timeline/protocol/api';
-import { filterTimeline, isOpen, NO_FILTER, type TimelineEntry, type TimelineFilter } from '$lib/timeline/rules/timeline';
+import { collapseSweeps, filterTimeline, isOpen, NO_FILTER, type TimelineEntry, type TimelineFilter } from '$lib/timeline/rules/timeline';
 import { onWorkerEvent, workerApi } from '$lib/core/state/worker-bridge.svelte';
 import { runEntries } from '$lib/core/state/run-entries.svelte';
 import { pendingDeletes } from './pending-deletes.svelte';
@@ -52,14 +52,10 @@ export class TimelineStore {
 
 	/** Runs waiting to be deleted (here or in another tab) are hidden until undone or gone. */
 	shown = $derived(
-		filterTimeline(
-			[...this.entries.values()].filter((e) => !pendingDeletes.hidden.has(e.id)),
-			this.filter,
-			{
-				...(this.found?.query === this.filter.text ? { found: this.found.ids, foundAt: this.found.at } : {}),
-				starred: new Set(this.stars.keys())
-			}
-		)
+		filterTimeline(collapseSweeps([...this.entries.values()].filter((e) => !pendingDeletes.hidden.has(e.id))), this.filter, {
+			...(this.found?.query === this.filter.text ? { found: this.found.ids, foundAt: this.found.at } : {}),
+			starred: new Set(this.stars.keys())
+		})
 	);
 	/** The searched words, for marking them in the rows. */
 	words = $derived(parseQuery(this.filter.text).map((t) => t.text));

@@ -63,6 +63,11 @@ export interface SubmitRunInput {
 	title: string;
 	prompt: ApiPrompt;
 	seeds: Record<string, number>;
+	/** Ids chosen by the caller and stored before this call (a sweep's cell): a resend after a reload reuses them. */
+	runId?: string;
+	promptId?: string;
+	/** The run is a cell of this sweep. */
+	sweep?: { id: string; cell: number };
 }
 
 export interface SaveWorkflowInput {

@@ -42,6 +42,8 @@ export type ImportResult =
 			notes?: string[];
 			/** Node packs and model files the server lacks. */
 			missing?: Missing;
+			/** The file is a sweep's grid picture: the sweep it names, reopened instead when this device has it. */
+			sweepId?: string;
 	  }
 	| { ok: false; message: string; missing?: Missing };
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { deflateSync } from 'node:zlib';
 import { importWorkflowText, UI_FORMAT_HINT } from './workflow-import';
 import { readPngText } from './png-chunks';
-import { crc32 } from '../protocol/files/crc32';
+import { crc32 } from '../../core/protocol/crc32';
 import textToImage from './examples/text-to-image.json';
 
 function chunk(type: string, data: Uint8Array): Uint8Array {

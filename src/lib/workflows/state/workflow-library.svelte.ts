@@ -35,6 +35,11 @@ export class WorkflowLibraryStore {
 		return workerApi().importFile({ file, profileId });
 	}
 
+	/** Whether this device has the sweep a dropped grid picture names. */
+	async hasSweep(id: string): Promise<boolean> {
+		return (await workerApi().getSweep({ id })) !== null;
+	}
+
 	importText(text: string, profileId: string | null): Promise<ImportResult> {
 		return workerApi().importText({ text, profileId });
 	}

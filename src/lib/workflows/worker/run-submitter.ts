@@ -69,9 +69,11 @@ export class RunSubmitter {
 		const surface = found.value;
 		const info = await this.objectInfo({ profileId: input.profileId });
 		const partner = info.ok ? usesPartnerNodes(input.prompt, info.value.nodes) : false;
+		const { runId, promptId, sweep, ...asked } = input;
 		let run: WorkflowRun = {
-			...newWorkflowRun({ id: crypto.randomUUID(), ...input, partner, now: Date.now() }),
-			promptId: crypto.randomUUID()
+			...newWorkflowRun({ id: runId ?? crypto.randomUUID(), ...asked, partner, now: Date.now() }),
+			promptId: promptId ?? crypto.randomUUID(),
+			...(sweep ? { sweep } : {})
 		};
 		// The record and its key (the prompt id) reach the device before anything is sent, or nothing is sent.
 		try {

@@ -24,6 +24,8 @@ import { Surfaces, type WorkflowSurface } from './surfaces';
 import type { ActiveJob, StopOutcome } from './surfaces/surface';
 import { isQuotaError } from '../../core/worker/quota';
 import { OBJECT_INFO_KEY as OBJECT_INFO } from '../../core/protocol/storage-keys';
+import { SWEEP_TEXT_KEY } from '../../sweeps';
+import { ownText, type FileTexts } from '../protocol/files/texts';
 
 interface CachedObjectInfo {
 	nodes: NodeDefinitions;
@@ -168,7 +170,11 @@ export class WorkflowService {
 		const label = `"${file.name}"`;
 		// Files ComfyUI saved (images, audio, video) are read by their metadata only, within caps.
 		const embedded = await readWorkflowFile({ source: file }, new AbortController().signal);
-		if (embedded.ok) return this.importTexts(workflowFromFileTexts(embedded.texts), label, profileId);
+		if (embedded.ok) {
+			const imported = await this.importTexts(workflowFromFileTexts(embedded.texts), label, profileId);
+			const sweepId = sweepNamedIn(embedded.texts);
+			return imported.ok && sweepId ? { ...imported, sweepId } : imported;
+		}
 		if (embedded.kind !== 'unsupported') return { ok: false, message: embedded.message };
 		if (/^(image|audio|video)\//.test(file.type))
 			return { ok: false, message: `${label} is a kind of file ComfyUI does not write its workflow into.` };
@@ -355,5 +361,18 @@ async function thumbnailOf(blob: Blob): Promise<Blob> {
 		return await canvas.convertToBlob({ type: 'image/webp', quality: 0.8 });
 	} catch {
 		return blob;
+	}
+}
+
+/** The id of the sweep an exported grid picture names, if its text says one. */
+function sweepNamedIn(texts: FileTexts): string | undefined {
+	const text = ownText(texts, SWEEP_TEXT_KEY);
+	if (!text) return undefined;
+	try {
+		const value: unknown = JSON.parse(text);
+		const id = typeof value === 'object' && value !== null && Object.hasOwn(value, 'id') ? (value as { id: unknown }).id : undefined;
+		return typeof id === 'string' && /^[\w-]{1,64}$/.test(id) ? id : undefined;
+	} catch {
+		return undefined;
 	}
 }

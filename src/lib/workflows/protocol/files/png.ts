@@ -5,7 +5,7 @@
  */
 import { ascii, latin1, u32be, utf8 } from './binary';
 import type { FileReader } from './byte-source';
-import { crc32 } from './crc32';
+import { crc32 } from '../../../core/protocol/crc32';
 import { FileProblem, quoted } from './file-problem';
 import { inflateCapped } from './inflate';
 import { formatMiB, MAX_ELEMENTS, MAX_INFLATED_TEXT_BYTES, MAX_METADATA_BYTES } from './limits';

@@ -1,7 +1,7 @@
 /** Test helpers: the fixture files of tests/fixtures/workflow-files and small PNG builders. */
 import { readFileSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
-import { crc32 } from './crc32';
+import { crc32 } from '../../../core/protocol/crc32';
 import { bytesSource, readWorkflowFile, type ByteSource, type WorkflowFileResult } from './read-workflow-file';
 
 const DIR = new URL('../../../../../tests/fixtures/workflow-files/', import.meta.url);

@@ -1,0 +1,101 @@
+/**
+ * A sweep: many runs of one workflow as one piece of work. One record in IndexedDB (`sweep:<id>`)
+ * holds the plan (axes, the fixed inputs) and each cell's place, its run's id and how that run
+ * stands; the cells themselves are ordinary runs carrying the sweep's id. Types only.
+ */
+import type { ApiPrompt } from '../../core/protocol/workflow-run';
+import type { AppError } from '../../core/protocol/errors';
+
+export const SWEEP_SCHEMA_VERSION = 1;
+/** At most three axes: columns, rows, pages. */
+export const MAX_AXES = 3;
+/** A sweep larger than this is refused: a grid nobody can read, and a queue nobody meant. */
+export const MAX_CELLS = 400;
+
+/** A value an axis sets: a number, a text, a choice the server offered. */
+export type AxisValue = string | number | boolean;
+
+/** One input that varies: where it sits in the workflow (`[nodeId, input]`) and the values it takes. */
+export interface SweepAxis {
+	/** The form field's id (`nodeId.input`), for labels. */
+	fieldId: string;
+	path: [string, string];
+	label: string;
+	/** The input is a seed: its values are also the run's shown seed. */
+	seed: boolean;
+	values: AxisValue[];
+	/** Moves together with the axis before it (width with height): same number of values, one step each. */
+	pairedWithPrevious: boolean;
+}
+
+/**
+ * How a cell stands. `pending`: not sent yet; `sending`: its run id and job id are stored and the
+ * submit is on its way (after a reload such a cell is followed through its run, never sent again);
+ * then its run's own status; `skipped`: the sweep was cancelled before it was sent.
+ */
+export type CellStatus =
+	'pending' | 'sending' | 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled' | 'interrupted' | 'lost' | 'skipped';
+
+export interface SweepCell {
+	index: number;
+	/** Its place on each axis group (column, row, page), by index into the group's values. */
+	place: number[];
+	/** The values it sets, in axis order. */
+	values: AxisValue[];
+	status: CellStatus;
+	/** Chosen before the submit and stored first, with its job id: a resend after a reload uses them, or follows them. */
+	runId: string | null;
+	promptId: string | null;
+	/** How many times it was sent (a retry of a failed cell counts). */
+	attempts: number;
+}
+
+export type SweepStatus = 'running' | 'paused' | 'finished' | 'cancelled';
+
+export interface SweepRecord {
+	schemaVersion: typeof SWEEP_SCHEMA_VERSION;
+	id: string;
+	profileId: string;
+	workflowId: string | null;
+	title: string;
+	/** The workflow with every input outside the axes as it was when the sweep started (seeds frozen). */
+	base: ApiPrompt;
+	/** Seed inputs outside the axes, by field id, as frozen: shown on every cell's run. */
+	seeds: Record<string, number>;
+	axes: SweepAxis[];
+	cells: SweepCell[];
+	status: SweepStatus;
+	createdAt: number;
+	finishedAt?: number;
+	/** Cells sent at once at most (the server's pace): a local ComfyUI runs one at a time. */
+	window: number;
+	/** The server refused for now (429, 409): no cell is sent before this time. */
+	waitUntil?: number;
+	/** Why the last refusal came, for the page. */
+	lastProblem?: string;
+}
+
+export interface StartSweepInput {
+	profileId: string;
+	workflowId: string | null;
+	title: string;
+	base: ApiPrompt;
+	seeds: Record<string, number>;
+	axes: SweepAxis[];
+}
+
+export type SweepAction = 'pause' | 'resume' | 'cancel' | 'retry-failed';
+
+export interface SweepApi {
+	startSweep(input: StartSweepInput): Promise<{ ok: true; value: SweepRecord } | { ok: false; error: AppError }>;
+	getSweep(input: { id: string }): Promise<SweepRecord | null>;
+	listSweeps(input: Record<string, never>): Promise<SweepRecord[]>;
+	sweepAction(input: { id: string; action: SweepAction }): Promise<SweepRecord | null>;
+	/** The grid as one PNG with axis labels, drawn in the worker, carrying the workflow and the sweep in its text chunks. */
+	sweepPicture(input: { id: string }): Promise<{ ok: true; value: Blob } | { ok: false; error: AppError }>;
+}
+
+export type SweepEvent = { type: 'sweep'; sweep: SweepRecord };
+
+/** The text chunk of an exported grid picture that names its sweep (the workflow is in `prompt`, as ComfyUI writes it). */
+export const SWEEP_TEXT_KEY = 'runboard_sweep';

@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { SWEEP_SCHEMA_VERSION, type SweepAxis, type SweepRecord } from '../protocol/sweep';
+import { planCells } from './sweep-plan';
+import { stepSweep, type StepContext, type SweepInput } from './sweep-reducer';
+
+const axes: SweepAxis[] = [
+	{ fieldId: '3.seed', path: ['3', 'seed'], label: 'seed', seed: true, values: [1, 2, 3], pairedWithPrevious: false },
+	{ fieldId: '3.cfg', path: ['3', 'cfg'], label: 'cfg', seed: false, values: [4, 8], pairedWithPrevious: false }
+];
+
+function sweep(window = 2): SweepRecord {
+	return {
+		schemaVersion: SWEEP_SCHEMA_VERSION,
+		id: 's1',
+		profileId: 'p',
+		workflowId: 'w',
+		title: 'T',
+		base: {},
+		seeds: {},
+		axes,
+		cells: planCells(axes),
+		status: 'running',
+		createdAt: 0,
+		window
+	};
+}
+
+function context(now = 1000, dispatch = true): StepContext {
+	let n = 0;
+	return { now, dispatch, newId: () => `id${++n}` };
+}
+
+/** Runs inputs in order from a fresh sweep, returning the last step. */
+function after(inputs: SweepInput[], start = sweep(), ctx = context()) {
+	let step = stepSweep(start, { kind: 'tick' }, ctx);
+	for (const input of inputs) step = stepSweep(step.sweep, input, ctx);
+	return step;
+}
+
+describe('stepSweep', () => {
+	it('sends as many cells as the window allows, with ids stored before the send', () => {
+		const { sweep: s, effects } = stepSweep(sweep(2), { kind: 'tick' }, context());
+		expect(effects).toEqual([
+			{ kind: 'send', index: 0, runId: 'id1', promptId: 'id2' },
+			{ kind: 'send', index: 1, runId: 'id3', promptId: 'id4' }
+		]);
+		expect(s.cells.map((c) => c.status)).toEqual(['sending', 'sending', 'pending', 'pending', 'pending', 'pending']);
+	});
+	it('sends the next cell only when one ends', () => {
+		const ctx = context();
+		const first = stepSweep(sweep(2), { kind: 'tick' }, ctx);
+		const queued = stepSweep(first.sweep, { kind: 'sent', index: 0 }, ctx);
+		expect(queued.effects).toEqual([]);
+		const running = stepSweep(queued.sweep, { kind: 'run', runId: 'id1', status: 'running' }, ctx);
+		expect(running.effects).toEqual([]);
+		const done = stepSweep(running.sweep, { kind: 'run', runId: 'id1', status: 'succeeded' }, ctx);
+		expect(done.effects).toEqual([{ kind: 'send', index: 2, runId: 'id5', promptId: 'id6' }]);
+	});
+	it('never moves a cell back: a late queued after the end is ignored', () => {
+		const s = after([
+			{ kind: 'run', runId: 'id1', status: 'succeeded' },
+			{ kind: 'run', runId: 'id1', status: 'queued' }
+		]);
+		expect(s.sweep.cells[0]!.status).toBe('succeeded');
+	});
+	it('waits out a refusal, then sends the cell again as a new run', () => {
+		const ctx = context(1000);
+		const first = stepSweep(sweep(1), { kind: 'tick' }, ctx);
+		const refused = stepSweep(first.sweep, { kind: 'refused', index: 0, retryAfterMs: 5000, message: 'queue full' }, ctx);
+		expect(refused.effects).toEqual([
+			{ kind: 'discard-run', runId: 'id1' },
+			{ kind: 'wake-at', at: 6000 }
+		]);
+		expect(refused.sweep.cells[0]).toMatchObject({ status: 'pending', runId: null });
+		const later = stepSweep(refused.sweep, { kind: 'tick' }, { ...ctx, now: 6000 });
+		expect(later.effects).toEqual([{ kind: 'send', index: 0, runId: 'id3', promptId: 'id4' }]);
+		expect(later.sweep.waitUntil).toBeUndefined();
+	});
+	it('after a reload follows cells that were sent and sends again only those never sent', () => {
+		const ctx = context();
+		const first = stepSweep(sweep(2), { kind: 'tick' }, ctx);
+		const resumed = stepSweep(first.sweep, { kind: 'never-sent', index: 1 }, ctx);
+		// Same ids: nothing was sent with them.
+		expect(resumed.effects).toEqual([{ kind: 'send', index: 1, runId: 'id3', promptId: 'id4' }]);
+		expect(resumed.sweep.cells[1]!.attempts).toBe(2);
+	});
+	it('pauses and resumes sending', () => {
+		const ctx = context();
+		const paused = after(
+			[
+				{ kind: 'action', action: 'pause' },
+				{ kind: 'run', runId: 'id1', status: 'succeeded' }
+			],
+			sweep(2),
+			ctx
+		);
+		expect(paused.effects).toEqual([]);
+		const resumed = stepSweep(paused.sweep, { kind: 'action', action: 'resume' }, ctx);
+		expect(resumed.effects.map((e) => e.kind)).toEqual(['send']);
+	});
+	it('cancel skips the cells not sent and stops those on the server', () => {
+		const s = after([
+			{ kind: 'sent', index: 0 },
+			{ kind: 'action', action: 'cancel' }
+		]);
+		expect(s.effects).toEqual([{ kind: 'stop', runIds: ['id1', 'id3'] }]);
+		expect(s.sweep.status).toBe('cancelled');
+		expect(s.sweep.cells.map((c) => c.status)).toEqual(['queued', 'sending', 'skipped', 'skipped', 'skipped', 'skipped']);
+	});
+	it('ends when every cell is settled, and retry-failed sends the failed ones again', () => {
+		let step = stepSweep(sweep(6), { kind: 'tick' }, context());
+		const ids = step.sweep.cells.map((c) => c.runId!);
+		ids.forEach(
+			(runId, i) => (step = stepSweep(step.sweep, { kind: 'run', runId, status: i === 2 ? 'lost' : 'succeeded' }, context(5000)))
+		);
+		expect(step.sweep.status).toBe('finished');
+		const retry = stepSweep(step.sweep, { kind: 'action', action: 'retry-failed' }, context(6000));
+		expect(retry.sweep.status).toBe('running');
+		expect(retry.effects).toEqual([{ kind: 'send', index: 2, runId: 'id1', promptId: 'id2' }]);
+	});
+	it('leaves the sending to the leader: another tab only changes the record', () => {
+		const step = stepSweep(sweep(2), { kind: 'action', action: 'resume' }, context(1000, false));
+		expect(step.effects).toEqual([]);
+	});
+});

@@ -1,0 +1,109 @@
+/**
+ * One sweep's grid page: the record, kept live from the worker's events, its grid shape, the page of
+ * the third axis shown, the actions on the sweep, and two cells picked to compare.
+ */
+import { SvelteSet } from 'svelte/reactivity';
+import { onWorkerEvent, workerApi } from '$lib/core/state/worker-bridge.svelte';
+import type { SweepAction, SweepCell, SweepRecord } from '../protocol/sweep';
+import { cellAt, gridShape, progressWords, tally } from '../rules/sweep-grid';
+import { valueWords } from '../rules/sweep-plan';
+import { cellRows, sweepCsv, sweepJson, type CellRunFacts } from '../rules/sweep-export';
+
+export class SweepPageStore {
+	sweep = $state<SweepRecord | null>(null);
+	missing = $state(false);
+	page = $state(0);
+	/** Cells picked to compare (by index), at most two. */
+	readonly picked = new SvelteSet<number>();
+	private unsubscribe: (() => void) | undefined;
+
+	shape = $derived(this.sweep ? gridShape(this.sweep) : null);
+	words = $derived(this.sweep ? progressWords(this.sweep) : '');
+	counts = $derived(this.sweep ? tally(this.sweep) : null);
+	canPause = $derived(this.sweep?.status === 'running' && (this.counts?.pending ?? 0) > 0);
+	canResume = $derived(this.sweep?.status === 'paused');
+	canCancel = $derived(this.sweep?.status === 'running' || this.sweep?.status === 'paused');
+	canRetry = $derived((this.counts?.failed ?? 0) > 0 && this.sweep?.status !== 'running');
+	/** Every cell of the shown page, row by row. */
+	pageRows = $derived.by(() => {
+		const sweep = this.sweep;
+		const shape = this.shape;
+		if (!sweep || !shape) return [];
+		return shape.rows.map((label, row) => ({
+			label,
+			cells: shape.columns.map((_, column) => cellAt(sweep, column, row, this.page)).filter((c): c is SweepCell => c !== undefined)
+		}));
+	});
+
+	async open(id: string): Promise<void> {
+		this.unsubscribe ??= onWorkerEvent((event) => {
+			if (event.type === 'sweep' && event.sweep.id === id) this.sweep = event.sweep;
+		});
+		const sweep = await workerApi().getSweep({ id });
+		if (sweep) this.sweep = sweep;
+		else this.missing = true;
+	}
+
+	dispose(): void {
+		this.unsubscribe?.();
+		this.unsubscribe = undefined;
+	}
+
+	async act(action: SweepAction): Promise<void> {
+		if (!this.sweep) return;
+		const after = await workerApi().sweepAction({ id: this.sweep.id, action });
+		if (after) this.sweep = after;
+	}
+
+	togglePick(index: number): void {
+		if (this.picked.has(index)) this.picked.delete(index);
+		else {
+			if (this.picked.size >= 2) this.picked.delete([...this.picked][0]!);
+			this.picked.add(index);
+		}
+	}
+
+	/** Saves the sweep as a CSV or JSON file: one row per cell, with what its run says (`factsOf`). */
+	download(kind: 'csv' | 'json', factsOf: (cell: SweepCell) => CellRunFacts | undefined): void {
+		const sweep = this.sweep;
+		if (!sweep) return;
+		const rows = cellRows(sweep, factsOf);
+		const text = kind === 'csv' ? sweepCsv(sweep, rows) : sweepJson(sweep, rows);
+		this.save(new Blob([text], { type: kind === 'csv' ? 'text/csv' : 'application/json' }), kind);
+	}
+
+	pictureProblem = $state<string | null>(null);
+	pictureBusy = $state(false);
+
+	/** Saves the grid as one PNG, drawn in the worker; dropping it on Workflows reopens this sweep. */
+	async downloadPicture(): Promise<void> {
+		const sweep = this.sweep;
+		if (!sweep) return;
+		this.pictureBusy = true;
+		this.pictureProblem = null;
+		try {
+			const picture = await workerApi().sweepPicture({ id: sweep.id });
+			if (!picture.ok) return void (this.pictureProblem = picture.error.message);
+			this.save(picture.value, 'png');
+		} finally {
+			this.pictureBusy = false;
+		}
+	}
+
+	private save(blob: Blob, extension: string): void {
+		const sweep = this.sweep;
+		if (!sweep) return;
+		const url = URL.createObjectURL(blob);
+		const a = document.createElement('a');
+		a.href = url;
+		a.download = `sweep-${sweep.title.replace(/[^\w.-]+/g, '-').slice(0, 40)}-${sweep.id.slice(0, 8)}.${extension}`;
+		a.click();
+		setTimeout(() => URL.revokeObjectURL(url), 10_000);
+	}
+
+	/** The values a cell sets, as its caption: "seed 2, cfg 6". */
+	valuesOf(cell: SweepCell): string {
+		if (!this.sweep) return '';
+		return this.sweep.axes.map((a, i) => `${a.label.split(' · ').at(-1)} ${valueWords(cell.values[i] ?? '')}`).join(', ');
+	}
+}

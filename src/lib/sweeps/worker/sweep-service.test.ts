@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { ok } from '../../core/protocol/errors';
+import type { WorkerEvent } from '../../core/protocol/worker-api';
+import type { WorkflowRun } from '../../core/protocol/workflow-run';
+import type { WorkerContext } from '../../core/worker/context';
+import { MemoryStore } from '../../core/worker/kv-store';
+import type { SubmitRunInput } from '../../workflows';
+import type { StartSweepInput, SweepRecord } from '../protocol/sweep';
+import { SweepService, type SweepRunPort } from './sweep-service';
+
+/** A worker that is the tabs' leader, over a store that outlives it (a reload keeps IndexedDB). */
+function worker(kv: MemoryStore, runs: Map<string, WorkflowRun>, options: { storeRun?: (input: SubmitRunInput) => boolean } = {}) {
+	const submitted: SubmitRunInput[] = [];
+	const leaders: Array<() => void> = [];
+	const listeners: Array<(e: WorkerEvent) => void> = [];
+	const ctx = {
+		kv,
+		isLeader: () => true,
+		onLeader: (l: () => void) => leaders.push(l),
+		onTabTopic: () => {},
+		notifyTabs: () => {},
+		emit: (e: WorkerEvent) => listeners.forEach((l) => l(e)),
+		onEmit: (l: (e: WorkerEvent) => void) => listeners.push(l)
+	} as unknown as WorkerContext;
+	const port: SweepRunPort = {
+		submit: async (input) => {
+			submitted.push(input);
+			const run = { id: input.runId!, promptId: input.promptId!, status: 'queued', sweep: input.sweep } as WorkflowRun;
+			// The submitter stores the run before sending; `storeRun` false plays a reload in between.
+			if (options.storeRun?.(input) ?? true) runs.set(run.id, run);
+			return new Promise(() => {}); // the answer never comes: the page reloads first
+		},
+		getRun: async (id) => runs.get(id) ?? null,
+		stopRun: async () => undefined,
+		deleteRun: async (id) => void runs.delete(id),
+		output: async () => ({ ok: false, error: { kind: 'not-found', message: 'none' } }),
+		surfaceKind: async () => 'local-comfyui'
+	};
+	const service = new SweepService(ctx, port);
+	return { api: service.api(), submitted, becomeLeader: () => leaders.forEach((l) => l()), emit: ctx.emit };
+}
+
+const input: StartSweepInput = {
+	profileId: 'p',
+	workflowId: 'w',
+	title: 'T',
+	base: { '3': { class_type: 'KSampler', inputs: { seed: 0, cfg: 8 } } },
+	seeds: {},
+	axes: [{ fieldId: '3.seed', path: ['3', 'seed'], label: 'seed', seed: true, values: [1, 2, 3], pairedWithPrevious: false }]
+};
+
+const settle = () => new Promise((r) => setTimeout(r, 20));
+
+describe('SweepService', () => {
+	it('sends a local ComfyUI two cells at a time, each with the cell’s values and the sweep’s id', async () => {
+		const w = worker(new MemoryStore(), new Map());
+		const started = await w.api.startSweep(input);
+		await settle();
+		expect(started.ok).toBe(true);
+		expect(w.submitted.map((s) => [s.prompt['3']!.inputs['seed'], s.seeds['3.seed'], s.sweep?.cell])).toEqual([
+			[1, 1, 0],
+			[2, 2, 1]
+		]);
+	});
+
+	it('after a reload follows the cells it sent and sends again only the one never sent, with the same ids', async () => {
+		const kv = new MemoryStore();
+		const runs = new Map<string, WorkflowRun>();
+		const before = worker(kv, runs, { storeRun: (i) => i.sweep?.cell === 0 });
+		const started = await before.api.startSweep(input);
+		await settle();
+		const sweepId = (started as { value: SweepRecord }).value.id;
+		const cell1 = before.submitted[1]!;
+
+		const after = worker(kv, runs);
+		after.becomeLeader();
+		await settle();
+		expect(after.submitted.map((s) => [s.sweep?.cell, s.runId, s.promptId])).toEqual([[1, cell1.runId, cell1.promptId]]);
+
+		// The first cell's run ends: the third is sent.
+		after.emit({ type: 'run', run: { ...runs.get(before.submitted[0]!.runId!)!, status: 'succeeded' } });
+		await settle();
+		expect(after.submitted.map((s) => s.sweep?.cell)).toEqual([1, 2]);
+		expect((await after.api.getSweep({ id: sweepId }))?.cells.map((c) => c.status)).toEqual(['succeeded', 'sending', 'sending']);
+	});
+});

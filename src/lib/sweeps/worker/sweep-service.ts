@@ -1,0 +1,210 @@
+/**
+ * The sweep's thin driver: reads the record, steps the pure reducer (`rules/sweep-reducer.ts`),
+ * saves, then performs the effects (send a cell as an ordinary run, stop runs, wake later) and feeds
+ * the answers back. One step at a time per sweep. Only the tabs' leader sends; any tab may pause,
+ * resume or cancel, and the leader picks the change up from storage.
+ */
+import { appError, fail, ok, type Result } from '../../core/protocol/errors';
+import type { WorkerContext } from '../../core/worker/context';
+import type { WorkflowRun } from '../../core/protocol/workflow-run';
+import { isStorageFull } from '../../core/worker/quota';
+import type { SurfaceKind } from '../../workflows';
+import {
+	SWEEP_SCHEMA_VERSION,
+	type CellStatus,
+	type StartSweepInput,
+	type SweepAction,
+	type SweepApi,
+	type SweepRecord
+} from '../protocol/sweep';
+import { axisGroups, cellPrompt, cellSeeds, planCells } from '../rules/sweep-plan';
+import { stepSweep, type SweepEffect, type SweepInput } from '../rules/sweep-reducer';
+import { SweepRepo } from './sweep-repo';
+import { gridPicture } from './grid-picture';
+import type { SweepRunPort } from './run-port';
+
+export type { SweepRunPort } from './run-port';
+
+/**
+ * Cells sent at once. A local ComfyUI runs one job at a time: one running and one waiting keeps it
+ * busy without filling its queue. The cloud queues per account: a few ahead, no invented limit beyond.
+ */
+const WINDOW: Record<SurfaceKind, number> = { 'local-comfyui': 2, 'cloud-v1': 4, v2: 4 };
+
+export class SweepService {
+	private readonly repo: SweepRepo;
+	/** Each sweep's steps, one after another. */
+	private readonly chains = new Map<string, Promise<unknown>>();
+	/** Cells this worker is sending now: a reload check must not take them for never sent. */
+	private readonly sending = new Set<string>();
+	private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+	/** Each sweep as last saved here: a run's every progress event is a step, not a read of storage. */
+	private readonly cached = new Map<string, SweepRecord>();
+
+	constructor(
+		private readonly ctx: WorkerContext,
+		private readonly runs: SweepRunPort,
+		private readonly now: () => number = Date.now
+	) {
+		this.repo = new SweepRepo(ctx.kv);
+		ctx.onLeader(() => void this.resumeAll());
+		ctx.onTabTopic('sweeps-changed', () => {
+			this.cached.clear();
+			if (ctx.isLeader()) void this.resumeAll();
+		});
+		ctx.onEmit((event) => {
+			if (event.type !== 'run' || !event.run.sweep) return;
+			const status = cellStatusOf(event.run);
+			void this.step(event.run.sweep.id, { kind: 'run', runId: event.run.id, status });
+		});
+	}
+
+	api(): SweepApi {
+		return {
+			startSweep: (i) => this.start(i),
+			getSweep: async ({ id }) => (await this.repo.get(id)) ?? null,
+			listSweeps: () => this.repo.list(),
+			sweepAction: ({ id, action }) => this.act(id, action),
+			sweepPicture: async ({ id }) => {
+				const sweep = await this.repo.get(id);
+				if (!sweep) return fail(appError('not-found', 'This sweep is no longer here.'));
+				return gridPicture(sweep, this.runs);
+			}
+		};
+	}
+
+	removeProfile(profileId: string): Promise<void> {
+		return this.repo.removeProfile(profileId);
+	}
+
+	private async start(input: StartSweepInput): Promise<Result<SweepRecord>> {
+		const plan = axisGroups(input.axes);
+		if (!plan.ok) return fail(appError('invalid-input', plan.message));
+		const kind = await this.runs.surfaceKind(input.profileId);
+		const sweep: SweepRecord = {
+			schemaVersion: SWEEP_SCHEMA_VERSION,
+			id: crypto.randomUUID(),
+			...input,
+			cells: planCells(input.axes),
+			status: 'running',
+			createdAt: this.now(),
+			window: WINDOW[kind ?? 'cloud-v1']
+		};
+		try {
+			await this.repo.put(sweep, { required: true });
+		} catch (error) {
+			if (!isStorageFull(error)) throw error;
+			return fail(appError('storage', error.message));
+		}
+		this.ctx.emit({ type: 'sweep', sweep });
+		if (this.ctx.isLeader()) void this.step(sweep.id, { kind: 'tick' });
+		else this.ctx.notifyTabs('sweeps-changed');
+		return ok(sweep);
+	}
+
+	private async act(id: string, action: SweepAction): Promise<SweepRecord | null> {
+		const after = await this.step(id, { kind: 'action', action });
+		if (!this.ctx.isLeader()) this.ctx.notifyTabs('sweeps-changed');
+		return after;
+	}
+
+	/** The leader (after a reload, or a tab handing over): every unfinished sweep, its cells checked against their runs. */
+	private async resumeAll(): Promise<void> {
+		for (const sweep of await this.repo.list()) {
+			if (sweep.status === 'finished' || sweep.status === 'cancelled') {
+				if (!sweep.cells.some((c) => c.status === 'sending' || c.status === 'queued' || c.status === 'running')) continue;
+			}
+			for (const cell of sweep.cells) {
+				if (!cell.runId || !(cell.status === 'sending' || cell.status === 'queued' || cell.status === 'running')) continue;
+				if (this.sending.has(cell.runId)) continue;
+				const run = await this.runs.getRun(cell.runId);
+				// The run is stored before its submit is sent: no record means nothing was sent.
+				if (!run) await this.step(sweep.id, { kind: 'never-sent', index: cell.index });
+				else await this.step(sweep.id, { kind: 'run', runId: run.id, status: cellStatusOf(run) });
+			}
+			await this.step(sweep.id, { kind: 'tick' });
+		}
+	}
+
+	/** One step of one sweep: read, reduce, save, tell the page, perform. */
+	private step(id: string, input: SweepInput): Promise<SweepRecord | null> {
+		const previous = this.chains.get(id) ?? Promise.resolve();
+		const next = previous.then(async () => {
+			const sweep = this.cached.get(id) ?? (await this.repo.get(id));
+			if (!sweep) return null;
+			const { sweep: after, effects } = stepSweep(sweep, input, {
+				now: this.now(),
+				newId: () => crypto.randomUUID(),
+				dispatch: this.ctx.isLeader()
+			});
+			if (after !== sweep) {
+				await this.repo.put(after, { required: effects.some((e) => e.kind === 'send') });
+				this.cached.set(id, after);
+				this.ctx.emit({ type: 'sweep', sweep: after });
+			}
+			for (const effect of effects) this.perform(after, effect);
+			return after;
+		});
+		this.chains.set(
+			id,
+			next.catch(() => undefined)
+		);
+		return next;
+	}
+
+	private perform(sweep: SweepRecord, effect: SweepEffect): void {
+		switch (effect.kind) {
+			case 'send':
+				void this.send(sweep, effect.index, effect.runId, effect.promptId);
+				return;
+			case 'stop':
+				for (const runId of effect.runIds) void this.runs.stopRun(runId);
+				return;
+			case 'discard-run':
+				void this.runs.deleteRun(effect.runId);
+				return;
+			case 'wake-at': {
+				clearTimeout(this.timers.get(sweep.id));
+				const wait = Math.max(0, effect.at - this.now());
+				this.timers.set(
+					sweep.id,
+					setTimeout(() => void this.step(sweep.id, { kind: 'tick' }), wait)
+				);
+				return;
+			}
+		}
+	}
+
+	private async send(sweep: SweepRecord, index: number, runId: string, promptId: string): Promise<void> {
+		const cell = sweep.cells[index];
+		if (!cell) return;
+		this.sending.add(runId);
+		try {
+			const answer = await this.runs.submit({
+				profileId: sweep.profileId,
+				workflowId: sweep.workflowId,
+				title: sweep.title,
+				prompt: cellPrompt(sweep.base, sweep.axes, cell.values),
+				seeds: cellSeeds(sweep.seeds, sweep.axes, cell.values),
+				runId,
+				promptId,
+				sweep: { id: sweep.id, cell: index }
+			});
+			if (answer.ok) return void (await this.step(sweep.id, { kind: 'sent', index }));
+			const error = answer.error;
+			if (error.kind === 'rejected') return void (await this.step(sweep.id, { kind: 'send-failed', index, message: error.message }));
+			const { kind, status, message } = error.error;
+			// Sent, answer lost: the run is kept and followed; its events move the cell.
+			if ((kind === 'network' || kind === 'timeout') && error.runId) return;
+			if (kind === 'rate-limited' || status === 429 || status === 409)
+				return void (await this.step(sweep.id, { kind: 'refused', index, retryAfterMs: null, message }));
+			await this.step(sweep.id, { kind: 'send-failed', index, message });
+		} finally {
+			this.sending.delete(runId);
+		}
+	}
+}
+
+function cellStatusOf(run: WorkflowRun): CellStatus {
+	return run.status === 'submitting' ? 'sending' : run.status;
+}

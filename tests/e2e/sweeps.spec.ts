@@ -1,0 +1,192 @@
+/**
+ * Sweeps (#30): a 3 x 4 seed x CFG sweep of the demo's text-to-image workflow, on the emulator's v1
+ * service. Runs are caught with the emulator's hold, never slowed down; the emulator's request
+ * counters say how many jobs were submitted.
+ */
+import { readFileSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import { expect, hasHorizontalScroll, openExample, test, workflowControl, type Control } from './fixtures';
+import { axeViolations } from './axe-check';
+import { holdNode, release, untilHeld } from './holds';
+import { addProfile } from './v2-helpers';
+
+const CELLS = '[data-cell]';
+const IN_FLIGHT = `${CELLS}[data-status="sending"], ${CELLS}[data-status="queued"], ${CELLS}[data-status="running"]`;
+
+/** Plans seeds by CFG values on the open workflow's form and starts it; resolves on the grid page. */
+async function startSeedByCfgSweep(page: Page, seeds = '1..3', cfgs = '4, 6, 8, 10', count = 12): Promise<void> {
+	await page.getByText('Sweep: vary inputs').click();
+	await page.getByRole('button', { name: 'Add an input to vary' }).click();
+	const first = page.getByRole('group', { name: 'Input to vary 1 (columns)' });
+	await first.getByRole('combobox', { name: 'Input' }).selectOption({ label: 'KSampler · seed' });
+	await first.getByRole('textbox', { name: 'Values of input to vary 1' }).fill(seeds);
+	await page.getByRole('button', { name: 'Add an input to vary' }).click();
+	const second = page.getByRole('group', { name: 'Input to vary 2 (rows)' });
+	await second.getByRole('combobox', { name: 'Input' }).selectOption({ label: 'KSampler · cfg' });
+	await second.getByRole('textbox', { name: 'Values of input to vary 2' }).fill(cfgs);
+	// The count before anything is sent.
+	await expect(page.getByRole('status', { name: 'Sweep size' })).toHaveText(new RegExp(`^${count} runs \\(`));
+	await page.getByRole('button', { name: `Start sweep of ${count} runs` }).click();
+	await expect(page).toHaveURL(/\/sweeps\//);
+	await expect(page.locator(CELLS)).toHaveCount(count);
+}
+
+async function submits(control: Control): Promise<number> {
+	const { requests } = await control.counters();
+	return (requests['POST /api/prompt'] ?? 0) + (requests['POST /prompt'] ?? 0);
+}
+
+const progress = (page: Page) => page.getByRole('status', { name: 'Sweep progress' });
+
+test.beforeEach(async ({ emulator }) => {
+	await workflowControl(emulator, 'timing', { stepMs: 2 });
+});
+
+test('a 3 x 4 seed x CFG sweep fills its grid live and shows in the timeline as one entry @phone', async ({
+	page,
+	openApp,
+	emulator,
+	control
+}) => {
+	await holdNode(emulator, { classType: 'KSampler' });
+	await openApp('/');
+	await openExample(page, 'Text to image');
+	await startSeedByCfgSweep(page);
+
+	// Live: the first cell runs (held at its sampler) while the grid waits on the rest.
+	await untilHeld(emulator);
+	await expect(page.locator(`${CELLS}[data-status="running"]`)).toHaveCount(1);
+	await expect(progress(page)).toContainText('Running: 0 of 12 done');
+	await release(emulator);
+
+	await expect(progress(page)).toHaveText('Finished: 12 of 12 done', { timeout: 30_000 });
+	await expect(page.getByRole('region', { name: 'Sweep grid' }).getByRole('img', { name: 'Output' })).toHaveCount(12);
+	await expect(page.getByRole('cell', { name: 'seed 2, cfg 8' }).getByRole('link')).toHaveAttribute('href', /\/runs\//);
+	expect(await submits(control)).toBe(12);
+	const violations = await axeViolations(page, ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
+	expect(
+		violations.map(
+			(v) =>
+				`${v.id}: ${v.nodes
+					.map((n) => n.target.join(' '))
+					.slice(0, 3)
+					.join(' | ')}`
+		)
+	).toEqual([]);
+
+	// On a phone the grid scrolls inside itself, both ways; the page does not scroll sideways.
+	const grid = page.getByRole('region', { name: 'Sweep grid' });
+	if (test.info().project.name === 'phone') {
+		expect(await grid.evaluate((el) => el.scrollWidth > el.clientWidth && el.scrollHeight > el.clientHeight)).toBe(true);
+		expect(await hasHorizontalScroll(page)).toBe(false);
+	}
+
+	// Two cells compare with the wipe slider.
+	await page.getByRole('checkbox', { name: 'Compare seed 1, cfg 4' }).check();
+	await page.getByRole('checkbox', { name: 'Compare seed 3, cfg 10' }).check();
+	await expect(page.getByRole('region', { name: 'Compare two cells' }).getByRole('slider')).toBeVisible();
+
+	// The grid saves as one PNG (drawn in the worker); dropped back on Runboard, it reopens the sweep.
+	const sweepUrl = page.url();
+	const download = page.waitForEvent('download');
+	await page.getByRole('button', { name: 'Save grid as PNG' }).click();
+	const picture = await (await download).path();
+	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Workflows' }).click();
+	await page
+		.getByLabel('Workflow file to import')
+		.setInputFiles({ name: 'sweep.png', mimeType: 'image/png', buffer: readFileSync(picture) });
+	await expect(page).toHaveURL(sweepUrl);
+	await expect(progress(page)).toHaveText('Finished: 12 of 12 done');
+
+	// The Runs list shows the sweep as one entry, which opens the grid.
+	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Runs' }).click();
+	const entry = page.getByRole('link', { name: /Sweep: Text to image \(12 runs\)/ });
+	await expect(entry).toHaveCount(1);
+	await entry.click();
+	await expect(page).toHaveURL(/\/sweeps\//);
+	await expect(progress(page)).toHaveText('Finished: 12 of 12 done');
+});
+
+test('a reload halfway resumes the sweep without submitting any cell twice @phone', async ({ page, openApp, emulator, control }) => {
+	await holdNode(emulator, { classType: 'KSampler' });
+	await openApp('/');
+	await openExample(page, 'Text to image');
+	await startSeedByCfgSweep(page);
+	// Half the cells end, one by one, each held at its sampler until let go.
+	for (let done = 1; done <= 6; done++) {
+		await untilHeld(emulator);
+		await release(emulator, { keepHolding: true });
+		await expect(progress(page)).toContainText(`${done} of 12 done`);
+	}
+	await untilHeld(emulator);
+	await expect(page.locator(IN_FLIGHT)).toHaveCount(4);
+	const before = await submits(control);
+	expect(before).toBe(10);
+
+	await page.reload();
+	await expect(page.locator(CELLS)).toHaveCount(12);
+	await expect(progress(page)).toContainText('6 of 12 done, 4 sent, 2 waiting');
+	expect(await submits(control), 'the cells sent before the reload are followed, not sent again').toBe(before);
+
+	await release(emulator);
+	await expect(progress(page)).toHaveText('Finished: 12 of 12 done', { timeout: 30_000 });
+	expect(await submits(control)).toBe(12);
+});
+
+test('cancel stops the rest of a sweep @phone', async ({ page, openApp, emulator, control }) => {
+	await holdNode(emulator, { classType: 'KSampler' });
+	await openApp('/');
+	await openExample(page, 'Text to image');
+	await startSeedByCfgSweep(page);
+	await untilHeld(emulator);
+	await expect(page.locator(IN_FLIGHT)).toHaveCount(4);
+
+	await page.getByRole('button', { name: 'Cancel the rest' }).click();
+	await expect(progress(page)).toContainText('Cancelled');
+	await expect(page.locator(`${CELLS}[data-status="skipped"]`)).toHaveCount(8);
+	// The cells on the server are stopped too; none is left running or waiting.
+	await expect(page.locator(IN_FLIGHT)).toHaveCount(0, { timeout: 15_000 });
+	await release(emulator);
+	expect(await submits(control)).toBe(4);
+	await expect(page.getByRole('button', { name: 'Cancel the rest' })).toHaveCount(0);
+});
+
+test('on v2 a full queue refuses and the sweep waits it out, one job per cell', async ({ page, openApp, emulator, control }) => {
+	await holdNode(emulator, { classType: 'KSampler' });
+	await control.faults({ v2QueueLimit: 1 });
+	await openApp('/');
+	await addProfile(page, emulator, 'Cloud');
+	await openExample(page, 'Text to image');
+	await startSeedByCfgSweep(page, '1..2', '4, 8', 4);
+	// One job runs (held), one waits; the others are refused with 429 queue_full and sent again after Retry-After.
+	await untilHeld(emulator);
+	await expect.poll(async () => (await control.counters()).requests['POST /api/v2/jobs'] ?? 0, { timeout: 15_000 }).toBeGreaterThan(4);
+	await release(emulator);
+	await expect(progress(page)).toHaveText('Finished: 4 of 4 done', { timeout: 30_000 });
+	const state = (await (await fetch(`${emulator.urls.workflow}/__emulator/v2/state`)).json()) as { jobs: string[] };
+	expect(state.jobs, 'each cell is one job, whatever the refusals').toHaveLength(4);
+});
+
+test.describe('the end of a sweep', () => {
+	// Notifications need the service worker, which the suite blocks by default (decision 0058).
+	test.use({ serviceWorkers: 'allow' });
+
+	test('is told once, not once per cell, when the page is hidden', async ({ page, context, openApp, emulator }) => {
+		await context.grantPermissions(['notifications']);
+		await holdNode(emulator, { classType: 'KSampler' });
+		await openApp('/settings');
+		await page.getByRole('checkbox', { name: /Notify me when a run finishes/ }).check();
+		await openExample(page, 'Text to image');
+		await startSeedByCfgSweep(page, '1..2', '4, 8', 4);
+		await untilHeld(emulator);
+		// Hidden, as a backgrounded tab or a locked phone.
+		await page.evaluate(() => {
+			Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+			Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+			document.dispatchEvent(new Event('visibilitychange'));
+		});
+		await release(emulator);
+		const titles = () => page.evaluate(async () => (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => n.title));
+		await expect.poll(titles, { timeout: 20_000 }).toEqual(['The sweep of Text to image finished']);
+	});
+});
