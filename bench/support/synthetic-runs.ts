@@ -7,18 +7,7 @@
 import type { ModelRun } from '../../src/lib/core/protocol/model-run';
 import type { AnyRun } from '../../src/lib/core/protocol/run-kernel';
 import type { ApiPrompt, WorkflowRun } from '../../src/lib/core/protocol/workflow-run';
-
-/** mulberry32: small, fast, good enough to spread words. */
-export function random(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
+import { prng } from '../../emulator/prng';
 
 const SYLLABLES = [
 	'ka',
@@ -76,7 +65,7 @@ export function syntheticRuns(count: number, now = Date.UTC(2026, 10, 28)): AnyR
 
 /** The same runs one at a time, so a bench can make fresh copies without holding them all. */
 export function* syntheticRunStream(count: number, now = Date.UTC(2026, 10, 28)): Generator<AnyRun> {
-	const rand = random(42);
+	const rand = prng(42);
 	const words = vocabulary(3000, rand);
 	const checkpoints = Array.from(
 		{ length: 24 },
