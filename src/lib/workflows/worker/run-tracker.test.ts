@@ -259,12 +259,11 @@ describe('a run read while it goes on (a page opened mid-run reads it once, then
 });
 
 describe('a read that was on its way when the run ended (a slow server under load)', () => {
-	it('does not bring the ended run back to an older step', async () => {
+	/** A tracker over one local job whose reads the test answers; `send` plays the socket's events. */
+	function lateReads(read: () => Promise<unknown>) {
 		const kv = new MemoryStore();
 		const emitted: WorkerEvent[] = [];
-		const asked: Array<(r: unknown) => void> = [];
-		const surface = { read: () => new Promise((resolve) => asked.push(resolve)) };
-		const surfaces = { for: async () => ({ ok: true, value: surface }) } as unknown as Surfaces;
+		const surfaces = { for: async () => ({ ok: true, value: { read } }) } as unknown as Surfaces;
 		let socket: (m: SocketMessage) => void = () => {};
 		const ctx = {
 			kv,
@@ -274,10 +273,16 @@ describe('a read that was on its way when the run ended (a slow server under loa
 			onTabTopic: () => {}
 		} as unknown as WorkflowContext;
 		const tracker = new RunTracker(ctx, new RunsRepo(kv), { finished: () => {} }, Date.now, surfaces);
-		const send = (event: ServerEvent) => socket({ kind: 'event', profileId: 'p', event });
 		tracker.start();
 		tracker.stop();
 		tracker.track(run());
+		const send = (event: ServerEvent) => socket({ kind: 'event', profileId: 'p', event });
+		return { kv, emitted, tracker, send };
+	}
+
+	it('does not bring the ended run back to an older step', async () => {
+		const asked: Array<(r: unknown) => void> = [];
+		const { kv, emitted, tracker, send } = lateReads(() => new Promise((resolve) => asked.push(resolve)));
 		send({ type: 'execution_start', promptId: 'p1' });
 		send({ type: 'executing', promptId: 'p1', node: '3' });
 		send({ type: 'progress', promptId: 'p1', node: '3', value: 3, max: 4 });
@@ -297,25 +302,12 @@ describe('a read that was on its way when the run ended (a slow server under loa
 	});
 
 	it('keeps an interrupted run interrupted: the late read would have reopened it, and the next one read it as cancelled', async () => {
-		const kv = new MemoryStore();
 		// The first read waits for the test; any later one reads the job as a 0.3.64-style server does an interrupted one.
 		const asked: Array<(r: unknown) => void> = [];
 		const cancelled = { ok: true, value: { kind: 'status', state: 'cancelled', history: null } };
-		const surface = { read: () => (asked.length === 0 ? new Promise((resolve) => asked.push(resolve)) : Promise.resolve(cancelled)) };
-		const surfaces = { for: async () => ({ ok: true, value: surface }) } as unknown as Surfaces;
-		let socket: (m: SocketMessage) => void = () => {};
-		const ctx = {
-			kv,
-			isLeader: () => true,
-			emit: () => {},
-			onSocketMessage: (l: (m: SocketMessage) => void) => ((socket = l), () => {}),
-			onTabTopic: () => {}
-		} as unknown as WorkflowContext;
-		const tracker = new RunTracker(ctx, new RunsRepo(kv), { finished: () => {} }, Date.now, surfaces);
-		const send = (event: ServerEvent) => socket({ kind: 'event', profileId: 'p', event });
-		tracker.start();
-		tracker.stop();
-		tracker.track(run());
+		const { tracker, send } = lateReads(() =>
+			asked.length === 0 ? new Promise((resolve) => asked.push(resolve)) : Promise.resolve(cancelled)
+		);
 		send({ type: 'execution_start', promptId: 'p1' });
 		send({ type: 'executing', promptId: 'p1', node: '3' });
 		const polled = tracker.pollAll();
