@@ -6,7 +6,7 @@
  *
  * Timed from the press on Models (pointerdown), or from the moment the page asked the worker for the
  * catalog if that came first (a hover preload), so the figures always hold the whole walk and all
- * the navigation after the press. "Shown" is when the DOM holds the first link / the "Complete"
+ * the navigation after the press. "Shown" is when the DOM holds the first link / the "Up to date"
  * status (a MutationObserver in the page). The run waits on that mark instead of polling with
  * Playwright locators, whose accessibility queries ran on the page's main thread every frame and
  * slowed the app being timed.
@@ -53,7 +53,7 @@ interface Figures {
 	models: number;
 }
 
-/** Marks in the page (page clock): the press and click on a link to Models, the first model link, the walk's "Complete". */
+/** Marks in the page (page clock): the press and click on a link to Models, the first model link, the walk's "Up to date". */
 const MARKS_SCRIPT = `
 	const seen = new Set();
 	const mark = (n) => { if (!seen.has(n)) { seen.add(n); window.__benchMark(n, performance.now()); } };
@@ -63,7 +63,7 @@ const MARKS_SCRIPT = `
 	new MutationObserver(() => {
 		if (!location.pathname.startsWith('/models')) return;
 		if (document.querySelector('main section[aria-label^="Provider"] a')) mark('first');
-		if (document.querySelector('[aria-label="Catalog status"]')?.textContent?.includes('Complete')) mark('full');
+		if (document.querySelector('[aria-label="Catalog status"]')?.textContent?.includes("Up to date")) mark('full');
 	}).observe(document, { subtree: true, childList: true, characterData: true });
 `;
 

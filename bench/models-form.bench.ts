@@ -86,7 +86,7 @@ try {
 	});
 	const modelPath = largest.model.id;
 	await page.goto(`${app.url}/models`);
-	await page.getByRole('status', { name: 'Catalog status' }).getByText('Complete').waitFor({ timeout: 30_000 });
+	await page.getByRole('status', { name: 'Catalog status' }).getByText('Up to date').waitFor({ timeout: 30_000 });
 	const interactive: number[] = [];
 	const inApp: number[] = [];
 	const inPage: number[] = [];

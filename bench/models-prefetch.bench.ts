@@ -55,13 +55,13 @@ async function until(page: Page, words: string): Promise<void> {
 /** Presses Refresh (unless it is the first walk) and returns the worker's walk time from the status line. */
 async function walk(page: Page, first: boolean): Promise<number> {
 	if (!first) {
-		// Notes the walk starting (the status leaves "Complete"), however briefly, before pressing.
+		// Notes the walk starting (the status leaves "Up to date"), however briefly, before pressing.
 		await page.evaluate(() => {
 			const w = window as unknown as { __walkStarted: boolean };
 			w.__walkStarted = false;
 			const status = document.querySelector('[aria-label="Catalog status"]')!;
 			new MutationObserver((_, observer) => {
-				if (!status.textContent?.includes('Complete')) {
+				if (!status.textContent?.includes('Up to date')) {
 					w.__walkStarted = true;
 					observer.disconnect();
 				}
@@ -70,7 +70,7 @@ async function walk(page: Page, first: boolean): Promise<number> {
 		await page.getByRole('button', { name: 'Refresh catalog' }).click();
 		await page.waitForFunction(() => (window as unknown as { __walkStarted: boolean }).__walkStarted, null, { timeout: WAIT_MS });
 	}
-	await page.waitForFunction(() => document.querySelector('[aria-label="Catalog status"]')?.textContent?.includes('Complete'), null, {
+	await page.waitForFunction(() => document.querySelector('[aria-label="Catalog status"]')?.textContent?.includes('Up to date'), null, {
 		polling: 50,
 		timeout: WAIT_MS
 	});
