@@ -105,6 +105,14 @@ test('a 3 x 4 seed x CFG sweep fills its grid live and shows in the timeline as 
 	await entry.click();
 	await expect(page).toHaveURL(/\/sweeps\//);
 	await expect(progress(page)).toHaveText('Finished: 12 of 12 done');
+
+	// Deleting the sweep's entry deletes every run of it, not the one that stands for it.
+	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Runs' }).click();
+	await page.getByRole('list', { name: 'Runs' }).getByRole('listitem').filter({ has: entry }).getByRole('checkbox').check();
+	await page.getByRole('button', { name: 'Delete 1 from history' }).click();
+	await expect(page.getByRole('status').filter({ hasText: 'Deleted 12 runs from history.' })).toBeVisible();
+	await expect(entry).toHaveCount(0);
+	await expect(page.getByRole('link', { name: /^Run Text to image/ })).toHaveCount(0);
 });
 
 test('a reload halfway resumes the sweep without submitting any cell twice @phone', async ({ page, openApp, emulator, control }) => {

@@ -52,6 +52,8 @@ export interface TimelineEntry {
 	promptId: string | null;
 	/** The sweep this run is a cell of: the Runs list shows the sweep as one entry. */
 	sweepId?: string;
+	/** On the Runs list's entry standing for a sweep: every run of it, which act together (delete). */
+	cellIds?: readonly string[];
 }
 
 export interface FirstOutput {

@@ -29,6 +29,16 @@ describe('the Runs timeline', () => {
 			status: 'running'
 		});
 		expect(shown.find((e) => e.id === 's1')).not.toHaveProperty('asked');
+		expect(shown.find((e) => e.id === 's1')?.cellIds).toEqual(['s1', 's2', 's3']);
+	});
+
+	it('says how a finished sweep ended: what every cell is, else the cell that needs a look', () => {
+		const sweep = (...statuses: TimelineEntry['status'][]) =>
+			collapseSweeps(statuses.map((status, i) => entry({ id: `s${i}`, createdAt: i, sweepId: 'sw', status })))[0]?.status;
+		expect(sweep('succeeded', 'succeeded')).toBe('succeeded');
+		expect(sweep('succeeded', 'failed', 'cancelled')).toBe('failed');
+		expect(sweep('cancelled', 'succeeded')).toBe('cancelled');
+		expect(sweep('succeeded', 'queued')).toBe('running');
 	});
 
 	it('lists newest first', () => {

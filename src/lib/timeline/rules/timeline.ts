@@ -67,6 +67,17 @@ export function filterTimeline(entries: readonly TimelineEntry[], filter: Timeli
 		.sort((a, b) => b.createdAt - a.createdAt);
 }
 
+/** Ended cells that did not all end alike: the one that needs a look first names the sweep. */
+const WORST_FIRST: readonly AnyRunStatus[] = ['failed', 'lost', 'interrupted', 'cancelled', 'unknown'];
+
+/** A sweep's status from its cells: running while any is open, else what they all are, else its worst. */
+function sweepStatus(cells: readonly TimelineEntry[]): AnyRunStatus {
+	if (cells.some(isOpen)) return 'running';
+	const first = cells[0]!.status;
+	if (cells.every((c) => c.status === first)) return first;
+	return WORST_FIRST.find((status) => cells.some((c) => c.status === status)) ?? first;
+}
+
 /**
  * A sweep's cells as one entry that opens its grid: the first cell stands for them, titled with the
  * count, open while any cell is. Runs outside sweeps pass through.
@@ -80,14 +91,14 @@ export function collapseSweeps(entries: readonly TimelineEntry[]): TimelineEntry
 	}
 	for (const [sweepId, group] of cells) {
 		const first = group.reduce((a, b) => (b.createdAt < a.createdAt ? b : a));
-		const open = group.some(isOpen);
 		// No prompt words: the row's title says it is a sweep.
 		const { asked: _asked, ...rest } = first;
 		out.push({
 			...rest,
 			title: `Sweep: ${first.title} (${group.length} run${group.length === 1 ? '' : 's'})`,
-			status: open ? 'running' : first.status,
-			href: `/sweeps/${sweepId}`
+			status: sweepStatus(group),
+			href: `/sweeps/${sweepId}`,
+			cellIds: group.map((e) => e.id)
 		});
 	}
 	return out;

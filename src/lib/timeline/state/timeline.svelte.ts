@@ -233,8 +233,10 @@ export class TimelineStore {
 		const chosen = [...this.selection];
 		const finished = chosen.filter((e) => !isOpen(e));
 		const kept = chosen.length - finished.length;
-		if (finished.length > 0) pendingDeletes.delete(finished.map((e) => e.id));
-		this.notice = `Deleted ${finished.length} run${finished.length === 1 ? '' : 's'} from history${kept ? `; ${kept} still running ${kept === 1 ? 'was' : 'were'} kept` : ''}.`;
+		// A sweep's entry stands for all of its runs.
+		const ids = finished.flatMap((e) => e.cellIds ?? [e.id]);
+		if (ids.length > 0) pendingDeletes.delete(ids);
+		this.notice = `Deleted ${ids.length} run${ids.length === 1 ? '' : 's'} from history${kept ? `; ${kept} still running ${kept === 1 ? 'was' : 'were'} kept` : ''}.`;
 		this.selected.clear();
 	}
 
