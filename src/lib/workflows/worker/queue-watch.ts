@@ -56,10 +56,11 @@ export class QueueWatch {
 		}
 	}
 
-	/** The profile's active jobs as read at most `maxAgeMs` ago, if they were. */
-	recentList(profileId: string, maxAgeMs: number): ActiveJob[] | undefined {
+	/** The profile's active jobs as read at most `maxAgeMs` ago (and after `changedAt`, when the server said its queue changed), if they were. */
+	recentList(profileId: string, maxAgeMs: number, changedAt = -Infinity): ActiveJob[] | undefined {
 		const list = this.lastList;
-		return list && list.profileId === profileId && this.now() - list.at <= maxAgeMs ? list.jobs : undefined;
+		const fresh = list && list.profileId === profileId && this.now() - list.at <= maxAgeMs && list.at > changedAt;
+		return fresh ? list.jobs : undefined;
 	}
 
 	/** Follows a job this installation did not submit, as a run marked "started elsewhere". */

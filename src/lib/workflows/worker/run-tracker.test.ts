@@ -320,3 +320,40 @@ describe('a read that was on its way when the run ended (a slow server under loa
 		expect(tracker.newest('r1')?.status).toBe('interrupted');
 	});
 });
+
+describe('a job another client runs on a local ComfyUI (its events go to that client only)', () => {
+	it('is read again as soon as the server says its queue changed, not a live-queue period later', async () => {
+		const kv = new MemoryStore();
+		let clock = 100_000;
+		let queueReads = 0;
+		const surface = {
+			kind: 'local-comfyui',
+			liveEvents: 'profile-socket',
+			activeJobs: async () => (queueReads++, { ok: true, value: [{ promptId: 'p1', position: 0, running: true }] }),
+			read: async () => ({ ok: true, value: { kind: 'waiting' } })
+		};
+		const surfaces = { for: async () => ({ ok: true, value: surface }) } as unknown as Surfaces;
+		let socket: (m: SocketMessage) => void = () => {};
+		const ctx = {
+			kv,
+			isLeader: () => true,
+			emit: () => {},
+			onSocketMessage: (l: (m: SocketMessage) => void) => ((socket = l), () => {}),
+			onTabTopic: () => {},
+			socketOpen: () => true
+		} as unknown as WorkflowContext;
+		const tracker = new RunTracker(ctx, new RunsRepo(kv), { finished: () => {} }, () => clock, surfaces);
+		tracker.start();
+		tracker.stop();
+		tracker.track({ ...run(), status: 'running', elsewhere: true });
+		await tracker.tick();
+		expect(queueReads).toBe(1);
+		clock += 2000;
+		await tracker.tick();
+		expect(queueReads, 'within the live-queue period, the queue is not read again').toBe(1);
+		socket({ kind: 'event', profileId: 'p', event: { type: 'status', queueRemaining: 0, sid: undefined } });
+		clock += 2000;
+		await tracker.tick();
+		expect(queueReads, 'the queue changed: read at the next tick').toBe(2);
+	});
+});

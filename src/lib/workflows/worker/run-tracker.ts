@@ -150,6 +150,8 @@ export class RunTracker {
 	}
 
 	private readonly lastLiveQueueRead = new Map<string, number>();
+	/** When each profile's server last said its queue changed: a job list read before then is out of date. */
+	private readonly queueChangedAt = new Map<string, number>();
 	/** Profiles whose socket has greeted us once: a later greeting is a reconnect. */
 	private readonly greeted = new Set<string>();
 
@@ -202,7 +204,7 @@ export class RunTracker {
 	/** One queue read for every open run of a profile; those no longer in it are read in full. */
 	private async checkQueue(profileId: string, runs: WorkflowRun[]): Promise<void> {
 		// The queue watch's read, when it is recent, serves here too (on a proxy both read the same job list).
-		const recent = this.queueWatch.recentList(profileId, this.timings().liveQueueEveryMs / 2);
+		const recent = this.queueWatch.recentList(profileId, this.timings().liveQueueEveryMs / 2, this.queueChangedAt.get(profileId));
 		let jobs = recent;
 		if (!jobs) {
 			const surface = await this.surfaces.for(profileId);
@@ -353,6 +355,13 @@ export class RunTracker {
 				this.hooks.reconnected?.(profileId);
 			}
 			this.greeted.add(profileId);
+		}
+		// ComfyUI tells every client when its queue changes (a `status` without a sid), though a job's own
+		// events go only to the client that sent it: read the queue at the next tick, not up to
+		// `liveQueueEveryMs` later, so another client's job is seen to end when it ends.
+		if (event.type === 'status' && event.sid === undefined) {
+			this.lastLiveQueueRead.delete(profileId);
+			this.queueChangedAt.set(profileId, this.now());
 		}
 		if (event.type === 'status' || event.type === 'feature_flags' || event.type === 'unknown') return;
 		const promptId = 'promptId' in event ? event.promptId : undefined;
