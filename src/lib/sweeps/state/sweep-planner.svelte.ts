@@ -137,7 +137,8 @@ export class SweepPlanner {
 
 	/** Seeds outside the axes as the form shows them now: the same in every cell. */
 	private frozenSeeds(subject: SweepSubject, axes: SweepAxis[]): Record<string, number> {
-		const seeds: Record<string, number> = {};
+		// Field ids come from the workflow file: no prototype for a key like `__proto__` to reach.
+		const seeds: Record<string, number> = Object.create(null);
 		const varied = new Set(axes.map((a) => a.fieldId));
 		for (const { field } of subject.fields) {
 			const value = subject.valueOf(field);
