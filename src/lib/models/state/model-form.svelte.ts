@@ -109,7 +109,8 @@ export class ModelFormStore {
 
 	/** Seeds in "randomize" mode get a new value before a run; returns the seeds that will be sent. */
 	prepareSeeds(): Record<string, number> {
-		const used: Record<string, number> = {};
+		// Field ids are paths in the model's schema: no prototype for a property named `__proto__` to reach.
+		const used: Record<string, number> = Object.create(null);
 		if (!this.form) return used;
 		for (const f of seedFields(this.form.group.fields)) {
 			if (this.seedMode(f.id) === 'randomize') this.set(f.path, randomSeed(f.min, f.max));

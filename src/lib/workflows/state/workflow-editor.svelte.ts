@@ -271,7 +271,8 @@ export class WorkflowEditor {
 		const started: WorkflowRun[] = [];
 		try {
 			for (let i = 0; i < times; i++) {
-				const seeds: Record<string, number> = {};
+				// Field ids come from the workflow file: no prototype for a key like `__proto__` to reach.
+				const seeds: Record<string, number> = Object.create(null);
 				for (const field of this.seedFields()) {
 					const v = this.valueOf(field);
 					if (typeof v === 'number') seeds[field.id] = v;
