@@ -9,7 +9,7 @@ import { readZip } from './zip-read';
 async function bundleEntries(): Promise<Zippable> {
 	const { bytes } = await writeBundle(bundleSource(), hashBytes);
 	const zip = readZip(bytes, BUNDLE_LIMITS);
-	if (!zip.ok) throw new Error(zip.refusal.message);
+	if (!zip.ok) throw new Error(zip.error.message);
 	return Object.fromEntries(zip.value);
 }
 
@@ -18,7 +18,7 @@ describe('a run bundle', () => {
 		const { bytes, manifest } = await writeBundle(bundleSource(), hashBytes);
 		expect(manifest.inputs[0]).toMatchObject({ path: 'inputs/0123456789ab_cat.png', blake3: await hashBytes(PICTURE), bytes: 300 });
 		const opened = await readBundle(bytes, hashBytes);
-		if (!opened.ok) throw new Error(opened.refusal.message);
+		if (!opened.ok) throw new Error(opened.error.message);
 		expect(opened.value.manifest).toEqual(manifest);
 		expect(opened.value.prompt['1']!.inputs['image']).toBe('0123456789ab_cat.png');
 		expect(opened.value.files.get('outputs/ComfyUI_00001_.png')).toEqual(OUTPUT);
@@ -55,13 +55,13 @@ describe('a run bundle', () => {
 		const refusal = async (entries: Zippable): Promise<string> => {
 			const opened = await readBundle(zipSync(entries), hashBytes);
 			if (opened.ok) throw new Error('opened');
-			expect(opened.refusal.message).not.toContain('\n');
-			return opened.refusal.message;
+			expect(opened.error.message).not.toContain('\n');
+			return opened.error.message;
 		};
 
 		it('a file that is not a zip', async () => {
 			const opened = await readBundle(strToU8('{"not":"a zip"}'), hashBytes);
-			expect(opened).toMatchObject({ ok: false, refusal: { kind: 'not-a-bundle' } });
+			expect(opened).toMatchObject({ ok: false, error: { kind: 'not-a-bundle' } });
 		});
 
 		it('an entry path that leaves the bundle', async () => {
@@ -92,7 +92,7 @@ describe('a run bundle', () => {
 			const limits = { ...BUNDLE_LIMITS, entryBytes: 1024 * 1024, totalBytes: 2 * 1024 * 1024 };
 			const bomb = zipSync({ 'outputs/zeros.bin': new Uint8Array(64 * 1024 * 1024) }, { level: 9 });
 			const declared = await readBundle(bomb, hashBytes, limits);
-			expect(declared).toMatchObject({ ok: false, refusal: { kind: 'too-large' } });
+			expect(declared).toMatchObject({ ok: false, error: { kind: 'too-large' } });
 			// The directory lies (says 10 bytes): the count while inflating still stops it.
 			const lying = bomb.slice();
 			const view = new DataView(lying.buffer);
@@ -102,8 +102,8 @@ describe('a run bundle', () => {
 					break;
 				}
 			const opened = await readBundle(lying, hashBytes, limits);
-			expect(opened).toMatchObject({ ok: false, refusal: { kind: 'too-large' } });
-			if (!opened.ok) expect(opened.refusal.message).toMatch(/zip bomb/);
+			expect(opened).toMatchObject({ ok: false, error: { kind: 'too-large' } });
+			if (!opened.ok) expect(opened.error.message).toMatch(/zip bomb/);
 		});
 
 		it('too many entries, or too much in all', async () => {
@@ -111,11 +111,11 @@ describe('a run bundle', () => {
 			for (let i = 0; i < 10; i++) many[`outputs/${i}.bin`] = new Uint8Array(10);
 			expect(await readBundle(zipSync(many), hashBytes, { ...BUNDLE_LIMITS, entries: 5 })).toMatchObject({
 				ok: false,
-				refusal: { kind: 'too-large' }
+				error: { kind: 'too-large' }
 			});
 			expect(await readBundle(zipSync(many), hashBytes, { ...BUNDLE_LIMITS, totalBytes: 50 })).toMatchObject({
 				ok: false,
-				refusal: { kind: 'too-large' }
+				error: { kind: 'too-large' }
 			});
 		});
 

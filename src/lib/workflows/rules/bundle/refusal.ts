@@ -6,11 +6,11 @@ export interface Refusal {
 	message: string;
 }
 
-export type Read<T> = { ok: true; value: T } | { ok: false; refusal: Refusal };
+export type Read<T> = { ok: true; value: T } | { ok: false; error: Refusal };
 
-export const refuse = (kind: RefusalKind, message: string): { ok: false; refusal: Refusal } => ({
+export const refuse = (kind: RefusalKind, message: string): { ok: false; error: Refusal } => ({
 	ok: false,
-	refusal: { kind, message: message.replace(/\s+/g, ' ').trim() }
+	error: { kind, message: message.replace(/\s+/g, ' ').trim() }
 });
 
 export const accept = <T>(value: T): { ok: true; value: T } => ({ ok: true, value });
