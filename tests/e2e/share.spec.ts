@@ -73,9 +73,9 @@ test('a run bundle made on one device opens read-only on another, and Reuse runs
 	const other = await anotherDevice(browser);
 	try {
 		const second = await other.newPage();
-		await second.goto(`${app.url}/open`);
+		await second.goto(`${app.url}/workflows`);
 		await second
-			.getByLabel('Run bundle to open')
+			.getByLabel('Workflow file to import')
 			.setInputFiles({ name: 'Image edit.runboard.zip', mimeType: 'application/zip', buffer: zip });
 		await expect(second.getByRole('heading', { name: 'Image edit', level: 1 })).toBeVisible();
 		await expect(second.getByRole('note')).toContainText('read-only');
@@ -125,7 +125,7 @@ test('a share link opens the workflow as a read-only preview, and "Open in my pr
 	await page.getByRole('button', { name: 'Share link' }).click();
 	await expect(page.getByRole('status').filter({ hasText: /never sent to a server|API workflow/ })).toBeVisible();
 	const link = await page.getByRole('textbox', { name: 'Share link' }).inputValue();
-	expect(new URL(link).pathname).toBe('/open');
+	expect(new URL(link).pathname).toBe('/workflows');
 	expect(new URL(link).search, 'the workflow rides in the fragment only').toBe('');
 	expectNoCredentials(link, emulator, 'the share link');
 
@@ -154,8 +154,8 @@ test('a share link opens the workflow as a read-only preview, and "Open in my pr
 });
 
 test('a hostile bundle is refused with why, in one line @phone', async ({ page, openApp }) => {
-	await openApp('/open');
-	const choose = page.getByLabel('Run bundle to open');
+	await openApp('/workflows');
+	const choose = page.getByLabel('Workflow file to import');
 	const escaping = zipSync({ 'runboard-bundle.json': strToU8('{}'), '../../evil.sh': strToU8('rm -rf ~') });
 	await choose.setInputFiles({ name: 'evil.runboard.zip', mimeType: 'application/zip', buffer: Buffer.from(escaping) });
 	await expect(page.getByRole('alert')).toHaveText(
@@ -163,5 +163,5 @@ test('a hostile bundle is refused with why, in one line @phone', async ({ page, 
 	);
 	await choose.setInputFiles({ name: 'photo.zip', mimeType: 'application/zip', buffer: await picture(3) });
 	await expect(page.getByRole('alert')).toHaveText('photo.zip was not opened: This is not a zip file: it has no zip directory at its end.');
-	await expect(page.getByRole('heading', { name: 'Open a run bundle' })).toBeVisible();
+	await expect(page.getByRole('heading', { name: 'Workflows', level: 1 })).toBeVisible();
 });

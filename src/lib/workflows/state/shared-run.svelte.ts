@@ -1,7 +1,6 @@
 /**
  * What a person opened from someone else: a run bundle (shown as a read-only run) or a share link
- * (a read-only workflow preview). It survives the hop from the page the file was dropped on to
- * /open. Nothing is sent or run here until the person asks: Reuse places the inputs and opens the
+ * (a read-only workflow preview), shown by the Workflows page where it was dropped or linked. Nothing is sent or run here until the person asks: Reuse places the inputs and opens the
  * form, where only Run runs it.
  */
 import { workflowInputsUsed } from '$lib/workbench/rules/inputs-used';
@@ -116,5 +115,5 @@ export class SharedRun {
 	}
 }
 
-/** One per tab: a bundle dropped on the Workflows page is shown by /open. */
+/** One per tab. */
 export const sharedRun = new SharedRun();

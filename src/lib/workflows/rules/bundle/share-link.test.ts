@@ -20,7 +20,7 @@ describe('a share link', () => {
 		const made = makeShareLink(ORIGIN, { name: 'Text to image', prompt: textToImage, ui: null });
 		if (!made.ok) throw new Error(made.message);
 		const url = new URL(made.url);
-		expect(url.pathname).toBe('/open');
+		expect(url.pathname).toBe('/workflows');
 		expect(url.search).toBe('');
 		const read = readShareLink(url.hash);
 		expect(read).toMatchObject({ ok: true, value: { name: 'Text to image', prompt: textToImage, ui: null } });

@@ -15,7 +15,7 @@ import { withoutSecrets } from './secrets';
 
 /** The fragment's key and format version: `#w1=…`. */
 export const LINK_KEY = 'w1';
-export const LINK_PATH = '/open';
+export const LINK_PATH = '/workflows';
 
 export const LINK_LIMITS = {
 	/**
