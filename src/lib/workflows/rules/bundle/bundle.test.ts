@@ -51,6 +51,13 @@ describe('a run bundle', () => {
 		expect(manifest.leftOut).toEqual(['4.inputs.api_key', '4.inputs.prompt', '4.inputs.auth_token', '4.inputs.url']);
 	});
 
+	it('leaves values under names that only look like credentials', async () => {
+		const inputs = { author: 'Ada', tokenizer: 'clip_l', keyframe: 'k1', sort_key: 'name', max_tokens: 12 };
+		const source = bundleSource({ prompt: { ...bundleSource().prompt, '5': { class_type: 'Note', inputs } } });
+		const { manifest } = await writeBundle(source, hashBytes);
+		expect(manifest.leftOut).toEqual([]);
+	});
+
 	describe('from a stranger: every refusal says why in one line', () => {
 		const refusal = async (entries: Zippable): Promise<string> => {
 			const opened = await readBundle(zipSync(entries), hashBytes);

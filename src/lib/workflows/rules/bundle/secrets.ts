@@ -7,9 +7,34 @@
  */
 import type { Json } from '../../../core/protocol/json';
 
-/** Names of fields whose value is a credential (`api_key`, `api_key_comfy_org`, `token`, `Authorization`, …). */
-const SECRET_NAME =
-	/(api[_-]?key|apikey|token|secret|password|passwd|authorization|auth|bearer|credential|cookie|session|signature|partner[_-]?key|private[_-]?key)/i;
+/** Words of a field's name that make its value a credential (`api_key`, `api_key_comfy_org`, `authToken`, `Authorization`, …). */
+const SECRET_WORDS = new Set([
+	'token',
+	'secret',
+	'password',
+	'passwd',
+	'authorization',
+	'auth',
+	'bearer',
+	'credential',
+	'credentials',
+	'cookie',
+	'signature',
+	'apikey'
+]);
+/** A `key` after one of these words is a credential; `key` alone is too common (`keyframe`, a sort key) to count. */
+const KEY_OWNERS = new Set(['api', 'partner', 'private', 'access', 'secret', 'account']);
+
+/** Whether a field's name says its value is a credential: by whole words, so `author` or `tokenizer` are not. */
+export function isSecretName(name: string): boolean {
+	const words = name
+		.replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+		.toLowerCase()
+		.split(/[^a-z0-9]+/)
+		.filter(Boolean);
+	return words.some((word, i) => SECRET_WORDS.has(word) || (word === 'key' && i > 0 && KEY_OWNERS.has(words[i - 1]!)));
+}
+
 /** Query parameters of signed or keyed URLs (S3, GCS, Azure SAS, CloudFront, plain `?key=`). */
 const SECRET_PARAM =
 	/^(x-amz-.*|x-goog-.*|sig|signature|se|sp|sv|st|skoid|sktid|policy|key-pair-id|expires|key|code|auth|token|access_token|api_key|apikey|.*token.*|.*secret.*|.*key)$/i;
@@ -50,7 +75,7 @@ export function withoutSecrets<T extends Json>(value: T, at = ''): Cleaned<T> {
 	const leftOut: string[] = [];
 	const walk = (v: Json, path: string, name: string): Json => {
 		if (typeof v === 'string') {
-			if (SECRET_NAME.test(name) && v !== '') {
+			if (v !== '' && isSecretName(name)) {
 				leftOut.push(path);
 				return '';
 			}
