@@ -10,7 +10,7 @@ import { EXAMPLE_WORKFLOWS } from '../src/lib/workflows/rules/examples/index';
 import { CORE_GRAPHS } from '../emulator/workflow/core-graphs.fixture';
 import { SUBGRAPH_WORKFLOW } from '../emulator/workflow/subgraph-workflow.fixture';
 import type { ApiPrompt } from '../src/lib/workflows/protocol/workflow-api';
-import type { JsonObject } from '../src/lib/core/protocol/json';
+import type { Json, JsonObject } from '../src/lib/core/protocol/json';
 
 const ORIGIN = 'https://runboard.example';
 const NO_LIMIT = Number.MAX_SAFE_INTEGER;
@@ -52,8 +52,8 @@ function editorLike(prompt: ApiPrompt): JsonObject {
 		revision: 0,
 		last_node_id: Math.max(...ids.map(Number)),
 		last_link_id: linkId - 1,
-		nodes,
-		links,
+		nodes: nodes as Json,
+		links: links as Json,
 		groups: [],
 		config: {},
 		extra: { ds: { scale: 0.8264462809917354, offset: [412.5, 96.25] }, frontendVersion: '1.28.7' },
