@@ -80,7 +80,7 @@ describe('a share link', () => {
 			expect(refusal('#other=1').message).toBe('This link carries no workflow.');
 		});
 		it('a deflate bomb, an overlong link, JSON nested too deep', () => {
-			const bomb = b64(deflateSync(new Uint8Array(8 * 1024 * 1024), { level: 9 }));
+			const bomb = b64(deflateSync(new Uint8Array(3 * 1024 * 1024), { level: 9 }));
 			expect(refusal(`#${LINK_KEY}=${bomb}`).kind).toBe('too-large');
 			expect(refusal(`#${LINK_KEY}=${'A'.repeat(LINK_LIMITS.readChars + 1)}`).kind).toBe('too-large');
 			const deep = '{"p":' + '['.repeat(100) + ']'.repeat(100) + '}';
