@@ -124,6 +124,17 @@ export const test = base.extend<TestOptions & TestFixtures, WorkerFixtures>({
 
 export { expect };
 
+/**
+ * The leak check for what a person hands on (a run bundle's bytes, a share link): none of the
+ * emulator's keys, no signed-URL signature, no key or token parameter in any URL it carries.
+ */
+export function expectNoCredentials(carried: string | Uint8Array, emulator: Emulator, what: string): void {
+	const text = typeof carried === 'string' ? carried : Buffer.from(carried).toString('latin1');
+	for (const key of [emulator.apiKey, emulator.deploymentKey]) expect(text.includes(key), `${what} carries a key`).toBe(false);
+	expect(text, `${what} carries a signed URL`).not.toMatch(/X-(Goog|Amz)-(Signature|Credential)/i);
+	expect(text, `${what} carries a URL with a key or token`).not.toMatch(/[?&](api_?key|token|access_token|sig|signature)=/i);
+}
+
 /** True when the page can scroll sideways: a layout bug on a phone. */
 export async function hasHorizontalScroll(page: Page): Promise<boolean> {
 	return page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);

@@ -60,5 +60,9 @@ export const FUZZED_READERS: Record<string, string> = {
 	'src/lib/models/rules/schema-pattern.ts#compilePattern': 'backtracking patterns',
 	'src/lib/models/rules/model-summary.ts#summariseSchema': 'model summaries',
 	'src/lib/models/rules/model-summary.ts#parseSummary': 'model summaries',
-	'src/lib/models/rules/model-catalog.ts#parseCatalogPage': 'model summaries'
+	'src/lib/models/rules/model-catalog.ts#parseCatalogPage': 'model summaries',
+	'src/lib/workflows/rules/bundle/bundle-read.ts#readBundle': 'run bundles',
+	'src/lib/workflows/rules/bundle/zip-read.ts#readZip': 'run bundles',
+	'src/lib/workflows/rules/bundle/bundle-manifest.ts#parseManifest': 'run bundles',
+	'src/lib/workflows/rules/bundle/share-link.ts#readShareLink': 'share links'
 };

@@ -24,6 +24,7 @@ import { fixtureDefinitions } from '../../src/lib/workflows/rules/converter/obje
 import { fixture, FIXTURES, read } from '../../src/lib/workflows/protocol/files/workflow-files.fixture';
 import { MAGICS, mutate, mutation } from '../../src/lib/workflows/protocol/files/file-mutations.fixture';
 import { graphTarget, READER_TARGETS, summaryTarget } from './targets-readers';
+import { SHARE_TARGETS } from './targets-share';
 import { searchDoc } from '../../src/lib/timeline/rules/search-doc';
 import { markParts, matchesAll, parseQuery, whereMatched } from '../../src/lib/timeline/rules/search-query';
 import type { AnyRun } from '../../src/lib/core/protocol/run-kernel';
@@ -580,6 +581,7 @@ export const FUZZ_TARGETS: FuzzTarget[] = [
 	workflowFiles,
 	search,
 	...READER_TARGETS,
+	...SHARE_TARGETS,
 	graphTarget(promptNode, uiWorkflowJson),
 	summaryTarget(schemaDocument)
 ];
