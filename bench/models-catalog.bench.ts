@@ -35,6 +35,7 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import { line, median, startBenchApp } from './models-app';
 import { report as benchLine } from './support/report';
+import { benchContext } from './support/wait';
 
 const RUNS = 5;
 const PAGE_SIZE = 20;
@@ -75,7 +76,7 @@ async function settledPage(): Promise<{
 	full: Promise<void>;
 	boot: number;
 }> {
-	const context = await browser.newContext();
+	const context = await benchContext(browser);
 	const page = await context.newPage();
 	const marks: Record<string, number> = {};
 	let fullSeen!: () => void;
