@@ -20,14 +20,6 @@ export async function benchContext(browser: Browser, options: BrowserContextOpti
 	return context;
 }
 
-/** A page of its own context (see benchContext); closing the page closes the context. */
-export async function benchPage(browser: Browser, options: BrowserContextOptions = {}): Promise<Page> {
-	const context = await benchContext(browser, options);
-	const page = await context.newPage();
-	page.on('close', () => void context.close());
-	return page;
-}
-
 /**
  * Waits until `predicate` (in-page code, an expression or a function of no arguments) holds, polling every `polling` ms;
  * a timeout becomes an error that says what was waited for, e.g. "waited 5 s for the catalog status to
