@@ -16,6 +16,7 @@ import { launchChromium, startEmulator } from './support/app-run';
 import { ratio, verdict } from './support/stats';
 import { watchdog } from './support/watchdog';
 import { report } from './support/report';
+import { benchContext } from './support/wait';
 
 const TARGET_KB = 56.4;
 const gz = (bytes: Buffer) => gzipSync(bytes, { level: 9 }).length;
@@ -56,7 +57,7 @@ const emulator = await startEmulator();
 const app = await serveApp({ root: 'build', config: demoConfig(emulator) });
 const browser = await launchChromium();
 try {
-	const context = await browser.newContext({ serviceWorkers: 'block' });
+	const context = await benchContext(browser, { serviceWorkers: 'block' });
 	const page = await context.newPage();
 	const scripts = new Map<string, number>();
 	const pending: Array<Promise<void>> = [];

@@ -10,6 +10,7 @@ import { schemaToForm } from '../src/lib/fields/rules/schema-fields';
 import { InputValidator } from '../src/lib/models/rules/schema-validate';
 import { line, median, startBenchApp } from './models-app';
 import { report } from './support/report';
+import { benchContext } from './support/wait';
 
 // The largest document by bytes.
 const docs = buildCatalog().map((m) => ({ model: m, doc: buildSchemaDocument(m) }));
@@ -67,7 +68,7 @@ console.log(
 const bench = await startBenchApp();
 try {
 	const { app, emulator, browser } = bench;
-	const context = await browser.newContext();
+	const context = await benchContext(browser);
 	const page = await context.newPage();
 	// In the page: the click on the model link, and the first moment its form has an enabled text input.
 	await page.addInitScript(() => {

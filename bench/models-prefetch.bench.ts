@@ -17,6 +17,7 @@ import type { Page } from '@playwright/test';
 import { line, median, startBenchApp } from './models-app';
 import { watchdog } from './support/watchdog';
 import { report } from './support/report';
+import { benchContext, until } from './support/wait';
 
 const CATALOG_SIZE = 1000;
 const ROUNDS = 4;
@@ -48,11 +49,14 @@ function statusText(page: Page): Promise<string> {
 }
 
 /** Waits (polling every 20 ms, no accessibility queries) until the page's text holds `words`. */
-async function until(page: Page, words: string): Promise<void> {
-	await page.waitForFunction((w) => (document.body.textContent ?? '').includes(w), words, { polling: 20, timeout: WAIT_MS });
+async function untilSaid(page: Page, words: string): Promise<void> {
+	await until(page, `the page to say '${words}'`, `(document.body.textContent ?? '').includes(${JSON.stringify(words)})`, {
+		polling: 20,
+		timeout: WAIT_MS
+	});
 }
 
-/** Presses Refresh (unless it is the first walk) and returns the worker's walk time from the status line. */
+/** Presses Refresh (unless it is the first walk) and returns the worker's walk time, which the status line's "Up to date" carries. */
 async function walk(page: Page, first: boolean): Promise<number> {
 	if (!first) {
 		// Notes the walk starting (the status leaves "Up to date"), however briefly, before pressing.
@@ -61,22 +65,26 @@ async function walk(page: Page, first: boolean): Promise<number> {
 			w.__walkStarted = false;
 			const status = document.querySelector('[aria-label="Catalog status"]')!;
 			new MutationObserver((_, observer) => {
-				if (!status.textContent?.includes('Up to date')) {
+				if (!status.querySelector('[data-walk-ms]')) {
 					w.__walkStarted = true;
 					observer.disconnect();
 				}
 			}).observe(status, { subtree: true, childList: true, characterData: true });
 		});
 		await page.getByRole('button', { name: 'Refresh catalog' }).click();
-		await page.waitForFunction(() => (window as unknown as { __walkStarted: boolean }).__walkStarted, null, { timeout: WAIT_MS });
+		await until(page, 'the catalog walk to start after Refresh', () => (window as unknown as { __walkStarted: boolean }).__walkStarted);
 	}
-	await page.waitForFunction(() => document.querySelector('[aria-label="Catalog status"]')?.textContent?.includes('Up to date'), null, {
-		polling: 50,
-		timeout: WAIT_MS
-	});
-	const done = /in ([\d.]+) s\)/.exec(await statusText(page));
-	if (!done) throw new Error(`no walk time in the status line: ${await statusText(page)}`);
-	return Number(done[1]) * 1000;
+	await until(
+		page,
+		"the catalog status to say 'Up to date' with the walk's time",
+		() => document.querySelector('[aria-label="Catalog status"] [data-walk-ms]'),
+		{
+			timeout: WAIT_MS
+		}
+	);
+	const ms = Number(await page.getByRole('status', { name: 'Catalog status' }).locator('[data-walk-ms]').getAttribute('data-walk-ms'));
+	if (!Number.isFinite(ms)) throw new Error(`the catalog status' walk time is not a number: ${await statusText(page)}`);
+	return ms;
 }
 
 async function setSchemasRefused(refused: boolean): Promise<void> {
@@ -95,12 +103,14 @@ async function setSchemasRefused(refused: boolean): Promise<void> {
  */
 async function round(prefetch: boolean): Promise<Round> {
 	await setSchemasRefused(!prefetch);
-	const context = await browser.newContext();
+	const context = await benchContext(browser);
 	const page = await context.newPage();
 	await page.addInitScript(LONGTASK_SCRIPT);
 	await page.goto(`${app.url}/settings`);
 	await page.getByRole('article', { name: /Profile Demo/ }).waitFor();
-	await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: WAIT_MS });
+	await until(page, 'the service worker to control the page', () => navigator.serviceWorker.controller !== null, {
+		timeout: WAIT_MS
+	});
 	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Models' }).click();
 	const coldWalk = await walk(page, true);
 	const t0 = Date.now();
@@ -109,11 +119,16 @@ async function round(prefetch: boolean): Promise<Round> {
 	const secondWalk = await walk(page, false);
 	let prefetchMs = 0;
 	if (prefetch) {
-		await until(page, 'reading model details');
-		await page.waitForFunction(() => !(document.body.textContent ?? '').includes('reading model details'), null, {
-			polling: 100,
-			timeout: WAIT_MS
-		});
+		await untilSaid(page, 'reading model details');
+		await until(
+			page,
+			"the prefetch to end (the page no longer says 'reading model details')",
+			() => !(document.body.textContent ?? '').includes('reading model details'),
+			{
+				polling: 100,
+				timeout: WAIT_MS
+			}
+		);
 		prefetchMs = Date.now() - t0;
 	}
 	const tasks = await page.evaluate(() => (window as unknown as { __longTasks: number[] }).__longTasks.slice());

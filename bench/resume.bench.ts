@@ -13,6 +13,7 @@ import { control, launchChromium, startEmulator } from './support/app-run';
 import { seedAppStore } from './support/app-store';
 import { median, ratio } from './support/stats';
 import { report } from './support/report';
+import { benchContext } from './support/wait';
 
 const RUNS = 50;
 const ROUNDS = 3;
@@ -62,7 +63,7 @@ try {
 	const parallel: number[] = [];
 	let states: string[] = [];
 	for (let round = 0; round < ROUNDS; round++) {
-		const context = await browser.newContext({ serviceWorkers: 'block' });
+		const context = await benchContext(browser, { serviceWorkers: 'block' });
 		const page = await context.newPage();
 		await page.goto(`${app.url}/`);
 		await page.getByRole('heading', { name: 'Runs' }).waitFor();

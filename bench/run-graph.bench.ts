@@ -18,6 +18,7 @@ import { median, ratio, verdict } from './support/stats';
 import { watchdog } from './support/watchdog';
 import { countTrace } from './support/flood-trace';
 import { report } from './support/report';
+import { benchContext } from './support/wait';
 
 const NODES = 500;
 const ROUNDS = 5;
@@ -114,7 +115,7 @@ async function bigGraph(browser: Browser): Promise<boolean> {
 	const emulator = await startEmulator();
 	const app = await serveApp({ root: 'build', config: demoConfig(emulator) });
 	try {
-		const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 1000 } });
+		const context = await benchContext(browser, { serviceWorkers: 'block', viewport: { width: 1280, height: 1000 } });
 		const page = await context.newPage();
 		await page.goto(`${app.url}/`);
 		await page.getByRole('navigation', { name: 'Main' }).waitFor();

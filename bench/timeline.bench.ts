@@ -14,6 +14,7 @@ import { launchChromium, startEmulator } from './support/app-run';
 import { seedAppStore } from './support/app-store';
 import { median, percentile, ratio, verdict } from './support/stats';
 import { report } from './support/report';
+import { benchContext } from './support/wait';
 
 const RUNS = 10_000;
 const ROUNDS = 5;
@@ -83,7 +84,7 @@ const app = await serveApp({
 });
 const browser = await launchChromium();
 try {
-	const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+	const context = await benchContext(browser, { viewport: { width: 390, height: 844 } });
 	const page = await context.newPage();
 	await page.goto(`${app.url}/`);
 	await page.getByRole('heading', { name: 'No runs yet' }).waitFor();

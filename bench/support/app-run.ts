@@ -10,6 +10,7 @@ import { chromium, type Browser, type Page } from '@playwright/test';
 import { createEmulator, DEFAULT_PORTS, type Emulator } from '../../emulator/index';
 import { demoConfig, serveApp, type ServedApp } from '../../scripts/serve-app';
 import { CHROMIUM_ARGS, chromiumExecutable } from '../../tests/browser';
+import { benchContext } from './wait';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -51,7 +52,7 @@ export async function openRunningRun(emulator: Emulator, browser: Browser, initS
 		config: demoConfig(emulator)
 	});
 	// No service worker: every load comes from the server, and nothing outlives the context.
-	const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 1000 } });
+	const context = await benchContext(browser, { serviceWorkers: 'block', viewport: { width: 1280, height: 1000 } });
 	const close = async () => {
 		await context.close();
 		await app.close();
@@ -66,13 +67,19 @@ export async function openRunningRun(emulator: Emulator, browser: Browser, initS
 		await page.getByRole('button', { name: 'Run', exact: true }).click();
 		await page.getByRole('link', { name: 'Open run Text to image' }).click();
 		await page.getByText(/Running KSampler/).waitFor({ timeout: 90_000 });
-		const promptId = (await page.locator('dt:text-is("Job id") + dd').textContent())?.trim() ?? '';
-		if (!promptId) throw new Error('the run page shows no job id');
+		const promptId = await jobIdOf(page);
 		return { emulator, browser, page, promptId, control: (route, body) => control(emulator, route, body), close };
 	} catch (error) {
 		await close();
 		throw error;
 	}
+}
+
+/** The service's job id the run page shows (under Details, closed: read from the DOM, not seen). */
+async function jobIdOf(page: Page): Promise<string> {
+	const jobId = (await page.locator('[data-job-id]').getAttribute('data-job-id'))?.trim() ?? '';
+	if (!jobId) throw new Error('the run page shows an empty job id ([data-job-id])');
+	return jobId;
 }
 
 /**
@@ -100,7 +107,5 @@ export async function openV2Run(run: RunningRun, service: Emulator): Promise<str
 	await page.getByRole('button', { name: 'Run', exact: true }).click();
 	await page.getByRole('link', { name: 'Open run Text to image' }).first().click();
 	await page.getByText(/Running KSampler/).waitFor({ timeout: 90_000 });
-	const jobId = (await page.locator('dt:text-is("Job id") + dd').textContent())?.trim() ?? '';
-	if (!jobId) throw new Error('the v2 run page shows no job id');
-	return jobId;
+	return jobIdOf(page);
 }

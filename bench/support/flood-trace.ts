@@ -76,7 +76,9 @@ export interface Phase {
 /** Traces the page while `during` runs, clicking a harmless control (a <details> summary) every second. */
 export async function phase(browser: Browser, page: Page, during: Promise<unknown>, seconds: number): Promise<Phase> {
 	const summary = page.getByText('The workflow as sent (API format)');
-	await summary.scrollIntoViewIfNeeded();
+	// The caller has started `during` already: under a flood on a loaded machine the scroll waits for
+	// the page for as long as the flood lasts (10 s of a 5,000 events/s flood went past the 10 s default).
+	await summary.scrollIntoViewIfNeeded({ timeout: (seconds + 20) * 1000 });
 	const box = (await summary.boundingBox())!;
 	await page.evaluate(() => ((window as unknown as { __benchFlood: FloodProbe }).__benchFlood.clickDelays = []));
 	await browser.startTracing(page, { categories: ['devtools.timeline'] });

@@ -20,6 +20,9 @@ interface Found {
 	at: number;
 }
 
+/** The actions on many runs and the saving of starred outputs, loaded on first use: not part of the first view. */
+const bulkActions = () => import('./bulk-actions');
+
 /** Typing pauses this long before the worker is asked: a word typed fast is one search. */
 const SEARCH_PAUSE_MS = 120;
 /** Saves come in bursts (progress); the search is asked again this long after one. */
@@ -139,13 +142,8 @@ export class TimelineStore {
 		if (star) this.stars.set(runId, star);
 		else this.stars.delete(runId);
 		if (!on) return;
-		const run = await workerApi().getRun({ id: runId });
-		const indexes = output === undefined ? (run?.outputs.map((_, i) => i) ?? []) : [output];
-		const missed = (await Promise.all(indexes.map((index) => (run ? workerApi().output({ runId, index }) : null)))).filter(
-			(r) => r && !r.ok
-		).length;
-		if (missed > 0)
-			this.notice = `Starred; ${missed} output${missed === 1 ? '' : 's'} could not be saved on this device now (the service did not give ${missed === 1 ? 'it' : 'them'}).`;
+		const said = await (await bulkActions()).keepStarredOutputs(runId, output);
+		if (said) this.notice = said;
 	}
 
 	/** Catches up now: reconnects, polls every open run, and reloads the list. */
@@ -186,42 +184,14 @@ export class TimelineStore {
 	 * request per server), model requests one by one by their cancel URL; says what each confirmed.
 	 */
 	async cancelSelected(profileName: (id: string) => string | undefined = () => undefined): Promise<void> {
-		const open = [...this.selection].filter(isOpen);
-		const byProfile = new Map<string, string[]>();
-		for (const e of open)
-			if (e.kind === 'workflow' && e.promptId) byProfile.set(e.profileId, [...(byProfile.get(e.profileId) ?? []), e.promptId]);
-		const models = open.filter((e) => e.kind === 'model');
-		const [servers, modelResults] = await Promise.all([
-			Promise.all(
-				[...byProfile].map(async ([profileId, promptIds]) => ({
-					profileId,
-					result: await workerApi().cancelRuns({ profileId, promptIds })
-				}))
-			),
-			Promise.all(models.map((e) => workerApi().cancelModelRun({ id: e.id })))
-		]);
-		const said = servers.map(({ profileId, result }) => {
-			const name = profileName(profileId) ?? 'A server';
-			if (!result.ok) return `${name} could not be asked: ${result.error.message}`;
-			const { asked, removed } = result.value;
-			return removed === null ? `${name} was asked for ${asked}, and did not say which went` : `${name} confirmed ${removed} of ${asked}`;
-		});
-		if (models.length > 0) said.push(`model requests: ${modelResults.filter((r) => r.ok).length} of ${models.length} cancels accepted`);
-		this.notice = `Asked to cancel ${open.length} run${open.length === 1 ? '' : 's'}.${said.length ? ` ${said.join('; ')}.` : ''}`;
+		const open = this.selection.filter(isOpen);
+		this.notice = await (await bulkActions()).cancelEntries(open, profileName);
 		this.selected.clear();
 	}
 
 	/** Downloads the selected runs as a history file (JSON, outputs saved here included), which Import in Settings reads back. */
 	async exportSelected(): Promise<void> {
-		const ids = this.selection.map((e) => e.id);
-		const blob = await workerApi().exportHistory({ withBytes: true, ids });
-		const url = URL.createObjectURL(blob);
-		const a = document.createElement('a');
-		a.href = url;
-		a.download = `runboard-runs-${new Date().toISOString().slice(0, 10)}.json`;
-		a.click();
-		setTimeout(() => URL.revokeObjectURL(url), 1000);
-		this.notice = `Exported ${ids.length} run${ids.length === 1 ? '' : 's'} (${Math.max(1, Math.round(blob.size / 1024))} KB).`;
+		this.notice = await (await bulkActions()).exportEntries(this.selection.map((e) => e.id));
 	}
 
 	/**
@@ -250,35 +220,7 @@ export class TimelineStore {
 
 	/** Starts each selected run again with the same inputs (a model request gets a new key: a new call). */
 	async rerunSelected(): Promise<void> {
-		let started = 0;
-		for (const e of [...this.selection]) {
-			if (e.kind === 'workflow') {
-				const run = await workerApi().getRun({ id: e.id });
-				if (run && Object.keys(run.prompt).length > 0) {
-					const result = await workerApi().submitRun({
-						profileId: run.profileId,
-						workflowId: run.workflowId,
-						title: run.title,
-						prompt: run.prompt,
-						seeds: run.seeds
-					});
-					if (result.ok) started++;
-				}
-			} else {
-				const run = await workerApi().modelRun({ id: e.id });
-				if (run) {
-					const result = await workerApi().startModelRun({
-						profileId: run.profileId,
-						modelId: run.modelId,
-						body: run.body,
-						mode: run.mode
-					});
-					if (result.ok) started++;
-				}
-			}
-		}
-		// No reload: each new run reaches the list through its own run event.
-		this.notice = `Started ${started} run${started === 1 ? '' : 's'} again.`;
+		this.notice = await (await bulkActions()).rerunEntries([...this.selection]);
 		this.selected.clear();
 	}
 }
