@@ -4,7 +4,7 @@ import type { ModelRun } from '../../core/protocol/model-run';
 import type { JsonObject } from '../../core/protocol/json';
 
 export interface SweepModelPort {
-	/** Saves the run under the cell's run id and key, then sends it to the router's queue. */
+	/** Saves the run under the cell's run id and key, then sends it. */
 	start(input: {
 		profileId: string;
 		modelId: string;
@@ -13,7 +13,7 @@ export interface SweepModelPort {
 		cell: { runId: string; key: string; sweep: { id: string; cell: number } };
 	}): Promise<Result<ModelRun>>;
 	getRun(id: string): Promise<ModelRun | null>;
-	/** Asks the queue to cancel the request (a run already at the provider may still finish). */
+	/** Stops the run: a queued request is asked to cancel, a synchronous call stops being waited for (the provider may still finish and charge). */
 	cancel(id: string): Promise<unknown>;
 	deleteRun(id: string): Promise<unknown>;
 	/** Saved bytes of a result's asset. */

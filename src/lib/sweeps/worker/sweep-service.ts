@@ -35,8 +35,9 @@ export type { SweepModelPort } from './model-port';
  */
 const WINDOW: Record<SurfaceKind, number> = { 'local-comfyui': 2, 'cloud-v1': 4, v2: 4 };
 /**
- * Model cells sent at once. The router's per-workspace in-flight limit is not published: a cell it
- * refuses (429 `concurrency_limit_exceeded`) goes back to waiting and the sweep waits before the next.
+ * Model cells sent at once: the synchronous calls the page holds open at most. The router's
+ * per-workspace in-flight limit is not published: a cell it refuses (429 `concurrency_limit_exceeded`)
+ * goes back to waiting and the sweep waits before the next.
  */
 const MODEL_WINDOW = 4;
 
