@@ -33,7 +33,15 @@ test('a model sweep across 3 models fills its grid, paced by the router’s in-f
 	await seeds.getByRole('combobox', { name: 'Input' }).selectOption({ label: 'Seed' });
 	await seeds.getByRole('textbox', { name: 'Values of input to vary 1' }).fill('1, 2');
 	await expect(page.getByRole('status', { name: 'Sweep size' })).toHaveText('6 runs (3 × 2)');
+	// No price is invented: nothing here has reported what these models use.
+	await expect(page.getByLabel('Sweep estimate')).toContainText(
+		'Spend: not known (no past run of lumen/flux-1, stratus/sd-3, vertex/imagen-3'
+	);
+	// Over the limit the person set, the sweep asks first.
+	await page.getByRole('group', { name: 'Sweep limits' }).getByRole('spinbutton').first().fill('5');
 	await page.getByRole('button', { name: 'Start sweep of 6 runs' }).click();
+	await expect(page.getByRole('alert')).toContainText('6 runs is more than your limit of 5 runs for one sweep. Start it anyway?');
+	await page.getByRole('button', { name: 'Start anyway' }).click();
 	await expect(page).toHaveURL(/\/sweeps\//);
 	await expect(page.locator(CELLS)).toHaveCount(6);
 
@@ -49,4 +57,11 @@ test('a model sweep across 3 models fills its grid, paced by the router’s in-f
 	await expect(grid.getByRole('img', { name: 'Output' })).toHaveCount(6);
 	await expect(page.getByRole('cell', { name: 'Model vertex/imagen-3, Seed 2' }).getByRole('link')).toHaveAttribute('href', /\/runs\//);
 	expect(await dispatches(emulator), 'each cell ran once, whatever the refusals').toBe(6);
+
+	// A keeper is starred with the app's own stars; the grid zooms.
+	const star = page.getByRole('button', { name: 'Star Model stratus/sd-3, Seed 1' });
+	await star.click();
+	await expect(star).toHaveAttribute('aria-pressed', 'true');
+	await page.getByRole('button', { name: 'Zoom in' }).click();
+	await expect(page.getByRole('group', { name: 'Grid zoom' })).toContainText('125 %');
 });

@@ -11,7 +11,17 @@ import { estimateRemaining, formatDuration, recentDurations } from '$lib/core/ru
 import { MAX_AXES, MODEL_AXIS, type SweepAxis } from '../protocol/sweep';
 import { canVary, choicesOf, entryOf, readAxis, type AxisDraft, type AxisField, type AxisReading } from '../rules/axis-fields';
 import { axisGroups } from '../rules/sweep-plan';
-import { expectedCredits } from '../rules/sweep-spend';
+import { expectedCredits, type SpendExpectation } from '../rules/sweep-spend';
+import { overLimit, readLimits, type SweepLimits } from '../rules/sweep-limit';
+
+const LIMITS_KEY = 'runboard:sweep-limits';
+const savedLimits = () => {
+	try {
+		return globalThis.localStorage?.getItem(LIMITS_KEY) ?? null;
+	} catch {
+		return null;
+	}
+};
 import type { ModelSweepModels } from './model-sweep-models.svelte';
 
 /** What the planner reads of the open workflow. */
@@ -31,6 +41,10 @@ export class SweepPlanner {
 	drafts = $state<AxisDraft[]>([]);
 	problem = $state<string | null>(null);
 	starting = $state(false);
+	/** The limits this device keeps for one sweep; a sweep over them asks first. */
+	limits = $state<SweepLimits>(readLimits(savedLimits()));
+	/** Why the sweep asked to be confirmed, after a Start over the limits. */
+	confirming = $state<string | null>(null);
 	/** Random seeds are drawn once per entry, not again on every keystroke elsewhere. */
 	private readonly drawn = new Map<string, AxisReading>();
 
@@ -100,8 +114,35 @@ export class SweepPlanner {
 			ms === undefined
 				? 'No past run of these models here to estimate the time from.'
 				: `About ${formatDuration(ms)} if run one at a time, from ${past.length} past run${past.length === 1 ? '' : 's'} of these models here.`;
-		const spend = expectedCredits(here, ids, count);
-		return `${time} ${spend.words}`;
+		return `${time} ${this.spend?.words ?? ''}`;
+	}
+
+	/** A model sweep's expected spend, from what past runs of its models reported; null for a workflow sweep. */
+	spend = $derived.by((): SpendExpectation | null => {
+		const plan = this.plan;
+		const { profileId, models } = this.subject();
+		if (!models || !plan.ok) return null;
+		const target = this.target?.ok ? this.target.target : null;
+		const ids = plan.axes.find((a) => a.fieldId === MODEL_AXIS)?.values.map(String) ?? (target ? [target.modelId] : []);
+		const here = [...runEntries.entries.values()].filter((e) => e.profileId === profileId);
+		return expectedCredits(here, ids, plan.count);
+	});
+
+	/** Why this sweep asks first (over the run count or the spend the person set), or null. */
+	overLimit = $derived.by(() => {
+		const plan = this.plan;
+		if (!plan.ok) return null;
+		return overLimit({ count: plan.count, credits: this.spend?.credits ?? null, paid: this.subject().models !== undefined }, this.limits);
+	});
+
+	setLimits(change: Partial<SweepLimits>): void {
+		this.limits = { ...this.limits, ...change };
+		this.confirming = null;
+		try {
+			globalThis.localStorage?.setItem(LIMITS_KEY, JSON.stringify(this.limits));
+		} catch {
+			// Private mode: the limits hold for this page only.
+		}
 	}
 
 	fieldOf(draft: AxisDraft): AxisField | undefined {
@@ -140,6 +181,7 @@ export class SweepPlanner {
 	update(index: number, change: Partial<AxisDraft>): void {
 		this.drafts = this.drafts.map((d, i) => (i === index ? { ...d, ...change } : d));
 		this.problem = null;
+		this.confirming = null;
 	}
 
 	togglePick(index: number, key: string): void {
@@ -148,11 +190,16 @@ export class SweepPlanner {
 		this.update(index, { picks: draft.picks.includes(key) ? draft.picks.filter((k) => k !== key) : [...draft.picks, key] });
 	}
 
-	/** Starts the sweep; the answer is its id, for its grid page. */
-	async start(): Promise<string | null> {
+	/** Starts the sweep (over the limits, only once confirmed); the answer is its id, for its grid page. */
+	async start(confirmed = false): Promise<string | null> {
 		const subject = this.subject();
 		const plan = this.plan;
 		if (!plan.ok || !subject.profileId) return null;
+		if (this.overLimit && !confirmed) {
+			this.confirming = this.overLimit;
+			return null;
+		}
+		this.confirming = null;
 		this.starting = true;
 		this.problem = null;
 		try {
