@@ -51,16 +51,16 @@ export function composeWorker(env: WorkerEnv): ComposedWorker {
 		},
 		{
 			// A model sweep's cells are ordinary model runs, each under the key the sweep stored for it. They are
-		// synchronous calls (at most four held open), so the router's in-flight limit paces them: its 429 sends
-		// a cell back to wait. A queued request would be paced by the router's own queue, never refused.
-		start: (input) => models.runs.start({ ...input, mode: 'sync' }),
-		getRun: async (id) => (await models.runs.repo.get(id)) ?? null,
-		cancel: async (id) => {
-			const run = await models.runs.repo.get(id);
-			return run?.queue ? models.runs.cancel({ id }) : models.runs.stopWaiting({ id });
-		},
-		deleteRun: (id) => models.api().deleteModelRun({ id }),
-		bytes: (key) => models.api().modelBytes({ key })
+			// synchronous calls (at most four held open), so the router's in-flight limit paces them: its 429 sends
+			// a cell back to wait. A queued request would be paced by the router's own queue, never refused.
+			start: (input) => models.runs.start({ ...input, mode: 'sync' }),
+			getRun: async (id) => (await models.runs.repo.get(id)) ?? null,
+			cancel: async (id) => {
+				const run = await models.runs.repo.get(id);
+				return run?.queue ? models.runs.cancel({ id }) : models.runs.stopWaiting({ id });
+			},
+			deleteRun: (id) => models.api().deleteModelRun({ id }),
+			bytes: (key) => models.api().modelBytes({ key })
 		}
 	);
 	core.onProfileDeleted((profileId) => sweeps.removeProfile(profileId).then(() => []));
