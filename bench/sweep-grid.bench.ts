@@ -171,12 +171,18 @@ async function scrollFrames(page: Page, selector: string): Promise<number[]> {
 	})`) as Promise<number[]>;
 }
 
+/** Polls an expression in the page (evaluated, not `waitForFunction`: the app's CSP refuses eval) until it is true. */
+async function until(page: Page, expression: string): Promise<void> {
+	for (const started = Date.now(); Date.now() - started < 60_000; await page.waitForTimeout(100))
+		if ((await page.evaluate(expression)) === true) return;
+	throw new Error(`timed out waiting for ${expression}`);
+}
+
 /** Waits until the first screenful of images has decoded. */
 async function firstImages(page: Page, selector: string, count: number): Promise<void> {
-	await page.waitForFunction(
-		`[...document.querySelectorAll(${JSON.stringify(selector)})].filter((i) => i.complete && i.naturalWidth > 0).length >= ${count}`,
-		undefined,
-		{ timeout: 60_000 }
+	await until(
+		page,
+		`[...document.querySelectorAll(${JSON.stringify(selector)})].filter((i) => i.complete && i.naturalWidth > 0).length >= ${count}`
 	);
 }
 
@@ -216,7 +222,7 @@ async function scrollBench(page: Page): Promise<void> {
 		await page.goto(`${app.url}/sweeps/${sweep.id}`);
 		await page.getByRole('region', { name: 'Sweep grid' }).waitFor();
 		// Every cell in the page (the grid builds its rows a few per task) and the first screenful decoded.
-		await page.waitForFunction(`document.querySelectorAll('[data-cell]').length >= ${SIDE * SIDE}`, undefined, { timeout: 60_000 });
+		await until(page, `document.querySelectorAll('[data-cell]').length >= ${SIDE * SIDE}`);
 		await firstImages(page, '[aria-label="Sweep grid"] img[alt="Output"]', 12);
 		gridCells = await page.locator('[data-cell]').count();
 		grid.push(percentile(await scrollFrames(page, '[aria-label="Sweep grid"]'), 95));
