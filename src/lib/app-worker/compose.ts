@@ -36,17 +36,33 @@ export function composeWorker(env: WorkerEnv): ComposedWorker {
 	const models = new ModelService(ctx);
 	const runs = workflows.api();
 	// A sweep's cells are ordinary workflow runs: it sends and follows them through the workflow feature.
-	const sweeps = new SweepService(ctx, {
-		submit: (input) => runs.submitRun(input),
-		getRun: (id) => runs.getRun({ id }),
-		stopRun: (runId) => runs.stopRun({ runId }),
-		deleteRun: (id) => runs.deleteRun({ id }),
-		output: (runId, index) => runs.output({ runId, index }),
-		surfaceKind: async (profileId) => {
-			const kind = await runs.workflowSurface({ profileId });
-			return kind.ok ? kind.value : null;
+	const sweeps = new SweepService(
+		ctx,
+		{
+			submit: (input) => runs.submitRun(input),
+			getRun: (id) => runs.getRun({ id }),
+			stopRun: (runId) => runs.stopRun({ runId }),
+			deleteRun: (id) => runs.deleteRun({ id }),
+			output: (runId, index) => runs.output({ runId, index }),
+			surfaceKind: async (profileId) => {
+				const kind = await runs.workflowSurface({ profileId });
+				return kind.ok ? kind.value : null;
+			}
+		},
+		{
+			// A model sweep's cells are ordinary model runs, each under the key the sweep stored for it. They are
+			// synchronous calls (at most four held open), so the router's in-flight limit paces them: its 429 sends
+			// a cell back to wait. A queued request would be paced by the router's own queue, never refused.
+			start: (input) => models.runs.start({ ...input, mode: 'sync' }),
+			getRun: async (id) => (await models.runs.repo.get(id)) ?? null,
+			cancel: async (id) => {
+				const run = await models.runs.repo.get(id);
+				return run?.queue ? models.runs.cancel({ id }) : models.runs.stopWaiting({ id });
+			},
+			deleteRun: (id) => models.api().deleteModelRun({ id }),
+			bytes: (key) => models.api().modelBytes({ key })
 		}
-	});
+	);
 	core.onProfileDeleted((profileId) => sweeps.removeProfile(profileId).then(() => []));
 	const api: WorkerApi = {
 		...core.api(),

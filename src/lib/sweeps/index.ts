@@ -3,4 +3,5 @@
  * is its own (the import rules in .dependency-cruiser.cjs hold every other feature to this file).
  */
 export type { SweepApi, SweepEvent, SweepRecord } from './protocol/sweep';
+export { MODEL_AXIS } from './protocol/sweep';
 export { SWEEP_TEXT_KEY } from './protocol/sweep';

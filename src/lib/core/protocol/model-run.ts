@@ -90,6 +90,8 @@ export interface ModelRun {
 	seeds?: Record<string, number>;
 	/** Composed offline: waits with its key, to be sent once when the app is next online. */
 	outbox?: boolean;
+	/** A cell of a sweep: the sweep's id and the cell's index in it. */
+	sweep?: { id: string; cell: number };
 	/**
 	 * When this copy was saved (ms, rising with every save of the run): of two copies, the later one wins,
 	 * so a page's slower read, or a tab's older cache, never puts a run back to an earlier state.

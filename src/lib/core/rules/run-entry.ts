@@ -141,6 +141,7 @@ export function modelEntry(run: ModelRun): TimelineEntry {
 		...withFirst(firstOfModel(run)),
 		elsewhere: false,
 		href: `/runs/${run.id}`,
-		promptId: null
+		promptId: null,
+		...(run.sweep ? { sweepId: run.sweep.id } : {})
 	};
 }

@@ -32,6 +32,8 @@ export interface StartModelRunInput {
 	seeds?: Record<string, number>;
 	/** The page is offline: the run waits in the outbox and is sent once when back online. */
 	offline?: boolean;
+	/** A sweep's cell: the run's id and key, chosen and stored in the sweep before this call, and the sweep it belongs to. */
+	cell?: { runId: string; key: string; sweep: { id: string; cell: number } };
 }
 
 export interface ModelApi {

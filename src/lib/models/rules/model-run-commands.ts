@@ -9,12 +9,12 @@ import { keyExpired, MODEL_RUN_VERSION, OUTBOX_PHASE, titleOf, type ModelRun, ty
 
 /** A new run with its own key; composed offline, it waits in the outbox. The body must be a JSON object. */
 export function newModelRun(
-	input: Pick<ModelRun, 'profileId' | 'modelId' | 'mode' | 'body' | 'seeds'>,
+	input: Pick<ModelRun, 'profileId' | 'modelId' | 'mode' | 'body' | 'seeds' | 'sweep'>,
 	ids: { id: string; key: string },
 	now: number,
 	offline: boolean
 ): Result<ModelRun> {
-	const { profileId, modelId, mode, body, seeds } = input;
+	const { profileId, modelId, mode, body, seeds, sweep } = input;
 	if (!isObject(body)) return fail(appError('invalid-input', 'The model input must be a JSON object.'));
 	return ok({
 		schemaVersion: MODEL_RUN_VERSION,
@@ -32,6 +32,7 @@ export function newModelRun(
 		replayed: false,
 		createdAt: now,
 		...(seeds ? { seeds } : {}),
+		...(sweep ? { sweep } : {}),
 		...(offline ? { outbox: true, phase: OUTBOX_PHASE } : {})
 	});
 }

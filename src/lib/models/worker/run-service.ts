@@ -53,7 +53,8 @@ export class RunService {
 		const client = await routerClient(this.ctx, input.profileId);
 		if (!client.ok) return client;
 		const offline = input.offline === true || !online();
-		const run = commands.newModelRun(input, { id: this.deps.newId(), key: this.deps.newId() }, this.deps.now(), offline);
+		const ids = input.cell ? { id: input.cell.runId, key: input.cell.key } : { id: this.deps.newId(), key: this.deps.newId() };
+		const run = commands.newModelRun({ ...input, ...(input.cell ? { sweep: input.cell.sweep } : {}) }, ids, this.deps.now(), offline);
 		if (!run.ok) return run;
 		// The key, model id and body reach the device before anything is sent, or nothing is sent.
 		let saved: ModelRun;
@@ -63,7 +64,8 @@ export class RunService {
 			if (!isStorageFull(error)) throw error;
 			return fail(appError('storage', error.message));
 		}
-		await this.repo.saveInputs(input.profileId, input.modelId, input.body);
+		// A sweep's cell is not what the person last typed for this model.
+		if (!input.cell) await this.repo.saveInputs(input.profileId, input.modelId, input.body);
 		if (!offline) this.drive(saved.id);
 		// The leader takes over every unfinished run, whoever started it: should this tab close, it goes on there.
 		if (!offline && !this.ctx.isLeader()) this.ctx.notifyTabs('models-changed');

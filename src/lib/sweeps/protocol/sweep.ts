@@ -5,6 +5,7 @@
  */
 import type { ApiPrompt } from '../../core/protocol/workflow-run';
 import type { AppError } from '../../core/protocol/errors';
+import type { JsonObject } from '../../core/protocol/json';
 
 export const SWEEP_SCHEMA_VERSION = 1;
 /** At most three axes: columns, rows, pages. */
@@ -15,11 +16,11 @@ export const MAX_CELLS = 400;
 /** A value an axis sets: a number, a text, a choice the server offered. */
 export type AxisValue = string | number | boolean;
 
-/** One input that varies: where it sits in the workflow (`[nodeId, input]`) and the values it takes. */
+/** One input that varies: where it sits (`[nodeId, input]` in a workflow, the field's path in a model's body) and the values it takes. */
 export interface SweepAxis {
-	/** The form field's id (`nodeId.input`), for labels. */
+	/** The form field's id (`nodeId.input`), for labels; `MODEL_AXIS` for the axis of models. */
 	fieldId: string;
-	path: [string, string];
+	path: Array<string | number>;
 	label: string;
 	/** The input is a seed: its values are also the run's shown seed. */
 	seed: boolean;
@@ -50,6 +51,20 @@ export interface SweepCell {
 	attempts: number;
 }
 
+/** The field id of the axis whose values are model ids ("the same input on several models"). */
+export const MODEL_AXIS = '$model';
+
+/**
+ * A sweep of router models: its cells are model runs, sent to the queue under their own
+ * Idempotency-Key. Each model's body holds the fields the models share, filled once, and its own.
+ */
+export interface ModelSweepTarget {
+	/** The model the sweep was planned on: every cell's model unless an axis varies the model. */
+	modelId: string;
+	/** Each model's body, by model id, before the axes' values are written in. */
+	bodies: Record<string, JsonObject>;
+}
+
 export type SweepStatus = 'running' | 'paused' | 'finished' | 'cancelled';
 
 export interface SweepRecord {
@@ -58,8 +73,10 @@ export interface SweepRecord {
 	profileId: string;
 	workflowId: string | null;
 	title: string;
-	/** The workflow with every input outside the axes as it was when the sweep started (seeds frozen). */
+	/** The workflow with every input outside the axes as it was when the sweep started (seeds frozen); empty for a model sweep. */
 	base: ApiPrompt;
+	/** Set for a sweep of router models: its cells are model runs. */
+	model?: ModelSweepTarget;
 	/** Seed inputs outside the axes, by field id, as frozen: shown on every cell's run. */
 	seeds: Record<string, number>;
 	axes: SweepAxis[];
@@ -82,6 +99,7 @@ export interface StartSweepInput {
 	base: ApiPrompt;
 	seeds: Record<string, number>;
 	axes: SweepAxis[];
+	model?: ModelSweepTarget;
 }
 
 export type SweepAction = 'pause' | 'resume' | 'cancel' | 'retry-failed';

@@ -46,8 +46,9 @@ export function choicesOf(field: Field): Array<{ key: string; label: string; val
 export function readAxis(draft: AxisDraft, found: AxisField | undefined, random?: () => number): AxisReading {
 	if (!found) return { ok: false, message: 'Pick an input to vary.' };
 	const { field, title } = found;
-	const path = field.path.map(String);
-	if (path.length !== 2) return { ok: false, message: `${title} cannot be varied.` };
+	// A workflow's input sits at `[nodeId, input]`, a model's field at its path in the body.
+	const path = [...field.path];
+	if (path.length === 0) return { ok: false, message: `${title} cannot be varied.` };
 	let values: AxisValue[];
 	if (entryOf(field) === 'picks') {
 		const choices = choicesOf(field);
@@ -68,7 +69,7 @@ export function readAxis(draft: AxisDraft, found: AxisField | undefined, random?
 		ok: true,
 		axis: {
 			fieldId: field.id,
-			path: [path[0]!, path[1]!],
+			path,
 			label: title,
 			seed: field.kind === 'seed',
 			values,

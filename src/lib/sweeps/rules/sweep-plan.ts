@@ -58,7 +58,8 @@ export function planCells(axes: readonly SweepAxis[]): SweepCell[] {
 export function cellPrompt(base: ApiPrompt, axes: readonly SweepAxis[], values: readonly AxisValue[]): ApiPrompt {
 	const prompt = structuredClone(base);
 	axes.forEach((axis, i) => {
-		const [nodeId, input] = axis.path;
+		const [nodeId, input] = axis.path.map(String);
+		if (nodeId === undefined || input === undefined) return;
 		const node = Object.hasOwn(prompt, nodeId) ? prompt[nodeId] : undefined;
 		if (node) node.inputs = { ...node.inputs, [input]: values[i] };
 	});

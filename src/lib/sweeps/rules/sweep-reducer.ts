@@ -11,7 +11,7 @@ export type SweepInput =
 	| { kind: 'tick' }
 	/** The server took the cell's job. */
 	| { kind: 'sent'; index: number }
-	/** The server refused for now (429 `queue_full`, 409 in flight): send it again later, as a new run. */
+	/** The server refused for now (429 `queue_full` or the router's in-flight limit, 409 in flight): send it again later, as a new run. */
 	| { kind: 'refused'; index: number; retryAfterMs: number | null; message: string }
 	/** The server refused the cell for good (invalid, not accepted): its run says why. */
 	| { kind: 'send-failed'; index: number; message: string }
@@ -65,7 +65,8 @@ export function stepSweep(sweep: SweepRecord, input: SweepInput, ctx: StepContex
 		}
 		case 'refused': {
 			const cell = next.cells[input.index];
-			if (!cell || cell.status !== 'sending') break;
+			// A model cell's synchronous call is already `running` when the router refuses it.
+			if (!cell || !IN_FLIGHT.has(cell.status)) break;
 			if (cell.runId) effects.push({ kind: 'discard-run', runId: cell.runId });
 			setCell(input.index, { status: 'pending', runId: null, promptId: null });
 			next = { ...next, waitUntil: ctx.now + (input.retryAfterMs ?? DEFAULT_WAIT_MS), lastProblem: input.message };

@@ -5,12 +5,16 @@
 import { SvelteSet } from 'svelte/reactivity';
 import { onWorkerEvent, workerApi } from '$lib/core/state/worker-bridge.svelte';
 import type { SweepAction, SweepCell, SweepRecord } from '../protocol/sweep';
-import { cellAt, gridShape, progressWords, tally } from '../rules/sweep-grid';
+import { gridShape, progressWords, tally } from '../rules/sweep-grid';
 import { valueWords } from '../rules/sweep-plan';
 import { cellRows, sweepCsv, sweepJson, type CellRunFacts } from '../rules/sweep-export';
 
 export class SweepPageStore {
-	sweep = $state<SweepRecord | null>(null);
+	/**
+	 * The record as the worker last sent it, not made deeply reactive: a 400-cell sweep changes on
+	 * every run event, and only the cells that changed are new objects (see `keepUnchanged`).
+	 */
+	sweep = $state.raw<SweepRecord | null>(null);
 	missing = $state(false);
 	page = $state(0);
 	/** Cells picked to compare (by index), at most two. */
@@ -29,15 +33,16 @@ export class SweepPageStore {
 		const sweep = this.sweep;
 		const shape = this.shape;
 		if (!sweep || !shape) return [];
+		const [columns, rows] = [shape.columns.length, shape.rows.length];
 		return shape.rows.map((label, row) => ({
 			label,
-			cells: shape.columns.map((_, column) => cellAt(sweep, column, row, this.page)).filter((c): c is SweepCell => c !== undefined)
+			cells: sweep.cells.slice(columns * (row + rows * this.page), columns * (row + 1 + rows * this.page))
 		}));
 	});
 
 	async open(id: string): Promise<void> {
 		this.unsubscribe ??= onWorkerEvent((event) => {
-			if (event.type === 'sweep' && event.sweep.id === id) this.sweep = event.sweep;
+			if (event.type === 'sweep' && event.sweep.id === id) this.sweep = keepUnchanged(this.sweep, event.sweep);
 		});
 		const sweep = await workerApi().getSweep({ id });
 		if (sweep) this.sweep = sweep;
@@ -52,7 +57,7 @@ export class SweepPageStore {
 	async act(action: SweepAction): Promise<void> {
 		if (!this.sweep) return;
 		const after = await workerApi().sweepAction({ id: this.sweep.id, action });
-		if (after) this.sweep = after;
+		if (after) this.sweep = keepUnchanged(this.sweep, after);
 	}
 
 	togglePick(index: number): void {
@@ -106,4 +111,25 @@ export class SweepPageStore {
 		if (!this.sweep) return '';
 		return this.sweep.axes.map((a, i) => `${a.label.split(' · ').at(-1)} ${valueWords(cell.values[i] ?? '')}`).join(', ');
 	}
+}
+
+/**
+ * The new record with each cell that did not change kept as the object the page already holds, so
+ * the grid updates the cells that moved and not all 400 (every message from the worker is a copy).
+ */
+export function keepUnchanged(held: SweepRecord | null, next: SweepRecord): SweepRecord {
+	if (!held || held.id !== next.id || held.cells.length !== next.cells.length) return next;
+	let same = true;
+	const cells = next.cells.map((cell, i) => {
+		const old = held.cells[i]!;
+		const unchanged =
+			old.status === cell.status && old.runId === cell.runId && old.promptId === cell.promptId && old.attempts === cell.attempts;
+		if (!unchanged) same = false;
+		return unchanged ? old : cell;
+	});
+	return same && sameRecord(held, next) ? held : { ...next, cells };
+}
+
+function sameRecord(a: SweepRecord, b: SweepRecord): boolean {
+	return a.status === b.status && a.waitUntil === b.waitUntil && a.lastProblem === b.lastProblem && a.finishedAt === b.finishedAt;
 }

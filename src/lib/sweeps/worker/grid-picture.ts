@@ -4,13 +4,12 @@
  * workflow (`prompt`) and the sweep (`runboard_sweep`) in its text chunks.
  */
 import { appError, fail, ok, type Result } from '../../core/protocol/errors';
-import { SWEEP_TEXT_KEY, type SweepRecord } from '../protocol/sweep';
+import { SWEEP_TEXT_KEY, type SweepCell, type SweepRecord } from '../protocol/sweep';
 import { gridShape } from '../rules/sweep-grid';
 import { pictureLayout } from '../rules/grid-picture';
 import { withTextChunks } from '../rules/png-text';
-import type { SweepRunPort } from './run-port';
 
-export async function gridPicture(sweep: SweepRecord, runs: Pick<SweepRunPort, 'getRun' | 'output'>): Promise<Result<Blob>> {
+export async function gridPicture(sweep: SweepRecord, imageOf: (cell: SweepCell) => Promise<Blob | null>): Promise<Result<Blob>> {
 	const shape = gridShape(sweep);
 	const [columns, rows, pages] = [shape.columns.length, shape.rows.length, shape.pages.length];
 	const layout = pictureLayout(columns, rows * pages);
@@ -29,13 +28,9 @@ export async function gridPicture(sweep: SweepRecord, runs: Pick<SweepRunPort, '
 			g.fillText(label, 4, layout.at(0, p * rows + r).y + layout.cell / 2, layout.labelWidth - 8);
 		}
 	for (const cell of sweep.cells) {
-		if (!cell.runId) continue;
-		const run = await runs.getRun(cell.runId);
-		const index = run?.outputs.findIndex((o) => o.kind === 'image') ?? -1;
-		if (!run || index < 0) continue;
-		const bytes = await runs.output(run.id, index);
-		if (!bytes.ok) continue;
-		const bitmap = await createImageBitmap(bytes.value).catch(() => null);
+		const image = await imageOf(cell);
+		if (!image) continue;
+		const bitmap = await createImageBitmap(image).catch(() => null);
 		if (!bitmap) continue;
 		const [column, row, page] = [cell.place[0] ?? 0, cell.place[1] ?? 0, cell.place[2] ?? 0];
 		const { x, y } = layout.at(column, page * rows + row);
@@ -47,7 +42,7 @@ export async function gridPicture(sweep: SweepRecord, runs: Pick<SweepRunPort, '
 	const png = new Uint8Array(await (await canvas.convertToBlob({ type: 'image/png' })).arrayBuffer());
 	const { cells, ...plan } = sweep;
 	const texts = {
-		prompt: JSON.stringify(sweep.base),
+		prompt: JSON.stringify(sweep.model ? sweep.model.bodies : sweep.base),
 		[SWEEP_TEXT_KEY]: JSON.stringify({ ...plan, cells: cells.map((c) => ({ index: c.index, values: c.values, runId: c.runId })) })
 	};
 	return ok(new Blob([withTextChunks(png, texts) as Uint8Array<ArrayBuffer>], { type: 'image/png' }));

@@ -7,6 +7,7 @@
 import { appError, fail, ok, type Result } from '../../core/protocol/errors';
 import type { WorkerContext } from '../../core/worker/context';
 import type { WorkflowRun } from '../../core/protocol/workflow-run';
+import type { ModelRun } from '../../core/protocol/model-run';
 import { isStorageFull } from '../../core/worker/quota';
 import type { SurfaceKind } from '../../workflows';
 import {
@@ -19,17 +20,26 @@ import {
 } from '../protocol/sweep';
 import { axisGroups, cellPrompt, cellSeeds, planCells } from '../rules/sweep-plan';
 import { stepSweep, type SweepEffect, type SweepInput } from '../rules/sweep-reducer';
+import { modelCellRun } from '../rules/model-cells';
 import { SweepRepo } from './sweep-repo';
 import { gridPicture } from './grid-picture';
 import type { SweepRunPort } from './run-port';
+import type { SweepModelPort } from './model-port';
 
 export type { SweepRunPort } from './run-port';
+export type { SweepModelPort } from './model-port';
 
 /**
  * Cells sent at once. A local ComfyUI runs one job at a time: one running and one waiting keeps it
  * busy without filling its queue. The cloud queues per account: a few ahead, no invented limit beyond.
  */
 const WINDOW: Record<SurfaceKind, number> = { 'local-comfyui': 2, 'cloud-v1': 4, v2: 4 };
+/**
+ * Model cells sent at once: the synchronous calls the page holds open at most. The router's
+ * per-workspace in-flight limit is not published: a cell it refuses (429 `concurrency_limit_exceeded`)
+ * goes back to waiting and the sweep waits before the next.
+ */
+const MODEL_WINDOW = 4;
 
 export class SweepService {
 	private readonly repo: SweepRepo;
@@ -44,6 +54,7 @@ export class SweepService {
 	constructor(
 		private readonly ctx: WorkerContext,
 		private readonly runs: SweepRunPort,
+		private readonly models: SweepModelPort | null = null,
 		private readonly now: () => number = Date.now
 	) {
 		this.repo = new SweepRepo(ctx.kv);
@@ -57,6 +68,13 @@ export class SweepService {
 			const status = cellStatusOf(event.run);
 			void this.step(event.run.sweep.id, { kind: 'run', runId: event.run.id, status });
 		});
+		ctx.onEmit((event) => {
+			if (event.type !== 'model-run' || !event.run.sweep) return;
+			const { id, cell } = event.run.sweep;
+			const refusal = refusalOf(event.run);
+			if (refusal) void this.step(id, { kind: 'refused', index: cell, ...refusal });
+			else void this.step(id, { kind: 'run', runId: event.run.id, status: modelCellStatus(event.run) });
+		});
 	}
 
 	api(): SweepApi {
@@ -68,7 +86,7 @@ export class SweepService {
 			sweepPicture: async ({ id }) => {
 				const sweep = await this.repo.get(id);
 				if (!sweep) return fail(appError('not-found', 'This sweep is no longer here.'));
-				return gridPicture(sweep, this.runs);
+				return gridPicture(sweep, (cell) => this.firstImage(sweep, cell.runId));
 			}
 		};
 	}
@@ -80,7 +98,8 @@ export class SweepService {
 	private async start(input: StartSweepInput): Promise<Result<SweepRecord>> {
 		const plan = axisGroups(input.axes);
 		if (!plan.ok) return fail(appError('invalid-input', plan.message));
-		const kind = await this.runs.surfaceKind(input.profileId);
+		if (input.model && !this.models) return fail(appError('invalid-input', 'Model sweeps are not available here.'));
+		const kind = input.model ? null : await this.runs.surfaceKind(input.profileId);
 		const sweep: SweepRecord = {
 			schemaVersion: SWEEP_SCHEMA_VERSION,
 			id: crypto.randomUUID(),
@@ -88,7 +107,7 @@ export class SweepService {
 			cells: planCells(input.axes),
 			status: 'running',
 			createdAt: this.now(),
-			window: WINDOW[kind ?? 'cloud-v1']
+			window: input.model ? MODEL_WINDOW : WINDOW[kind ?? 'cloud-v1']
 		};
 		try {
 			await this.repo.put(sweep, { required: true });
@@ -117,10 +136,10 @@ export class SweepService {
 			for (const cell of sweep.cells) {
 				if (!cell.runId || !(cell.status === 'sending' || cell.status === 'queued' || cell.status === 'running')) continue;
 				if (this.sending.has(cell.runId)) continue;
-				const run = await this.runs.getRun(cell.runId);
+				const status = await this.runStatus(sweep, cell.runId);
 				// The run is stored before its submit is sent: no record means nothing was sent.
-				if (!run) await this.step(sweep.id, { kind: 'never-sent', index: cell.index });
-				else await this.step(sweep.id, { kind: 'run', runId: run.id, status: cellStatusOf(run) });
+				if (!status) await this.step(sweep.id, { kind: 'never-sent', index: cell.index });
+				else await this.step(sweep.id, { kind: 'run', runId: cell.runId, status });
 			}
 			await this.step(sweep.id, { kind: 'tick' });
 		}
@@ -158,10 +177,10 @@ export class SweepService {
 				void this.send(sweep, effect.index, effect.runId, effect.promptId);
 				return;
 			case 'stop':
-				for (const runId of effect.runIds) void this.runs.stopRun(runId);
+				for (const runId of effect.runIds) void (sweep.model ? this.models?.cancel(runId) : this.runs.stopRun(runId));
 				return;
 			case 'discard-run':
-				void this.runs.deleteRun(effect.runId);
+				void (sweep.model ? this.models?.deleteRun(effect.runId) : this.runs.deleteRun(effect.runId));
 				return;
 			case 'wake-at': {
 				clearTimeout(this.timers.get(sweep.id));
@@ -175,7 +194,56 @@ export class SweepService {
 		}
 	}
 
+	/** How a cell's run stands as saved, or null when no run was saved under its id. */
+	private async runStatus(sweep: SweepRecord, runId: string): Promise<CellStatus | null> {
+		if (sweep.model) {
+			const run = await this.models?.getRun(runId);
+			return run ? modelCellStatus(run) : null;
+		}
+		const run = await this.runs.getRun(runId);
+		return run ? cellStatusOf(run) : null;
+	}
+
+	/** The bytes of a cell's first image, for the grid picture. */
+	private async firstImage(sweep: SweepRecord, runId: string | null): Promise<Blob | null> {
+		if (!runId) return null;
+		if (sweep.model) {
+			const image = (await this.models?.getRun(runId))?.result?.assets.find((a) => a.kind === 'image' && a.bytesKey);
+			const bytes = image?.bytesKey ? await this.models?.bytes(image.bytesKey) : null;
+			return bytes ? new Blob([bytes as Uint8Array<ArrayBuffer>], { type: image?.mime ?? 'image/png' }) : null;
+		}
+		const run = await this.runs.getRun(runId);
+		const index = run?.outputs.findIndex((o) => o.kind === 'image') ?? -1;
+		if (!run || index < 0) return null;
+		const bytes = await this.runs.output(run.id, index);
+		return bytes.ok ? bytes.value : null;
+	}
+
+	/**
+	 * A model cell: its run is saved under the cell's run id and key before it is sent, so a resend
+	 * after a reload is that same run under the same Idempotency-Key. Its events move the cell.
+	 */
+	private async sendModelCell(sweep: SweepRecord, index: number, runId: string, key: string): Promise<void> {
+		const cell = sweep.cells[index];
+		if (!cell || !sweep.model || !this.models) return;
+		const { modelId, body } = modelCellRun(sweep.model, sweep.axes, cell.values);
+		this.sending.add(runId);
+		try {
+			const answer = await this.models.start({
+				profileId: sweep.profileId,
+				modelId,
+				body,
+				seeds: cellSeeds(sweep.seeds, sweep.axes, cell.values),
+				cell: { runId, key, sweep: { id: sweep.id, cell: index } }
+			});
+			if (!answer.ok) await this.step(sweep.id, { kind: 'send-failed', index, message: answer.error.message });
+		} finally {
+			this.sending.delete(runId);
+		}
+	}
+
 	private async send(sweep: SweepRecord, index: number, runId: string, promptId: string): Promise<void> {
+		if (sweep.model) return this.sendModelCell(sweep, index, runId, promptId);
 		const cell = sweep.cells[index];
 		if (!cell) return;
 		this.sending.add(runId);
@@ -207,4 +275,22 @@ export class SweepService {
 
 function cellStatusOf(run: WorkflowRun): CellStatus {
 	return run.status === 'submitting' ? 'sending' : run.status;
+}
+
+function modelCellStatus(run: ModelRun): CellStatus {
+	if (run.status === 'submitting') return 'sending';
+	// Outcome unknown (a consumed key, a person who stopped waiting): the cell needs a look, as a lost job does.
+	return run.status === 'unknown' ? 'lost' : run.status;
+}
+
+/**
+ * A model run the router refused before sending it on (429: the workspace's in-flight limit, or a
+ * spent rate window): not a failed cell but one to send again after the wait, as a new run.
+ */
+function refusalOf(run: ModelRun): { retryAfterMs: number | null; message: string } | null {
+	const error = run.error;
+	if (run.status !== 'failed' || error?.status !== 429) return null;
+	if (error.errorType !== 'concurrency_limit_exceeded' && error.errorType !== 'rate_limited') return null;
+	// The run keeps no Retry-After (the in-flight refusal sends none): the sweep's own short wait applies.
+	return { retryAfterMs: null, message: error.message };
 }
