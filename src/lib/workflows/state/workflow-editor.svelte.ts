@@ -14,7 +14,7 @@ import { valueAt, withValueAt, type Field, type SeedField, type SeedMode } from 
 import { applyValues, workflowFieldGroups, workflowValues } from '$lib/workflows/rules/object-info-fields';
 import { nextSeed } from '$lib/fields/rules/seeds';
 import { roundFloat } from '$lib/fields/rules/float-rounding';
-import { closestModelFile } from '$lib/workflows/rules/closest-model';
+import { closestModelFile } from '$lib/core/rules/closest-model';
 import { listValuesOf } from '$lib/workflows/rules/reuse-missing';
 import { missingNodeTypeCure } from '$lib/workflows/rules/missing-node-words';
 import { canvasLayout } from '$lib/workflows/rules/converter/canvas-layout';
