@@ -16,6 +16,7 @@ import { ProfileSocket } from '../workflows/worker/profile-socket';
 import { RunsRepo } from '../workflows/worker/runs-repo';
 import { WorkflowService } from '../workflows/worker/workflow-service';
 import { SweepService } from '../sweeps/worker/sweep-service';
+import { PoolService } from '../pools/worker/pool-service';
 
 export interface ComposedWorker {
 	core: RunboardWorker;
@@ -48,6 +49,21 @@ export function composeWorker(env: WorkerEnv): ComposedWorker {
 		}
 	});
 	core.onProfileDeleted((profileId) => sweeps.removeProfile(profileId).then(() => []));
+	// A pool's run is an ordinary run on the member's profile: the pool only chooses the member.
+	const pools = new PoolService(ctx, {
+		submit: (input) => runs.submitRun(input),
+		nodes: async (profileId) => {
+			const info = await runs.objectInfo({ profileId });
+			return info.ok ? { ok: true, value: info.value.nodes } : info;
+		},
+		queueLength: async (profileId) => {
+			const queue = await runs.queue({ profileId });
+			return queue.ok ? { ok: true, value: queue.value.running.length + queue.value.pending.length } : queue;
+		},
+		inputFile: (profileId, name) => runs.inputImage({ profileId, name }),
+		sendInput: (profileId, file) => runs.uploadInput({ profileId, uploadId: crypto.randomUUID(), file })
+	});
+	core.onProfileDeleted((profileId) => pools.removeProfile(profileId).then(() => []));
 	const api: WorkerApi = {
 		...core.api(),
 		...workflows.api(),
@@ -55,7 +71,8 @@ export function composeWorker(env: WorkerEnv): ComposedWorker {
 		...new HistoryService(ctx).api(),
 		...new TimelineService(ctx).api(),
 		...models.api(),
-		...sweeps.api()
+		...sweeps.api(),
+		...pools.api()
 	};
 	return { core, api };
 }
