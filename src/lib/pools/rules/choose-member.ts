@@ -79,12 +79,13 @@ export function fitOf(work: WorkNeeds, state: MemberState): { ok: true; renames:
 	for (const model of work.models) {
 		const offered = definitions.lists.get(listKey(model.classType, model.input));
 		if (offered === undefined || offered.includes(model.name)) continue; // not a list on this server: nothing to check
-		const closest = closestModelFile(model.name, offered);
-		const sameFile = closest !== undefined && baseName(closest) === baseName(model.name);
-		if (sameFile) {
-			renames.push({ nodeId: model.nodeId, input: model.input, from: model.name, to: closest });
+		const wanted = baseName(model.name);
+		const sameFile = offered.find((name) => baseName(name) === wanted);
+		if (sameFile !== undefined) {
+			renames.push({ nodeId: model.nodeId, input: model.input, from: model.name, to: sameFile });
 			continue;
 		}
+		const closest = closestOf(model.name, offered);
 		const hint = closest === undefined ? '' : ` (the closest it has is ${closest}, a different file)`;
 		return { ok: false, skip: { profileId, reason: 'missing-model', message: `${state.name} lacks the model file ${model.name}${hint}.` } };
 	}
@@ -92,6 +93,20 @@ export function fitOf(work: WorkNeeds, state: MemberState): { ok: true; renames:
 }
 
 const baseName = (name: string): string => name.split(/[\\/]/).pop()!.toLowerCase();
+
+/**
+ * The closest-file choice weighs every name of the list (the costly part of a choice: about 30
+ * letter-pair comparisons for a shelf of checkpoints), so its answer is kept per list: a member's
+ * lists stay the same objects until its definitions change, and a sweep asks the same each cell.
+ */
+const closestByList = new WeakMap<readonly string[], Map<string, string | undefined>>();
+
+function closestOf(wanted: string, offered: readonly string[]): string | undefined {
+	let known = closestByList.get(offered);
+	if (!known) closestByList.set(offered, (known = new Map()));
+	if (!known.has(wanted)) known.set(wanted, closestModelFile(wanted, offered));
+	return known.get(wanted);
+}
 
 function overCap(input: ChoiceInput, state: MemberState): boolean {
 	if (input.spendCapCents === null) return false;
