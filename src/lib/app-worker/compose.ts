@@ -36,19 +36,6 @@ export function composeWorker(env: WorkerEnv): ComposedWorker {
 	const workflows = new WorkflowService({ ...ctx, onSocketMessage: (listener) => socket.subscribe(listener) });
 	const models = new ModelService(ctx);
 	const runs = workflows.api();
-	// A sweep's cells are ordinary workflow runs: it sends and follows them through the workflow feature.
-	const sweeps = new SweepService(ctx, {
-		submit: (input) => runs.submitRun(input),
-		getRun: (id) => runs.getRun({ id }),
-		stopRun: (runId) => runs.stopRun({ runId }),
-		deleteRun: (id) => runs.deleteRun({ id }),
-		output: (runId, index) => runs.output({ runId, index }),
-		surfaceKind: async (profileId) => {
-			const kind = await runs.workflowSurface({ profileId });
-			return kind.ok ? kind.value : null;
-		}
-	});
-	core.onProfileDeleted((profileId) => sweeps.removeProfile(profileId).then(() => []));
 	// A pool's run is an ordinary run on the member's profile: the pool only chooses the member.
 	const pools = new PoolService(ctx, {
 		submit: (input) => runs.submitRun(input),
@@ -64,6 +51,21 @@ export function composeWorker(env: WorkerEnv): ComposedWorker {
 		sendInput: (profileId, file) => runs.uploadInput({ profileId, uploadId: crypto.randomUUID(), file })
 	});
 	core.onProfileDeleted((profileId) => pools.removeProfile(profileId).then(() => []));
+	const poolApi = pools.api();
+	// A sweep's cells are ordinary workflow runs: it sends and follows them through the workflow feature.
+	const sweeps = new SweepService(ctx, {
+		submit: (input, poolId) => (poolId === null ? runs.submitRun(input) : pools.submitAsProfileRun(input, poolId)),
+		poolSize: async (poolId) => (await poolApi.listPools({})).find((p) => p.id === poolId)?.members.filter((m) => m.enabled).length ?? 0,
+		getRun: (id) => runs.getRun({ id }),
+		stopRun: (runId) => runs.stopRun({ runId }),
+		deleteRun: (id) => runs.deleteRun({ id }),
+		output: (runId, index) => runs.output({ runId, index }),
+		surfaceKind: async (profileId) => {
+			const kind = await runs.workflowSurface({ profileId });
+			return kind.ok ? kind.value : null;
+		}
+	});
+	core.onProfileDeleted((profileId) => sweeps.removeProfile(profileId).then(() => []));
 	const api: WorkerApi = {
 		...core.api(),
 		...workflows.api(),
@@ -72,7 +74,7 @@ export function composeWorker(env: WorkerEnv): ComposedWorker {
 		...new TimelineService(ctx).api(),
 		...models.api(),
 		...sweeps.api(),
-		...pools.api()
+		...poolApi
 	};
 	return { core, api };
 }

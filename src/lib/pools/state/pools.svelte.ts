@@ -3,12 +3,13 @@
  * or a pool (optionally pinned to one member). A pool's run answers as a profile's does, so the
  * workflow form shows its problems the same way.
  */
-import { appError, fail, type Result } from '$lib/core/protocol/errors';
+import { fail, type Result } from '$lib/core/protocol/errors';
 import type { WorkflowRun } from '$lib/core/protocol/workflow-run';
 import { onWorkerEvent, workerApi } from '$lib/core/state/worker-bridge.svelte';
 import type { SubmitRunError, SubmitRunInput } from '$lib/workflows';
 import type { Pool, PoolFieldErrors, PoolInput } from '../protocol/pool';
-import { noMemberWords, placeWords } from '../rules/place-words';
+import { placeWords } from '../rules/place-words';
+import { asSubmitError } from '../rules/submit-error';
 
 export class PoolsStore {
 	pools = $state<Pool[]>([]);
@@ -58,11 +59,7 @@ export class PoolsStore {
 		if (!pool) return workerApi().submitRun(input);
 		const { profileId, ...run } = input;
 		const sent = await workerApi().submitPoolRun({ ...run, poolId: pool.id, pin: this.pin, sourceProfileId: profileId });
-		if (sent.ok) return sent;
-		const error = sent.error;
-		if (error.kind === 'submit') return fail(error.error);
-		const message = error.kind === 'no-member' ? noMemberWords(error.message, error.skipped) : error.message;
-		return fail({ kind: 'error', error: appError('unavailable', message), runId: null });
+		return sent.ok ? sent : fail(asSubmitError(sent.error));
 	}
 }
 

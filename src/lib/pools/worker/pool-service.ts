@@ -13,6 +13,8 @@ import type { Pool, PoolApi, PoolFieldErrors, PoolInput, PoolRunError, SubmitPoo
 import { chooseMember, type MemberState } from '../rules/choose-member';
 import { inputFilesOf, withInputValues } from '../rules/input-files';
 import { poolFromInput } from '../rules/pool-input';
+import { asSubmitError } from '../rules/submit-error';
+import type { SubmitRunError, SubmitRunInput } from '../../workflows';
 import { memberDefinitions, workNeeds, type MemberDefinitions } from '../rules/work-needs';
 import { PoolRepo } from './pool-repo';
 import type { PoolRunPort } from './run-port';
@@ -49,6 +51,17 @@ export class PoolService {
 			deletePool: ({ id }) => this.remove(id),
 			submitPoolRun: (input) => this.submit(input)
 		};
+	}
+
+	/**
+	 * A run the form made for `input.profileId` (a sweep's cell), sent through the pool instead and
+	 * answered as a profile's run is: the pool's refusals read as a refused submit.
+	 */
+	async submitAsProfileRun(input: SubmitRunInput, poolId: string): Promise<Result<WorkflowRun, SubmitRunError>> {
+		const { profileId, pool: _ignored, ...run } = input;
+		void _ignored;
+		const sent = await this.submit({ ...run, poolId, pin: null, sourceProfileId: profileId });
+		return sent.ok ? sent : fail(asSubmitError(sent.error));
 	}
 
 	/** Takes a deleted profile out of every pool it was in. */

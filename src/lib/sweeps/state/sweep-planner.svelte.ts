@@ -15,6 +15,8 @@ import { axisGroups } from '../rules/sweep-plan';
 /** What the planner reads of the open workflow. */
 export interface SweepSubject {
 	profileId: string | null;
+	/** The pool the form's Run sends to, if one is chosen: the sweep's cells go through it too. */
+	poolId?: string | null;
 	workflowId: string | null;
 	title: string;
 	fields: AxisField[];
@@ -123,7 +125,8 @@ export class SweepPlanner {
 				title: subject.title,
 				base: subject.basePrompt(),
 				seeds: this.frozenSeeds(subject, plan.axes),
-				axes: plan.axes
+				axes: plan.axes,
+				...(subject.poolId ? { poolId: subject.poolId } : {})
 			});
 			if (!answer.ok) {
 				this.problem = answer.error.message;
