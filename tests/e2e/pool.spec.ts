@@ -143,3 +143,40 @@ test('a pool of three servers runs every run on a server that can, loses nothing
 	for (const name of NAMES) await expect(card).toContainText(name);
 	expect(await hasHorizontalScroll(page)).toBe(false);
 });
+
+test('a 12-cell sweep on the pool runs every cell on a server that can, and a server stopped mid-sweep has nothing sent twice', async ({
+	page,
+	openApp
+}) => {
+	test.setTimeout(120_000);
+	await openApp('/settings');
+	for (const [i, name] of NAMES.entries()) await addServer(page, name, server(i));
+	await makePool(page);
+	await holdNode(server(2), { classType: 'KSampler' });
+	await openExample(page, 'Text to image');
+	await runOn(page, null);
+
+	await page.getByText('Sweep: vary inputs').click();
+	await page.getByRole('button', { name: 'Add an input to vary' }).click();
+	const first = page.getByRole('group', { name: 'Input to vary 1 (columns)' });
+	await first.getByRole('combobox', { name: 'Input' }).selectOption({ label: 'KSampler · seed' });
+	await first.getByRole('textbox', { name: 'Values of input to vary 1' }).fill('1..3');
+	await page.getByRole('button', { name: 'Add an input to vary' }).click();
+	const second = page.getByRole('group', { name: 'Input to vary 2 (rows)' });
+	await second.getByRole('combobox', { name: 'Input' }).selectOption({ label: 'KSampler · cfg' });
+	await second.getByRole('textbox', { name: 'Values of input to vary 2' }).fill('4, 6, 8, 10');
+	await page.getByRole('button', { name: 'Start sweep of 12 runs' }).click();
+	await expect(page).toHaveURL(/\/sweeps\//);
+
+	// The slow server holds what it was given; it goes away mid-sweep, and the rest go to GPU A.
+	await untilHeld(server(2));
+	const sentToSlow = await submits(2);
+	await pool.stop(2);
+	const done = page.locator('[data-cell][data-status="succeeded"]');
+	await expect(done).toHaveCount(12 - sentToSlow, { timeout: 60_000 });
+
+	// Each cell was sent once, to one server; none to the one lacking the checkpoint.
+	expect(sentToSlow).toBeGreaterThan(0);
+	expect((await submits(0)) + sentToSlow).toBe(12);
+	expect(await submits(1)).toBe(0);
+});

@@ -47,8 +47,11 @@ function worker(kv: MemoryStore, members: Record<string, Member>) {
 			return ok({ id: `run-${submitted.length}`, profileId: input.profileId, prompt: input.prompt, pool: input.pool } as WorkflowRun);
 		},
 		nodes: async (id) => ok(members[id]!.nodes),
+		// A member's queue holds what it had plus every run sent to it here (none ends in these tests).
 		queueLength: async (id) =>
-			members[id]!.queue === 'down' ? fail(appError('network', 'The server did not answer.')) : ok(members[id]!.queue as number),
+			members[id]!.queue === 'down'
+				? fail(appError('network', 'The server did not answer.'))
+				: ok((members[id]!.queue as number) + submitted.filter((s) => s.profileId === id).length),
 		inputFile: async (id, name) => {
 			const bytes = members[id]!.files?.get(name);
 			return bytes ? ok(bytes) : fail(appError('not-found', 'No such file.'));
@@ -150,6 +153,20 @@ describe('PoolService', () => {
 			'off'
 		]);
 		expect(w.submitted).toEqual([]);
+	});
+
+	it('spreads runs sent at once (a sweep window) over the members: each choice sees the runs sent before it', async () => {
+		const w = worker(new MemoryStore(), {
+			a: { nodes: server(['sd15.safetensors']), queue: 0 },
+			b: { nodes: server(['sd15.safetensors']), queue: 0 },
+			c: { nodes: server(['sd15.safetensors']), queue: 0 }
+		});
+		const saved = await w.api.savePool({ pool: pool() });
+		if (!saved.ok) throw new Error('not saved');
+		await Promise.all(
+			[1, 2, 3, 4, 5, 6].map(() => w.api.submitPoolRun({ ...run, poolId: saved.value.id, pin: null, sourceProfileId: null }))
+		);
+		expect(w.submitted.map((s) => s.profileId)).toEqual(['a', 'b', 'c', 'a', 'b', 'c']);
 	});
 
 	it("learns a member's durations from the runs it sees end", async () => {

@@ -96,7 +96,23 @@ export class PoolService {
 		this.ctx.emit({ type: 'pools', pools: await this.repo.list() });
 	}
 
-	private async submit(input: SubmitPoolRunInput): Promise<Result<WorkflowRun, PoolRunError>> {
+	/**
+	 * One choice and submit at a time per pool: a choice reads the members' queues, so runs sent at
+	 * once (a sweep's window) would all see the same empty queue and all go to one member.
+	 */
+	private submit(input: SubmitPoolRunInput): Promise<Result<WorkflowRun, PoolRunError>> {
+		const previous = this.chains.get(input.poolId) ?? Promise.resolve();
+		const next = previous.then(() => this.submitNow(input));
+		this.chains.set(
+			input.poolId,
+			next.catch(() => undefined)
+		);
+		return next;
+	}
+
+	private readonly chains = new Map<string, Promise<unknown>>();
+
+	private async submitNow(input: SubmitPoolRunInput): Promise<Result<WorkflowRun, PoolRunError>> {
 		const pool = await this.repo.get(input.poolId);
 		if (!pool) return fail({ kind: 'no-pool', message: 'This pool no longer exists: choose another place to run.' });
 		const { poolId, pin, sourceProfileId, ...run } = input;
