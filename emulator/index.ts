@@ -12,6 +12,9 @@ import { createStorageService } from './storage/server';
 import { createCdnService } from './router/cdn';
 import { createSurfaceApp } from './workflow/v2/server';
 import { DEFAULT_DEPLOYMENT_KEY, PROXY_KEEPALIVE_MS } from './workflow/v2/core';
+import type { ServerShape } from './workflow/server-shape';
+
+export type { ServerShape };
 
 export const DEFAULT_API_KEY = 'rb-demo-key-0123456789abcdef';
 export const DEFAULT_PORTS = { workflow: 8711, router: 8712, storage: 8713, cdn: 8714, deployment: 8715, selfHosted: 8716 } as const;
@@ -30,6 +33,8 @@ export interface EmulatorOptions {
 	catalogLimitCases?: boolean;
 	/** The self-hosted proxy's static token (none by default) and its exact CORS origins. */
 	selfHosted?: { token?: string | null; corsOrigins?: string[] };
+	/** What sets this workflow server apart in a pool (node types and model files it lacks, its speed); none for the full set. */
+	server?: ServerShape;
 }
 
 export interface EmulatorUrls {
@@ -80,7 +85,8 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
 			corsOrigins: options.selfHosted?.corsOrigins ?? [],
 			keepaliveMs: PROXY_KEEPALIVE_MS,
 			upstream: null
-		}
+		},
+		...(options.server ? { shape: options.server } : {})
 	});
 	const cdn = createCdnService(state, storage.blobs);
 	const router = createRouterService(state, storage, cdn);

@@ -15,6 +15,7 @@ import { FileIndex, isFileType, type FileType } from './files';
 import type { Route, SocketHub } from './socket-hub';
 import { workflowScenario } from './scenario-rules';
 import { NodeHolds } from './holds';
+import { shapeDefinitions, type ServerShape } from './server-shape';
 
 export const DEFAULT_STEP_MS = 25;
 
@@ -46,15 +47,18 @@ export class WorkflowEngine {
 	constructor(
 		private readonly state: EmulatorState,
 		private readonly storage: StorageService,
-		private readonly hub: SocketHub
+		private readonly hub: SocketHub,
+		/** What sets this server apart from the others of a pool (none: the full set, default speed). */
+		readonly shape: ServerShape = {}
 	) {
+		this.stepMs = shape.stepMs ?? DEFAULT_STEP_MS;
 		hub.greeting = (clientId) => this.greeting(clientId);
 		state.onReset(() => {
 			for (const job of this.book.runningJobs()) this.stop(job);
 			this.book.clear();
 			this.files.clear();
 			this.cache.clear();
-			this.stepMs = DEFAULT_STEP_MS;
+			this.stepMs = this.shape.stepMs ?? DEFAULT_STEP_MS;
 			this.holds.setting = null;
 			this.hub.corruptFrames = false;
 		});
@@ -78,7 +82,7 @@ export class WorkflowEngine {
 			latent: names((_mime, name) => name.endsWith('.latent'))
 		};
 		const key = JSON.stringify([images, more]);
-		if (this.served?.key !== key) this.served = { key, definitions: nodeDefinitions(images, more) };
+		if (this.served?.key !== key) this.served = { key, definitions: shapeDefinitions(nodeDefinitions(images, more), this.shape) };
 		return this.served.definitions;
 	}
 

@@ -21,6 +21,7 @@ import { both, bareUnknownRoute } from './http-util';
 import { MAX_UPLOAD_BYTES } from './socket-hub';
 import { V2Core, V2_PREFIX, type SelfHostedConfig } from './v2/core';
 import { installV2, installV2ControlRoutes } from './v2/server';
+import type { ServerShape } from './server-shape';
 
 export interface WorkflowService {
 	app: FastifyInstance;
@@ -33,6 +34,8 @@ export interface WorkflowService {
 export interface V2Options {
 	deploymentKey: string;
 	selfHosted: SelfHostedConfig;
+	/** What sets this server apart in a pool of emulated servers; none for the full set. */
+	shape?: ServerShape;
 }
 
 export function createWorkflowService(state: EmulatorState, storage: StorageService, v2Options: V2Options): WorkflowService {
@@ -44,7 +47,7 @@ export function createWorkflowService(state: EmulatorState, storage: StorageServ
 	});
 	let engine: WorkflowEngine | undefined;
 	const hub = new SocketHub(state, () => engine?.book.remaining() ?? 0);
-	engine = new WorkflowEngine(state, storage, hub);
+	engine = new WorkflowEngine(state, storage, hub, v2Options.shape);
 	const v2 = new V2Core(state, engine, storage, v2Options.deploymentKey, v2Options.selfHosted);
 	const down = { until: 0 };
 	v2.upstreamDown = () => state.now() < down.until;
@@ -110,7 +113,7 @@ export function createWorkflowService(state: EmulatorState, storage: StorageServ
 	installJobRoutes(app, state, engine);
 	installComfyJobRoutes(app, engine);
 	installFileRoutes(app, state, engine, storage);
-	installModelRoutes(app);
+	installModelRoutes(app, engine.shape);
 	installV2(app, v2, 'managed');
 
 	app.server.on('close', () => hub.close());

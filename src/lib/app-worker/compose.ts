@@ -16,6 +16,7 @@ import { ProfileSocket } from '../workflows/worker/profile-socket';
 import { RunsRepo } from '../workflows/worker/runs-repo';
 import { WorkflowService } from '../workflows/worker/workflow-service';
 import { SweepService } from '../sweeps/worker/sweep-service';
+import { PoolService } from '../pools/worker/pool-service';
 
 export interface ComposedWorker {
 	core: RunboardWorker;
@@ -35,11 +36,28 @@ export function composeWorker(env: WorkerEnv): ComposedWorker {
 	const workflows = new WorkflowService({ ...ctx, onSocketMessage: (listener) => socket.subscribe(listener) });
 	const models = new ModelService(ctx);
 	const runs = workflows.api();
+	// A pool's run is an ordinary run on the member's profile: the pool only chooses the member.
+	const pools = new PoolService(ctx, {
+		submit: (input) => runs.submitRun(input),
+		nodes: async (profileId) => {
+			const info = await runs.objectInfo({ profileId });
+			return info.ok ? { ok: true, value: info.value.nodes } : info;
+		},
+		queueLength: async (profileId) => {
+			const queue = await runs.queue({ profileId });
+			return queue.ok ? { ok: true, value: queue.value.running.length + queue.value.pending.length } : queue;
+		},
+		inputFile: (profileId, name) => runs.inputImage({ profileId, name }),
+		sendInput: (profileId, file) => runs.uploadInput({ profileId, uploadId: crypto.randomUUID(), file })
+	});
+	core.onProfileDeleted((profileId) => pools.removeProfile(profileId).then(() => []));
+	const poolApi = pools.api();
 	// A sweep's cells are ordinary workflow runs: it sends and follows them through the workflow feature.
 	const sweeps = new SweepService(
 		ctx,
 		{
-			submit: (input) => runs.submitRun(input),
+			submit: (input, poolId) => (poolId === null ? runs.submitRun(input) : pools.submitAsProfileRun(input, poolId)),
+			poolSize: async (poolId) => (await poolApi.listPools({})).find((p) => p.id === poolId)?.members.filter((m) => m.enabled).length ?? 0,
 			getRun: (id) => runs.getRun({ id }),
 			stopRun: (runId) => runs.stopRun({ runId }),
 			deleteRun: (id) => runs.deleteRun({ id }),
@@ -71,7 +89,8 @@ export function composeWorker(env: WorkerEnv): ComposedWorker {
 		...new HistoryService(ctx).api(),
 		...new TimelineService(ctx).api(),
 		...models.api(),
-		...sweeps.api()
+		...sweeps.api(),
+		...poolApi
 	};
 	return { core, api };
 }

@@ -35,6 +35,9 @@ export const FILE_HASH_KEY = 'hash:';
 // Sweeps: one record per sweep, its cells being ordinary runs that carry its id.
 export const SWEEP_KEY = 'sweep:';
 
+// Pools: one record per pool of profiles that act as one place to run.
+export const POOL_KEY = 'pool:';
+
 // Model runs
 export const MODEL_RUN_KEY = 'modelrun:';
 /** Saved result bytes: `models:bytes:<run id>:<part>`. */

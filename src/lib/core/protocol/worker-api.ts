@@ -12,6 +12,7 @@ import type { StorageApi } from '../../storage';
 import type { HistoryApi } from '../../history';
 import type { TimelineApi } from '../../timeline';
 import type { SweepApi, SweepEvent } from '../../sweeps';
+import type { PoolApi, PoolEvent } from '../../pools';
 import type { UndoWindow } from './app-timings';
 
 export interface DemoPreset {
@@ -40,12 +41,12 @@ export type CoreEvent =
 	/** The device's storage quota was hit; what was being saved is still shown, just not kept. */
 	| { type: 'storage-full'; message: string };
 
-export type WorkerEvent = CoreEvent | WorkflowEvent | ModelEvent | SweepEvent;
+export type WorkerEvent = CoreEvent | WorkflowEvent | ModelEvent | SweepEvent | PoolEvent;
 
 export type SaveProfileError = ProfileFieldErrors & { general?: string };
 
 /** The worker's whole API: the core plus one interface per feature, each implemented in its own folder. */
-export interface WorkerApi extends CoreApi, WorkflowApi, ModelApi, StorageApi, HistoryApi, TimelineApi, SweepApi {}
+export interface WorkerApi extends CoreApi, WorkflowApi, ModelApi, StorageApi, HistoryApi, TimelineApi, SweepApi, PoolApi {}
 
 export interface CoreApi {
 	init(input: Record<string, never>): Promise<InitState>;

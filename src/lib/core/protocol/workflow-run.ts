@@ -119,6 +119,16 @@ export interface WorkflowRun {
 	canceling?: boolean;
 	/** A cell of a sweep: the sweep's id and the cell's index in it. */
 	sweep?: { id: string; cell: number };
+	/** Sent through a pool: which pool chose this run's profile, and why the other members were passed over. */
+	pool?: RunPlacement;
+}
+
+/** Where a pool sent a run (its `profileId` is the member's); each member passed over says why. */
+export interface RunPlacement {
+	poolId: string;
+	poolName: string;
+	pinned: boolean;
+	skipped: Array<{ profileId: string; reason: string; message: string }>;
 }
 
 /** A v2 job past its retention deadline (`expired`): shown as such; what was saved here stays. */

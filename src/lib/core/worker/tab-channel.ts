@@ -2,7 +2,7 @@
 import type { WorkerEvent } from '../protocol/worker-api';
 
 /** Kinds of stored data a feature may change in one tab and the others must reload. */
-export type TabTopic = 'runs-changed' | 'workflows-changed' | 'models-changed' | 'sweeps-changed';
+export type TabTopic = 'runs-changed' | 'workflows-changed' | 'models-changed' | 'sweeps-changed' | 'pools-changed';
 
 export type TabMessage =
 	/** Profiles or settings changed in one tab: the others reload them. */

@@ -80,6 +80,8 @@ export interface SweepRecord {
 	/** Seed inputs outside the axes, by field id, as frozen: shown on every cell's run. */
 	seeds: Record<string, number>;
 	axes: SweepAxis[];
+	/** The pool its cells go through, each to the member the pool chooses; absent: all to `profileId`. */
+	poolId?: string;
 	cells: SweepCell[];
 	status: SweepStatus;
 	createdAt: number;
@@ -100,6 +102,8 @@ export interface StartSweepInput {
 	seeds: Record<string, number>;
 	axes: SweepAxis[];
 	model?: ModelSweepTarget;
+	/** Cells go through this pool, each to the member it chooses; `profileId` is then where the form's input files come from. */
+	poolId?: string;
 }
 
 export type SweepAction = 'pause' | 'resume' | 'cancel' | 'retry-failed';

@@ -27,6 +27,8 @@ import type { ModelSweepModels } from './model-sweep-models.svelte';
 /** What the planner reads of the open workflow. */
 export interface SweepSubject {
 	profileId: string | null;
+	/** The pool the form's Run sends to, if one is chosen: the sweep's cells go through it too. */
+	poolId?: string | null;
 	workflowId: string | null;
 	title: string;
 	fields: AxisField[];
@@ -211,7 +213,8 @@ export class SweepPlanner {
 				base: target ? {} : subject.basePrompt(),
 				seeds: this.frozenSeeds(subject, plan.axes),
 				axes: plan.axes,
-				...(target ? { model: target } : {})
+				...(target ? { model: target } : {}),
+				...(subject.poolId ? { poolId: subject.poolId } : {})
 			});
 			if (!answer.ok) {
 				this.problem = answer.error.message;

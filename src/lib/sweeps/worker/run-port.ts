@@ -4,7 +4,10 @@ import type { WorkflowRun } from '../../core/protocol/workflow-run';
 import type { SubmitRunError, SubmitRunInput, SurfaceKind } from '../../workflows';
 
 export interface SweepRunPort {
-	submit(input: SubmitRunInput): Promise<Result<WorkflowRun, SubmitRunError>>;
+	/** Sends a cell to its profile, or with `poolId` to the member the pool chooses. */
+	submit(input: SubmitRunInput, poolId: string | null): Promise<Result<WorkflowRun, SubmitRunError>>;
+	/** How many members of the pool are on (for the cells in flight at once); 0 when it is gone. */
+	poolSize(poolId: string): Promise<number>;
 	getRun(id: string): Promise<WorkflowRun | null>;
 	stopRun(runId: string): Promise<unknown>;
 	deleteRun(runId: string): Promise<void>;

@@ -11,6 +11,7 @@ import { SweepService, type SweepRunPort } from './sweep-service';
 /** A worker that is the tabs' leader, over a store that outlives it (a reload keeps IndexedDB). */
 function worker(kv: MemoryStore, runs: Map<string, WorkflowRun>, options: { storeRun?: (input: SubmitRunInput) => boolean } = {}) {
 	const submitted: SubmitRunInput[] = [];
+	const via: Array<string | null> = [];
 	const leaders: Array<() => void> = [];
 	const listeners: Array<(e: WorkerEvent) => void> = [];
 	const ctx = {
@@ -23,8 +24,9 @@ function worker(kv: MemoryStore, runs: Map<string, WorkflowRun>, options: { stor
 		onEmit: (l: (e: WorkerEvent) => void) => listeners.push(l)
 	} as unknown as WorkerContext;
 	const port: SweepRunPort = {
-		submit: async (input) => {
+		submit: async (input, poolId) => {
 			submitted.push(input);
+			via.push(poolId);
 			const run = { id: input.runId!, promptId: input.promptId!, status: 'queued', sweep: input.sweep } as WorkflowRun;
 			// The submitter stores the run before sending; `storeRun` false plays a reload in between.
 			if (options.storeRun?.(input) ?? true) runs.set(run.id, run);
@@ -34,10 +36,11 @@ function worker(kv: MemoryStore, runs: Map<string, WorkflowRun>, options: { stor
 		stopRun: async () => undefined,
 		deleteRun: async (id) => void runs.delete(id),
 		output: async () => ({ ok: false, error: { kind: 'not-found', message: 'none' } }),
-		surfaceKind: async () => 'local-comfyui'
+		surfaceKind: async () => 'local-comfyui',
+		poolSize: async (poolId) => (poolId === 'home' ? 3 : 0)
 	};
 	const service = new SweepService(ctx, port);
-	return { api: service.api(), submitted, becomeLeader: () => leaders.forEach((l) => l()), emit: ctx.emit };
+	return { api: service.api(), submitted, via, becomeLeader: () => leaders.forEach((l) => l()), emit: ctx.emit };
 }
 
 const input: StartSweepInput = {
@@ -61,6 +64,16 @@ describe('SweepService', () => {
 			[1, 1, 0],
 			[2, 2, 1]
 		]);
+	});
+
+	it('sends its cells through a pool, two in flight for each member that is on', async () => {
+		const w = worker(new MemoryStore(), new Map());
+		const many = { ...input, poolId: 'home', axes: [{ ...input.axes[0]!, values: [1, 2, 3, 4, 5, 6, 7, 8] }] };
+		const started = await w.api.startSweep(many);
+		await settle();
+		expect(started.ok && started.value.window).toBe(6);
+		expect(w.submitted.map((s) => s.sweep?.cell)).toEqual([0, 1, 2, 3, 4, 5]);
+		expect(new Set(w.via)).toEqual(new Set(['home']));
 	});
 
 	it('after a reload follows the cells it sent and sends again only the one never sent, with the same ids', async () => {

@@ -100,6 +100,12 @@ export class SweepService {
 		if (!plan.ok) return fail(appError('invalid-input', plan.message));
 		if (input.model && !this.models) return fail(appError('invalid-input', 'Model sweeps are not available here.'));
 		const kind = input.model ? null : await this.runs.surfaceKind(input.profileId);
+		// Through a pool, each member on gets the window of a local ComfyUI: one running, one waiting.
+		const window = input.model
+			? MODEL_WINDOW
+			: input.poolId
+				? Math.max(1, await this.runs.poolSize(input.poolId)) * WINDOW['local-comfyui']
+				: WINDOW[kind ?? 'cloud-v1'];
 		const sweep: SweepRecord = {
 			schemaVersion: SWEEP_SCHEMA_VERSION,
 			id: crypto.randomUUID(),
@@ -107,7 +113,7 @@ export class SweepService {
 			cells: planCells(input.axes),
 			status: 'running',
 			createdAt: this.now(),
-			window: input.model ? MODEL_WINDOW : WINDOW[kind ?? 'cloud-v1']
+			window
 		};
 		try {
 			await this.repo.put(sweep, { required: true });
@@ -248,16 +254,19 @@ export class SweepService {
 		if (!cell) return;
 		this.sending.add(runId);
 		try {
-			const answer = await this.runs.submit({
-				profileId: sweep.profileId,
-				workflowId: sweep.workflowId,
-				title: sweep.title,
-				prompt: cellPrompt(sweep.base, sweep.axes, cell.values),
-				seeds: cellSeeds(sweep.seeds, sweep.axes, cell.values),
-				runId,
-				promptId,
-				sweep: { id: sweep.id, cell: index }
-			});
+			const answer = await this.runs.submit(
+				{
+					profileId: sweep.profileId,
+					workflowId: sweep.workflowId,
+					title: sweep.title,
+					prompt: cellPrompt(sweep.base, sweep.axes, cell.values),
+					seeds: cellSeeds(sweep.seeds, sweep.axes, cell.values),
+					runId,
+					promptId,
+					sweep: { id: sweep.id, cell: index }
+				},
+				sweep.poolId ?? null
+			);
 			if (answer.ok) return void (await this.step(sweep.id, { kind: 'sent', index }));
 			const error = answer.error;
 			if (error.kind === 'rejected') return void (await this.step(sweep.id, { kind: 'send-failed', index, message: error.message }));

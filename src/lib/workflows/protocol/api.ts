@@ -3,7 +3,7 @@ import type { ImportResult, SavedWorkflow, StopOutcome } from './library';
 import type { SurfaceKind } from './surface-kind';
 import type { AppError, Result } from '../../core/protocol/errors';
 import type { NodeDefinitions } from './object-info';
-import type { NodeProblems, WorkflowRun } from '../../core/protocol/workflow-run';
+import type { NodeProblems, RunPlacement, WorkflowRun } from '../../core/protocol/workflow-run';
 import type { ApiPrompt, FileRef } from './workflow-api';
 
 export type { SavedWorkflow };
@@ -68,6 +68,8 @@ export interface SubmitRunInput {
 	promptId?: string;
 	/** The run is a cell of this sweep. */
 	sweep?: { id: string; cell: number };
+	/** A pool chose this profile for the run. */
+	pool?: RunPlacement;
 }
 
 export interface SaveWorkflowInput {

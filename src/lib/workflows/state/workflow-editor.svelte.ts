@@ -14,12 +14,12 @@ import { valueAt, withValueAt, type Field, type SeedField, type SeedMode } from 
 import { applyValues, workflowFieldGroups, workflowValues } from '$lib/workflows/rules/object-info-fields';
 import { nextSeed } from '$lib/fields/rules/seeds';
 import { roundFloat } from '$lib/fields/rules/float-rounding';
-import { closestModelFile } from '$lib/workflows/rules/closest-model';
+import { closestModelFile } from '$lib/core/rules/closest-model';
 import { listValuesOf } from '$lib/workflows/rules/reuse-missing';
 import { missingNodeTypeCure } from '$lib/workflows/rules/missing-node-words';
 import { canvasLayout } from '$lib/workflows/rules/converter/canvas-layout';
 import type { ApiPrompt } from '$lib/workflows/protocol/workflow-api';
-import type { SavedWorkflow, UploadedInput, UploadPhase } from '$lib/workflows/protocol/api';
+import type { SavedWorkflow, SubmitRunError, SubmitRunInput, UploadedInput, UploadPhase } from '$lib/workflows/protocol/api';
 import { cancellable, onWorkerEvent, workerApi } from '$lib/core/state/worker-bridge.svelte';
 import { draftSaver } from '../../core/state/drafts';
 
@@ -40,6 +40,8 @@ export class WorkflowEditor {
 	submitProblem = $state<{ message: string; status?: number; requestId?: string } | null>(null);
 	busy = $state(false);
 	lastRuns = $state<WorkflowRun[]>([]);
+	/** Where Run sends the form's runs (a pool, through the page); the profile's own queue when unset. */
+	submitVia: ((input: SubmitRunInput) => Promise<Result<WorkflowRun, SubmitRunError>>) | null = null;
 	readonly uploads = new SvelteMap<string, { phase: UploadPhase; loaded: number; total: number }>();
 	readonly previews = new SvelteMap<string, string>();
 	/** Fields whose upload is under way: progress that arrives after one ends or is cancelled is ignored. */
@@ -279,7 +281,8 @@ export class WorkflowEditor {
 				}
 				const prompt = this.currentPrompt();
 				this.workflow = await workerApi().saveWorkflow({ id: this.workflow.id, name: this.workflow.name, prompt, ...this.owner() });
-				const result = await workerApi().submitRun({ profileId, workflowId: this.workflow.id, title: this.workflow.name, prompt, seeds });
+				const input = { profileId, workflowId: this.workflow.id, title: this.workflow.name, prompt, seeds };
+				const result = await (this.submitVia ? this.submitVia(input) : workerApi().submitRun(input));
 				if (!result.ok) {
 					this.showSubmitError(result.error);
 					break;
@@ -307,7 +310,7 @@ export class WorkflowEditor {
 		}
 	}
 
-	private showSubmitError(error: import('$lib/workflows/protocol/api').SubmitRunError): void {
+	private showSubmitError(error: SubmitRunError): void {
 		if (error.kind === 'rejected') {
 			const fieldErrors: Record<string, string> = {};
 			// Keyed by node ids from the workflow file: no prototype for `constructor` or `__proto__` to hit.

@@ -69,11 +69,12 @@ export class RunSubmitter {
 		const surface = found.value;
 		const info = await this.objectInfo({ profileId: input.profileId });
 		const partner = info.ok ? usesPartnerNodes(input.prompt, info.value.nodes) : false;
-		const { runId, promptId, sweep, ...asked } = input;
+		const { runId, promptId, sweep, pool, ...asked } = input;
 		let run: WorkflowRun = {
 			...newWorkflowRun({ id: runId ?? crypto.randomUUID(), ...asked, partner, now: Date.now() }),
 			promptId: promptId ?? crypto.randomUUID(),
-			...(sweep ? { sweep } : {})
+			...(sweep ? { sweep } : {}),
+			...(pool ? { pool } : {})
 		};
 		// The record and its key (the prompt id) reach the device before anything is sent, or nothing is sent.
 		try {

@@ -1,0 +1,100 @@
+/**
+ * A pool: a set of existing profiles that act as one place to run. Each member keeps its own key,
+ * capabilities and queue; the pool only chooses where a run goes (the servers' queues stay the
+ * schedulers). Stored durably under `pool:<id>`, like a profile.
+ */
+import type { Result } from '../../core/protocol/errors';
+import type { WorkflowRun } from '../../core/protocol/workflow-run';
+import type { SubmitRunError, SubmitRunInput } from '../../workflows';
+
+export const POOL_SCHEMA_VERSION = 1;
+
+export interface PoolMember {
+	profileId: string;
+	/** How strongly this member is preferred: its expected wait is divided by it (1 = as is). */
+	weight: number;
+	/** Switched off: kept in the pool, sent nothing. */
+	enabled: boolean;
+	/** Runs here cost money (a cloud service): taken only past the threshold and within the cap. */
+	paid: boolean;
+}
+
+export interface Pool {
+	schemaVersion: typeof POOL_SCHEMA_VERSION;
+	id: string;
+	name: string;
+	members: PoolMember[];
+	/** A paid member takes a run only when the shortest expected wait elsewhere is longer than this. */
+	cloudThresholdMs: number;
+	/** What paid members may spend for this pool in all, in cents; null for no cap. */
+	spendCapCents: number | null;
+	/** What runs sent by this pool to paid members are known to have spent, in cents. */
+	spentCents: number;
+	createdAt: number;
+	updatedAt: number;
+}
+
+export interface PoolInput {
+	id?: string;
+	name: string;
+	members: PoolMember[];
+	cloudThresholdMs: number;
+	spendCapCents: number | null;
+}
+
+export interface PoolFieldErrors {
+	name?: string;
+	members?: string;
+	cloudThresholdMs?: string;
+	spendCapCents?: string;
+}
+
+/** Why a member was not chosen for a run, in words a person can act on. */
+export type SkipReason =
+	'off' | 'unreachable' | 'missing-node' | 'missing-model' | 'paid-under-threshold' | 'spend-cap' | 'not-pinned' | 'slower';
+
+export interface SkippedMember {
+	profileId: string;
+	reason: SkipReason;
+	message: string;
+}
+
+/** A model file the workflow names, sent under the member's own name for the same file. */
+export interface ModelRename {
+	nodeId: string;
+	input: string;
+	from: string;
+	to: string;
+}
+
+export type MemberChoice =
+	| { ok: true; profileId: string; expectedFinishMs: number; renames: ModelRename[]; skipped: SkippedMember[] }
+	| { ok: false; message: string; skipped: SkippedMember[] };
+
+/** Where a pool sent a run, kept on the run (its `profileId` is the member's). */
+export type { RunPlacement } from '../../core/protocol/workflow-run';
+
+/** A workflow run for a pool: as for one profile, less the profile, which the pool chooses. */
+export type SubmitPoolRunInput = Omit<SubmitRunInput, 'profileId' | 'pool'> & {
+	poolId: string;
+	/** The member to send it to whatever the others' waits; null lets the pool choose. */
+	pin: string | null;
+	/** The profile whose form sent it (its input files are copied from there to the member); null when none. */
+	sourceProfileId: string | null;
+};
+
+export type PoolRunError =
+	| { kind: 'no-pool'; message: string }
+	| { kind: 'no-member'; message: string; skipped: SkippedMember[] }
+	| { kind: 'inputs'; message: string; profileId: string }
+	| { kind: 'submit'; error: SubmitRunError; profileId: string };
+
+export interface PoolApi {
+	listPools(input: Record<string, never>): Promise<Pool[]>;
+	savePool(input: { pool: PoolInput }): Promise<Result<Pool, PoolFieldErrors>>;
+	deletePool(input: { id: string }): Promise<void>;
+	/** Chooses a member and sends the run to its own queue, as an ordinary run on that member's profile. */
+	submitPoolRun(input: SubmitPoolRunInput): Promise<Result<WorkflowRun, PoolRunError>>;
+}
+
+export type PoolEvent = { type: 'pools'; pools: Pool[] };

@@ -1,0 +1,182 @@
+/**
+ * A pool of servers behind one Run button (#31): three emulated local ComfyUI servers, one lacking
+ * the example's checkpoint, one slow (its sampler held, never slowed down). Every run goes to a
+ * server that can run it; stopping the slow one mid-run loses and duplicates nothing (each server's
+ * own counters say how many jobs it was sent); a reload keeps the pool.
+ */
+import type { Page } from '@playwright/test';
+import { createEmulatorPool, type EmulatorPool } from '../../emulator/pool';
+import type { Emulator } from '../../emulator/index';
+import { expect, hasHorizontalScroll, openExample, test } from './fixtures';
+import { holdNode, untilHeld } from './holds';
+
+const CHECKPOINT = 'v1-5-pruned-emaonly.safetensors';
+const NAMES = ['GPU A', 'GPU B', 'GPU C'] as const;
+
+let pool: EmulatorPool;
+
+test.beforeEach(async () => {
+	pool = await createEmulatorPool([
+		{ name: NAMES[0], scenario: 'comfyui-local', shape: { stepMs: 2 } },
+		{ name: NAMES[1], scenario: 'comfyui-local', shape: { stepMs: 2, lacksModels: [CHECKPOINT] } },
+		{ name: NAMES[2], scenario: 'comfyui-local', shape: { stepMs: 2 } }
+	]);
+});
+test.afterEach(() => pool.close());
+
+const server = (i: number): Emulator => pool.servers[i]!.emulator;
+
+/** Jobs a server was sent (ComfyUI's submit route, with or without `/api`), read in-process: a stopped server still says. */
+async function submits(i: number): Promise<number> {
+	const { requests } = server(i).state.counters;
+	return (requests['POST /api/prompt'] ?? 0) + (requests['POST /prompt'] ?? 0);
+}
+
+async function addServer(page: Page, name: string, emulator: Emulator): Promise<void> {
+	await page.getByRole('button', { name: 'Add profile' }).click();
+	const form = page.getByRole('form', { name: 'New profile' });
+	await form.getByRole('radio', { name: /Local ComfyUI/ }).check();
+	await form.getByLabel('Name').fill(name);
+	await form.getByLabel('Workflow service URL').fill(emulator.urls.workflow);
+	await form.getByRole('button', { name: 'Save profile' }).click();
+	await expect(page.getByRole('article', { name: `Profile ${name}` })).toBeVisible();
+}
+
+async function makePool(page: Page): Promise<void> {
+	await page.goto(new URL('/pools', page.url()).toString());
+	await page.getByRole('button', { name: 'Add pool' }).click();
+	const form = page.getByRole('form', { name: 'New pool' });
+	await form.getByLabel('Name').fill('Home');
+	for (const name of NAMES)
+		await form
+			.getByRole('group', { name: `Member ${name}` })
+			.getByRole('checkbox', { name })
+			.check();
+	await form.getByRole('button', { name: 'Save pool' }).click();
+	await expect(page.getByRole('article', { name: 'Pool Home' })).toBeVisible();
+}
+
+/** On a phone the runs' pane covers the form after Run: back to the form before using it again. */
+async function toForm(page: Page): Promise<void> {
+	if (test.info().project.name !== 'phone') return;
+	const back = page.getByRole('button', { name: 'Back to the form' });
+	// The pane may be sliding open or shut (a refused run shuts it): settle on shut.
+	await expect(async () => {
+		if (await back.isVisible()) await back.click({ timeout: 2000 });
+		await expect(back).toBeHidden({ timeout: 2000 });
+	}).toPass();
+}
+
+/** Where the form's runs go: a pool, and a member or (null) the pool's choice. */
+async function runOn(page: Page, member: string | null): Promise<void> {
+	await toForm(page);
+	await page.getByLabel('Run on').selectOption({ label: 'Pool Home' });
+	await page.getByLabel('Member').selectOption({ label: member ?? 'Any: the pool chooses' });
+}
+
+/** Runs the open workflow `times` times; resolves once they are sent, with the runs' pane in view. */
+async function run(page: Page, times = 1): Promise<void> {
+	await toForm(page);
+	await page.getByLabel('Run times').fill(String(times));
+	await page.getByRole('button', { name: times > 1 ? `Run ${times} times` : 'Run', exact: true }).click();
+	await expect(page.getByRole('button', { name: 'Sending…' })).toHaveCount(0);
+}
+
+const tiles = (page: Page) => page.getByRole('region', { name: 'Runs started' }).getByRole('article');
+
+test('a pool of three servers runs every run on a server that can, loses nothing when one stops, and is kept over a reload @phone', async ({
+	page,
+	openApp
+}) => {
+	test.setTimeout(120_000);
+	await openApp('/settings');
+	for (const [i, name] of NAMES.entries()) await addServer(page, name, server(i));
+	await makePool(page);
+	expect(await hasHorizontalScroll(page)).toBe(false);
+
+	// The slow server: its sampler stays busy until released (never, here: it is stopped first).
+	await holdNode(server(2), { classType: 'KSampler' });
+	await openExample(page, 'Text to image');
+
+	// Pinned to the server that lacks the checkpoint: nothing is sent, and the form says why.
+	await runOn(page, 'GPU B');
+	await page.getByRole('button', { name: 'Run', exact: true }).click();
+	await expect(page.getByRole('alert', { name: 'The service refused the run' })).toContainText(`GPU B lacks the model file ${CHECKPOINT}`);
+
+	// Pinned to the slow one: it runs there, and stays running (held).
+	await runOn(page, 'GPU C');
+	await run(page);
+	await untilHeld(server(2));
+	await expect(tiles(page).first()).toContainText('Pinned to GPU C in pool Home');
+
+	// The pool chooses: GPU C has a run ahead, GPU B lacks the checkpoint, so GPU A.
+	await runOn(page, null);
+	await run(page);
+	await expect(tiles(page).first()).toContainText('Sent to GPU A by pool Home');
+	await expect(tiles(page).first()).toHaveAttribute('data-status', 'succeeded', { timeout: 30_000 });
+	const sentToSlow = await submits(2);
+
+	// GPU C goes away mid-run. The next runs go where they can: GPU A, every one.
+	await pool.stop(2);
+	await run(page, 3);
+	await expect(tiles(page)).toHaveCount(3);
+	for (const tile of await tiles(page).all()) {
+		await expect(tile).toContainText('Sent to GPU A by pool Home');
+		await expect(tile).toHaveAttribute('data-status', 'succeeded', { timeout: 30_000 });
+	}
+
+	// Nothing duplicated: each run was sent once, to one server; none to the one lacking the model.
+	expect(sentToSlow).toBe(1);
+	expect(await submits(0)).toBe(4);
+	expect(await submits(1)).toBe(0);
+
+	// Nothing lost: the run on the stopped server is still in the history, saying where it ran.
+	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Runs' }).click();
+	await expect(page.getByRole('link', { name: /Text to image/ })).toHaveCount(5, { timeout: 15_000 });
+
+	// A reload keeps the pool and its members.
+	await page.goto(new URL('/pools', page.url()).toString());
+	await page.reload();
+	const card = page.getByRole('article', { name: 'Pool Home' });
+	await expect(card).toBeVisible();
+	for (const name of NAMES) await expect(card).toContainText(name);
+	expect(await hasHorizontalScroll(page)).toBe(false);
+});
+
+test('a 12-cell sweep on the pool runs every cell on a server that can, and a server stopped mid-sweep has nothing sent twice', async ({
+	page,
+	openApp
+}) => {
+	test.setTimeout(120_000);
+	await openApp('/settings');
+	for (const [i, name] of NAMES.entries()) await addServer(page, name, server(i));
+	await makePool(page);
+	await holdNode(server(2), { classType: 'KSampler' });
+	await openExample(page, 'Text to image');
+	await runOn(page, null);
+
+	await page.getByText('Sweep: vary inputs').click();
+	await page.getByRole('button', { name: 'Add an input to vary' }).click();
+	const first = page.getByRole('group', { name: 'Input to vary 1 (columns)' });
+	await first.getByRole('combobox', { name: 'Input' }).selectOption({ label: 'KSampler · seed' });
+	await first.getByRole('textbox', { name: 'Values of input to vary 1' }).fill('1..3');
+	await page.getByRole('button', { name: 'Add an input to vary' }).click();
+	const second = page.getByRole('group', { name: 'Input to vary 2 (rows)' });
+	await second.getByRole('combobox', { name: 'Input' }).selectOption({ label: 'KSampler · cfg' });
+	await second.getByRole('textbox', { name: 'Values of input to vary 2' }).fill('4, 6, 8, 10');
+	await page.getByRole('button', { name: 'Start sweep of 12 runs' }).click();
+	await expect(page).toHaveURL(/\/sweeps\//);
+
+	// The slow server holds what it was given; it goes away mid-sweep, and the rest go to GPU A.
+	await untilHeld(server(2));
+	await pool.stop(2);
+	const sentToSlow = await submits(2);
+	expect(sentToSlow).toBeGreaterThan(0);
+	// Every cell the stopped server never finished stays as it was, not sent again; every other cell is done.
+	await expect(page.locator('[data-cell][data-status="succeeded"]')).toHaveCount(12 - sentToSlow, { timeout: 60_000 });
+	await expect(page.getByRole('status', { name: 'Sweep progress' })).toContainText(`${12 - sentToSlow} of 12 done, ${sentToSlow} sent`);
+
+	// Each cell was sent once, to one server; none to the one lacking the checkpoint.
+	expect((await submits(0)) + sentToSlow).toBe(12);
+	expect(await submits(1)).toBe(0);
+});
