@@ -34,7 +34,7 @@ export function sharedBodies(
 ): Record<string, JsonObject> {
 	const bodies: Record<string, JsonObject> = Object.create(null);
 	for (const { modelId, fields, own } of models) {
-		const body: JsonObject = {};
+		const body: JsonObject = Object.create(null);
 		for (const name of fields) {
 			if (Object.hasOwn(own, name)) body[name] = own[name]!;
 			else if (Object.hasOwn(formBody, name)) body[name] = formBody[name]!;

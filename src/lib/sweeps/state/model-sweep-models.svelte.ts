@@ -70,7 +70,8 @@ export class ModelSweepModels {
 
 	private ownDefaults(reading: Extract<ModelReading, { ok: true }>): string {
 		const mine = new Set(this.page().fields.map((f) => String(f.path[0])));
-		const own: Record<string, unknown> = {};
+		// Field names come from the model's schema: no prototype for a field named `__proto__` to reach.
+		const own: Record<string, unknown> = Object.create(null);
 		for (const [name, value] of Object.entries(reading.defaults)) if (!mine.has(name) && value !== null) own[name] = value;
 		return JSON.stringify(own, null, 1);
 	}

@@ -191,7 +191,8 @@ export class RunSubmitter {
 }
 
 function problemsOf(nodeErrors: NodeErrors): NodeProblems {
-	const problems: NodeProblems = {};
+	// Node ids come from the server's answer: no prototype for an id like `__proto__` to reach.
+	const problems: NodeProblems = Object.create(null);
 	for (const [nodeId, nodeError] of Object.entries(nodeErrors)) {
 		problems[nodeId] = nodeError.errors.map((e) => ({
 			...(e.extra_info?.input_name ? { inputName: e.extra_info.input_name } : {}),
