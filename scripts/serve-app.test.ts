@@ -193,6 +193,25 @@ describe('serveApp', () => {
 		expect(post.headers['allow']).toBe('GET, HEAD');
 	});
 
+	it('reads a content-hashed file from disk once and serves it from memory after that', async () => {
+		const path = '/_app/immutable/entry/held.def456.js';
+		await writeFile(join(root, path), 'export const held = 1;');
+		const first = await send(app.url, path);
+		await rm(join(root, path));
+		const second = await send(app.url, path);
+		expect(second.status).toBe(200);
+		expect(second.body).toBe(first.body);
+		expect(second.headers['content-length']).toBe(String('export const held = 1;'.length));
+		expect(second.headers['etag']).toBe(first.headers['etag']);
+	});
+
+	it('reads a file that is not content-hashed again at every request', async () => {
+		await writeFile(join(root, 'robots.txt'), 'one');
+		expect((await send(app.url, '/robots.txt')).body).toBe('one');
+		await writeFile(join(root, 'robots.txt'), 'two!');
+		expect((await send(app.url, '/robots.txt')).body).toBe('two!');
+	});
+
 	it('answers 304 to a matching If-None-Match', async () => {
 		const first = await send(app.url, '/sw.js');
 		const etag = first.headers['etag'];

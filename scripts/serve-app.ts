@@ -14,7 +14,7 @@ import { RUNTIME_CONFIG_PATH, type RuntimeConfig } from '../src/lib/core/protoco
 import type { AppTimings } from '../src/lib/core/protocol/app-timings';
 import { contentTypeFor } from './serve/mime-types';
 import { headerCsp, readMetaCsp } from './serve/page-csp';
-import { cacheControlFor, securityHeaders } from './serve/response-headers';
+import { CACHE_IMMUTABLE, cacheControlFor, securityHeaders } from './serve/response-headers';
 import { isSpaRoute, resolveRequestPath } from './serve/resolve-path';
 
 export interface ServeAppOptions {
@@ -52,11 +52,14 @@ export interface ServedApp {
 	close(): Promise<void>;
 }
 
+/** Larger content-hashed files (source maps, big chunks) are streamed from disk every time. */
+const MAX_HELD_FILE_BYTES = 2 * 1024 * 1024;
+
 interface Body {
 	status: number;
 	contentType: string;
 	cacheControl: string;
-	/** A file to stream, or bytes already in memory. */
+	/** A file on disk (streamed unless its bytes are given too), or bytes alone. */
 	file?: { path: string; size: number; etag: string; lastModified: Date };
 	bytes?: Buffer;
 }
@@ -110,6 +113,20 @@ export async function serveApp(options: ServeAppOptions): Promise<ServedApp> {
 	const { root, host = '127.0.0.1', port = 0, config } = options;
 	const headersForAll = securityHeaders(await readIndexCsp(root));
 	const configBytes = config === undefined ? undefined : Buffer.from(JSON.stringify(config, null, '\t') + '\n');
+	// Content-hashed files never change while served: each is read from disk once, not at every page load.
+	const immutableFiles = new Map<string, Body>();
+
+	async function immutableBody(urlPath: string, filePath: string): Promise<Body | undefined> {
+		const known = immutableFiles.get(filePath);
+		if (known) return known;
+		const body = await fileBody(urlPath, filePath);
+		if (!body?.file || body.file.size > MAX_HELD_FILE_BYTES) return body;
+		const bytes = await readFile(filePath).catch(() => undefined);
+		if (bytes?.length !== body.file.size) return body;
+		const held = { ...body, bytes };
+		immutableFiles.set(filePath, held);
+		return held;
+	}
 
 	async function bodyFor(rawPath: string): Promise<Body> {
 		const resolved = resolveRequestPath(root, rawPath);
@@ -120,7 +137,9 @@ export async function serveApp(options: ServeAppOptions): Promise<ServedApp> {
 		}
 		const asFile = urlPath.endsWith('/')
 			? await fileBody(urlPath + 'index.html', join(filePath, 'index.html'))
-			: await fileBody(urlPath, filePath);
+			: cacheControlFor(urlPath) === CACHE_IMMUTABLE
+				? await immutableBody(urlPath, filePath)
+				: await fileBody(urlPath, filePath);
 		if (asFile) return asFile;
 		if (isSpaRoute(urlPath)) {
 			const index = await fileBody('/index.html', join(root, 'index.html'));
@@ -153,11 +172,11 @@ export async function serveApp(options: ServeAppOptions): Promise<ServedApp> {
 	function send(response: ServerResponse, method: string, body: Body): void {
 		response.setHeader('Content-Type', body.contentType);
 		response.setHeader('Cache-Control', body.cacheControl);
-		response.setHeader('Content-Length', body.file ? body.file.size : (body.bytes?.length ?? 0));
+		response.setHeader('Content-Length', body.bytes?.length ?? body.file?.size ?? 0);
 		response.writeHead(body.status);
 		if (method === 'HEAD') {
 			response.end();
-		} else if (body.file) {
+		} else if (body.file && !body.bytes) {
 			// pipeline closes the file when the client goes away mid-download.
 			pipeline(createReadStream(body.file.path), response, () => undefined);
 		} else {
