@@ -10,28 +10,50 @@ import type { Surfaces } from './surfaces';
 import type { JobReading } from './surfaces/surface';
 import { V2Surface } from './surfaces/v2-surface';
 
-function harness() {
+interface TrackerOptions {
+	/** The surface every profile reads jobs through; none means the server cannot be reached. */
+	surface?: unknown;
+	now?: () => number;
+	/** What the worker context says of the socket (a local server's socket is open). */
+	socketOpen?: () => boolean;
+	/** Whether the tracker has started (listening to the socket) before the test acts; true unless said. */
+	started?: boolean;
+}
+
+/**
+ * A tracker started and stopped at once (listening, no timers running) over an in-memory store: `send` plays the
+ * profile socket's events, `emitted` collects what it tells the page, `restarted` the profiles whose
+ * server it found restarted.
+ */
+function trackerOver(options: TrackerOptions = {}) {
 	const kv = new MemoryStore();
 	const emitted: WorkerEvent[] = [];
+	const finished: string[] = [];
+	const restarted: string[] = [];
 	let socket: (m: SocketMessage) => void = () => {};
 	const ctx = {
 		kv,
 		isLeader: () => true,
 		emit: (e: WorkerEvent) => emitted.push(e),
-		onSocketMessage: (l: (m: SocketMessage) => void) => {
-			socket = l;
-			return () => {};
-		},
+		onSocketMessage: (l: (m: SocketMessage) => void) => ((socket = l), () => {}),
 		onTabTopic: () => {},
-		connection: async () => ({ ok: false, error: { kind: 'network', message: 'offline in this test' } })
+		connection: async () => ({ ok: false, error: { kind: 'network', message: 'offline in this test' } }),
+		...(options.socketOpen ? { socketOpen: options.socketOpen } : {})
 	} as unknown as WorkflowContext;
+	const surfaces = options.surface
+		? ({
+				for: async () => ({ ok: true, value: options.surface }),
+				serverRestarted: (id: string) => restarted.push(id)
+			} as unknown as Surfaces)
+		: undefined;
 	const runs = new RunsRepo(kv);
-	const finished: string[] = [];
-	const tracker = new RunTracker(ctx, runs, { finished: (r) => finished.push(r.id) });
-	tracker.start();
-	tracker.stop();
+	const tracker = new RunTracker(ctx, runs, { finished: (r) => finished.push(r.id) }, options.now, surfaces);
+	if (options.started !== false) {
+		tracker.start();
+		tracker.stop();
+	}
 	const send = (event: ServerEvent) => socket({ kind: 'event', profileId: 'p', event });
-	return { tracker, send, emitted, finished, runs };
+	return { tracker, send, emitted, finished, restarted, runs, kv };
 }
 
 const run = () => ({
@@ -50,7 +72,7 @@ const run = () => ({
 
 describe('the run tracker', () => {
 	it('keeps progress that arrived before the submit answer', () => {
-		const { tracker, send } = harness();
+		const { tracker, send } = trackerOver();
 		tracker.track(run());
 		send({ type: 'execution_start', promptId: 'p1' });
 		send({ type: 'executing', promptId: 'p1', node: '3' });
@@ -63,7 +85,7 @@ describe('the run tracker', () => {
 	});
 
 	it('keeps the end of a run whose events all came before the submit answer (a fast job, a slow answer)', () => {
-		const { tracker, send, emitted } = harness();
+		const { tracker, send, emitted } = trackerOver();
 		tracker.track(run());
 		send({ type: 'execution_start', promptId: 'p1' });
 		send({ type: 'execution_success', promptId: 'p1' });
@@ -74,7 +96,7 @@ describe('the run tracker', () => {
 	});
 
 	it('replays events for a prompt id it learns only from the answer', () => {
-		const { tracker, send } = harness();
+		const { tracker, send } = trackerOver();
 		send({ type: 'execution_start', promptId: 'server-id' });
 		send({ type: 'executing', promptId: 'server-id', node: '3' });
 		const accepted = tracker.accepted({ ...run(), promptId: 'server-id' }, 'server-id');
@@ -83,7 +105,7 @@ describe('the run tracker', () => {
 	});
 
 	it('attributes events without a prompt id to the only running run, and finishes once', async () => {
-		const { tracker, send, finished, runs } = harness();
+		const { tracker, send, finished, runs } = trackerOver();
 		tracker.track(run());
 		send({ type: 'execution_start', promptId: 'p1' });
 		send({ type: 'progress', promptId: undefined, node: '3', value: 2, max: 20 });
@@ -97,26 +119,10 @@ describe('the run tracker', () => {
 describe('a job the server no longer knows', () => {
 	/** A tracker whose server reads every job as `reading`, at the time `clock.t`. */
 	function onServer(reading: JobReading) {
-		const kv = new MemoryStore();
 		const clock = { t: 0 };
-		const restarted: string[] = [];
 		const surface = { read: async () => ({ ok: true, value: reading }) };
-		const surfaces = {
-			for: async () => ({ ok: true, value: surface }),
-			serverRestarted: (id: string) => restarted.push(id)
-		} as unknown as Surfaces;
-		let socket: (m: SocketMessage) => void = () => {};
-		const ctx = {
-			kv,
-			isLeader: () => true,
-			emit: () => {},
-			onSocketMessage: (l: (m: SocketMessage) => void) => ((socket = l), () => {}),
-			onTabTopic: () => {}
-		} as unknown as WorkflowContext;
-		const tracker = new RunTracker(ctx, new RunsRepo(kv), { finished: () => {} }, () => clock.t, surfaces);
-		tracker.start();
-		tracker.stop();
-		const greet = () => socket({ kind: 'event', profileId: 'p', event: { type: 'status', queueRemaining: 0, sid: 's' } });
+		const { tracker, kv, restarted, send } = trackerOver({ surface, now: () => clock.t });
+		const greet = () => send({ type: 'status', queueRemaining: 0, sid: 's' });
 		return { tracker, clock, kv, restarted, greet };
 	}
 
@@ -151,16 +157,7 @@ describe('a job the service names itself (v2)', () => {
 				return { ok: true, value: { kind: 'waiting' } };
 			}
 		};
-		const surfaces = { for: async () => ({ ok: true, value: surface }) } as unknown as Surfaces;
-		const kv = new MemoryStore();
-		const ctx = {
-			kv,
-			isLeader: () => true,
-			emit: () => {},
-			onSocketMessage: () => () => {},
-			onTabTopic: () => {}
-		} as unknown as WorkflowContext;
-		const tracker = new RunTracker(ctx, new RunsRepo(kv), { finished: () => {} }, () => 0, surfaces);
+		const { tracker } = trackerOver({ surface, now: () => 0, started: false });
 		tracker.track(run());
 		tracker.accepted(run(), 'job_from_the_service');
 		await new Promise((resolve) => setTimeout(resolve, 0));
@@ -178,7 +175,6 @@ describe('a job started elsewhere on the managed v2 service', () => {
 
 	/** The account's socket tells of job `job_x`; the v2 surface lists no jobs, and reads it with `status`. */
 	async function heardOnSocket(status: string) {
-		const kv = new MemoryStore();
 		const read: string[] = [];
 		const surface = Object.assign(Object.create(V2Surface.prototype) as V2Surface, {
 			kind: 'v2',
@@ -188,21 +184,10 @@ describe('a job started elsewhere on the managed v2 service', () => {
 			read: async () => ({ ok: true, value: { kind: 'status', state: 'in_progress', history: null } }),
 			stream: () => new Promise(() => {})
 		});
-		const surfaces = { for: async () => ({ ok: true, value: surface }) } as unknown as Surfaces;
-		let socket: (m: SocketMessage) => void = () => {};
-		const ctx = {
-			kv,
-			isLeader: () => true,
-			emit: () => {},
-			onSocketMessage: (l: (m: SocketMessage) => void) => ((socket = l), () => {}),
-			onTabTopic: () => {}
-		} as unknown as WorkflowContext;
-		const tracker = new RunTracker(ctx, new RunsRepo(kv), { finished: () => {} }, () => 0, surfaces);
-		tracker.start();
-		tracker.stop();
-		socket({ kind: 'event', profileId: 'p', event: { type: 'executing', promptId: 'job_x', node: '3' } });
+		const { send, runs } = trackerOver({ surface, now: () => 0 });
+		send({ type: 'executing', promptId: 'job_x', node: '3' });
 		await expect.poll(() => read, { timeout: 5000 }).toEqual(['job_x']);
-		return new RunsRepo(kv);
+		return runs;
 	}
 
 	it('is read by its id (the service lists none) and, still running, followed by its links as a run started elsewhere', async () => {
@@ -237,7 +222,7 @@ describe('a run read while it goes on (a page opened mid-run reads it once, then
 	] as Array<{ burst: string; events: ServerEvent[]; current: string; step: number }>)(
 		'after $burst it is the newest state, although storage still holds an older one',
 		async ({ events, current, step }) => {
-			const { tracker, send, runs } = harness();
+			const { tracker, send, runs } = trackerOver();
 			tracker.track(run());
 			for (const event of events) send(event);
 			expect(tracker.newest('r1')?.progress.current).toBe(current);
@@ -248,7 +233,7 @@ describe('a run read while it goes on (a page opened mid-run reads it once, then
 	);
 
 	it('is known as it ended until it is deleted: its final write may still be on its way to storage', () => {
-		const { tracker, send } = harness();
+		const { tracker, send } = trackerOver();
 		tracker.track(run());
 		send({ type: 'execution_start', promptId: 'p1' });
 		send({ type: 'execution_success', promptId: 'p1' });
@@ -261,22 +246,8 @@ describe('a run read while it goes on (a page opened mid-run reads it once, then
 describe('a read that was on its way when the run ended (a slow server under load)', () => {
 	/** A tracker over one local job whose reads the test answers; `send` plays the socket's events. */
 	function lateReads(read: () => Promise<unknown>) {
-		const kv = new MemoryStore();
-		const emitted: WorkerEvent[] = [];
-		const surfaces = { for: async () => ({ ok: true, value: { read } }) } as unknown as Surfaces;
-		let socket: (m: SocketMessage) => void = () => {};
-		const ctx = {
-			kv,
-			isLeader: () => true,
-			emit: (e: WorkerEvent) => emitted.push(e),
-			onSocketMessage: (l: (m: SocketMessage) => void) => ((socket = l), () => {}),
-			onTabTopic: () => {}
-		} as unknown as WorkflowContext;
-		const tracker = new RunTracker(ctx, new RunsRepo(kv), { finished: () => {} }, Date.now, surfaces);
-		tracker.start();
-		tracker.stop();
+		const { kv, emitted, tracker, send } = trackerOver({ surface: { read } });
 		tracker.track(run());
-		const send = (event: ServerEvent) => socket({ kind: 'event', profileId: 'p', event });
 		return { kv, emitted, tracker, send };
 	}
 
@@ -323,7 +294,6 @@ describe('a read that was on its way when the run ended (a slow server under loa
 
 describe('a job another client runs on a local ComfyUI (its events go to that client only)', () => {
 	it('is read again as soon as the server says its queue changed, not a live-queue period later', async () => {
-		const kv = new MemoryStore();
 		let clock = 100_000;
 		let queueReads = 0;
 		const surface = {
@@ -332,26 +302,14 @@ describe('a job another client runs on a local ComfyUI (its events go to that cl
 			activeJobs: async () => (queueReads++, { ok: true, value: [{ promptId: 'p1', position: 0, running: true }] }),
 			read: async () => ({ ok: true, value: { kind: 'waiting' } })
 		};
-		const surfaces = { for: async () => ({ ok: true, value: surface }) } as unknown as Surfaces;
-		let socket: (m: SocketMessage) => void = () => {};
-		const ctx = {
-			kv,
-			isLeader: () => true,
-			emit: () => {},
-			onSocketMessage: (l: (m: SocketMessage) => void) => ((socket = l), () => {}),
-			onTabTopic: () => {},
-			socketOpen: () => true
-		} as unknown as WorkflowContext;
-		const tracker = new RunTracker(ctx, new RunsRepo(kv), { finished: () => {} }, () => clock, surfaces);
-		tracker.start();
-		tracker.stop();
+		const { tracker, send } = trackerOver({ surface, now: () => clock, socketOpen: () => true });
 		tracker.track({ ...run(), status: 'running', elsewhere: true });
 		await tracker.tick();
 		expect(queueReads).toBe(1);
 		clock += 2000;
 		await tracker.tick();
 		expect(queueReads, 'within the live-queue period, the queue is not read again').toBe(1);
-		socket({ kind: 'event', profileId: 'p', event: { type: 'status', queueRemaining: 0, sid: undefined } });
+		send({ type: 'status', queueRemaining: 0, sid: undefined });
 		clock += 2000;
 		await tracker.tick();
 		expect(queueReads, 'the queue changed: read at the next tick').toBe(2);
