@@ -23,6 +23,8 @@ export interface KeyValueStore {
 	deleteMany(keys: string[]): Promise<void>;
 	keys(prefix?: string): Promise<string[]>;
 	entries<T>(prefix: string): Promise<Array<[string, T]>>;
+	/** Entries with `after < key <= upTo`, in key order: a slice of a time-ordered prefix (the runs saved since a day). */
+	between<T>(after: string, upTo: string): Promise<Array<[string, T]>>;
 	/** The last `limit` entries under a prefix in key order, last first (newest first for time-ordered keys). */
 	newest<T>(prefix: string, limit: number): Promise<Array<[string, T]>>;
 	clear(): Promise<void>;
@@ -59,6 +61,15 @@ export class IdbStore implements KeyValueStore {
 	}
 	entries<T>(prefix: string): Promise<Array<[string, T]>> {
 		const range = IdbStore.range(prefix);
+		return this.store('readonly', (s) =>
+			Promise.all([promisifyRequest(s.getAllKeys(range)), promisifyRequest(s.getAll(range) as IDBRequest<T[]>)]).then(([ks, vs]) =>
+				ks.map((k, i): [string, T] => [String(k), vs[i] as T])
+			)
+		);
+	}
+	between<T>(after: string, upTo: string): Promise<Array<[string, T]>> {
+		if (!(after < upTo)) return Promise.resolve([]);
+		const range = IDBKeyRange.bound(after, upTo, true, false);
 		return this.store('readonly', (s) =>
 			Promise.all([promisifyRequest(s.getAllKeys(range)), promisifyRequest(s.getAll(range) as IDBRequest<T[]>)]).then(([ks, vs]) =>
 				ks.map((k, i): [string, T] => [String(k), vs[i] as T])
@@ -109,6 +120,10 @@ export class MemoryStore implements KeyValueStore {
 	}
 	async entries<T>(prefix: string): Promise<Array<[string, T]>> {
 		return (await this.keys(prefix)).map((k) => [k, structuredClone(this.map.get(k)) as T]);
+	}
+	async between<T>(after: string, upTo: string): Promise<Array<[string, T]>> {
+		const keys = [...this.map.keys()].filter((k) => k > after && k <= upTo).sort();
+		return keys.map((k) => [k, structuredClone(this.map.get(k)) as T]);
 	}
 	async newest<T>(prefix: string, limit: number): Promise<Array<[string, T]>> {
 		return (await this.entries<T>(prefix)).reverse().slice(0, limit);
