@@ -37,6 +37,24 @@ describe('the search index', () => {
 		expect(await ids(index, 'boat kite')).toEqual([]);
 	});
 
+	it('finds the words of a field on its lines only, whichever term leads', async () => {
+		const kv = new MemoryStore();
+		await kv.set(key(1), storedEntry(entry(1), `${doc('a red boat')}\n${SEARCH_FIELDS.negative}blurry, watermark`));
+		await kv.set(key(2), storedEntry(entry(2), `${doc('blurry boat at dusk')}\n${SEARCH_FIELDS.negative}text`));
+		const index = indexOn(kv);
+		expect(await ids(index, 'negative:blurry')).toEqual(['r1']);
+		expect(await ids(index, 'negative:blurry boat')).toEqual(['r1']);
+		expect(await ids(index, 'prompt:blurry')).toEqual(['r2']);
+		expect(await ids(index, 'blurry')).toEqual(['r2', 'r1']);
+		expect(await ids(index, 'negative:water prompt:red')).toEqual(['r1']);
+		expect(await ids(index, 'negative:boat')).toEqual([]);
+		// Short ones are looked for line by line.
+		expect(await ids(index, 'negative:wat')).toEqual(['r1']);
+		expect(await ids(index, 'negative:ex')).toEqual(['r2']);
+		expect(await ids(index, 'prompt:at')).toEqual(['r2', 'r1']);
+		expect(await ids(index, 'negative:red')).toEqual([]);
+	});
+
 	it('keeps saves and deletes in step once read, in old chunks and new', async () => {
 		const index = indexOn(await storeOf(600, (i) => `kite ${i}`));
 		expect(await ids(index, 'lantern')).toEqual([]);

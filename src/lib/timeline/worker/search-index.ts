@@ -33,6 +33,8 @@ export const SEARCH_IDLE_MS = 5 * 60_000;
 export const CHUNK = 100;
 /** Runs this old are put in stored chunks: a run changes (status, outputs) in its first minutes, and a change to a chunked run strikes its chunk out. */
 export const SEAL_AGE_MS = 86_400_000;
+/** A field's term this short is looked for line by line: it is found all over the other fields. */
+const SHORT_TERM = 3;
 /** Chunks written per transaction while sealing: a few MB, not all 100,000 runs' texts at once. */
 const SEAL_BATCH = 50;
 /** Above any timeline key: the end of the range after the last chunk. */
@@ -85,15 +87,44 @@ class Chunk {
 		if (doc === '') this.ids[at] = '';
 	}
 
-	/** Indexes of the texts holding `text` anywhere, in order: one pass over the joined string. */
-	holding(text: string): number[] {
+	/**
+	 * Indexes of the texts holding `term`, in order: one pass over the joined string. A field's term
+	 * counts only on a line of that field (the line's code follows the newline before the match:
+	 * no term holds a newline, so a match never spans lines).
+	 */
+	holding(term: SearchTerm): number[] {
+		if (term.field !== null && term.text.length <= SHORT_TERM) return this.holdingOnLines(term.text, SEARCH_FIELDS[term.field]);
 		const { text: all, starts } = this;
+		const code = term.field === null ? null : SEARCH_FIELDS[term.field];
 		const out: number[] = [];
 		let doc = 0;
-		for (let at = all.indexOf(text); at >= 0; at = all.indexOf(text, at)) {
+		for (let at = all.indexOf(term.text); at >= 0; at = all.indexOf(term.text, at)) {
+			if (code !== null && all[all.lastIndexOf('\n', at) + 1] !== code) {
+				const end = all.indexOf('\n', at);
+				at = end < 0 ? all.length : end; // the rest of this line is another field's too
+				continue;
+			}
 			while (starts[doc + 1]! <= at) doc++;
 			out.push(doc);
 			at = starts[doc + 1]!; // one hit per text is enough
+			doc++;
+		}
+		return out;
+	}
+
+	/** `holding` for a short term of a field (found all over other fields): each line of the field is looked in instead. */
+	private holdingOnLines(text: string, code: string): number[] {
+		const { text: all, starts } = this;
+		const lead = `\n${code}`;
+		const out: number[] = [];
+		let doc = 0;
+		for (let at = all.indexOf(lead); at >= 0; at = all.indexOf(lead, at + 1)) {
+			while (starts[doc + 1]! <= at) doc++;
+			const newline = all.indexOf('\n', at + 1);
+			const end = newline < 0 || newline > starts[doc + 1]! ? starts[doc + 1]! - 1 : newline;
+			if (!all.slice(at + 2, end).includes(text)) continue;
+			out.push(doc);
+			at = starts[doc + 1]! - 1;
 			doc++;
 		}
 		return out;
@@ -404,16 +435,23 @@ export class SearchIndex {
 		const hits: SearchHit[] = [];
 		for (let c = chunks.length - 1; c >= 0; c--) {
 			const chunk = chunks[c]!;
-			const candidates = lead ? chunk.holding(lead.term.text) : Array.from({ length: chunk.size }, (_, i) => i);
+			// The lead's pass checks its field too: only the other terms are looked for in each run.
+			const candidates = lead ? chunk.holding(lead.term) : Array.from({ length: chunk.size }, (_, i) => i);
 			for (let k = candidates.length - 1; k >= 0; k--) {
 				const i = candidates[k]!;
+				const id = chunk.ids[i]!;
+				if (id === '') continue;
+				const described = hits.length < WHERE_MAX;
+				if (terms.length === 1 && lead && !described) {
+					hits.push({ id });
+					continue;
+				}
 				const doc = chunk.doc(i);
 				if (doc === '') continue;
 				let all = true;
-				for (let t = 0; t < terms.length && all; t++) if (t !== lead?.t || lead.term.field !== null) all = has(doc, t);
+				for (let t = 0; t < terms.length && all; t++) if (t !== lead?.t) all = has(doc, t);
 				if (!all) continue;
-				const id = chunk.ids[i]!;
-				const where = hits.length < WHERE_MAX ? whereMatched(doc, terms) : null;
+				const where = described ? whereMatched(doc, terms) : null;
 				hits.push(where ? { id, where: `${where.field}: ${where.excerpt}` } : { id });
 			}
 		}

@@ -110,6 +110,21 @@ describe('the timeline index', () => {
 		expect(topics).toEqual(['runs-changed']);
 	});
 
+	it('reads every entry page by page, newest first, and gives them without their texts', async () => {
+		const { kv, api } = harness();
+		const runs = Array.from({ length: 4100 }, (_, i) => ({ ...modelRun(`m${i}`, 'succeeded', 10 + i), body: { prompt: `kite ${i}` } }));
+		await kv.setMany(runs.map((r) => [`modelrun:${r.id}`, r]));
+		await api.timeline({ limit: 1 }); // nothing is repaired by the first page: the entries are made on the full read
+		const between = vi.spyOn(kv, 'between');
+		const entries = await api.timeline({});
+		expect(entries.length).toBe(4100);
+		expect(entries[0]!.id).toBe('m4099');
+		expect(entries.at(-1)!.id).toBe('m0');
+		expect(entries.some((e) => 'searchText' in e)).toBe(false);
+		expect(between).toHaveBeenCalledTimes(3);
+		expect((await api.searchRuns({ query: 'kite 4099' })).hits.map((h) => h.id)).toEqual(['m4099']);
+	});
+
 	it('deletes nothing when the one write fails', async () => {
 		const { kv, api, emitted } = harness();
 		await kv.set('run:a', { ...run('a', 1), status: 'succeeded' });

@@ -49,6 +49,10 @@ function isModelRun(value: unknown): value is ModelRun {
 const signature = (e: TimelineEntry) =>
 	`${e.status}|${e.title}|${e.asked}|${e.thumbnail}|${e.modelThumb?.key}|${e.firstOutput?.kind}|${e.firstOutput?.line}|${e.durationMs}|${e.credits}|${e.seed}`;
 
+/** Entries read per transaction when reading all of them. */
+const READ_PAGE = 2000;
+const TIMELINE_END = `${TIMELINE_KEY}\uffff`;
+
 const KEY_SHAPE = /^tl:(\d{13}):(.+)$/;
 export const timelineKey = (entry: Pick<TimelineEntry, 'id' | 'createdAt'>) =>
 	`${TIMELINE_KEY}${String(Math.max(0, Math.floor(entry.createdAt))).padStart(13, '0')}:${entry.id}`;
@@ -166,19 +170,31 @@ export class TimelineService {
 		await this.ctx.kv.deleteMany([key, searchKeyOf(key), ...(await this.search.chunksOf([key]))]);
 	}
 
-	/** Entries as the page gets them: read through the one parser, without their search texts. */
+	/**
+	 * Entries as the page gets them: read through the one parser, without their search texts. Every
+	 * entry is read in pages, each its own transaction, so a search asked meanwhile reads its chunks
+	 * between two pages rather than after all 100,000 entries.
+	 */
 	async timeline(limit?: number): Promise<TimelineEntry[]> {
-		if (limit === undefined) await this.repair();
-		const rows =
-			limit !== undefined
-				? await this.ctx.kv.newest<unknown>(TIMELINE_KEY, limit)
-				: (await this.ctx.kv.entries<unknown>(TIMELINE_KEY)).reverse();
 		const entries: TimelineEntry[] = [];
-		for (const [, value] of rows) {
-			const record = readTimelineRecord(value);
-			if (record) entries.push(record.entry);
+		const add = (rows: Array<[string, unknown]>) => {
+			for (const [, value] of rows) {
+				const record = readTimelineRecord(value);
+				if (record) entries.push(record.entry);
+			}
+		};
+		if (limit !== undefined) {
+			add(await this.ctx.kv.newest<unknown>(TIMELINE_KEY, limit));
+			return entries;
 		}
-		return entries;
+		await this.repair();
+		for (let after = TIMELINE_KEY; ;) {
+			const page = await this.ctx.kv.between<unknown>(after, TIMELINE_END, READ_PAGE);
+			add(page);
+			if (page.length < READ_PAGE) break;
+			after = page.at(-1)![0];
+		}
+		return entries.reverse();
 	}
 
 	/** Adds entries for runs that have none and drops entries whose run is gone: keys only, unless something is missing. */
