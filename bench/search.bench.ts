@@ -422,6 +422,16 @@ try {
 		return last;
 	});
 	console.log(`  ${chunksStored} chunks of texts stored, settled ${(sealMs / 1000).toFixed(1)} s after that search`);
+	const listRead = await rawRead('tl:');
+	console.log(
+		`  raw IndexedDB read of the ${listRead.count} timeline entries once the chunked ones are written without their texts (the Runs list's read): ${listRead.ms.toFixed(0)} ms (with every text: ${entriesRead.ms.toFixed(0)} ms)`
+	);
+	report({
+		name: "raw IndexedDB read of every timeline entry, texts of chunked runs out (the Runs list's read; baseline: every text in)",
+		figure: listRead.ms,
+		unit: 'ms',
+		baseline: entriesRead.ms
+	});
 	const chunksRead = await rawRead('sc:');
 	console.log(`  raw IndexedDB read of the ${chunksRead.count} chunks: ${chunksRead.ms.toFixed(0)} ms`);
 	report({ name: 'raw IndexedDB read of the chunks of texts (part of the first search)', figure: chunksRead.ms, unit: 'ms' });

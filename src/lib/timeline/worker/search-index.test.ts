@@ -102,6 +102,9 @@ describe('the chunks of texts a search writes for the next reload', () => {
 		const before = await ids(first, 'boat');
 		await first.sealing;
 		expect(await kv.keys('sc:')).toEqual([key(99), key(199), key(299)].map((k) => k.replace('tl:', 'sc:')));
+		// Their entries are written again without the texts (the Runs list reads every entry); the day's keep theirs.
+		expect(await kv.get(key(5))).toEqual(entry(5));
+		expect(await kv.get(key(351))).toEqual(storedEntry(entry(351), doc('kite 351')));
 
 		const between = vi.spyOn(kv, 'between');
 		const reloaded = indexOn(kv, now);
@@ -134,25 +137,33 @@ describe('the chunks of texts a search writes for the next reload', () => {
 		const between = vi.spyOn(kv, 'between');
 		const reloaded = indexOn(kv);
 		expect(await ids(reloaded, 'lantern')).toEqual(['r150']);
-		expect(await ids(reloaded, '"kite 15"')).toEqual(['r159', 'r158', 'r157', 'r156', 'r155', 'r154', 'r153', 'r152', 'r151', 'r15']);
 		expect(between.mock.calls).toEqual([
 			[key(99), key(199)],
 			[key(299), 'tl:\uffff']
 		]);
-		// The chunk is written again from what that reload read.
+		// The other runs of that chunk gave their texts to it: the timeline service makes them again from the runs' records.
+		const missing = await reloaded.missingTexts();
+		expect(missing.length).toBe(99);
+		await kv.setMany(missing.map((id) => [key(Number(id.slice(1))), storedEntry(entry(Number(id.slice(1))), doc(`kite ${id.slice(1)}`))]));
 		await reloaded.sealing;
+		// The next load finds them, and writes the chunk again.
+		const again = indexOn(kv);
+		expect(await ids(again, '"kite 15"')).toEqual(['r159', 'r158', 'r157', 'r156', 'r155', 'r154', 'r153', 'r152', 'r151', 'r15']);
+		await again.sealing;
 		between.mockClear();
 		expect(await ids(indexOn(kv), 'lantern')).toEqual(['r150']);
 		expect(between.mock.calls).toEqual([[key(299), 'tl:\uffff']]);
 	});
 
-	it('read a chunk that does not hold together from the entries instead', async () => {
+	it('read a chunk that does not hold together as struck out, its runs reported for their texts to be made again', async () => {
 		const kv = await storeOf(200, (i) => `kite ${i}`);
 		const first = indexOn(kv);
 		await ids(first, 'kite');
 		await first.sealing;
 		await kv.set(key(99).replace('tl:', 'sc:'), { after: 'tl:', to: key(99), ids: 'r1', texts: 'a\u001eb\u001ec' });
-		expect((await ids(indexOn(kv), 'kite')).length).toBe(200);
+		const reloaded = indexOn(kv);
+		expect((await ids(reloaded, 'kite')).length).toBe(100);
+		expect((await reloaded.missingTexts()).length).toBe(100);
 	});
 
 	it('leave out a run saved while they were being made: its chunk waits for the next load', async () => {
@@ -167,7 +178,7 @@ describe('the chunks of texts a search writes for the next reload', () => {
 });
 
 describe('texts saved by older versions', () => {
-	it('are read from their own records (`sx:`), folded into the entries when chunked, and those records go', async () => {
+	it('are read from their own records (`sx:`), which go once the texts are in a chunk', async () => {
 		const kv = new MemoryStore();
 		for (let i = 0; i < 150; i++) {
 			await kv.set(key(i), entry(i));
@@ -176,12 +187,13 @@ describe('texts saved by older versions', () => {
 		const index = indexOn(kv);
 		expect(await ids(index, 'boat 149')).toEqual(['r149']);
 		await index.sealing;
-		// The first hundred are in a chunk now: their entries carry their texts and their old records are gone.
-		expect(await kv.get(key(5))).toEqual({ ...entry(5), searchText: doc('old boat 5') });
+		// The first hundred are in a chunk now, and their old records are gone.
 		expect(await kv.get(key(5).replace('tl:', 'sx:'))).toBeUndefined();
+		expect(await kv.get(key(5))).toEqual(entry(5));
 		// The rest are not chunked yet and keep their old records, still found.
-		expect(await kv.get(key(120))).toEqual(entry(120));
+		expect(await kv.get(key(120).replace('tl:', 'sx:'))).toBe(doc('old boat 120'));
 		expect(await ids(indexOn(kv), 'boat 120')).toEqual(['r120']);
+		expect(await ids(indexOn(kv), 'boat 5')).toContain('r5');
 		expect((await ids(indexOn(kv), 'old boat')).length).toBe(150);
 	});
 

@@ -4,19 +4,21 @@
  * words). Texts sit in chunks of a hundred runs joined into one string, so a term is looked for
  * with one `indexOf` pass per chunk rather than one call per run.
  *
- * Where the texts are stored: each run's in its timeline entry (a save writes one record), and,
- * for runs a day old and older, also in chunk records of a hundred runs (`sc:`), written here in
- * the background after a search. The first search after a reload reads the chunks (hundreds of
- * records) and only the entries no chunk covers (the last day's runs, and any chunk a change to an
- * old run has struck out), not 100,000 entries. Texts are let go after a while without a search,
- * so a tab that is not searching holds none of them.
+ * Where the texts are stored: a run's in its timeline entry while it is young (a save writes one
+ * record), and once a day old in a chunk record of a hundred runs (`sc:`), written here in the
+ * background after a search, its entry then written again without it (the Runs list reads every
+ * entry at each load: a text in each made that read half as long again). The first search after a
+ * reload reads the chunks (hundreds of records) and only the entries no chunk covers (the last
+ * day's runs, and a chunk a change to an old run struck out, whose runs' texts the timeline service
+ * makes again from their records), not 100,000 entries. Texts are let go after a while without a
+ * search, so a tab that is not searching holds none of them.
  */
 import type { KeyValueStore } from '../../core/worker/kv-store';
 import { SEARCH_CHUNK_KEY, SEARCH_TEXT_KEY, TIMELINE_KEY } from '../../core/protocol/storage-keys';
 import { findTerm, whereMatched, type SearchTerm } from '../rules/search-query';
 import { SEARCH_FIELDS } from '../rules/search-doc';
 import { readSearchChunk, storedChunk, type SearchChunk } from '../rules/search-chunk';
-import { readTimelineRecord, SEARCH_TEXT_SEPARATOR as SEPARATOR, storedEntry } from '../../core/rules/timeline-record';
+import { readTimelineRecord, SEARCH_TEXT_SEPARATOR as SEPARATOR } from '../../core/rules/timeline-record';
 import type { TimelineEntry } from '../../core/protocol/run-kernel';
 
 export interface SearchHit {
@@ -135,8 +137,10 @@ class Chunk {
 interface LooseRun {
 	key: string;
 	id: string;
-	/** Set when the entry has no text of its own (an older version's): folded in when it is chunked. */
-	entry?: TimelineEntry;
+	/** The entry as read: written again without its text once the text is in a chunk. */
+	entry: TimelineEntry;
+	/** Whether the entry holds its text (else it came from an `sx:` record of an older version, which goes then). */
+	ownText: boolean;
 }
 
 /** Timeline keys in `(after, upTo]` not covered by a stored chunk, with the runs read there. */
@@ -235,11 +239,9 @@ export class SearchIndex {
 			for (const [key, value] of read[r]!) {
 				const record = readTimelineRecord(value);
 				if (!record) continue;
-				const run: LooseRun = { key, id: record.entry.id };
-				if (record.text === null) {
-					run.entry = record.entry;
-					lacking.push(run);
-				} else texts.set(key, record.text);
+				const run: LooseRun = { key, id: record.entry.id, entry: record.entry, ownText: record.text !== null };
+				if (record.text === null) lacking.push(run);
+				else texts.set(key, record.text);
 				range.runs.push(run);
 			}
 		});
@@ -308,9 +310,9 @@ export class SearchIndex {
 
 	/**
 	 * Writes chunks for what the load had to read from entries: each gap whole, and the runs past the
-	 * last chunk that are a day old, a hundred at a time. Entries of an older version get their text
-	 * folded in, and their `sx:` records go, in the same transaction. A run changed since the load
-	 * stops its gap (or the tail) from being sealed now: the next load does it.
+	 * last chunk that are a day old, a hundred at a time; in the same transaction, their entries
+	 * without their texts (or, for an older version's, their `sx:` records deleted). A run changed
+	 * since the load keeps its piece from being sealed now: the next load does it.
 	 */
 	private async seal(plan: SealPlan): Promise<void> {
 		await new Promise((resolve) => (setTimeout(resolve, this.sealDelayMs) as { unref?: () => void }).unref?.());
@@ -346,18 +348,18 @@ export class SearchIndex {
 			for (const piece of pieces.slice(b, b + SEAL_BATCH)) {
 				const texts: string[] = [];
 				for (const run of piece.runs) {
-					const text = this.changed.has(run.id) ? undefined : this.textOf(loaded, run.id);
+					// An id holding the separator (a record of a bug) could not be read back from a chunk.
+					const text = this.changed.has(run.id) || run.id.includes(SEPARATOR) ? undefined : this.textOf(loaded, run.id);
 					if (text === undefined || text === '') break;
 					texts.push(text);
 				}
 				if (texts.length < piece.runs.length) continue;
 				const chunk = { after: piece.after, to: piece.to, ids: piece.runs.map((r) => r.id), texts: texts.join(SEPARATOR) };
 				writes.push([chunkKeyOf(piece.to), storedChunk(chunk)]);
-				piece.runs.forEach((run, i) => {
-					if (!run.entry) return;
-					writes.push([run.key, storedEntry(run.entry, texts[i]!)]);
-					legacy.push(legacyKeyOf(run.key));
-				});
+				for (const run of piece.runs) {
+					if (run.ownText) writes.push([run.key, run.entry]);
+					else legacy.push(legacyKeyOf(run.key));
+				}
 			}
 			if (writes.length === 0) continue;
 			await this.kv.setMany(writes);
