@@ -48,6 +48,8 @@ export const FUZZED_READERS: Record<string, string> = {
 	'src/lib/workflows/protocol/files/matroska.ts#readMatroska': 'workflow files',
 	// Readers outside protocol/
 	'src/lib/core/rules/http-response.ts#readJson': 'service responses',
+	'src/lib/core/rules/timeline-record.ts#readTimelineRecord': 'stored search records',
+	'src/lib/timeline/rules/search-chunk.ts#readSearchChunk': 'stored search records',
 	'src/lib/core/rules/http-response.ts#responseError': 'service responses',
 	'src/lib/history/rules/history-file.ts#parseHistoryFile': 'history files',
 	'src/lib/settings/rules/profile-link.ts#readProfileLink': 'profile links',

@@ -28,6 +28,10 @@ import { SHARE_TARGETS } from './targets-share';
 import { searchDoc } from '../../src/lib/timeline/rules/search-doc';
 import { markParts, matchesAll, parseQuery, whereMatched } from '../../src/lib/timeline/rules/search-query';
 import type { AnyRun } from '../../src/lib/core/protocol/run-kernel';
+import { MemoryStore } from '../../src/lib/core/worker/kv-store';
+import { readTimelineRecord } from '../../src/lib/core/rules/timeline-record';
+import { readSearchChunk } from '../../src/lib/timeline/rules/search-chunk';
+import { SearchIndex } from '../../src/lib/timeline/worker/search-index';
 import { asParsedJson, hostileKey, jsonText, jsonValue, protoName, scalar, stackOverflowText } from './arbitraries';
 
 export interface FuzzTarget {
@@ -485,6 +489,72 @@ const search: FuzzTarget = {
 	}
 };
 
+// ---- stored search records: what IndexedDB hands back under `tl:` and `sc:` (another version, another tab, a bug) ----
+
+const storedKey = fc
+	.tuple(fc.nat(5), fc.constantFrom('a', 'b', 'c', '\u001e', ''))
+	.map(([at, id]) => `tl:${String(at).padStart(13, '0')}:${id}`);
+const storedText = fc.oneof(
+	fc.string({ maxLength: 40 }),
+	fc.constantFrom('\n\u0001red boat', '\n\u0002blurry\u001e', '', 'x'.repeat(300)),
+	scalar
+);
+const storedEntryValue = fc.oneof(
+	fc.record(
+		{
+			id: fc.oneof(fc.constantFrom('a', 'b', 'c', ''), scalar),
+			kind: fc.oneof(fc.constantFrom('workflow', 'model'), scalar),
+			profileId: fc.oneof(fc.constant('p'), scalar),
+			status: fc.oneof(fc.constant('succeeded'), scalar),
+			createdAt: fc.oneof(fc.nat(5), scalar),
+			searchText: storedText
+		},
+		{ requiredKeys: [] }
+	),
+	jsonValue(['id', 'searchText'], 2)
+);
+const storedChunkValue = fc.oneof(
+	fc.record(
+		{
+			after: fc.oneof(fc.constant('tl:'), storedKey, scalar),
+			to: fc.oneof(storedKey, scalar),
+			ids: fc.oneof(fc.constantFrom('a', 'a\u001eb', '', '\u001e'), scalar),
+			texts: fc.oneof(storedText, fc.constantFrom('\n\u0001red\u001e\n\u0001boat', '\u001e\u001e'))
+		},
+		{ requiredKeys: [] }
+	),
+	jsonValue(['after', 'to', 'ids', 'texts'], 2)
+);
+const storedSearch: FuzzTarget = {
+	name: 'stored search records',
+	arbitrary: fc.tuple(
+		fc.array(fc.tuple(storedKey, storedEntryValue), { maxLength: 4 }),
+		fc.array(fc.tuple(storedKey, storedChunkValue), { maxLength: 3 }),
+		fc.array(fc.tuple(storedKey, storedText), { maxLength: 2 }),
+		fc.constantFrom('red', 'prompt:boat', 'b', '"red boat"')
+	),
+	async: true,
+	// What a search does with them: read every record through its parser, scan, then write chunks from them.
+	parse: async (input) => {
+		const [entries, chunks, legacy, query] = input as [
+			Array<[string, unknown]>,
+			Array<[string, unknown]>,
+			Array<[string, unknown]>,
+			string
+		];
+		const kv = new MemoryStore();
+		await kv.setMany([
+			...entries,
+			...chunks.map(([key, value]): [string, unknown] => [key.replace('tl:', 'sc:'), value]),
+			...legacy.map(([key, value]): [string, unknown] => [key.replace('tl:', 'sx:'), value])
+		]);
+		const index = new SearchIndex(kv, 60_000, () => 400 * 86_400_000, 0);
+		const hits = await index.search(parseQuery(query));
+		await index.sealing;
+		return [hits, entries.map(([, value]) => readTimelineRecord(value)), chunks.map(([key, value]) => readSearchChunk(value, key))];
+	}
+};
+
 // ---- UI-format workflows (the converter) -------------------------------------------------------
 
 const UI_NODE_TYPES = ['KSampler', 'CheckpointLoaderSimple', 'CLIPTextEncode', 'SaveImage', 'PrimitiveNode', 'Reroute', 'Note'];
@@ -580,6 +650,7 @@ export const FUZZ_TARGETS: FuzzTarget[] = [
 	uiWorkflows,
 	workflowFiles,
 	search,
+	storedSearch,
 	...READER_TARGETS,
 	...SHARE_TARGETS,
 	graphTarget(promptNode, uiWorkflowJson),

@@ -51,8 +51,13 @@ export const MODEL_SUMMARIES_KEY = 'models:summaries:';
 
 // The Runs timeline: `tl:<created at, 13 digits>:<id>`.
 export const TIMELINE_KEY = 'tl:';
-/** Each run's search text, `sx:<created at, 13 digits>:<id>` beside its `tl:` entry, written with it. */
+/** Each run's search text as older versions kept it, `sx:<created at, 13 digits>:<id>`: read where an entry has none, then folded into it. */
 export const SEARCH_TEXT_KEY = 'sx:';
+/**
+ * The search texts of runs a day old and older, a hundred runs to a record, `sc:<created at>:<id>`
+ * after the last run it holds (decision 0061): a search after a reload reads these and the day's entries.
+ */
+export const SEARCH_CHUNK_KEY = 'sc:';
 
 /** A starred run or outputs of it, `star:<run id>` (`star.ts`): their saved bytes are never removed to make room. */
 export const STAR_KEY = 'star:';

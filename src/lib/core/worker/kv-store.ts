@@ -23,6 +23,12 @@ export interface KeyValueStore {
 	deleteMany(keys: string[]): Promise<void>;
 	keys(prefix?: string): Promise<string[]>;
 	entries<T>(prefix: string): Promise<Array<[string, T]>>;
+	/**
+	 * Entries with `after < key <= upTo`, in key order: a slice of a time-ordered prefix (the runs of
+	 * the last day). With `limit`, the first `limit` of them (a page: each page is its own
+	 * transaction, so another read is not kept waiting behind a read of everything).
+	 */
+	between<T>(after: string, upTo: string, limit?: number): Promise<Array<[string, T]>>;
 	/** The last `limit` entries under a prefix in key order, last first (newest first for time-ordered keys). */
 	newest<T>(prefix: string, limit: number): Promise<Array<[string, T]>>;
 	clear(): Promise<void>;
@@ -62,6 +68,15 @@ export class IdbStore implements KeyValueStore {
 		return this.store('readonly', (s) =>
 			Promise.all([promisifyRequest(s.getAllKeys(range)), promisifyRequest(s.getAll(range) as IDBRequest<T[]>)]).then(([ks, vs]) =>
 				ks.map((k, i): [string, T] => [String(k), vs[i] as T])
+			)
+		);
+	}
+	between<T>(after: string, upTo: string, limit?: number): Promise<Array<[string, T]>> {
+		if (!(after < upTo)) return Promise.resolve([]);
+		const range = IDBKeyRange.bound(after, upTo, true, false);
+		return this.store('readonly', (s) =>
+			Promise.all([promisifyRequest(s.getAllKeys(range, limit)), promisifyRequest(s.getAll(range, limit) as IDBRequest<T[]>)]).then(
+				([ks, vs]) => ks.map((k, i): [string, T] => [String(k), vs[i] as T])
 			)
 		);
 	}
@@ -109,6 +124,13 @@ export class MemoryStore implements KeyValueStore {
 	}
 	async entries<T>(prefix: string): Promise<Array<[string, T]>> {
 		return (await this.keys(prefix)).map((k) => [k, structuredClone(this.map.get(k)) as T]);
+	}
+	async between<T>(after: string, upTo: string, limit?: number): Promise<Array<[string, T]>> {
+		const keys = [...this.map.keys()]
+			.filter((k) => k > after && k <= upTo)
+			.sort()
+			.slice(0, limit);
+		return keys.map((k) => [k, structuredClone(this.map.get(k)) as T]);
 	}
 	async newest<T>(prefix: string, limit: number): Promise<Array<[string, T]>> {
 		return (await this.entries<T>(prefix)).reverse().slice(0, limit);

@@ -77,6 +77,18 @@ describe('a refused record is kept in memory and every read sees it', () => {
 			['tl:4', 'kept four'],
 			['tl:3', 'stored three']
 		]);
+		expect(await kv.between('tl:1', 'tl:4')).toEqual([
+			['tl:2', 'kept two'],
+			['tl:3', 'stored three'],
+			['tl:4', 'kept four']
+		]);
+		// A page ends at its last stored key: what is kept past it comes with the next page, once.
+		expect(await kv.between('tl:', 'tl:\uffff', 1)).toEqual([['tl:1', 'stored one']]);
+		expect(await kv.between('tl:1', 'tl:\uffff', 1)).toEqual([
+			['tl:2', 'kept two'],
+			['tl:3', 'stored three']
+		]);
+		expect(await kv.between('tl:3', 'tl:\uffff', 1)).toEqual([['tl:4', 'kept four']]);
 		expect(state.notices).toBe(1);
 	});
 

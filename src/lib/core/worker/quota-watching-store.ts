@@ -139,6 +139,17 @@ export class QuotaWatchingStore implements KeyValueStore {
 		// Both stores hand entries over in key order: with nothing held in memory, 100,000 rows need no sort.
 		return this.unsavedKeys(prefix).length === 0 ? rows : this.merge(rows, prefix);
 	}
+	/** With `limit`, a page may hold a few more: records held in memory that sort inside it. */
+	async between<T>(after: string, upTo: string, limit?: number): Promise<Array<[string, T]>> {
+		const rows = await this.inner.between<T>(after, upTo, limit);
+		// A full page ends at its last key: what is held in memory past it belongs to the next page.
+		const end = limit !== undefined && rows.length >= limit ? rows.at(-1)![0] : upTo;
+		const extra = [...new Set([...this.unsaved.keys(), ...this.writing.keys()])].filter((k) => k > after && k <= end);
+		if (extra.length === 0) return rows;
+		const byKey = new Map(rows);
+		for (const key of extra) byKey.set(key, this.memoryValue<T>(key));
+		return [...byKey].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+	}
 	async newest<T>(prefix: string, limit: number): Promise<Array<[string, T]>> {
 		// Stored rows past the limit cannot outrank the unsaved ones that make the cut, so `limit` of each suffices.
 		return this.merge(await this.inner.newest<T>(prefix, limit), prefix)

@@ -7,6 +7,7 @@
 import { appError, fail, ok, type Result } from '../../core/protocol/errors';
 import { TIMELINE_KEY } from '../../core/protocol/storage-keys';
 import type { TimelineEntry } from '../../core/protocol/run-kernel';
+import { readTimelineRecord } from '../../core/rules/timeline-record';
 import type { WorkflowRun } from '../../core/protocol/workflow-run';
 import type { WorkerContext } from '../../core/worker/context';
 import type { Pool, PoolApi, PoolFieldErrors, PoolInput, PoolRunError, SubmitPoolRunInput } from '../protocol/pool';
@@ -208,7 +209,7 @@ export class PoolService {
 	private async loadDurations(): Promise<Map<string, number[]>> {
 		if (this.durations) return this.durations;
 		const durations = new Map<string, number[]>();
-		const entries = (await this.ctx.kv.entries<TimelineEntry>(TIMELINE_KEY)).map(([, e]) => e);
+		const entries = (await this.ctx.kv.entries<unknown>(TIMELINE_KEY)).flatMap(([, value]) => readTimelineRecord(value)?.entry ?? []);
 		entries.sort((a, b) => b.createdAt - a.createdAt); // newest first
 		for (const e of entries)
 			if (e.kind === 'workflow' && e.status === 'succeeded' && e.durationMs !== null) {

@@ -1,18 +1,25 @@
 /**
- * The search index of one worker: every run's search text (`sx:` records, written beside the
- * timeline entries as runs are saved), read in one range read at the first search, then kept in
- * step with saves and scanned (decision 0061: a plain scan of 100,000 texts beat the full-text
- * libraries on memory, load time and p95, and matches inside words). Texts sit in chunks of a
- * few hundred runs joined into one string, so a term is looked for with one `indexOf` pass per
- * chunk rather than one call per run. Texts are let go after a while without a search, so a tab
- * that is not searching holds none of them.
+ * The search index of one worker: every run's search text, scanned (decision 0061: a plain scan of
+ * 100,000 texts beat the full-text libraries on memory, load time and p95, and matches inside
+ * words). Texts sit in chunks of a hundred runs joined into one string, so a term is looked for
+ * with one `indexOf` pass per chunk rather than one call per run.
+ *
+ * Where the texts are stored: a run's in its timeline entry while it is young (a save writes one
+ * record), and once a day old in a chunk record of a hundred runs (`sc:`), written here in the
+ * background after a search, its entry then written again without it (the Runs list reads every
+ * entry at each load: a text in each made that read half as long again). The first search after a
+ * reload reads the chunks (hundreds of records) and only the entries no chunk covers (the last
+ * day's runs, and a chunk a change to an old run struck out, whose runs' texts the timeline service
+ * makes again from their records), not 100,000 entries. Texts are let go after a while without a
+ * search, so a tab that is not searching holds none of them.
  */
 import type { KeyValueStore } from '../../core/worker/kv-store';
-import { SEARCH_TEXT_KEY as SEARCH_KEY } from '../../core/protocol/storage-keys';
+import { SEARCH_CHUNK_KEY, SEARCH_TEXT_KEY, TIMELINE_KEY } from '../../core/protocol/storage-keys';
 import { findTerm, whereMatched, type SearchTerm } from '../rules/search-query';
 import { SEARCH_FIELDS } from '../rules/search-doc';
-
-export { SEARCH_KEY };
+import { readSearchChunk, storedChunk, type SearchChunk } from '../rules/search-chunk';
+import { readTimelineRecord, SEARCH_TEXT_SEPARATOR as SEPARATOR } from '../../core/rules/timeline-record';
+import type { TimelineEntry } from '../../core/protocol/run-kernel';
 
 export interface SearchHit {
 	id: string;
@@ -24,26 +31,37 @@ export interface SearchHit {
 const WHERE_MAX = 300;
 /** How long texts stay in memory after the last search. */
 export const SEARCH_IDLE_MS = 5 * 60_000;
-/** Runs per chunk: one string of about 100 KB, copied once when one of its runs changes. */
-const CHUNK = 256;
-/** Between runs in a chunk's string: a control character, which no term holds, so no match spans two runs. */
-const SEPARATOR = '\u001e';
+/** Runs per chunk, in memory and stored: about 50 KB of text, under the size past which Chromium keeps a record as a file. */
+export const CHUNK = 100;
+/** Runs this old are put in stored chunks: a run changes (status, outputs) in its first minutes, and a change to a chunked run strikes its chunk out. */
+export const SEAL_AGE_MS = 86_400_000;
+/** A field's term this short is looked for line by line: it is found all over the other fields. */
+const SHORT_TERM = 3;
+/** Chunks written per transaction while sealing: a few MB, not all 100,000 runs' texts at once. */
+const SEAL_BATCH = 50;
+/** Above any timeline key: the end of the range after the last chunk. */
+const TIMELINE_END = `${TIMELINE_KEY}\uffff`;
+/** A slot is chunk * STRIDE + place in the chunk: stored chunks are read as they are, whatever their size. */
+const STRIDE = 65_536;
 
-/** The run id in an `sx:<created at>:<id>` key (the same shape as the timeline's `tl:` keys). */
-const idOfKey = (key: string) => key.slice(key.indexOf(':', SEARCH_KEY.length) + 1);
+const chunkKeyOf = (timelineKey: string) => SEARCH_CHUNK_KEY + timelineKey.slice(TIMELINE_KEY.length);
+const timelineKeyOfChunk = (chunkKey: string) => TIMELINE_KEY + chunkKey.slice(SEARCH_CHUNK_KEY.length);
+const legacyKeyOf = (timelineKey: string) => SEARCH_TEXT_KEY + timelineKey.slice(TIMELINE_KEY.length);
+/** The timeline key of a moment: every run created before it sorts before it. */
+const timelineKeyAt = (ms: number) => `${TIMELINE_KEY}${String(Math.max(0, Math.floor(ms))).padStart(13, '0')}`;
 
-/**
- * A few hundred runs' texts as one string (each followed by the separator) and where each starts.
- * Only the joined string is kept, not the texts apart: a run's text is a slice of it.
- */
+/** A chunk's texts as one string (each followed by the separator) and where each starts. */
 class Chunk {
-	readonly ids: string[] = [];
-	private text = '';
+	readonly ids: string[];
+	private text: string;
 	/** Where each text starts in `text`, and (last) where the next would. */
-	private starts: number[] = [0];
+	private starts: number[];
 
-	get full(): boolean {
-		return this.ids.length >= CHUNK;
+	constructor(ids: string[] = [], joined = '') {
+		this.ids = ids;
+		this.text = ids.length === 0 ? '' : joined + SEPARATOR;
+		this.starts = [0];
+		for (let at = this.text.indexOf(SEPARATOR); at >= 0; at = this.text.indexOf(SEPARATOR, at + 1)) this.starts.push(at + 1);
 	}
 
 	get size(): number {
@@ -71,12 +89,23 @@ class Chunk {
 		if (doc === '') this.ids[at] = '';
 	}
 
-	/** Indexes of the texts holding `text` anywhere, in order: one pass over the joined string. */
-	holding(text: string): number[] {
+	/**
+	 * Indexes of the texts holding `term`, in order: one pass over the joined string. A field's term
+	 * counts only on a line of that field (the line's code follows the newline before the match:
+	 * no term holds a newline, so a match never spans lines).
+	 */
+	holding(term: SearchTerm): number[] {
+		if (term.field !== null && term.text.length <= SHORT_TERM) return this.holdingOnLines(term.text, SEARCH_FIELDS[term.field]);
 		const { text: all, starts } = this;
+		const code = term.field === null ? null : SEARCH_FIELDS[term.field];
 		const out: number[] = [];
 		let doc = 0;
-		for (let at = all.indexOf(text); at >= 0; at = all.indexOf(text, at)) {
+		for (let at = all.indexOf(term.text); at >= 0; at = all.indexOf(term.text, at)) {
+			if (code !== null && all[all.lastIndexOf('\n', at) + 1] !== code) {
+				const end = all.indexOf('\n', at);
+				at = end < 0 ? all.length : end; // the rest of this line is another field's too
+				continue;
+			}
 			while (starts[doc + 1]! <= at) doc++;
 			out.push(doc);
 			at = starts[doc + 1]!; // one hit per text is enough
@@ -84,12 +113,56 @@ class Chunk {
 		}
 		return out;
 	}
+
+	/** `holding` for a short term of a field (found all over other fields): each line of the field is looked in instead. */
+	private holdingOnLines(text: string, code: string): number[] {
+		const { text: all, starts } = this;
+		const lead = `\n${code}`;
+		const out: number[] = [];
+		let doc = 0;
+		for (let at = all.indexOf(lead); at >= 0; at = all.indexOf(lead, at + 1)) {
+			while (starts[doc + 1]! <= at) doc++;
+			const newline = all.indexOf('\n', at + 1);
+			const end = newline < 0 || newline > starts[doc + 1]! ? starts[doc + 1]! - 1 : newline;
+			if (!all.slice(at + 2, end).includes(text)) continue;
+			out.push(doc);
+			at = starts[doc + 1]! - 1;
+			doc++;
+		}
+		return out;
+	}
+}
+
+/** A run read from its entry (no chunk covers it), with what sealing it into a chunk needs. */
+interface LooseRun {
+	key: string;
+	id: string;
+	/** The entry as read: written again without its text once the text is in a chunk. */
+	entry: TimelineEntry;
+	/** Whether the entry holds its text (else it came from an `sx:` record of an older version, which goes then). */
+	ownText: boolean;
+}
+
+/** Timeline keys in `(after, upTo]` not covered by a stored chunk, with the runs read there. */
+interface Uncovered {
+	after: string;
+	upTo: string;
+	runs: LooseRun[];
 }
 
 interface Loaded {
 	chunks: Chunk[];
-	/** Where each run's text is: chunk index * CHUNK + place in the chunk. */
 	slot: Map<string, number>;
+	/** Runs whose entry has no text and no older `sx:` record either: made again from their records. */
+	missing: string[];
+}
+
+/** What the background sealing after a load works from. */
+interface SealPlan {
+	gaps: Uncovered[];
+	tail: Uncovered;
+	/** Chunk records that are tombstones or unreadable: deleted once their runs are in new chunks. */
+	stale: string[];
 }
 
 export class SearchIndex {
@@ -98,10 +171,17 @@ export class SearchIndex {
 	private idleTimer: ReturnType<typeof setTimeout> | undefined;
 	/** Saves and deletes that happened while the texts were being read: applied over what was read. */
 	private readonly during: Array<[string, string | null]> = [];
+	/** Runs saved or deleted since the last load began: not sealed into a chunk from what that load read. */
+	private readonly changed = new Set<string>();
+	/** The sealing in progress, for tests and the bench to wait on. */
+	sealing: Promise<void> = Promise.resolve();
 
 	constructor(
 		private readonly kv: KeyValueStore,
-		private readonly idleMs = SEARCH_IDLE_MS
+		private readonly idleMs = SEARCH_IDLE_MS,
+		private readonly now: () => number = () => Date.now(),
+		/** Sealing waits this long after a load: the search that caused the load answers first. */
+		private readonly sealDelayMs = 3000
 	) {}
 
 	/** Whether the texts are in memory now (for tests and the bench). */
@@ -109,19 +189,19 @@ export class SearchIndex {
 		return this.loaded !== undefined;
 	}
 
-	/** Reads every text once (keys sort by creation, so they load oldest first); a failed read is tried again next time. */
+	/** Reads the chunks, then the entries they do not cover; a failed read is tried again next time. */
 	private load(): Promise<Loaded> {
 		if (this.loaded) return Promise.resolve(this.loaded);
-		this.loading ??= this.kv.entries<string>(SEARCH_KEY).then(
-			(rows) => {
-				const loaded: Loaded = { chunks: [], slot: new Map() };
-				for (const [key, doc] of rows) if (typeof doc === 'string') this.place(loaded, idOfKey(key), doc);
+		this.changed.clear();
+		this.loading ??= this.read().then(
+			([loaded, plan]) => {
 				for (const [id, doc] of this.during.splice(0)) {
 					if (doc === null) this.drop(loaded, id);
 					else this.place(loaded, id, doc);
 				}
 				this.loaded = loaded;
 				this.loading = undefined;
+				this.sealing = this.seal(plan).catch(() => undefined); // chunks only save later reads: a failure costs nothing now
 				return loaded;
 			},
 			(error: unknown) => {
@@ -133,40 +213,206 @@ export class SearchIndex {
 		return this.loading;
 	}
 
+	private async read(): Promise<[Loaded, SealPlan]> {
+		const rows = await this.kv.entries<unknown>(SEARCH_CHUNK_KEY);
+		const chunks: SearchChunk[] = [];
+		const stale: string[] = [];
+		const gaps: Uncovered[] = [];
+		let covered = TIMELINE_KEY;
+		for (const [key, value] of rows) {
+			const chunk = readSearchChunk(value, timelineKeyOfChunk(key));
+			// A chunk overlapping the one before (two tabs sealed at once) is read from the entries instead.
+			if (!chunk || chunk.after < covered) {
+				stale.push(key);
+				continue;
+			}
+			if (chunk.after > covered) gaps.push({ after: covered, upTo: chunk.after, runs: [] });
+			chunks.push(chunk);
+			covered = chunk.to;
+		}
+		const tail: Uncovered = { after: covered, upTo: TIMELINE_END, runs: [] };
+		const ranges = [...gaps, tail];
+		const read = await Promise.all(ranges.map((r) => this.kv.between<unknown>(r.after, r.upTo)));
+		const texts = new Map<string, string>();
+		const lacking: LooseRun[] = [];
+		ranges.forEach((range, r) => {
+			for (const [key, value] of read[r]!) {
+				const record = readTimelineRecord(value);
+				if (!record) continue;
+				const run: LooseRun = { key, id: record.entry.id, entry: record.entry, ownText: record.text !== null };
+				if (record.text === null) lacking.push(run);
+				else texts.set(key, record.text);
+				range.runs.push(run);
+			}
+		});
+		const missing: string[] = [];
+		if (lacking.length > 0) {
+			// Entries of an older version: their texts are in `sx:` records, read once.
+			const legacy = new Map(await this.kv.entries<unknown>(SEARCH_TEXT_KEY));
+			for (const run of lacking) {
+				const text = legacy.get(legacyKeyOf(run.key));
+				if (typeof text === 'string' && !text.includes(SEPARATOR)) texts.set(run.key, text);
+				else missing.push(run.id);
+			}
+		}
+		const loaded: Loaded = { chunks: [], slot: new Map(), missing };
+		const placeRange = (range: Uncovered) => {
+			for (const run of range.runs) {
+				const text = texts.get(run.key);
+				if (text !== undefined) this.place(loaded, run.id, text);
+			}
+		};
+		let gap = 0;
+		for (const chunk of chunks) {
+			while (gap < gaps.length && gaps[gap]!.upTo <= chunk.after) placeRange(gaps[gap++]!);
+			this.adopt(loaded, chunk);
+		}
+		placeRange(tail);
+		return [loaded, { gaps, tail, stale }];
+	}
+
+	/** A stored chunk becomes one in memory as it is: its text is not copied. */
+	private adopt(into: Loaded, chunk: SearchChunk): void {
+		const c = into.chunks.length;
+		into.chunks.push(new Chunk([...chunk.ids], chunk.texts));
+		chunk.ids.forEach((id, at) => {
+			const before = into.slot.get(id);
+			// The same id twice (records of a bug): the newer place wins, the older is blanked.
+			if (before !== undefined) into.chunks[Math.floor(before / STRIDE)]!.replace(before % STRIDE, '');
+			into.slot.set(id, c * STRIDE + at);
+		});
+	}
+
 	private place(into: Loaded, id: string, doc: string): void {
 		const slot = into.slot.get(id);
 		if (slot !== undefined) {
-			into.chunks[Math.floor(slot / CHUNK)]!.replace(slot % CHUNK, doc);
+			into.chunks[Math.floor(slot / STRIDE)]!.replace(slot % STRIDE, doc);
 			return;
 		}
 		let last = into.chunks.at(-1);
-		if (!last || last.full) into.chunks.push((last = new Chunk()));
+		if (!last || last.size >= CHUNK) into.chunks.push((last = new Chunk()));
 		const at = last.push(id, doc);
-		into.slot.set(id, (into.chunks.length - 1) * CHUNK + at);
+		into.slot.set(id, (into.chunks.length - 1) * STRIDE + at);
 	}
 
 	private drop(from: Loaded, id: string): void {
 		const slot = from.slot.get(id);
 		if (slot === undefined) return;
 		from.slot.delete(id);
-		from.chunks[Math.floor(slot / CHUNK)]!.replace(slot % CHUNK, '');
+		from.chunks[Math.floor(slot / STRIDE)]!.replace(slot % STRIDE, '');
+	}
+
+	/** The run's text, as in memory now (for sealing). */
+	private textOf(loaded: Loaded, id: string): string | undefined {
+		const slot = loaded.slot.get(id);
+		return slot === undefined ? undefined : loaded.chunks[Math.floor(slot / STRIDE)]!.doc(slot % STRIDE);
+	}
+
+	/**
+	 * Writes chunks for what the load had to read from entries: each gap whole, and the runs past the
+	 * last chunk that are a day old, a hundred at a time; in the same transaction, their entries
+	 * without their texts (or, for an older version's, their `sx:` records deleted). A run changed
+	 * since the load keeps its piece from being sealed now: the next load does it.
+	 */
+	private async seal(plan: SealPlan): Promise<void> {
+		await new Promise((resolve) => (setTimeout(resolve, this.sealDelayMs) as { unref?: () => void }).unref?.());
+		const loaded = this.loaded;
+		if (!loaded) return;
+		const cutoff = timelineKeyAt(this.now() - SEAL_AGE_MS);
+		// Each piece starts where the one before ends, so the chunks tile the keys; a piece left out
+		// (a run in it changed) is a gap the next load reads from the entries and seals then.
+		const pieces: Array<{ after: string; to: string; runs: LooseRun[] }> = [];
+		for (const gap of plan.gaps) {
+			let after = gap.after;
+			if (gap.runs.length === 0) pieces.push({ after, to: gap.upTo, runs: [] });
+			for (let i = 0; i < gap.runs.length; i += CHUNK) {
+				const runs = gap.runs.slice(i, i + CHUNK);
+				const to = i + CHUNK >= gap.runs.length ? gap.upTo : runs.at(-1)!.key;
+				pieces.push({ after, to, runs });
+				after = to;
+			}
+		}
+		const old = plan.tail.runs.filter((run) => run.key < cutoff);
+		for (let i = 0, after = plan.tail.after; i + CHUNK <= old.length; i += CHUNK) {
+			const runs = old.slice(i, i + CHUNK);
+			pieces.push({ after, to: runs.at(-1)!.key, runs });
+			after = runs.at(-1)!.key;
+		}
+		const written = new Set<string>();
+		for (let b = 0; b < pieces.length; b += SEAL_BATCH) {
+			if (this.loaded !== loaded) return;
+			// Checked just before the write is asked for: a save after this reads the chunk keys in a
+			// transaction that runs after this one, and strikes out the chunk it lands in.
+			const writes: Array<[string, unknown]> = [];
+			const legacy: string[] = [];
+			for (const piece of pieces.slice(b, b + SEAL_BATCH)) {
+				const texts: string[] = [];
+				for (const run of piece.runs) {
+					// An id holding the separator (a record of a bug) could not be read back from a chunk.
+					const text = this.changed.has(run.id) || run.id.includes(SEPARATOR) ? undefined : this.textOf(loaded, run.id);
+					if (text === undefined || text === '') break;
+					texts.push(text);
+				}
+				if (texts.length < piece.runs.length) continue;
+				const chunk = { after: piece.after, to: piece.to, ids: piece.runs.map((r) => r.id), texts: texts.join(SEPARATOR) };
+				writes.push([chunkKeyOf(piece.to), storedChunk(chunk)]);
+				for (const run of piece.runs) {
+					if (run.ownText) writes.push([run.key, run.entry]);
+					else legacy.push(legacyKeyOf(run.key));
+				}
+			}
+			if (writes.length === 0) continue;
+			await this.kv.setMany(writes);
+			for (const [key] of writes) written.add(key);
+			if (legacy.length > 0) await this.kv.deleteMany(legacy);
+		}
+		const gone = plan.stale.filter((key) => !written.has(key));
+		if (gone.length > 0) await this.kv.deleteMany(gone);
+	}
+
+	/**
+	 * The stored chunks (their keys) that may hold the runs under `timelineKeys`: a save or delete of
+	 * such a run writes a tombstone over its chunk (or deletes it) in its own transaction, so no chunk
+	 * is older than the entries it stands for. A run of the last day is in none (no read at all: the
+	 * save of a new run costs nothing more); for an older one the chunk keys are read afresh, as
+	 * another tab may have written chunks since.
+	 */
+	async chunksOf(timelineKeys: readonly string[]): Promise<string[]> {
+		const cutoff = timelineKeyAt(this.now() - SEAL_AGE_MS);
+		const old = timelineKeys.filter((key) => key < cutoff);
+		if (old.length === 0) return [];
+		const tos = (await this.kv.keys(SEARCH_CHUNK_KEY)).map(timelineKeyOfChunk);
+		const found = new Set<string>();
+		for (const key of old) {
+			let lo = 0;
+			let hi = tos.length;
+			while (lo < hi) {
+				const mid = (lo + hi) >> 1;
+				if (tos[mid]! < key) lo = mid + 1;
+				else hi = mid;
+			}
+			if (lo < tos.length) found.add(chunkKeyOf(tos[lo]!));
+		}
+		return [...found];
 	}
 
 	/** A run's text was saved: kept in step when the texts are in memory, else read at the next search. */
 	saved(id: string, doc: string): void {
+		this.changed.add(id);
 		if (this.loaded) this.place(this.loaded, id, doc);
 		else if (this.loading) this.during.push([id, doc]);
 	}
 
 	removed(id: string): void {
+		this.changed.add(id);
 		if (this.loaded) this.drop(this.loaded, id);
 		else if (this.loading) this.during.push([id, null]);
 	}
 
-	/** Ids of runs saved before texts were kept, whose text is missing (a one-time repair, by the timeline service). */
-	async missing(ids: Iterable<string>): Promise<string[]> {
+	/** Runs whose text is nowhere (entries of an old version without an `sx:` record): made again by the timeline service, once. */
+	async missingTexts(): Promise<string[]> {
 		const loaded = await this.load();
-		return [...ids].filter((id) => !loaded.slot.has(id));
+		return loaded.missing.splice(0);
 	}
 
 	/**
@@ -191,16 +437,23 @@ export class SearchIndex {
 		const hits: SearchHit[] = [];
 		for (let c = chunks.length - 1; c >= 0; c--) {
 			const chunk = chunks[c]!;
-			const candidates = lead ? chunk.holding(lead.term.text) : Array.from({ length: chunk.size }, (_, i) => i);
+			// The lead's pass checks its field too: only the other terms are looked for in each run.
+			const candidates = lead ? chunk.holding(lead.term) : Array.from({ length: chunk.size }, (_, i) => i);
 			for (let k = candidates.length - 1; k >= 0; k--) {
 				const i = candidates[k]!;
+				const id = chunk.ids[i]!;
+				if (id === '') continue;
+				const described = hits.length < WHERE_MAX;
+				if (terms.length === 1 && lead && !described) {
+					hits.push({ id });
+					continue;
+				}
 				const doc = chunk.doc(i);
 				if (doc === '') continue;
 				let all = true;
-				for (let t = 0; t < terms.length && all; t++) if (t !== lead?.t || lead.term.field !== null) all = has(doc, t);
+				for (let t = 0; t < terms.length && all; t++) if (t !== lead?.t) all = has(doc, t);
 				if (!all) continue;
-				const id = chunk.ids[i]!;
-				const where = hits.length < WHERE_MAX ? whereMatched(doc, terms) : null;
+				const where = described ? whereMatched(doc, terms) : null;
 				hits.push(where ? { id, where: `${where.field}: ${where.excerpt}` } : { id });
 			}
 		}

@@ -3,7 +3,9 @@ import { newWorkflowRun } from '../../workflows/rules/run-record';
 import type { WorkerEvent } from '../../core/protocol/worker-api';
 import type { WorkerContext } from '../../core/worker/context';
 import { MemoryStore } from '../../core/worker/kv-store';
-import { TimelineService, TIMELINE_KEY } from './timeline-service';
+import type { StoredEntry } from '../../core/rules/timeline-record';
+import { storedChunk } from '../rules/search-chunk';
+import { TimelineService, TIMELINE_KEY, timelineKey } from './timeline-service';
 
 function harness() {
 	const kv = new MemoryStore();
@@ -108,6 +110,21 @@ describe('the timeline index', () => {
 		expect(topics).toEqual(['runs-changed']);
 	});
 
+	it('reads every entry page by page, newest first, and gives them without their texts', async () => {
+		const { kv, api } = harness();
+		const runs = Array.from({ length: 4100 }, (_, i) => ({ ...modelRun(`m${i}`, 'succeeded', 10 + i), body: { prompt: `kite ${i}` } }));
+		await kv.setMany(runs.map((r) => [`modelrun:${r.id}`, r]));
+		await api.timeline({ limit: 1 }); // nothing is repaired by the first page: the entries are made on the full read
+		const between = vi.spyOn(kv, 'between');
+		const entries = await api.timeline({});
+		expect(entries.length).toBe(4100);
+		expect(entries[0]!.id).toBe('m4099');
+		expect(entries.at(-1)!.id).toBe('m0');
+		expect(entries.some((e) => 'searchText' in e)).toBe(false);
+		expect(between).toHaveBeenCalledTimes(3);
+		expect((await api.searchRuns({ query: 'kite 4099' })).hits.map((h) => h.id)).toEqual(['m4099']);
+	});
+
 	it('deletes nothing when the one write fails', async () => {
 		const { kv, api, emitted } = harness();
 		await kv.set('run:a', { ...run('a', 1), status: 'succeeded' });
@@ -128,8 +145,13 @@ describe('the timeline index', () => {
 		};
 		await kv.set('run:a', boat);
 		await emit({ type: 'run', run: boat });
+		await kv.set('run:b', { ...run('b', 2), status: 'succeeded' as const });
 		await emit({ type: 'run', run: { ...run('b', 2), status: 'succeeded' as const } });
-		expect((await kv.keys('sx:')).length).toBe(2);
+		// The text is in the entry's own record; the page's entries come without it.
+		expect(await kv.keys('sx:')).toEqual([]);
+		expect((await kv.get<StoredEntry>(timelineKey({ id: 'a', createdAt: 1 })))?.searchText).toContain('a red boat');
+		expect((await api.timeline({})).some((e) => 'searchText' in e)).toBe(false);
+		expect((await api.timeline({ limit: 1 })).some((e) => 'searchText' in e)).toBe(false);
 
 		const found = await api.searchRuns({ query: 'RED boat' });
 		expect(found.hits.map((h) => h.id)).toEqual(['a']);
@@ -144,15 +166,44 @@ describe('the timeline index', () => {
 		await kv.set('run:a', { ...boat, status: 'succeeded' });
 		await api.deleteRuns({ ids: ['a'] });
 		expect((await api.searchRuns({ query: 'boat' })).hits).toEqual([]);
-		expect((await kv.keys('sx:')).length).toBe(1);
+		expect((await kv.keys(TIMELINE_KEY)).length).toBe(1);
 	});
 
 	it('gives runs saved before search existed their texts at the first search', async () => {
 		const { kv, api } = harness();
 		await kv.set('modelrun:m', { ...modelRun('m', 'succeeded', 2), body: { prompt: 'an old lighthouse' } });
 		await api.timeline({});
-		await kv.deleteMany(await kv.keys('sx:'));
+		// As an older version wrote it: no text in the entry, none beside it.
+		const key = timelineKey({ id: 'm', createdAt: 2 });
+		const { searchText: _, ...older } = (await kv.get<StoredEntry>(key))!;
+		await kv.set(key, older);
 		expect((await api.searchRuns({ query: 'lighthouse' })).hits.map((h) => h.id)).toEqual(['m']);
-		expect((await kv.keys('sx:')).length).toBe(1);
+		expect((await kv.get<StoredEntry>(key))?.searchText).toContain('an old lighthouse');
+	});
+
+	it('strikes out the stored chunk of texts holding a run when the run is saved again or deleted', async () => {
+		const { kv, api, emit } = harness();
+		const old = { ...run('a', 1), status: 'succeeded' as const };
+		await kv.set('run:a', old);
+		await emit({ type: 'run', run: old });
+		await emit({ type: 'run', run: { ...run('b', 5), status: 'succeeded' as const } });
+		const a = timelineKey({ id: 'a', createdAt: 1 });
+		const chunkKey = a.replace(TIMELINE_KEY, 'sc:');
+		await kv.set(chunkKey, storedChunk({ after: TIMELINE_KEY, to: a, ids: ['a'], texts: '\n\u0001old text' }));
+		const setMany = vi.spyOn(kv, 'setMany');
+
+		await emit({ type: 'run', run: { ...old, title: 'Renamed' } });
+		expect(setMany).toHaveBeenCalledTimes(1);
+		expect(setMany.mock.calls[0]![0].map(([k, v]) => [k, v === null ? null : 'entry'])).toEqual([
+			[a, 'entry'],
+			[chunkKey, null]
+		]);
+		// A run past every chunk writes its entry alone.
+		await emit({ type: 'run', run: { ...run('b', 5), status: 'failed' as const } });
+		expect(setMany.mock.calls[1]![0].map(([k]) => k)).toEqual([timelineKey({ id: 'b', createdAt: 5 })]);
+
+		expect((await api.searchRuns({ query: 'renamed' })).hits.map((h) => h.id)).toEqual(['a']);
+		expect(await api.deleteRuns({ ids: ['a'] })).toEqual({ deleted: ['a'], kept: [] });
+		expect(await kv.get(chunkKey)).toBeUndefined();
 	});
 });

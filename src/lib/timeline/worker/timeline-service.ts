@@ -12,6 +12,7 @@ import type { WorkerContext } from '../../core/worker/context';
 import type { TimelineApi } from '../protocol/api';
 import { MODEL_RUN_KEY as MODEL_RUN, TIMELINE_KEY, WORKFLOW_RUN_KEY as WORKFLOW_RUN } from '../../core/protocol/storage-keys';
 import { planRunDeletes, searchKeyOf } from './run-deleter';
+import { readTimelineRecord, storedEntry } from '../../core/rules/timeline-record';
 import type { AnyRun } from '../../core/protocol/run-kernel';
 import { searchDoc } from '../rules/search-doc';
 import { parseQuery } from '../rules/search-query';
@@ -48,6 +49,10 @@ function isModelRun(value: unknown): value is ModelRun {
 const signature = (e: TimelineEntry) =>
 	`${e.status}|${e.title}|${e.asked}|${e.thumbnail}|${e.modelThumb?.key}|${e.firstOutput?.kind}|${e.firstOutput?.line}|${e.durationMs}|${e.credits}|${e.seed}`;
 
+/** Entries read per transaction when reading all of them. */
+const READ_PAGE = 2000;
+const TIMELINE_END = `${TIMELINE_KEY}\uffff`;
+
 const KEY_SHAPE = /^tl:(\d{13}):(.+)$/;
 export const timelineKey = (entry: Pick<TimelineEntry, 'id' | 'createdAt'>) =>
 	`${TIMELINE_KEY}${String(Math.max(0, Math.floor(entry.createdAt))).padStart(13, '0')}:${entry.id}`;
@@ -58,7 +63,6 @@ export class TimelineService {
 	private keys: Map<string, string> | undefined;
 	readonly search: SearchIndex;
 	private readonly stars: StarRepo;
-	private textsChecked = false;
 
 	constructor(private readonly ctx: WorkerContext) {
 		this.search = new SearchIndex(ctx.kv);
@@ -84,7 +88,7 @@ export class TimelineService {
 		const started = performance.now();
 		const terms = parseQuery(query);
 		if (terms.length === 0) return { hits: [], words: [], ms: 0 };
-		await this.addMissingTexts();
+		await this.addMissingTexts(await this.search.missingTexts());
 		// A profile's name can change, so a word of it finds the profile's runs by id instead of by text.
 		const profiles = await this.ctx.profiles.list().catch(() => []);
 		const alternatives = new Map<number, string[]>();
@@ -97,11 +101,9 @@ export class TimelineService {
 		return { hits, words: terms.map((t) => t.text), ms: performance.now() - started };
 	}
 
-	/** Runs saved before search texts were kept get theirs once, from their full records. */
-	private async addMissingTexts(): Promise<void> {
-		if (this.textsChecked) return;
-		const keys = await this.keyMap();
-		for (const id of await this.search.missing(keys.keys())) {
+	/** Runs saved before search texts were kept get theirs from their full records (the index reports them once). */
+	private async addMissingTexts(ids: readonly string[]): Promise<void> {
+		for (const id of ids) {
 			for (const source of SOURCES) {
 				const run = source.run(await this.ctx.kv.get(source.prefix + id));
 				if (run) {
@@ -111,13 +113,14 @@ export class TimelineService {
 				}
 			}
 		}
-		this.textsChecked = true;
 	}
 
 	private async deleteRuns(ids: string[]): Promise<{ deleted: string[]; kept: string[] }> {
 		const keys = await this.keyMap();
 		const plan = await planRunDeletes(this.ctx.kv, ids, (id) => keys.get(id));
-		await this.ctx.kv.deleteMany(plan.keys);
+		// The chunks of search texts holding them go too (the next search reads those runs' entries).
+		const chunks = await this.search.chunksOf(plan.deleted.flatMap((id) => keys.get(id) ?? []));
+		await this.ctx.kv.deleteMany([...plan.keys, ...chunks]);
 		for (const id of plan.deleted) {
 			keys.delete(id);
 			this.written.delete(id);
@@ -140,7 +143,10 @@ export class TimelineService {
 		return this.keys;
 	}
 
-	/** Writes the run's entry and its search text in one transaction, when either changed. */
+	/**
+	 * Writes the run's entry with its search text, one record, when either changed. A run old enough
+	 * to be in a stored chunk of texts strikes the chunk out in the same transaction.
+	 */
 	private async put(run: AnyRun): Promise<void> {
 		const entry = entryOf(run);
 		const doc = searchDoc(run);
@@ -150,10 +156,8 @@ export class TimelineService {
 		const key = timelineKey(entry);
 		(await this.keyMap()).set(entry.id, key);
 		this.search.saved(entry.id, doc);
-		await this.ctx.kv.setMany([
-			[key, entry],
-			[searchKeyOf(key), doc]
-		]);
+		const chunks = await this.search.chunksOf([key]);
+		await this.ctx.kv.setMany([[key, storedEntry(entry, doc)], ...chunks.map((chunk): [string, null] => [chunk, null])]);
 	}
 
 	private async remove(id: string): Promise<void> {
@@ -162,13 +166,35 @@ export class TimelineService {
 		const keys = await this.keyMap();
 		const key = keys.get(id);
 		keys.delete(id);
-		if (key) await this.ctx.kv.deleteMany([key, searchKeyOf(key)]);
+		if (!key) return;
+		await this.ctx.kv.deleteMany([key, searchKeyOf(key), ...(await this.search.chunksOf([key]))]);
 	}
 
+	/**
+	 * Entries as the page gets them: read through the one parser, without their search texts. Every
+	 * entry is read in pages, each its own transaction, so a search asked meanwhile reads its chunks
+	 * between two pages rather than after all 100,000 entries.
+	 */
 	async timeline(limit?: number): Promise<TimelineEntry[]> {
-		if (limit !== undefined) return (await this.ctx.kv.newest<TimelineEntry>(TIMELINE_KEY, limit)).map(([, e]) => e);
+		const entries: TimelineEntry[] = [];
+		const add = (rows: Array<[string, unknown]>) => {
+			for (const [, value] of rows) {
+				const record = readTimelineRecord(value);
+				if (record) entries.push(record.entry);
+			}
+		};
+		if (limit !== undefined) {
+			add(await this.ctx.kv.newest<unknown>(TIMELINE_KEY, limit));
+			return entries;
+		}
 		await this.repair();
-		return (await this.ctx.kv.entries<TimelineEntry>(TIMELINE_KEY)).map(([, e]) => e).reverse();
+		for (let after = TIMELINE_KEY; ;) {
+			const page = await this.ctx.kv.between<unknown>(after, TIMELINE_END, READ_PAGE);
+			add(page);
+			if (page.length < READ_PAGE) break;
+			after = page.at(-1)![0];
+		}
+		return entries.reverse();
 	}
 
 	/** Adds entries for runs that have none and drops entries whose run is gone: keys only, unless something is missing. */

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { readSearchChunk, storedChunk } from './search-chunk';
+
+const chunk = { after: 'tl:0000000000001:a', to: 'tl:0000000000003:c', ids: ['b', 'c'], texts: '\n\u0001red boat\u001e\n\u0001blue kite' };
+
+describe('a stored chunk of search texts', () => {
+	it('is read back as written, under the key of its last run', () => {
+		expect(readSearchChunk(structuredClone(storedChunk(chunk)), chunk.to)).toEqual(chunk);
+	});
+
+	it('may hold no run (every run of a gap deleted)', () => {
+		const empty = { ...chunk, ids: [], texts: '' };
+		expect(readSearchChunk(storedChunk(empty), chunk.to)).toEqual(empty);
+	});
+
+	it('is a tombstone when written as null: its runs are read from their entries', () => {
+		expect(readSearchChunk(null, chunk.to)).toBeNull();
+	});
+
+	it('is refused when it does not hold together', () => {
+		const stored = storedChunk(chunk);
+		expect(readSearchChunk(stored, 'tl:0000000000004:d')).toBeNull();
+		expect(readSearchChunk({ ...stored, after: chunk.to }, chunk.to)).toBeNull();
+		expect(readSearchChunk({ ...stored, texts: 'one text for two ids' }, chunk.to)).toBeNull();
+		expect(readSearchChunk({ ...stored, ids: 'b\u001e' }, chunk.to)).toBeNull();
+		expect(readSearchChunk({ ...stored, ids: ['b', 'c'] }, chunk.to)).toBeNull();
+		expect(readSearchChunk({ ...stored, ids: '', texts: 'x' }, chunk.to)).toBeNull();
+	});
+});
