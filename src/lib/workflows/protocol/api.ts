@@ -1,6 +1,7 @@
 /** The workflow-runs part of the worker API. */
 import type { ImportResult, SavedWorkflow, StopOutcome } from './library';
 import type { SurfaceKind } from './surface-kind';
+import type { BundleApi } from './bundle';
 import type { AppError, Result } from '../../core/protocol/errors';
 import type { NodeDefinitions } from './object-info';
 import type { NodeProblems, RunPlacement, WorkflowRun } from '../../core/protocol/workflow-run';
@@ -98,7 +99,7 @@ export interface SaveWorkflowInput {
 	profileId?: string;
 }
 
-export interface WorkflowApi {
+export interface WorkflowApi extends BundleApi {
 	/** The profile's node definitions; with `types`, those types' alone (what one workflow uses). */
 	objectInfo(input: { profileId: string; refresh?: boolean; types?: string[] }): Promise<Result<ObjectInfoView>>;
 	/** Which surface this profile's runs go through (a Cloud profile: v2 where its service offers it). */

@@ -30,6 +30,8 @@ import { RunTracker } from './run-tracker';
 import { RunSubmitter } from './run-submitter';
 import { RunsRepo } from './runs-repo';
 import { Surfaces, type WorkflowSurface } from './surfaces';
+import { RunBundles } from './run-bundles';
+import type { JsonObject } from '../../core/protocol/json';
 import type { ActiveJob, StopOutcome } from './surfaces/surface';
 import { isQuotaError } from '../../core/worker/quota';
 import { OBJECT_INFO_KEY as OBJECT_INFO } from '../../core/protocol/storage-keys';
@@ -51,6 +53,7 @@ export class WorkflowService {
 	private readonly tracker: RunTracker;
 	private readonly surfaces: Surfaces;
 	private readonly submitter: RunSubmitter;
+	private readonly bundles: RunBundles;
 
 	constructor(private readonly ctx: WorkflowContext) {
 		this.runs = new RunsRepo(ctx.kv);
@@ -66,6 +69,16 @@ export class WorkflowService {
 			},
 			Date.now,
 			this.surfaces
+		);
+		this.bundles = new RunBundles(
+			{
+				run: async (id) => this.tracker.newest(id) ?? (await this.runs.get(id)) ?? null,
+				ui: async (workflowId) => ((await this.library.get(workflowId))?.ui as JsonObject | undefined) ?? null,
+				inputImage: (profileId, name) => this.inputImage({ profileId, name }),
+				output: (runId, index) => this.output({ runId, index }),
+				server: (profileId) => this.serverFacts(profileId)
+			},
+			ctx.operations
 		);
 		this.submitter = new RunSubmitter(ctx, this.runs, this.library, this.tracker, this.surfaces, (i) => this.objectInfo(i));
 		ctx.onLeader(() => this.tracker.start());
@@ -103,8 +116,17 @@ export class WorkflowService {
 			stopJob: (i) => this.stopJob(i),
 			queue: (i) => this.queue(i),
 			output: (i) => this.output(i),
-			inputImage: (i) => this.inputImage(i)
+			inputImage: (i) => this.inputImage(i),
+			...this.bundles.api()
 		};
+	}
+
+	/** The profile's surface kind and its server's version for a bundle: null where it says none (or could not be asked). */
+	private async serverFacts(profileId: string): Promise<{ surface: string | null; version: string | null }> {
+		const surface = await this.surface(profileId);
+		if (!surface.ok) return { surface: null, version: null };
+		const version = await surface.value.serverVersion();
+		return { surface: surface.value.kind, version: version.ok ? version.value : null };
 	}
 
 	private surface(profileId: string): Promise<Result<WorkflowSurface>> {

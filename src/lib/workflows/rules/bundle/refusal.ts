@@ -1,5 +1,5 @@
 /** Why a bundle or a link was not opened: a kind for code, one line for a person. */
-export type RefusalKind = 'not-a-bundle' | 'too-large' | 'path' | 'corrupt' | 'depth' | 'format' | 'hash' | 'version';
+export type RefusalKind = 'not-a-bundle' | 'too-large' | 'path' | 'corrupt' | 'depth' | 'format' | 'hash' | 'version' | 'cancelled';
 
 export interface Refusal {
 	kind: RefusalKind;
