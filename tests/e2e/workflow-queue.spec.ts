@@ -19,7 +19,9 @@ test('cancel a waiting job and interrupt the running one from the queue', async 
 	await expect(page.getByRole('progressbar', { name: 'Progress of Text to image' })).toBeVisible();
 	await page.getByRole('region', { name: 'Waiting' }).getByRole('checkbox', { name: 'Select Text to image' }).check();
 	await page.getByRole('button', { name: 'Cancel selected (1)' }).click();
-	await expect(page.getByRole('status').filter({ hasText: 'was asked to cancel 1 job one by one and confirmed 1 cancelled.' })).toBeVisible();
+	await expect(
+		page.getByRole('status').filter({ hasText: 'was asked to cancel 1 job one by one and confirmed 1 cancelled.' })
+	).toBeVisible();
 	await expect(page.getByRole('heading', { name: 'Waiting (0)' })).toBeVisible();
 
 	await page.getByRole('button', { name: 'Interrupt Text to image' }).click();
@@ -55,7 +57,9 @@ test('local ComfyUI 0.3.64: the Queue page cancels a running job as Cancel run d
 	await expect(page.getByRole('heading', { name: 'Waiting (1)' })).toBeVisible({ timeout: 15_000 });
 	await page.getByRole('region', { name: 'Waiting' }).getByRole('checkbox', { name: 'Select Text to image' }).check();
 	await page.getByRole('button', { name: 'Cancel selected (1)' }).click();
-	await expect(page.getByRole('status').filter({ hasText: 'was asked to cancel 1 job one by one and confirmed 1 cancelled.' })).toBeVisible();
+	await expect(
+		page.getByRole('status').filter({ hasText: 'was asked to cancel 1 job one by one and confirmed 1 cancelled.' })
+	).toBeVisible();
 
 	await expect(page.getByRole('heading', { name: 'Waiting (0)' })).toBeVisible();
 	// The running job: ComfyUI ignores a queue delete for it; Cancel interrupts it, and the page says so.

@@ -5,7 +5,7 @@
  */
 import type { TimelineEntry } from '$lib/timeline/rules/timeline';
 import { workerApi } from '$lib/core/state/worker-bridge.svelte';
-import { cancelManyWords } from '$lib/workflows/rules/cancel-many-words';
+import type { CancelManyReport } from '$lib/workflows';
 
 const runs = (n: number) => `${n} run${n === 1 ? '' : 's'}`;
 
@@ -30,10 +30,17 @@ export async function cancelEntries(open: readonly TimelineEntry[], profileName:
 	const said = servers.map(({ profileId, result }) => {
 		const name = profileName(profileId) ?? 'A server';
 		if (!result.ok) return `${name} could not be asked: ${result.error.message}`;
-		return cancelManyWords(result.value, name).replace(/\.$/, '');
+		return serverCancelWords(name, result.value);
 	});
 	if (models.length > 0) said.push(`model requests: ${modelResults.filter((r) => r.ok).length} of ${models.length} cancels accepted`);
 	return `Asked to cancel ${runs(open.length)}.${said.length ? ` ${said.join('; ')}.` : ''}`;
+}
+
+/** What one server confirmed of a Cancel of many: only a job it removed or stopped counts as cancelled. */
+function serverCancelWords(name: string, report: CancelManyReport): string {
+	const confirmed = report.jobs.filter((j) => 'outcome' in j && (j.outcome.kind === 'removed' || j.outcome.kind === 'interrupted')).length;
+	const how = report.via === 'batch' ? 'in one batch call' : 'one by one';
+	return `${name} was asked ${how} and confirmed ${confirmed} of ${report.jobs.length} cancelled`;
 }
 
 /** Downloads runs as a history file (JSON, outputs saved here included), which Import in Settings reads back. */

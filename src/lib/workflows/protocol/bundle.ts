@@ -1,8 +1,63 @@
-/** Run bundles as the worker hands them to the page: made (a zip Blob and what was left out) and opened (files as Blobs). */
-import type { BundleManifest } from '../rules/bundle/bundle-manifest';
+/**
+ * Run bundles as the worker hands them to the page: made (a zip Blob and what was left out) and opened
+ * (files as Blobs); the manifest's shape and the refusals, which the bundle rules read and write.
+ */
 import type { JsonObject } from '../../core/protocol/json';
+import type { OutputKind, RunStatus } from '../../core/protocol/workflow-run';
 import type { ApiPrompt } from './workflow-api';
-import type { Read } from '../rules/bundle/refusal';
+
+/** Why a bundle or a link was not opened: a kind for code, one line for a person. */
+export type RefusalKind = 'not-a-bundle' | 'too-large' | 'path' | 'corrupt' | 'depth' | 'format' | 'hash' | 'version' | 'cancelled';
+
+export interface Refusal {
+	kind: RefusalKind;
+	message: string;
+}
+
+export type Read<T> = { ok: true; value: T } | { ok: false; error: Refusal };
+
+/** One file in the bundle: where it sits, its BLAKE3 (hex), size and media type. */
+export interface BundleFile {
+	path: string;
+	blake3: string;
+	bytes: number;
+	type: string;
+}
+
+/** An input file the run loaded: the node and input that named it, and the name the server knew it by. */
+export interface BundleInput extends BundleFile {
+	nodeId: string;
+	input: string;
+	name: string;
+}
+
+export interface BundleOutput extends BundleFile {
+	nodeId: string;
+	kind: OutputKind;
+	name: string;
+}
+
+export interface BundleManifest {
+	format: 'runboard-run-bundle';
+	version: 1;
+	title: string;
+	status: RunStatus;
+	exportedAt: number;
+	times: { created: number; queued?: number; started?: number; finished?: number };
+	/** Seeds used, by field id. */
+	seeds: Record<string, number>;
+	/** The server the run went to: its kind, and its version where it says one (`/system_stats`). */
+	server: { surface: string | null; version: string | null };
+	/** What the run cost, where the service said. */
+	spend: { amount: number; currency: string } | null;
+	/** The editor (UI) workflow was saved with the run's workflow. */
+	hasUi: boolean;
+	inputs: BundleInput[];
+	outputs: BundleOutput[];
+	texts: Array<{ nodeId: string; text: string; name?: string }>;
+	/** Values left out as credentials when the bundle was made, by where they were. */
+	leftOut: string[];
+}
 
 export interface ExportedBundle {
 	blob: Blob;
