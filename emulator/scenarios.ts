@@ -10,9 +10,9 @@ export const SCENARIOS = {
 	'inactive-subscription': 'The subscription is inactive: runs answer 429.',
 	'router-not-enabled': 'The router is not enabled for the caller: every router route answers 403 not_enabled.',
 	'comfyui-local':
-		'A current local ComfyUI: no auth, per-client events, history in memory, /api/jobs with job cancel, /api/features, from-hash answering 503 SERVICE_DISABLED (assets off).',
+		'A current local ComfyUI: no auth, per-client events, history in memory (deletable), /api/jobs with job cancel and batch cancel (POST /api/jobs/cancel), /system_stats, /api/features, from-hash answering 503 SERVICE_DISABLED (assets off).',
 	'comfyui-local-legacy':
-		'ComfyUI 0.3.64 (October 2025): as comfyui-local without /api/jobs, job cancel or from-hash (bare 404s without CORS); /api/features answers as on the real 0.3.64.',
+		'ComfyUI 0.3.64 (October 2025): as comfyui-local without /api/jobs, job cancel (one or batch) or from-hash (bare 404s without CORS); /api/features answers as on the real 0.3.64.',
 	'two-concurrent-jobs': 'A higher tier: two jobs of the account run at once (previews of type 1/3 carry no prompt_id).',
 	'end-executing-first': 'A run ends with `executing` {node: null} BEFORE its terminal event.',
 	'end-empty-node': 'A run ends with its terminal event, then `executing` with node "" (empty string) instead of null.',

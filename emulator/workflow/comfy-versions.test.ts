@@ -147,6 +147,7 @@ describe.each(SCENARIOS)('%s', (scenario) => {
 			['/api/jobs?limit=1', 'GET', 404],
 			[`/api/jobs/${id}`, 'GET', 404],
 			[`/api/jobs/${id}/cancel`, 'POST', 405],
+			['/api/jobs/cancel', 'POST', 405],
 			[`/api/job/${id}/status`, 'GET', 404]
 		] as const) {
 			const res = await call(path, { method });
@@ -177,6 +178,52 @@ describe.each(SCENARIOS)('%s', (scenario) => {
 		expect((await call(`/api/jobs/${pending}`)).status).toBe(404);
 		expect(await cancel(running)).toBe(false);
 		expect(await cancel(randomUUID())).toBe(false);
+		socket.close();
+	});
+
+	it.runIf(current)('cancels many jobs in one batch call: waiting ones removed, the running one interrupted', async () => {
+		await setUp(20);
+		const running = await submitted(200, 1);
+		const first = await submitted(200, 2);
+		const second = await submitted(200, 3);
+		const kept = await submitted(200, 4);
+		await socket.until(() => socket.json('progress', running).length > 0);
+		const res = await call('/api/jobs/cancel', { method: 'POST', body: JSON.stringify({ job_ids: [running, first, second, 'gone'] }) });
+		expect(res.status).toBe(200);
+		const body = (await res.json()) as { cancelled: string[]; not_cancelled: string[] };
+		expect(new Set(body.cancelled)).toEqual(new Set([running, first, second]));
+		expect(body.not_cancelled).toEqual(['gone']);
+		await socket.untilDone(running);
+		const queue = (await (await call('/api/queue')).json()) as { queue_running: unknown[][]; queue_pending: unknown[][] };
+		expect([...queue.queue_running, ...queue.queue_pending].map((q) => q[1])).toEqual([kept]);
+		expect((await call('/api/jobs/cancel', { method: 'POST', body: JSON.stringify({ job_ids: 'x' }) })).status).toBe(400);
+		socket.close();
+	});
+
+	it('says its version in /system_stats', async () => {
+		await setUp();
+		const stats = (await (await call('/system_stats')).json()) as { system: { comfyui_version: string } };
+		expect(stats.system.comfyui_version).toBe(current ? '0.4.2' : '0.3.64');
+		socket.close();
+	});
+
+	it('deletes finished jobs from its history as the real 0.3.64 does: 200 with no body, a running one kept', async () => {
+		await setUp(20);
+		const finished = await submitted(1, 1);
+		await socket.untilDone(finished);
+		const running = await submitted(200, 2);
+		await socket.until(() => socket.json('progress', running).length > 0);
+		const res = await call('/history', { method: 'POST', body: JSON.stringify({ delete: [finished, running, 'unknown'] }) });
+		expect(res.status).toBe(200);
+		expect(await res.text()).toBe('');
+		expect(await (await call(`/history/${finished}`)).json()).toEqual({});
+		// Other JSON is taken and ignored; a body that is not JSON is its plain-text 500.
+		expect((await call('/history', { method: 'POST', body: '[1]' })).status).toBe(200);
+		expect((await call('/history', { method: 'POST', body: JSON.stringify({ delete: 'x' }) })).status).toBe(200);
+		expect((await call('/history', { method: 'POST', body: 'not json' })).status).toBe(500);
+		await call('/api/interrupt', { method: 'POST', body: JSON.stringify({ prompt_id: running }) });
+		await socket.untilDone(running);
+		expect(Object.keys((await (await call(`/history/${running}`)).json()) as object)).toEqual([running]);
 		socket.close();
 	});
 });

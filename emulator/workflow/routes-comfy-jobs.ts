@@ -1,13 +1,18 @@
 /**
- * Routes of a current local ComfyUI that 0.3.64 lacks: `GET /api/jobs`, `GET /api/jobs/{id}` and
- * `POST /api/jobs/{id}/cancel` (ComfyUI's server.py and comfy_execution/jobs.py); and `GET /api/features`,
- * which both have (the real 0.3.64 answers it 200 with the same two keys). Elsewhere they do not exist:
+ * Routes of a current local ComfyUI that 0.3.64 lacks: `GET /api/jobs`, `GET /api/jobs/{id}`,
+ * `POST /api/jobs/{id}/cancel` and the batch `POST /api/jobs/cancel` with `{"job_ids": [...]}` (ComfyUI's
+ * server.py and comfy_execution/jobs.py); and `GET /api/features`, which both have (the real 0.3.64
+ * answers it 200 with the same two keys). `GET /system_stats` both have too, each with its own
+ * `comfyui_version`. Elsewhere they do not exist:
  * the local runtime's bare 404, the cloud's JSON 404. A job's status comes from the queue or the history: an interrupted run is `cancelled`.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WorkflowEngine } from './engine';
 import type { Job } from './jobs';
-import { bareUnknownRoute } from './http-util';
+import { bareUnknownRoute, isObject, parseJson } from './http-util';
+
+/** The version each local mode says in `/system_stats` (the real 0.3.64 says "0.3.64"). */
+export const COMFYUI_VERSIONS = { current: '0.4.2', legacy: '0.3.64' } as const;
 
 export const FEATURES = { supports_preview_metadata: true, max_upload_size: 100 * 1024 * 1024 };
 
@@ -60,6 +65,34 @@ export function installComfyJobRoutes(app: FastifyInstance, engine: WorkflowEngi
 		if (!job || (!job.inHistory && job.state !== 'pending' && job.state !== 'in_progress'))
 			return reply.code(404).send({ error: 'Job not found' });
 		return jobRecord(engine, job, true);
+	});
+
+	/** As the real 0.3.64 answers it, without `argv` and the devices (nothing here reads them). */
+	for (const path of ['/api/system_stats', '/system_stats'])
+		app.get(path, async (request, reply) => {
+			if (!engine.rules.local) return absent(request, reply);
+			const version = engine.rules.currentComfy ? COMFYUI_VERSIONS.current : COMFYUI_VERSIONS.legacy;
+			return { system: { os: 'posix', comfyui_version: version, python_version: '3.11.2', embedded_python: false }, devices: [] };
+		});
+
+	/**
+	 * The batch cancel: each id cancelled as `/api/jobs/{id}/cancel` would (a waiting job removed, the running one
+	 * interrupted); answers which ids it dispatched a cancel for. Must be registered before the `:id` route's siblings
+	 * are matched: `/api/jobs/cancel` has three segments, `/api/jobs/:id/cancel` four, so they never collide.
+	 */
+	app.post<{ Body: unknown }>('/api/jobs/cancel', async (request, reply) => {
+		if (!engine.rules.currentComfy) return absent(request, reply);
+		const parsed = parseJson(request.body);
+		const body = parsed.ok ? parsed.value : undefined;
+		const ids = isObject(body) ? body['job_ids'] : undefined;
+		if (!Array.isArray(ids) || !ids.every((i) => typeof i === 'string'))
+			return reply.code(400).send({ error: '"job_ids" must be an array of job ids (strings).' });
+		// Waiting jobs first, so removing the running one does not start a listed waiting job first.
+		const order = [...ids].sort(
+			(a, b) => Number(engine.book.jobs.get(a)?.state === 'in_progress') - Number(engine.book.jobs.get(b)?.state === 'in_progress')
+		);
+		const cancelled = order.filter((id) => engine.cancelJob(id));
+		return { cancelled, not_cancelled: ids.filter((id) => !cancelled.includes(id)) };
 	});
 
 	// Idempotent: a finished or unknown id answers {"cancelled": false}, never an error.

@@ -109,9 +109,12 @@ export function installJobRoutes(app: FastifyInstance, state: EmulatorState, eng
 		});
 		app.post<{ Body: unknown }>(path, async (request, reply) => {
 			const parsed = parseJson(request.body);
-			if (!parsed.ok || !isObject(parsed.value ?? {}))
+			// The real ComfyUI (0.3.64 observed): a body that is not JSON is its plain-text 500; any other JSON is 200, ignored.
+			if (!parsed.ok && engine.rules.local)
+				return reply.code(500).type('text/plain; charset=utf-8').send('500 Internal Server Error\n\nServer got itself in trouble');
+			if (!parsed.ok || (!engine.rules.local && !isObject(parsed.value ?? {})))
 				return badRequest(reply, 'The body must be a JSON object such as {"clear": true} or {"delete": [...]}.');
-			const body = (parsed.value ?? {}) as Record<string, unknown>;
+			const body = (isObject(parsed.value) ? parsed.value : {}) as Record<string, unknown>;
 			const ids = Array.isArray(body['delete']) ? body['delete'].filter((i): i is string => typeof i === 'string') : [];
 			for (const id of body['clear'] === true ? [...engine.book.jobs.keys()] : ids) {
 				const job = engine.book.jobs.get(id);

@@ -17,9 +17,11 @@ test('cancel a waiting job and interrupt the running one from the queue', async 
 	// Two runs of one workflow are told apart by their seeds, and the running one shows how far it is.
 	await expect(page.getByText(/^seed \d+$/)).toHaveCount(2);
 	await expect(page.getByRole('progressbar', { name: 'Progress of Text to image' })).toBeVisible();
-	await page.getByRole('checkbox', { name: 'Select Text to image' }).check();
+	await page.getByRole('region', { name: 'Waiting' }).getByRole('checkbox', { name: 'Select Text to image' }).check();
 	await page.getByRole('button', { name: 'Cancel selected (1)' }).click();
-	await expect(page.getByRole('status').filter({ hasText: 'Cancelled 1 job: the server removed it from its queue.' })).toBeVisible();
+	await expect(
+		page.getByRole('status').filter({ hasText: 'was asked to cancel 1 job one by one and confirmed 1 cancelled.' })
+	).toBeVisible();
 	await expect(page.getByRole('heading', { name: 'Waiting (0)' })).toBeVisible();
 
 	await page.getByRole('button', { name: 'Interrupt Text to image' }).click();
@@ -53,9 +55,11 @@ test('local ComfyUI 0.3.64: the Queue page cancels a running job as Cancel run d
 
 	await page.goto(new URL('/queue', page.url()).toString());
 	await expect(page.getByRole('heading', { name: 'Waiting (1)' })).toBeVisible({ timeout: 15_000 });
-	await page.getByRole('checkbox', { name: 'Select Text to image' }).check();
+	await page.getByRole('region', { name: 'Waiting' }).getByRole('checkbox', { name: 'Select Text to image' }).check();
 	await page.getByRole('button', { name: 'Cancel selected (1)' }).click();
-	await expect(page.getByRole('status').filter({ hasText: 'Cancelled 1 job: the server removed it from its queue.' })).toBeVisible();
+	await expect(
+		page.getByRole('status').filter({ hasText: 'was asked to cancel 1 job one by one and confirmed 1 cancelled.' })
+	).toBeVisible();
 
 	await expect(page.getByRole('heading', { name: 'Waiting (0)' })).toBeVisible();
 	// The running job: ComfyUI ignores a queue delete for it; Cancel interrupts it, and the page says so.

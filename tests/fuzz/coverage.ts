@@ -20,6 +20,7 @@ export const FUZZED_READERS: Record<string, string> = {
 	'src/lib/workflows/protocol/workflow-api-parse.ts#parseQueue': 'workflow service answers',
 	'src/lib/workflows/protocol/workflow-api-parse.ts#parseCancelled': 'workflow service answers',
 	'src/lib/workflows/protocol/workflow-api-parse.ts#parseFromHashName': 'workflow service answers',
+	'src/lib/workflows/protocol/workflow-api-parse.ts#parseServerVersion': 'workflow service answers',
 	'src/lib/workflows/protocol/workflow-api-parse.ts#parseNodeErrors': 'workflow service answers',
 	'src/lib/workflows/protocol/workflow-api-parse.ts#parseRejection': 'workflow service answers',
 	'src/lib/workflows/protocol/object-info.ts#parseInputSpec': 'object_info',

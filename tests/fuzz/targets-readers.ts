@@ -10,6 +10,7 @@ import { parseV2Asset, parseV2Envelope, parseV2Job, parseV2NodeErrors } from '..
 import {
 	parseCancelled,
 	parseFromHashName,
+	parseServerVersion,
 	parseHistory,
 	parseJobStatus,
 	parseNodeErrors,
@@ -151,6 +152,7 @@ const serviceAnswers: FuzzTarget = {
 			queue: parseQueue(json),
 			cancelled: parseCancelled(json),
 			fromHash: parseFromHashName(json) ?? null,
+			version: parseServerVersion(json),
 			rejection: parseRejection(json) ?? null,
 			nodeErrors: parseNodeErrors(json)
 		};

@@ -63,7 +63,9 @@ test('the Queue page interrupts the running job and removes the waiting one; bot
 	await expect(page.getByRole('heading', { name: 'Waiting (1)' })).toBeVisible({ timeout: 60_000 });
 	await page.getByRole('region', { name: 'Waiting' }).getByRole('checkbox').first().check();
 	await page.getByRole('button', { name: 'Cancel selected (1)' }).click();
-	await expect(page.getByRole('status').filter({ hasText: 'Cancelled 1 job: the server removed it from its queue.' })).toBeVisible();
+	await expect(
+		page.getByRole('status').filter({ hasText: 'was asked to cancel 1 job one by one and confirmed 1 cancelled.' })
+	).toBeVisible();
 	await expect(page.getByRole('heading', { name: 'Waiting (0)' })).toBeVisible();
 	await page
 		.getByRole('region', { name: 'Running' })

@@ -5,12 +5,13 @@
  */
 import type { TimelineEntry } from '$lib/timeline/rules/timeline';
 import { workerApi } from '$lib/core/state/worker-bridge.svelte';
+import type { CancelManyReport } from '$lib/workflows';
 
 const runs = (n: number) => `${n} run${n === 1 ? '' : 's'}`;
 
 /**
- * Cancels open runs: workflow jobs by their server's queue (one request per server), model
- * requests one by one by their cancel URL; says what each confirmed.
+ * Cancels open runs: workflow jobs per server (its batch cancel where it has one, else one by one),
+ * model requests one by one by their cancel URL; says what each server confirmed.
  */
 export async function cancelEntries(open: readonly TimelineEntry[], profileName: (id: string) => string | undefined): Promise<string> {
 	const byProfile = new Map<string, string[]>();
@@ -21,7 +22,7 @@ export async function cancelEntries(open: readonly TimelineEntry[], profileName:
 		Promise.all(
 			[...byProfile].map(async ([profileId, promptIds]) => ({
 				profileId,
-				result: await workerApi().cancelRuns({ profileId, promptIds })
+				result: await workerApi().cancelJobs({ profileId, promptIds })
 			}))
 		),
 		Promise.all(models.map((e) => workerApi().cancelModelRun({ id: e.id })))
@@ -29,11 +30,17 @@ export async function cancelEntries(open: readonly TimelineEntry[], profileName:
 	const said = servers.map(({ profileId, result }) => {
 		const name = profileName(profileId) ?? 'A server';
 		if (!result.ok) return `${name} could not be asked: ${result.error.message}`;
-		const { asked, removed } = result.value;
-		return removed === null ? `${name} was asked for ${asked}, and did not say which went` : `${name} confirmed ${removed} of ${asked}`;
+		return serverCancelWords(name, result.value);
 	});
 	if (models.length > 0) said.push(`model requests: ${modelResults.filter((r) => r.ok).length} of ${models.length} cancels accepted`);
 	return `Asked to cancel ${runs(open.length)}.${said.length ? ` ${said.join('; ')}.` : ''}`;
+}
+
+/** What one server confirmed of a Cancel of many: only a job it removed or stopped counts as cancelled. */
+function serverCancelWords(name: string, report: CancelManyReport): string {
+	const confirmed = report.jobs.filter((j) => 'outcome' in j && (j.outcome.kind === 'removed' || j.outcome.kind === 'interrupted')).length;
+	const how = report.via === 'batch' ? 'in one batch call' : 'one by one';
+	return `${name} was asked ${how} and confirmed ${confirmed} of ${report.jobs.length} cancelled`;
 }
 
 /** Downloads runs as a history file (JSON, outputs saved here included), which Import in Settings reads back. */

@@ -196,7 +196,7 @@ export class TimelineStore {
 
 	/**
 	 * Deletes the selected finished runs from this device's history (the services keep their own
-	 * records) when the undo window ends; until then they are hidden here and in other tabs.
+	 * records; `deleteSelectedAlsoOnServers` deletes those too where it can) when the undo window ends; until then they are hidden here and in other tabs.
 	 */
 	deleteSelected(): void {
 		// Counted before deleting: the selection shrinks as the runs are hidden.
@@ -206,8 +206,56 @@ export class TimelineStore {
 		// A sweep's entry stands for all of its runs.
 		const ids = finished.flatMap((e) => e.cellIds ?? [e.id]);
 		if (ids.length > 0) pendingDeletes.delete(ids);
-		this.notice = `Deleted ${ids.length} run${ids.length === 1 ? '' : 's'} from history${kept ? `; ${kept} still running ${kept === 1 ? 'was' : 'were'} kept` : ''}.`;
+		this.notice = `Deleted ${ids.length} run${ids.length === 1 ? '' : 's'} from history${kept ? `; ${kept} still running ${kept === 1 ? 'was' : 'were'} kept` : ''}. This device's record only: the servers keep theirs.`;
 		this.selected.clear();
+	}
+
+	/** Whether each profile's server keeps a history Runboard can delete (ComfyUI's), asked once per profile. */
+	readonly serverHistory = new SvelteMap<string, boolean>();
+
+	/** The selected finished workflow runs whose server keeps a history it can delete, by profile: their job ids. */
+	serverDeletable = $derived.by(() => {
+		const byProfile = new Map<string, string[]>();
+		for (const entry of this.selection) {
+			if (isOpen(entry) || entry.kind !== 'workflow' || this.serverHistory.get(entry.profileId) !== true) continue;
+			for (const id of entry.cellIds ?? [entry.id]) {
+				const promptId = (this.entries.get(id) ?? entry).promptId;
+				if (promptId) byProfile.set(entry.profileId, [...(byProfile.get(entry.profileId) ?? []), promptId]);
+			}
+		}
+		return byProfile;
+	});
+
+	/** Asks the worker, once per profile, whether the selected runs' servers keep a history it can delete. */
+	async learnServerHistory(): Promise<void> {
+		const asked = new Set(this.selection.filter((e) => e.kind === 'workflow').map((e) => e.profileId));
+		for (const profileId of asked) {
+			if (this.serverHistory.has(profileId)) continue;
+			this.serverHistory.set(profileId, false);
+			this.serverHistory.set(profileId, await workerApi().deletesServerHistory({ profileId }));
+		}
+	}
+
+	/**
+	 * Deletes the selected finished runs from this device (with undo, as `deleteSelected`) and, at once, from
+	 * the own history of each server that keeps one (ComfyUI's); that part cannot be undone. Says what each
+	 * server confirmed, read back.
+	 */
+	async deleteSelectedAlsoOnServers(profileName: (id: string) => string | undefined = () => undefined): Promise<void> {
+		const onServers = new Map(this.serverDeletable);
+		this.deleteSelected();
+		const local = this.notice;
+		const said: string[] = [];
+		for (const [profileId, promptIds] of onServers) {
+			const name = profileName(profileId) ?? 'A server';
+			const result = await workerApi().deleteServerHistory({ profileId, promptIds });
+			if (!result.ok) said.push(`${name} could not be asked: ${result.error.message}`);
+			else
+				said.push(
+					`${name} deleted ${result.value.deleted.length} of ${promptIds.length} from its own history${result.value.kept.length ? ` (it still lists ${result.value.kept.length})` : ''}`
+				);
+		}
+		this.notice = `${local} ${said.join('; ')}. Undo brings back this device's record only: a server's delete cannot be undone.`;
 	}
 
 	/** The run page's delete: one finished run, with the same undo window, offered on the Runs page it goes to. */

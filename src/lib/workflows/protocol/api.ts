@@ -1,6 +1,7 @@
 /** The workflow-runs part of the worker API. */
 import type { ImportResult, SavedWorkflow, StopOutcome } from './library';
 import type { SurfaceKind } from './surface-kind';
+import type { BundleApi } from './bundle';
 import type { AppError, Result } from '../../core/protocol/errors';
 import type { NodeDefinitions } from './object-info';
 import type { NodeProblems, RunPlacement, WorkflowRun } from '../../core/protocol/workflow-run';
@@ -44,6 +45,21 @@ export interface CancelReport {
 	removed: number | null;
 }
 
+/** What a Cancel of many jobs did to one of them, read back from its server; or why it could not be asked. */
+export type JobCancelResult = { promptId: string; outcome: StopOutcome } | { promptId: string; problem: string };
+
+/** A Cancel of many jobs: one batch call (`POST /api/jobs/cancel`) or one request per job, and each job's result. */
+export interface CancelManyReport {
+	via: 'batch' | 'one-by-one';
+	jobs: JobCancelResult[];
+}
+
+/** What a delete from a server's own history did, read back: the ids it no longer has, and those it still lists. */
+export interface ServerHistoryDelete {
+	deleted: string[];
+	kept: string[];
+}
+
 export interface QueueEntry {
 	promptId: string;
 	position: number;
@@ -83,7 +99,7 @@ export interface SaveWorkflowInput {
 	profileId?: string;
 }
 
-export interface WorkflowApi {
+export interface WorkflowApi extends BundleApi {
 	/** The profile's node definitions; with `types`, those types' alone (what one workflow uses). */
 	objectInfo(input: { profileId: string; refresh?: boolean; types?: string[] }): Promise<Result<ObjectInfoView>>;
 	/** Which surface this profile's runs go through (a Cloud profile: v2 where its service offers it). */
@@ -114,6 +130,16 @@ export interface WorkflowApi {
 	deleteRun(input: { id: string }): Promise<void>;
 	/** Cancels waiting jobs (`POST /api/queue` delete), read back from the queue: how many the server removed (null: not read). */
 	cancelRuns(input: { profileId: string; promptIds: string[] }): Promise<Result<CancelReport>>;
+	/**
+	 * Cancels many jobs of one profile, running or waiting: in one batch call where the server has one
+	 * (`POST /api/jobs/cancel`), else one by one (a waiting job by the queue delete, a running one as `stopJob`);
+	 * each job's result as read back from the server.
+	 */
+	cancelJobs(input: { profileId: string; promptIds: string[] }): Promise<Result<CancelManyReport>>;
+	/** Whether this profile's server keeps a history that Runboard can delete (ComfyUI's `POST /history` delete). */
+	deletesServerHistory(input: { profileId: string }): Promise<boolean>;
+	/** Deletes finished jobs from the server's own history (not this device's record), read back. */
+	deleteServerHistory(input: { profileId: string; promptIds: string[] }): Promise<Result<ServerHistoryDelete>>;
 	/** Cancels one job, running or waiting, by the best route its server has; says what the server did. */
 	stopJob(input: { profileId: string; promptId: string }): Promise<Result<StopOutcome>>;
 	/**

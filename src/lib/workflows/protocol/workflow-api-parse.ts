@@ -114,6 +114,13 @@ export function parseCancelled(json: Json): boolean {
 	return isObject(json) && own(json, 'cancelled') === true;
 }
 
+/** `system.comfyui_version` of `/system_stats`, when it is a short plain version string. */
+export function parseServerVersion(json: Json): string | null {
+	const system = isObject(json) ? own(json, 'system') : undefined;
+	const version = isObject(system) ? str(system, 'comfyui_version') : undefined;
+	return version !== undefined && /^[\w.+-]{1,40}$/.test(version) ? version : null;
+}
+
 /** `POST /api/assets/from-hash` found the content: the name it is stored under, when the answer gives one. */
 export function parseFromHashName(json: Json): string | undefined {
 	return isObject(json) ? str(json, 'name') : undefined;

@@ -1,8 +1,15 @@
-/** The Queue page: the active profile's jobs running and waiting on the service, a selection, cancel and interrupt. */
+/**
+ * The Queue page: the active profile's jobs running and waiting on the service, a selection (Shift
+ * picks a range, and all can be picked at once), cancel and interrupt. A Cancel of the selection goes
+ * to the server's batch cancel where it has one, else job by job; each job's line says what the server
+ * confirmed.
+ */
 import { describeError, type AppError } from '$lib/core/protocol/errors';
 import { profiles } from '$lib/core/state/profiles.svelte';
 import { workerApi } from '$lib/core/state/worker-bridge.svelte';
-import type { QueueEntry, QueueView } from '$lib/workflows/protocol/api';
+import type { JobCancelResult, QueueEntry, QueueView } from '$lib/workflows/protocol/api';
+import { cancelManyWords, jobCancelWords } from '$lib/workflows/rules/cancel-many-words';
+import { toggleInList } from '$lib/core/rules/range-select';
 import { cancelWords, describeStop, settleStop, type StopOutcome } from '$lib/workflows/rules/stop-outcome';
 import { differingValues, type Difference } from '$lib/workflows/rules/queue-differences';
 import { runFraction } from '$lib/workflows/rules/run-record';
@@ -12,6 +19,11 @@ export class QueuePageStore {
 	queue = $state<QueueView | null>(null);
 	problem = $state<AppError | null>(null);
 	selected = $state<string[]>([]);
+	/** Each job of the last Cancel of the selection, with what its server confirmed. */
+	results = $state<Array<{ promptId: string; title: string; words: string }>>([]);
+	busy = $state(false);
+	/** The entry picked last: Shift with a click picks from it to the one clicked. */
+	private anchor: string | null = null;
 	/** What the last action did, in words; a Cancel of a running job says it as the job then ended (see `stopped`). */
 	notice = $derived.by(() => {
 		if (!this.stopped) return this.said;
@@ -76,6 +88,54 @@ export class QueuePageStore {
 		}
 	}
 
+	/** Every entry, running first then waiting, as the page lists them. */
+	get order(): string[] {
+		return this.entries.map((e) => e.promptId);
+	}
+
+	get allSelected(): boolean {
+		return this.entries.length > 0 && this.selected.length === this.entries.length;
+	}
+
+	selectAll(on: boolean): void {
+		this.selected = on ? this.order : [];
+	}
+
+	/**
+	 * Cancels the selected jobs, running and waiting: the server's batch cancel where it has one, else one by
+	 * one (a waiting job by the queue delete, a running one as the run page's Cancel does); says what it confirmed.
+	 */
+	async cancelSelected(): Promise<void> {
+		const profileId = profiles.activeId;
+		const ids = [...this.selected];
+		if (!profileId || ids.length === 0 || this.busy) return;
+		const titles = new Map(this.entries.map((e) => [e.promptId, e.title]));
+		this.busy = true;
+		this.results = [];
+		this.say(`Cancelling ${ids.length}…`);
+		try {
+			const report = await workerApi().cancelJobs({ profileId, promptIds: ids });
+			if (!report.ok) {
+				this.say(describeError(report.error));
+				return;
+			}
+			this.say(cancelManyWords(report.value, profiles.active?.name ?? 'The server'));
+			this.results = report.value.jobs.map((job: JobCancelResult) => ({
+				promptId: job.promptId,
+				title: titles.get(job.promptId) ?? job.promptId,
+				words: jobCancelWords(job)
+			}));
+			for (const job of report.value.jobs) {
+				const runId = this.entries.find((e) => e.promptId === job.promptId)?.runId;
+				if (runId) void this.runs.ensure(runId);
+			}
+			this.selected = [];
+		} finally {
+			this.busy = false;
+			await this.refresh();
+		}
+	}
+
 	/** Waiting jobs: a queue delete, read back from the queue. */
 	async cancel(ids: string[]): Promise<void> {
 		if (!profiles.activeId || ids.length === 0) return;
@@ -109,7 +169,10 @@ export class QueuePageStore {
 		this.said = words;
 	}
 
-	toggle(id: string): void {
-		this.selected = this.selected.includes(id) ? this.selected.filter((s) => s !== id) : [...this.selected, id];
+	/** Picks or unpicks one entry; with `range` (Shift), every entry from the one picked last to this one alike. */
+	toggle(id: string, range = false): void {
+		const next = toggleInList(this.selected, this.order, this.anchor, id, range);
+		this.selected = next.selected;
+		this.anchor = next.anchor;
 	}
 }

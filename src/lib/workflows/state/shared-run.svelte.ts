@@ -93,8 +93,7 @@ export class SharedRun {
 	}
 
 	private urls(bundle: OpenedBundle): { outputUrls: Map<string, string>; inputUrls: Map<string, string> } {
-		const url = (path: string, type: string) =>
-			URL.createObjectURL(new Blob([bundle.files.get(path)! as Uint8Array<ArrayBuffer>], { type }));
+		const url = (path: string, type: string) => URL.createObjectURL(new Blob([bundle.files.get(path)!], { type }));
 		return {
 			outputUrls: new Map(bundle.manifest.outputs.map((o) => [o.path, url(o.path, o.type)])),
 			inputUrls: new Map(bundle.manifest.inputs.map((i) => [i.path, url(i.path, i.type)]))

@@ -16,7 +16,7 @@ interface StreamingHash {
 	digestHex(): string;
 }
 
-async function createHasher(): Promise<StreamingHash> {
+export async function createHasher(): Promise<StreamingHash> {
 	if (simdSupported()) return createBlake3();
 	const { createBLAKE3 } = await import('hash-wasm');
 	const hasher = await createBLAKE3();
@@ -49,6 +49,21 @@ export async function blake3OfBlob(
 		{ ...read, signal }
 	);
 	if (reported < loaded) onProgress?.({ loaded, total: blob.size });
+	return hasher.digestHex();
+}
+
+/** Bytes hashed between two looks at the signal: the worker yields there, so a cancel message can arrive. */
+const BYTES_BETWEEN_YIELDS = 32 * 1024 * 1024;
+
+/** BLAKE3 of bytes in memory (a bundle's entries), as lowercase hex; stops between pieces when `signal` aborts. */
+export async function blake3OfBytes(bytes: Uint8Array, signal?: AbortSignal): Promise<string> {
+	const hasher = await createHasher();
+	for (let at = 0; at < bytes.length || at === 0; at += BYTES_BETWEEN_YIELDS) {
+		if (at > 0) await new Promise<void>((resolve) => setTimeout(resolve, 0));
+		signal?.throwIfAborted();
+		hasher.update(bytes.subarray(at, at + BYTES_BETWEEN_YIELDS));
+		if (bytes.length === 0) break;
+	}
 	return hasher.digestHex();
 }
 

@@ -11,6 +11,7 @@ import type { ApiPrompt, FileRef, HistoryEntry, JobState, QueueResponse } from '
 import {
 	parseCancelled,
 	parseFromHashName,
+	parseServerVersion,
 	parseHistory,
 	parseJobStatus,
 	parseQueue,
@@ -156,6 +157,49 @@ export class WorkflowClient {
 		const body = readJson(res.value, 'workflow');
 		if (!body.ok) return body;
 		return ok(parseCancelled(body.value));
+	}
+
+	/**
+	 * `POST /api/jobs/cancel` with `{job_ids}` (newer ComfyUI): many jobs in one call. Whether the server took
+	 * the call, not what it did (that is read back from its queue); 'unsupported' where the route is missing
+	 * (0.3.64: a bare 405 without CORS headers, which a browser sees as a network failure).
+	 */
+	async cancelJobs(promptIds: string[]): Promise<Result<'sent' | 'unsupported'>> {
+		const res = await this.connection.fetch({
+			url: `${this.base}/api/jobs/cancel`,
+			method: 'POST',
+			credential: this.credential(),
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify({ job_ids: promptIds })
+		});
+		if (!res.ok) return res.error.kind === 'cors' ? ok('unsupported') : res;
+		if ((res.value.status === 404 || res.value.status === 405) && !isJsonBody(res.value)) return ok('unsupported');
+		return res.value.status < 300 ? ok('sent') : fail(responseError(res.value, 'workflow'));
+	}
+
+	/** `POST /api/history` with `{delete}`: ComfyUI answers 200 with no body whatever it deleted; read each entry back. */
+	async deleteHistory(promptIds: string[]): Promise<Result<void>> {
+		const res = await this.connection.fetch({
+			url: `${this.base}/api/history`,
+			method: 'POST',
+			credential: this.credential(),
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify({ delete: promptIds })
+		});
+		if (!res.ok) return res;
+		return res.value.status < 300 ? ok(undefined) : fail(responseError(res.value, 'workflow'));
+	}
+
+	/**
+	 * The server's version from `GET /api/system_stats` (`system.comfyui_version`); null where it has no
+	 * such route or says none. Only the version is kept: the answer also lists the server's command line.
+	 */
+	async serverVersion(): Promise<Result<string | null>> {
+		const res = await this.connection.fetch({ url: `${this.base}/api/system_stats`, credential: this.credential(), timeoutMs: 10_000 });
+		if (!res.ok) return res.error.kind === 'cors' ? ok(null) : res;
+		if (res.value.status >= 300 || !isJsonBody(res.value)) return ok(null);
+		const body = readJson(res.value, 'workflow');
+		return ok(body.ok ? parseServerVersion(body.value) : null);
 	}
 
 	/**

@@ -15,12 +15,23 @@ import { writeWidgetValues } from '../rules/converter/write-values';
 import { readWorkflowFile } from '../protocol/files/read-workflow-file';
 import { formatMiB, MAX_FILE_READ_BYTES } from '../protocol/files/limits';
 import type { WorkflowContext } from './socket-message';
-import type { CancelReport, ObjectInfoView, QueueView, SavedWorkflow, SaveWorkflowInput, WorkflowApi } from '../protocol/api';
+import type {
+	CancelManyReport,
+	CancelReport,
+	ServerHistoryDelete,
+	ObjectInfoView,
+	QueueView,
+	SavedWorkflow,
+	SaveWorkflowInput,
+	WorkflowApi
+} from '../protocol/api';
 import { LibraryRepo } from './library-repo';
 import { RunTracker } from './run-tracker';
 import { RunSubmitter } from './run-submitter';
 import { RunsRepo } from './runs-repo';
 import { Surfaces, type WorkflowSurface } from './surfaces';
+import { RunBundles } from './run-bundles';
+import type { JsonObject } from '../../core/protocol/json';
 import type { ActiveJob, StopOutcome } from './surfaces/surface';
 import { isQuotaError } from '../../core/worker/quota';
 import { OBJECT_INFO_KEY as OBJECT_INFO } from '../../core/protocol/storage-keys';
@@ -42,6 +53,7 @@ export class WorkflowService {
 	private readonly tracker: RunTracker;
 	private readonly surfaces: Surfaces;
 	private readonly submitter: RunSubmitter;
+	private readonly bundles: RunBundles;
 
 	constructor(private readonly ctx: WorkflowContext) {
 		this.runs = new RunsRepo(ctx.kv);
@@ -57,6 +69,16 @@ export class WorkflowService {
 			},
 			Date.now,
 			this.surfaces
+		);
+		this.bundles = new RunBundles(
+			{
+				run: async (id) => this.tracker.newest(id) ?? (await this.runs.get(id)) ?? null,
+				ui: async (workflowId) => ((await this.library.get(workflowId))?.ui as JsonObject | undefined) ?? null,
+				inputImage: (profileId, name) => this.inputImage({ profileId, name }),
+				output: (runId, index) => this.output({ runId, index }),
+				server: (profileId) => this.serverFacts(profileId)
+			},
+			ctx.operations
 		);
 		this.submitter = new RunSubmitter(ctx, this.runs, this.library, this.tracker, this.surfaces, (i) => this.objectInfo(i));
 		ctx.onLeader(() => this.tracker.start());
@@ -83,13 +105,28 @@ export class WorkflowService {
 			},
 			deleteRun: (i) => this.deleteRun(i),
 			cancelRuns: (i) => this.cancelRuns(i),
+			cancelJobs: (i) => this.cancelJobs(i),
+			deletesServerHistory: async ({ profileId }) => {
+				const surface = await this.surface(profileId);
+				return surface.ok && surface.value.capabilities.historyDelete;
+			},
+			deleteServerHistory: (i) => this.deleteServerHistory(i),
 			interrupt: (i) => this.interrupt(i),
 			stopRun: (i) => this.stopRun(i),
 			stopJob: (i) => this.stopJob(i),
 			queue: (i) => this.queue(i),
 			output: (i) => this.output(i),
-			inputImage: (i) => this.inputImage(i)
+			inputImage: (i) => this.inputImage(i),
+			...this.bundles.api()
 		};
+	}
+
+	/** The profile's surface kind and its server's version for a bundle: null where it says none (or could not be asked). */
+	private async serverFacts(profileId: string): Promise<{ surface: string | null; version: string | null }> {
+		const surface = await this.surface(profileId);
+		if (!surface.ok) return { surface: null, version: null };
+		const version = await surface.value.serverVersion();
+		return { surface: surface.value.kind, version: version.ok ? version.value : null };
 	}
 
 	private surface(profileId: string): Promise<Result<WorkflowSurface>> {
@@ -239,6 +276,40 @@ export class WorkflowService {
 		}
 		void this.tracker.pollAll();
 		return ok({ asked: promptIds.length, removed: listed ? removed : null });
+	}
+
+	/**
+	 * Cancels many jobs of one profile (batch where the server has it, else one by one) and folds what the
+	 * server confirmed into the runs here: a removed waiting job is Cancelled, a v2 job still cancelling says so.
+	 */
+	private async cancelJobs({ profileId, promptIds }: { profileId: string; promptIds: string[] }): Promise<Result<CancelManyReport>> {
+		const surface = await this.surface(profileId);
+		if (!surface.ok) return surface;
+		const handles = await Promise.all(promptIds.map((promptId) => this.tracker.handleOf(promptId)));
+		const report = await surface.value.cancelMany(handles);
+		if (!report.ok) return report;
+		for (const job of report.value.jobs) {
+			if (!('outcome' in job)) continue;
+			const run = await this.runs.byPromptId(job.promptId);
+			if (!run) continue;
+			if (job.outcome.kind === 'removed') this.tracker.confirmCancelled(run);
+			if (job.outcome.kind === 'stopping' && surface.value.kind === 'v2') this.tracker.markCanceling(run);
+		}
+		void this.tracker.pollAll();
+		return report;
+	}
+
+	/** Deletes finished jobs from the server's own history; this device's records are the page's to delete (with undo). */
+	private async deleteServerHistory({
+		profileId,
+		promptIds
+	}: {
+		profileId: string;
+		promptIds: string[];
+	}): Promise<Result<ServerHistoryDelete>> {
+		const surface = await this.surface(profileId);
+		if (!surface.ok) return surface;
+		return surface.value.deleteHistory(promptIds.map((promptId) => ({ promptId })));
 	}
 
 	private async stopRun({ runId, behind = false }: { runId: string; behind?: boolean }): Promise<Result<StopOutcome>> {

@@ -6,57 +6,17 @@
 import { arr, isObject, num, obj, own, str, type Json, type JsonObject } from '../../../core/protocol/json';
 import type { OutputKind, RunStatus } from '../../../core/protocol/workflow-run';
 import { refuse, accept, type Read } from './refusal';
+import type { BundleFile, BundleInput, BundleManifest, BundleOutput } from '../../protocol/bundle';
 
-export const BUNDLE_FORMAT = 'runboard-run-bundle';
-export const BUNDLE_VERSION = 1;
+export const BUNDLE_FORMAT = 'runboard-run-bundle' satisfies BundleManifest['format'];
+export const BUNDLE_VERSION = 1 satisfies BundleManifest['version'];
 export const MANIFEST_PATH = 'runboard-bundle.json';
 export const API_PATH = 'workflow/api.json';
 export const UI_PATH = 'workflow/ui.json';
 export const INPUTS_DIR = 'inputs/';
 export const OUTPUTS_DIR = 'outputs/';
 
-/** One file in the bundle: where it sits, its BLAKE3 (hex), size and media type. */
-export interface BundleFile {
-	path: string;
-	blake3: string;
-	bytes: number;
-	type: string;
-}
-
-/** An input file the run loaded: the node and input that named it, and the name the server knew it by. */
-export interface BundleInput extends BundleFile {
-	nodeId: string;
-	input: string;
-	name: string;
-}
-
-export interface BundleOutput extends BundleFile {
-	nodeId: string;
-	kind: OutputKind;
-	name: string;
-}
-
-export interface BundleManifest {
-	format: typeof BUNDLE_FORMAT;
-	version: typeof BUNDLE_VERSION;
-	title: string;
-	status: RunStatus;
-	exportedAt: number;
-	times: { created: number; queued?: number; started?: number; finished?: number };
-	/** Seeds used, by field id. */
-	seeds: Record<string, number>;
-	/** The server the run went to: its kind, and its version where it says one (`/system_stats`). */
-	server: { surface: string | null; version: string | null };
-	/** What the run cost, where the service said. */
-	spend: { amount: number; currency: string } | null;
-	/** The editor (UI) workflow was saved with the run's workflow. */
-	hasUi: boolean;
-	inputs: BundleInput[];
-	outputs: BundleOutput[];
-	texts: Array<{ nodeId: string; text: string; name?: string }>;
-	/** Values left out as credentials when the bundle was made, by where they were. */
-	leftOut: string[];
-}
+export type { BundleFile, BundleInput, BundleManifest, BundleOutput } from '../../protocol/bundle';
 
 const STATUSES: readonly RunStatus[] = ['submitting', 'queued', 'running', 'succeeded', 'failed', 'cancelled', 'interrupted', 'lost'];
 const KINDS: readonly OutputKind[] = ['image', 'video', 'audio', 'file'];

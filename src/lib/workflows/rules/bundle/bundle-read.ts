@@ -43,7 +43,15 @@ function json(files: Map<string, Uint8Array>, path: string, limits: BundleLimits
 	return accept(parsed.value);
 }
 
-export async function readBundle(bytes: Uint8Array, hash: HashBytes, limits: BundleLimits = BUNDLE_LIMITS): Promise<Read<OpenedBundle>> {
+/** Reads a bundle within `limits`; `signal` stops it between files (refused as `cancelled`). */
+export async function readBundle(
+	bytes: Uint8Array,
+	hash: HashBytes,
+	limits: BundleLimits = BUNDLE_LIMITS,
+	signal?: AbortSignal
+): Promise<Read<OpenedBundle>> {
+	const stopped = () => refuse('cancelled', 'Opening the bundle was stopped.');
+	if (signal?.aborted) return stopped();
 	const zip = readZip(bytes, limits);
 	if (!zip.ok) return zip;
 	const files = zip.value;
@@ -68,11 +76,13 @@ export async function readBundle(bytes: Uint8Array, hash: HashBytes, limits: Bun
 		const content = files.get(f.path);
 		if (!content) return refuse('format', `The bundle lists ${shown(f.path)} but does not hold it.`);
 		if (content.length !== f.bytes) return refuse('hash', `${shown(f.path)} is not the size the manifest says: it was changed.`);
+		if (signal?.aborted) return stopped();
 		if ((await hash(content)) !== f.blake3)
 			return refuse('hash', `${shown(f.path)} does not match its BLAKE3 hash: it was changed or damaged.`);
 		listed.add(f.path);
 		contents.set(f.path, content);
 	}
+	if (signal?.aborted) return stopped();
 	for (const name of files.keys())
 		if (!listed.has(name)) return refuse('format', `The bundle holds ${shown(name)}, which its manifest does not list.`);
 	for (const input of manifest.value.inputs) {

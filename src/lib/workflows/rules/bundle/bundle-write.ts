@@ -51,7 +51,12 @@ export function safeName(name: string): string {
 const encoder = new TextEncoder();
 const jsonBytes = (value: unknown) => encoder.encode(JSON.stringify(value, null, 1));
 
-export async function writeBundle(source: BundleSource, hash: HashBytes): Promise<{ bytes: Uint8Array; manifest: BundleManifest }> {
+/** Makes the bundle; `signal` stops it between files (the promise then rejects with the signal's reason). */
+export async function writeBundle(
+	source: BundleSource,
+	hash: HashBytes,
+	signal?: AbortSignal
+): Promise<{ bytes: Uint8Array; manifest: BundleManifest }> {
 	const prompt = withoutSecrets(source.prompt as unknown as Json);
 	const ui = source.ui ? withoutSecrets(source.ui, 'ui') : null;
 	const zip: Zippable = {};
@@ -64,6 +69,7 @@ export async function writeBundle(source: BundleSource, hash: HashBytes): Promis
 	};
 	const inputs: BundleInput[] = [];
 	for (const [i, input] of source.inputs.entries()) {
+		signal?.throwIfAborted();
 		const path = place(INPUTS_DIR, input.name, i);
 		zip[path] = [input.bytes, { level: 0 }];
 		inputs.push({
@@ -78,6 +84,7 @@ export async function writeBundle(source: BundleSource, hash: HashBytes): Promis
 	}
 	const outputs: BundleOutput[] = [];
 	for (const [i, output] of source.outputs.entries()) {
+		signal?.throwIfAborted();
 		const path = place(OUTPUTS_DIR, output.name, i);
 		zip[path] = [output.bytes, { level: 0 }];
 		outputs.push({
@@ -107,6 +114,7 @@ export async function writeBundle(source: BundleSource, hash: HashBytes): Promis
 		texts,
 		leftOut: [...prompt.leftOut, ...(ui?.leftOut ?? [])]
 	};
+	signal?.throwIfAborted();
 	zip[MANIFEST_PATH] = [jsonBytes(manifest), { level: 6 }];
 	zip[API_PATH] = [jsonBytes(prompt.value), { level: 6 }];
 	if (ui) zip[UI_PATH] = [jsonBytes(ui.value), { level: 6 }];

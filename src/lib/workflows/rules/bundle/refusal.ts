@@ -1,12 +1,6 @@
-/** Why a bundle or a link was not opened: a kind for code, one line for a person. */
-export type RefusalKind = 'not-a-bundle' | 'too-large' | 'path' | 'corrupt' | 'depth' | 'format' | 'hash' | 'version';
-
-export interface Refusal {
-	kind: RefusalKind;
-	message: string;
-}
-
-export type Read<T> = { ok: true; value: T } | { ok: false; error: Refusal };
+/** Refusals of a bundle or a link: one line for a person (the types are the protocol's). */
+import type { Read, Refusal, RefusalKind } from '../../protocol/bundle';
+export type { Read, Refusal, RefusalKind };
 
 export const refuse = (kind: RefusalKind, message: string): { ok: false; error: Refusal } => ({
 	ok: false,

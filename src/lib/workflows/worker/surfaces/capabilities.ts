@@ -15,17 +15,22 @@ export interface SurfaceCapabilities {
 	jobList: boolean;
 	/** `POST /api/jobs/{id}/cancel`: interrupts a running job, removes a pending one (newer ComfyUI servers). */
 	jobCancel: boolean;
+	/** `POST /api/jobs/cancel` with `{job_ids}`: many jobs cancelled in one call (newer ComfyUI servers). */
+	batchCancel: boolean;
 	/** `POST /api/assets/from-hash`: content the server holds is referenced without sending its bytes. */
 	fromHash: boolean;
+	/** `POST /api/history` with `{delete: [ids]}`: the server's own history can be deleted (every ComfyUI; spec A shows none for v1). */
+	historyDelete: boolean;
 }
 
 /** What each kind of surface is known to have before anything is learned. */
 export const DEFAULT_CAPABILITIES = {
-	'cloud-v1': { jobStatus: true, jobList: false, jobCancel: false, fromHash: true },
+	'cloud-v1': { jobStatus: true, jobList: false, jobCancel: false, batchCancel: false, fromHash: true, historyDelete: false },
 	// No job-status route on any ComfyUI (GUIDE §2); from-hash exists on newer servers and is learned off on older ones.
-	'local-comfyui': { jobStatus: false, jobList: false, jobCancel: false, fromHash: true },
+	'local-comfyui': { jobStatus: false, jobList: false, jobCancel: false, batchCancel: false, fromHash: true, historyDelete: true },
 	// The v2 jobs API (issue 18): every job is readable by id, cancellable, and content is offered by hash.
-	v2: { jobStatus: true, jobList: false, jobCancel: true, fromHash: true }
+	// No batch cancel and no history delete in the v2 contract: each job is cancelled by its own link.
+	v2: { jobStatus: true, jobList: false, jobCancel: true, batchCancel: false, fromHash: true, historyDelete: false }
 } as const satisfies Record<SurfaceKind, SurfaceCapabilities>;
 
 export type { SurfaceKind };

@@ -12,6 +12,8 @@ import type { FileRef } from '../../protocol/workflow-api';
 import type { Connection } from '../../../core/worker/context';
 import { WorkflowClient } from '../workflow-client';
 import type { SurfaceCapabilities, SurfaceKind } from './capabilities';
+import type { CancelManyReport, JobCancelResult, ServerHistoryDelete } from '../../protocol/api';
+import { cancelOneByOne, notActive, reportOf, settleOne, waitingFirst } from './cancel-many';
 import type {
 	ActiveJob,
 	FileUpload,
@@ -131,6 +133,77 @@ export abstract class ComfyApiSurface implements WorkflowSurface {
 		const messages = history.ok && history.value ? history.value.status.messages : [];
 		if (messages.some(([type]) => type === 'execution_interrupted')) return ok({ kind: 'interrupted', via });
 		return ok(history.ok && history.value ? { kind: 'finished-first' } : { kind: 'interrupted', via });
+	}
+
+	/**
+	 * Many jobs: one `POST /api/jobs/cancel` where the server has it, read back from its queue and history;
+	 * else one by one, waiting jobs first (each by the queue delete), then running ones (as `stop`).
+	 */
+	async cancelMany(jobs: JobHandle[]): Promise<Result<CancelManyReport>> {
+		const before = await this.activeJobs();
+		if (!before.ok) return before;
+		const active = new Map(before.value.map((j) => [j.promptId, j]));
+		const listed = waitingFirst(
+			jobs.filter((j) => active.has(j.promptId)),
+			active
+		);
+		const ended = notActive(jobs, active);
+		if (listed.length === 0) return reportOf('one-by-one', ended);
+		if (this.capabilities.batchCancel) {
+			const sent = await this.client.cancelJobs(listed.map((j) => j.promptId));
+			if (!sent.ok) return sent;
+			if (sent.value === 'sent') {
+				const settled = await this.readBackMany(listed, active, 'job-cancel');
+				return settled.ok ? reportOf('batch', [...settled.value, ...ended]) : settled;
+			}
+			this.learn({ batchCancel: false });
+		}
+		const report = await cancelOneByOne(this, listed);
+		return reportOf('one-by-one', [...report.jobs, ...ended]);
+	}
+
+	/** After a cancel of `jobs`, the queue read until they are gone (or a few tries), then each job's outcome. */
+	private async readBackMany(
+		jobs: JobHandle[],
+		before: ReadonlyMap<string, ActiveJob>,
+		via: StopRoute
+	): Promise<Result<JobCancelResult[]>> {
+		let after: Map<string, ActiveJob> = new Map();
+		for (let attempt = 0; ; attempt++) {
+			const read = await this.activeJobs();
+			if (!read.ok) return read;
+			after = new Map(read.value.map((j) => [j.promptId, j]));
+			if (jobs.every((j) => !after.has(j.promptId)) || attempt >= STOP_CHECKS) break;
+			await sleep(STOP_CHECK_MS);
+		}
+		const results: JobCancelResult[] = [];
+		for (const job of jobs) {
+			const was = before.get(job.promptId)!;
+			const now = after.get(job.promptId);
+			const history = !now && was.running ? await this.client.history(job.promptId) : undefined;
+			results.push({ promptId: job.promptId, outcome: settleOne(was, now, history?.ok ? history.value : null, via) });
+		}
+		return ok(results);
+	}
+
+	/** Deletes finished jobs from ComfyUI's history (`POST /api/history {delete}`), then reads each entry back. */
+	async deleteHistory(jobs: JobHandle[]): Promise<Result<ServerHistoryDelete>> {
+		if (!this.capabilities.historyDelete) return fail(appError('not-found', 'This server keeps no history that Runboard can delete.'));
+		const ids = jobs.map((j) => j.promptId);
+		const sent = await this.client.deleteHistory(ids);
+		if (!sent.ok) return sent;
+		const deleted: string[] = [];
+		const kept: string[] = [];
+		for (const id of ids) {
+			const entry = await this.client.history(id);
+			if (entry.ok && entry.value === null) deleted.push(id);
+			else kept.push(id);
+		}
+		return ok({ deleted, kept });
+	}
+
+	serverVersion(): Promise<Result<string | null>> {
+		return this.client.serverVersion();
 	}
 
 	cancel(jobs: JobHandle[]): Promise<Result<void>> {

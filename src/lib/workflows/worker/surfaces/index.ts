@@ -61,7 +61,9 @@ async function probe(connection: Connection, book: CapabilityBook): Promise<void
 		id,
 		workflowUrl,
 		kind,
-		current.value ? { jobList: true, jobCancel: true } : { jobList: false, jobCancel: false, fromHash: false }
+		current.value
+			? { jobList: true, jobCancel: true, batchCancel: true }
+			: { jobList: false, jobCancel: false, batchCancel: false, fromHash: false }
 	);
 }
 

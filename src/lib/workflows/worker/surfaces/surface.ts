@@ -11,6 +11,7 @@ import type { NodeDefinitions } from '../../protocol/object-info';
 import type { ApiPrompt, FileRef, HistoryEntry, JobState, NodeErrors } from '../../protocol/workflow-api';
 import type { SurfaceCapabilities, SurfaceKind } from './capabilities';
 import type { StopOutcome } from '../../rules/stop-outcome';
+import type { CancelManyReport, ServerHistoryDelete } from '../../protocol/api';
 export type { StopOutcome, StopRoute } from '../../rules/stop-outcome';
 
 import type { JsonObject } from '../../../core/protocol/json';
@@ -121,6 +122,12 @@ export interface WorkflowSurface {
 	activeJobs(): Promise<Result<ActiveJob[]>>;
 	/** Cancels waiting or running jobs. */
 	cancel(jobs: JobHandle[]): Promise<Result<void>>;
+	/** Cancels many jobs: one batch call where the server has one, else one by one; each job's result read back. */
+	cancelMany(jobs: JobHandle[]): Promise<Result<CancelManyReport>>;
+	/** Deletes finished jobs from the server's own history, read back (only where `capabilities.historyDelete`). */
+	deleteHistory(jobs: JobHandle[]): Promise<Result<ServerHistoryDelete>>;
+	/** The server's version where it says one (`/system_stats`), else null. */
+	serverVersion(): Promise<Result<string | null>>;
 	/** Cancels one job by the best route the server has, and reports what the server did. */
 	stop(job: JobHandle): Promise<Result<StopOutcome>>;
 	/** An interrupt sent past the server to the ComfyUI behind it (the self-hosted proxy's profile names it), read back. */

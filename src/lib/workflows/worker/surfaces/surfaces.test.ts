@@ -143,8 +143,8 @@ describe('workflow surfaces', () => {
 	});
 
 	it.each([
-		['a current ComfyUI', true, { jobList: true, jobCancel: true, fromHash: true }],
-		['ComfyUI 0.3.64', false, { jobList: false, jobCancel: false, fromHash: false }]
+		['a current ComfyUI', true, { jobList: true, jobCancel: true, batchCancel: true, fromHash: true }],
+		['ComfyUI 0.3.64', false, { jobList: false, jobCancel: false, batchCancel: false, fromHash: false }]
 	])('probes %s once per profile by its job list, and remembers what it has', async (_, current, expected) => {
 		// Both answer /api/features (the real 0.3.64 does too): only the job list tells them apart.
 		const { seen, fetchImpl } = server({

@@ -20,6 +20,8 @@ import { parseV2Asset, parseV2Envelope, parseV2Job } from '../../protocol/workfl
 import { afterCancelRead, type StopOutcome, type StopRoute } from '../../rules/stop-outcome';
 import type { Connection } from '../../../core/worker/context';
 import type { Credential, GuardedRequest } from '../../../core/worker/guarded-fetch';
+import type { CancelManyReport, ServerHistoryDelete } from '../../protocol/api';
+import { cancelOneByOne } from './cancel-many';
 import { WorkflowClient } from '../workflow-client';
 import { downloadResuming } from '../resumable-download';
 import type { SurfaceCapabilities } from './capabilities';
@@ -240,6 +242,21 @@ export class V2Surface implements JobStreamSurface {
 
 	interrupt(job?: JobHandle): Promise<Result<void>> {
 		return job ? this.cancel([job]) : Promise.resolve(ok(undefined));
+	}
+
+	/** The v2 contract has no batch cancel: each job by its own cancel link, read back. */
+	async cancelMany(jobs: JobHandle[]): Promise<Result<CancelManyReport>> {
+		return ok(await cancelOneByOne(this, jobs));
+	}
+
+	/** The v2 contract deletes no job records. */
+	async deleteHistory(): Promise<Result<ServerHistoryDelete>> {
+		return fail(appError('not-found', 'This server keeps no history that Runboard can delete.'));
+	}
+
+	/** No `/system_stats` in the v2 contract. */
+	async serverVersion(): Promise<Result<string | null>> {
+		return ok(null);
 	}
 
 	/** Cancels through the job's own link, then reads the job back: `canceling` lasts until the worker lets go. */
