@@ -37,7 +37,7 @@ function worker(kv: MemoryStore, runs: Map<string, WorkflowRun>, options: { stor
 		deleteRun: async (id) => void runs.delete(id),
 		output: async () => ({ ok: false, error: { kind: 'not-found', message: 'none' } }),
 		surfaceKind: async () => 'local-comfyui',
-		poolSize: async (poolId) => (poolId === 'home' ? 3 : 0)
+		poolCapacity: async (poolId) => (poolId === 'home' ? 6 : 0)
 	};
 	const service = new SweepService(ctx, port);
 	return { api: service.api(), submitted, via, becomeLeader: () => leaders.forEach((l) => l()), emit: ctx.emit };

@@ -4,7 +4,7 @@
  * queue on a local runtime) is the source of truth, so a run missed while the socket was down or
  * the phone asleep is caught up. Everything read goes through the pure reducer.
  */
-import { isTerminal, type WorkflowRun } from '../rules/run-record';
+import { isTerminal, type RunError, type WorkflowRun } from '../rules/run-record';
 import { applyCanceling, applyHistory, applyJobState, applyServerEvent, explainFailure } from '../rules/run-reducer';
 import type { ServerEvent } from '../protocol/workflow-events';
 import type { SocketMessage, WorkflowContext } from './socket-message';
@@ -147,6 +147,23 @@ export class RunTracker {
 		const current = this.current(run);
 		if (isTerminal(current.status)) return;
 		this.update({ ...current, status: 'cancelled', finishedAt: this.now() }, true);
+	}
+
+	/**
+	 * The run leaves its server for good, ending here as `status` (a confirmed cancel, or lost), and
+	 * saying where a pool sent it instead: one record, one event, so a follower never sees the end
+	 * without the move. A run already lost keeps its end and gains the move.
+	 */
+	handedOver(run: WorkflowRun, end: { status: 'cancelled' | 'lost'; error?: RunError; movedTo?: WorkflowRun['movedTo'] }): WorkflowRun {
+		const current = this.current(run);
+		const ended = isTerminal(current.status)
+			? current
+			: end.status === 'lost' && end.error
+				? lost(current, this.now(), end.error)
+				: { ...current, status: end.status, finishedAt: this.now() };
+		const next = end.movedTo ? { ...ended, movedTo: end.movedTo } : ended;
+		this.update(next, true);
+		return next;
 	}
 
 	private readonly lastLiveQueueRead = new Map<string, number>();

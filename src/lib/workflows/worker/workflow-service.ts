@@ -7,7 +7,7 @@
 import { appError, fail, ok, type Result } from '../../core/protocol/errors';
 import type { NodeDefinitions } from '../protocol/object-info';
 import { definitionsOf } from '../rules/definitions-of';
-import type { WorkflowRun } from '../rules/run-record';
+import { isTerminal, type WorkflowRun } from '../rules/run-record';
 import { nodeTitle, type ImportResult } from '../rules/workflow-import';
 import { importWorkflowTexts, type ImportDefinitions, type ImportTexts } from '../rules/converter/import-workflow';
 import { workflowFromFileTexts } from '../protocol/files/workflow-texts';
@@ -15,11 +15,20 @@ import { writeWidgetValues } from '../rules/converter/write-values';
 import { readWorkflowFile } from '../protocol/files/read-workflow-file';
 import { formatMiB, MAX_FILE_READ_BYTES } from '../protocol/files/limits';
 import type { WorkflowContext } from './socket-message';
-import type { CancelReport, ObjectInfoView, QueueView, SavedWorkflow, SaveWorkflowInput, WorkflowApi } from '../protocol/api';
+import type {
+	CancelReport,
+	HandOverInput,
+	ObjectInfoView,
+	QueueView,
+	SavedWorkflow,
+	SaveWorkflowInput,
+	WorkflowApi
+} from '../protocol/api';
 import { LibraryRepo } from './library-repo';
 import { RunTracker } from './run-tracker';
 import { RunSubmitter } from './run-submitter';
 import { RunsRepo } from './runs-repo';
+import { handOverRun } from './run-handover';
 import { Surfaces, type WorkflowSurface } from './surfaces';
 import type { ActiveJob, StopOutcome } from './surfaces/surface';
 import { isQuotaError } from '../../core/worker/quota';
@@ -90,6 +99,16 @@ export class WorkflowService {
 			output: (i) => this.output(i),
 			inputImage: (i) => this.inputImage(i)
 		};
+	}
+
+	/** Takes a run off its server for a pool to send elsewhere (worker-internal: the pool calls it, not the page). */
+	handOver(input: HandOverInput): Promise<Result<WorkflowRun>> {
+		return handOverRun({ runs: this.runs, tracker: this.tracker, surfaces: this.surfaces }, input);
+	}
+
+	/** The runs not yet ended, as they are now. */
+	async openRuns(): Promise<WorkflowRun[]> {
+		return (await this.runs.open()).map((run) => this.tracker.newest(run.id) ?? run).filter((run) => !isTerminal(run.status));
 	}
 
 	private surface(profileId: string): Promise<Result<WorkflowSurface>> {
