@@ -13,6 +13,8 @@ export interface LaneInput {
 	problem: string | null;
 	/** This pool's runs not ended yet on this member. */
 	runs: readonly WorkflowRun[];
+	/** Job ids its queue was last seen running (the word on a member that stopped answering). */
+	seenRunning: ReadonlySet<string>;
 	/** How long a run typically takes there, in ms. */
 	typicalMs: number;
 }
@@ -40,7 +42,8 @@ export function poolLane(input: LaneInput, now: number): PoolLane {
 			if (!listed.has(run.id) && run.status === 'submitting')
 				waiting.push({ run, job: { promptId: run.promptId ?? '', runId: run.id, title: run.title } });
 	} else {
-		const started = (r: WorkflowRun) => r.status === 'running' || r.startedAt !== undefined;
+		const started = (r: WorkflowRun) =>
+			r.status === 'running' || r.startedAt !== undefined || (r.promptId !== null && input.seenRunning.has(r.promptId));
 		const entry = (run: WorkflowRun) => ({ run, job: { promptId: run.promptId ?? '', runId: run.id, title: run.title } });
 		running = input.runs.filter(started).map(entry);
 		waiting = input.runs.filter((r) => !started(r)).map(entry);

@@ -16,11 +16,13 @@ import type { GoneReport, MoveError, Pool } from '../protocol/pool';
 import { noMemberWords } from '../rules/place-words';
 import type { PoolPlacer } from './pool-placer';
 import type { PoolRunPort } from './run-port';
+import type { SeenQueues } from './seen-queues';
 
 export interface MovesDeps {
 	ctx: WorkerContext;
 	runs: PoolRunPort;
 	placer: PoolPlacer;
+	seen: SeenQueues;
 	pool(id: string): Promise<Pool | undefined>;
 	savePool(pool: Pool): Promise<void>;
 	/** Runs `work` after the pool's other choices: a move reads the queues as a new run does. */
@@ -68,10 +70,11 @@ export class MemberMoves {
 			});
 		const report: GoneReport = { moved: 0, stopped: 0, stranded: 0 };
 		const mine = (await this.deps.runs.openRuns()).filter((r) => r.profileId === profileId && r.pool?.poolId === poolId);
+		const seenRunning = this.deps.seen.runningOn(profileId);
 		for (const run of mine) {
 			if (run.status === 'submitting') continue; // its submit is on its way: its own answer settles it
 			this.handled.add(run.id);
-			if (started(run)) {
+			if (started(run) || (run.promptId !== null && seenRunning.has(run.promptId))) {
 				const ended = await this.deps.runs.handOver({ runId: run.id, how: 'gone', why: wentAwayWhileRunning(name), movedTo: null });
 				if (ended.ok) report.stopped++;
 				continue;

@@ -6,10 +6,11 @@ import { poolLane } from '../rules/pool-lanes';
 import type { MemberDurations } from './durations';
 import { UNKNOWN_DURATION_MS } from './pool-placer';
 import type { PoolRunPort } from './run-port';
+import type { SeenQueues } from './seen-queues';
 
 export async function readPoolQueue(
 	pool: Pool,
-	deps: { ctx: WorkerContext; runs: PoolRunPort; durations: MemberDurations },
+	deps: { ctx: WorkerContext; runs: PoolRunPort; durations: MemberDurations; seen: SeenQueues },
 	now: number
 ): Promise<PoolQueueView> {
 	const open = (await deps.runs.openRuns()).filter((r) => r.pool?.poolId === pool.id);
@@ -27,6 +28,7 @@ export async function readPoolQueue(
 					queue: queue.ok ? { running: queue.value.running, waiting: queue.value.pending } : null,
 					problem: queue.ok ? null : queue.error.message,
 					runs: open.filter((r) => r.profileId === member.profileId),
+					seenRunning: deps.seen.runningOn(member.profileId),
 					typicalMs: typicalDuration(durations, UNKNOWN_DURATION_MS)
 				},
 				now

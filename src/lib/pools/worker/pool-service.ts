@@ -16,6 +16,7 @@ import { MemberMoves } from './member-moves';
 import { PoolPlacer } from './pool-placer';
 import { readPoolQueue } from './pool-queue';
 import { PoolRepo } from './pool-repo';
+import { SeenQueues } from './seen-queues';
 import type { PoolRunPort } from './run-port';
 
 export type { PoolRunPort } from './run-port';
@@ -30,18 +31,31 @@ export class PoolService {
 	/** Each pool's choices, one after another (see `inTurn`). */
 	private readonly chains = new Map<string, Promise<unknown>>();
 
+	private readonly runs: PoolRunPort;
+	private readonly seen = new SeenQueues();
+
 	constructor(
 		private readonly ctx: WorkerContext,
-		private readonly runs: PoolRunPort,
+		runs: PoolRunPort,
 		private readonly now: () => number = Date.now
 	) {
+		// Every queue read leaves what the member was running, for when it stops answering.
+		this.runs = {
+			...runs,
+			queue: async (profileId) => {
+				const queue = await runs.queue(profileId);
+				if (queue.ok) this.seen.note(profileId, queue.value);
+				return queue;
+			}
+		};
 		this.repo = new PoolRepo(ctx.kv);
 		this.durations = new MemberDurations(ctx.kv);
-		this.placer = new PoolPlacer(ctx, runs, this.durations);
+		this.placer = new PoolPlacer(ctx, this.runs, this.durations);
 		this.moves = new MemberMoves({
 			ctx,
-			runs,
+			runs: this.runs,
 			placer: this.placer,
+			seen: this.seen,
 			pool: (id) => this.repo.get(id),
 			savePool: (pool) => this.store(pool),
 			inTurn: (poolId, work) => this.inTurn(poolId, work),
@@ -67,7 +81,7 @@ export class PoolService {
 			poolQueue: async ({ poolId }) => {
 				const pool = await this.repo.get(poolId);
 				if (!pool) return fail({ kind: 'not-found', message: 'This pool no longer exists.' });
-				return ok(await readPoolQueue(pool, { ctx: this.ctx, runs: this.runs, durations: this.durations }, this.now()));
+				return ok(await readPoolQueue(pool, { ctx: this.ctx, runs: this.runs, durations: this.durations, seen: this.seen }, this.now()));
 			},
 			moveRun: (input) => this.moves.move(input),
 			memberGone: (input) => this.moves.gone(input)

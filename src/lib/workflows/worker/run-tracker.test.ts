@@ -134,7 +134,7 @@ describe('a job the server no longer knows', () => {
 	});
 
 	it('probes the server again when its socket greets us a second time (a reconnect)', () => {
-		const { greet, restarted } = onServer({ kind: 'waiting' });
+		const { greet, restarted } = onServer({ kind: 'waiting', running: false });
 		greet();
 		expect(restarted).toEqual([]);
 		greet();
@@ -148,7 +148,7 @@ describe('a job the service names itself (v2)', () => {
 		const surface = {
 			read: async (job: { promptId: string }) => {
 				asked.push(job.promptId);
-				return { ok: true, value: { kind: 'waiting' } };
+				return { ok: true, value: { kind: 'waiting', running: false } };
 			}
 		};
 		const surfaces = { for: async () => ({ ok: true, value: surface }) } as unknown as Surfaces;
@@ -330,7 +330,7 @@ describe('a job another client runs on a local ComfyUI (its events go to that cl
 			kind: 'local-comfyui',
 			liveEvents: 'profile-socket',
 			activeJobs: async () => (queueReads++, { ok: true, value: [{ promptId: 'p1', position: 0, running: true }] }),
-			read: async () => ({ ok: true, value: { kind: 'waiting' } })
+			read: async () => ({ ok: true, value: { kind: 'waiting', running: false } })
 		};
 		const surfaces = { for: async () => ({ ok: true, value: surface }) } as unknown as Surfaces;
 		let socket: (m: SocketMessage) => void = () => {};

@@ -298,8 +298,12 @@ export class RunTracker {
 				const next = applyHistory(this.current(run), reading.entry, this.now());
 				return isTerminal(next.status) ? this.update(explainFailure(next), true) : this.update(next);
 			}
-			case 'waiting':
-				return;
+			case 'waiting': {
+				// Read without a socket (a pool's member that is not the profile in use): the queue says whether it started.
+				const current = this.current(run);
+				const next = applyJobState(current, reading.running ? 'in_progress' : 'pending', this.now());
+				return next === current ? undefined : this.update(next, true);
+			}
 			case 'vanished': {
 				// Neither in the history nor the queue: the server restarted (its history lives in memory), or
 				// the job was deleted while it waited. Not a cancel: only a cancel asked for here is one (`cancelled`).
