@@ -16,6 +16,7 @@ import type { WorkerContext } from '../src/lib/core/worker/context';
 import { MemoryStore } from '../src/lib/core/worker/kv-store';
 import { parseObjectInfo, type NodeDefinitions } from '../src/lib/workflows/protocol/object-info';
 import type { QueueView } from '../src/lib/workflows';
+import type { Json } from '../src/lib/core/protocol/json';
 import { PoolService, type PoolRunPort } from '../src/lib/pools/worker/pool-service';
 import { check, report } from './support/report';
 import { prng } from '../emulator/prng';
@@ -81,7 +82,7 @@ const port: PoolRunPort = {
 	nodes: async (profileId) => {
 		let known = nodes.get(profileId);
 		if (!known) {
-			const parsed = parseObjectInfo(await json(`${urlOf(profileId)}/object_info`));
+			const parsed = parseObjectInfo((await json(`${urlOf(profileId)}/object_info`)) as Json);
 			if (!parsed.ok) return fail(appError('bad-response', parsed.message));
 			nodes.set(profileId, (known = parsed.nodes));
 		}
