@@ -143,6 +143,26 @@ test('a pool of three servers runs every run on a server that can, loses nothing
 	expect(await hasHorizontalScroll(page)).toBe(false);
 });
 
+/** The app's stored workflow runs that ended otherwise than succeeded: their state, error and move. */
+async function unsuccessfulRuns(page: Page): Promise<unknown[]> {
+	return page.evaluate(async () => {
+		const db = await new Promise<IDBDatabase>((resolve, reject) => {
+			const open = indexedDB.open('runboard');
+			open.onsuccess = () => resolve(open.result);
+			open.onerror = () => reject(open.error);
+		});
+		const all = await new Promise<unknown[]>((resolve, reject) => {
+			const read = db.transaction('kv').objectStore('kv').getAll();
+			read.onsuccess = () => resolve(read.result);
+			read.onerror = () => reject(read.error);
+		});
+		db.close();
+		return (all as Array<Record<string, unknown> | null>)
+			.filter((v) => v?.['kind'] === 'workflow' && v['status'] !== 'succeeded' && v['error'])
+			.map((v) => ({ status: v!['status'], error: v!['error'], movedTo: v!['movedTo'], startedAt: v!['startedAt'], pool: v!['pool'] }));
+	});
+}
+
 /** Each cell's values as a server ran them to the end: `seed/cfg` of its sampler, one per completed job. */
 function completedCells(i: number): string[] {
 	const cells: string[] = [];
@@ -220,7 +240,12 @@ test('a 12-cell sweep on the pool runs every cell on a server that can; a server
 	await release(server(0));
 	await page.goto(sweepUrl);
 	const progress = page.getByRole('status', { name: 'Sweep progress' });
-	await expect(progress).toHaveText('Finished: 11 of 12 done, 1 failed', { timeout: 60_000 });
+	await expect(progress).toContainText('Finished', { timeout: 60_000 });
+	// Kept with the report: which runs did not succeed, and why (a rare second failed cell was seen here, cause not yet found).
+	await test
+		.info()
+		.attach('runs that did not succeed', { body: JSON.stringify(await unsuccessfulRuns(page), null, 1), contentType: 'application/json' });
+	await expect(progress).toHaveText('Finished: 11 of 12 done, 1 failed');
 	expect(await submits(0)).toBe(11);
 
 	// Sent again only because the person asks: Retry failed sends it to GPU A.
