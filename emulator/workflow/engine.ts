@@ -323,7 +323,8 @@ export class WorkflowEngine {
 		return {
 			halt: this.halt.signal,
 			local: rules.local,
-			stepMs: this.stepMs,
+			// The scaled clock: the node's step time in wall time.
+			stepMs: this.stepMs / Math.max(1e-3, this.shape.timeScale ?? 1),
 			ending,
 			creditsExhausted: () => this.rules.noCredits,
 			subscriptionInactive: () => this.rules.inactiveSubscription,

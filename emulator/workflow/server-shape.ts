@@ -12,6 +12,12 @@ export interface ServerShape {
 	lacksModels?: string[];
 	/** A sampler step's time on this server, in ms: what `reset` goes back to. */
 	stepMs?: number;
+	/**
+	 * A scaled clock for benchmarks: this server's work runs this many times faster than its step
+	 * times say (a step of `stepMs` takes `stepMs / timeScale` of wall time), so seconds of emulated
+	 * work take a fraction of that. 1 (the default): real time.
+	 */
+	timeScale?: number;
 }
 
 const isDefault = (shape: ServerShape): boolean => !shape.lacksNodeTypes?.length && !shape.lacksModels?.length;

@@ -8,7 +8,7 @@ import type { Page } from '@playwright/test';
 import { createEmulatorPool, type EmulatorPool } from '../../emulator/pool';
 import type { Emulator } from '../../emulator/index';
 import { expect, hasHorizontalScroll, openExample, test } from './fixtures';
-import { holdNode, untilHeld } from './holds';
+import { holdNode, release, untilHeld } from './holds';
 
 const CHECKPOINT = 'v1-5-pruned-emaonly.safetensors';
 const NAMES = ['GPU A', 'GPU B', 'GPU C'] as const;
@@ -143,14 +143,47 @@ test('a pool of three servers runs every run on a server that can, loses nothing
 	expect(await hasHorizontalScroll(page)).toBe(false);
 });
 
-test('a 12-cell sweep on the pool runs every cell on a server that can, and a server stopped mid-sweep has nothing sent twice', async ({
+/** The app's stored workflow runs that ended otherwise than succeeded: their state, error and move. */
+async function unsuccessfulRuns(page: Page): Promise<unknown[]> {
+	return page.evaluate(async () => {
+		const db = await new Promise<IDBDatabase>((resolve, reject) => {
+			const open = indexedDB.open('runboard');
+			open.onsuccess = () => resolve(open.result);
+			open.onerror = () => reject(open.error);
+		});
+		const all = await new Promise<unknown[]>((resolve, reject) => {
+			const read = db.transaction('kv').objectStore('kv').getAll();
+			read.onsuccess = () => resolve(read.result);
+			read.onerror = () => reject(read.error);
+		});
+		db.close();
+		return (all as Array<Record<string, unknown> | null>)
+			.filter((v) => v?.['kind'] === 'workflow' && v['status'] !== 'succeeded' && v['error'])
+			.map((v) => ({ status: v!['status'], error: v!['error'], movedTo: v!['movedTo'], startedAt: v!['startedAt'], pool: v!['pool'] }));
+	});
+}
+
+/** Each cell's values as a server ran them to the end: `seed/cfg` of its sampler, one per completed job. */
+function completedCells(i: number): string[] {
+	const cells: string[] = [];
+	for (const job of server(i).workflow.engine.book.jobs.values()) {
+		if (job.state !== 'completed') continue;
+		const sampler = Object.values(job.prompt).find((n) => n.class_type === 'KSampler');
+		cells.push(`${String(sampler?.inputs['seed'])}/${String(sampler?.inputs['cfg'])}`);
+	}
+	return cells.sort();
+}
+
+test('a 12-cell sweep on the pool runs every cell on a server that can; a server gone mid-sweep loses nothing and runs nothing twice @phone', async ({
 	page,
 	openApp
 }) => {
-	test.setTimeout(120_000);
+	test.setTimeout(150_000);
 	await openApp('/settings');
 	for (const [i, name] of NAMES.entries()) await addServer(page, name, server(i));
 	await makePool(page);
+	// Both servers that can run the sweep hold their samplers, so each takes a running run and keeps the next waiting.
+	await holdNode(server(0), { classType: 'KSampler' });
 	await holdNode(server(2), { classType: 'KSampler' });
 	await openExample(page, 'Text to image');
 	await runOn(page, null);
@@ -166,17 +199,64 @@ test('a 12-cell sweep on the pool runs every cell on a server that can, and a se
 	await second.getByRole('textbox', { name: 'Values of input to vary 2' }).fill('4, 6, 8, 10');
 	await page.getByRole('button', { name: 'Start sweep of 12 runs' }).click();
 	await expect(page).toHaveURL(/\/sweeps\//);
+	const sweepUrl = page.url();
 
-	// The slow server holds what it was given; it goes away mid-sweep, and the rest go to GPU A.
+	// The pool takes six at once (two per member that is on); GPU B lacks the checkpoint, so they share A and C.
+	await expect.poll(async () => (await submits(0)) + (await submits(2)), { timeout: 30_000 }).toBe(6);
+	await untilHeld(server(0));
 	await untilHeld(server(2));
-	await pool.stop(2);
-	const sentToSlow = await submits(2);
-	expect(sentToSlow).toBeGreaterThan(0);
-	// Every cell the stopped server never finished stays as it was, not sent again; every other cell is done.
-	await expect(page.locator('[data-cell][data-status="succeeded"]')).toHaveCount(12 - sentToSlow, { timeout: 60_000 });
-	await expect(page.getByRole('status', { name: 'Sweep progress' })).toContainText(`${12 - sentToSlow} of 12 done, ${sentToSlow} sent`);
+	const sentToC = await submits(2);
+	expect(sentToC).toBeGreaterThanOrEqual(2); // one running, the rest waiting behind it
 
-	// Each cell was sent once, to one server; none to the one lacking the checkpoint.
-	expect((await submits(0)) + sentToSlow).toBe(12);
+	// The pool's queue view: a lane per member, with what runs there and what waits.
+	await page.goto(new URL('/pools', page.url()).toString());
+	const laneC = page.getByRole('region', { name: 'Lane GPU C' });
+	await expect(laneC.getByRole('listitem', { name: /^Running: / })).toHaveCount(1);
+	await expect(laneC.getByRole('listitem', { name: /^Waiting: / })).toHaveCount(sentToC - 1);
+	await expect(page.getByRole('region', { name: 'Lane GPU B' })).toContainText('Nothing.');
+
+	// GPU C goes away. It cannot confirm anything now, so the person says it is gone.
+	await pool.stop(2);
+	await expect(laneC).toContainText('GPU C is not answering', { timeout: 30_000 });
+	await expect(laneC.getByRole('listitem', { name: /^Running: / })).toHaveCount(1);
+	await expect(laneC.getByRole('listitem', { name: /^Waiting: / })).toHaveCount(sentToC - 1);
+	expect(await hasHorizontalScroll(page)).toBe(false);
+	await laneC.getByRole('button', { name: 'GPU C is gone…' }).click();
+	await page.getByRole('dialog', { name: 'Treat GPU C as gone?' }).getByRole('button', { name: 'Send its waiting runs elsewhere' }).click();
+	await expect(page.getByRole('status').filter({ hasText: 'GPU C is switched off' })).toHaveText(
+		`GPU C is switched off in this pool. ${sentToC - 1} run${sentToC === 2 ? '' : 's'} waiting there went to the other members. The run it was running ended there and was not sent again: run it again if you want it.`
+	);
+	// Those runs now wait on GPU A; none was sent to GPU B, which lacks the checkpoint.
+	const laneA = page.getByRole('region', { name: 'Lane GPU A' });
+	await expect(laneA.getByRole('listitem', { name: /^Waiting: / })).not.toHaveCount(0);
+	expect(await submits(1)).toBe(0);
+
+	// A reload keeps the pool's state: GPU C stays off, its lane says so.
+	await page.reload();
+	await expect(page.getByRole('article', { name: 'Pool Home' })).toContainText('· off');
+	await expect(page.getByRole('region', { name: 'Lane GPU C' }).getByRole('heading', { name: /GPU C/ })).toContainText('off');
+
+	// GPU A goes on: every cell but the one GPU C was running ends there; that one is lost, not sent again.
+	await release(server(0));
+	await page.goto(sweepUrl);
+	const progress = page.getByRole('status', { name: 'Sweep progress' });
+	await expect(progress).toContainText('Finished', { timeout: 60_000 });
+	// Kept with the report: which runs did not succeed, and why (a rare second failed cell was seen here, cause not yet found).
+	await test
+		.info()
+		.attach('runs that did not succeed', { body: JSON.stringify(await unsuccessfulRuns(page), null, 1), contentType: 'application/json' });
+	await expect(progress).toHaveText('Finished: 11 of 12 done, 1 failed');
+	expect(await submits(0)).toBe(11);
+
+	// Sent again only because the person asks: Retry failed sends it to GPU A.
+	await page.getByRole('button', { name: 'Retry failed' }).click();
+	await expect(progress).toHaveText('Finished: 12 of 12 done', { timeout: 30_000 });
+
+	// Nothing lost, nothing run twice: GPU A ran each of the 12 cells to its end exactly once; GPU C ran none to its end.
+	const all = ['1', '2', '3'].flatMap((seed) => ['4', '6', '8', '10'].map((cfg) => `${seed}/${cfg}`)).sort();
+	expect(completedCells(0)).toEqual(all);
+	expect(completedCells(2)).toEqual([]);
+	expect(await submits(0)).toBe(12);
+	expect(await submits(2)).toBe(sentToC);
 	expect(await submits(1)).toBe(0);
 });

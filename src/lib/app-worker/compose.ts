@@ -43,12 +43,12 @@ export function composeWorker(env: WorkerEnv): ComposedWorker {
 			const info = await runs.objectInfo({ profileId });
 			return info.ok ? { ok: true, value: info.value.nodes } : info;
 		},
-		queueLength: async (profileId) => {
-			const queue = await runs.queue({ profileId });
-			return queue.ok ? { ok: true, value: queue.value.running.length + queue.value.pending.length } : queue;
-		},
+		queue: (profileId) => runs.queue({ profileId }),
 		inputFile: (profileId, name) => runs.inputImage({ profileId, name }),
-		sendInput: (profileId, file) => runs.uploadInput({ profileId, uploadId: crypto.randomUUID(), file })
+		sendInput: (profileId, file) => runs.uploadInput({ profileId, uploadId: crypto.randomUUID(), file }),
+		openRuns: () => workflows.openRuns(),
+		getRun: (id) => runs.getRun({ id }),
+		handOver: (input) => workflows.handOver(input)
 	});
 	core.onProfileDeleted((profileId) => pools.removeProfile(profileId).then(() => []));
 	const poolApi = pools.api();
@@ -57,7 +57,7 @@ export function composeWorker(env: WorkerEnv): ComposedWorker {
 		ctx,
 		{
 			submit: (input, poolId) => (poolId === null ? runs.submitRun(input) : pools.submitAsProfileRun(input, poolId)),
-			poolSize: async (poolId) => (await poolApi.listPools({})).find((p) => p.id === poolId)?.members.filter((m) => m.enabled).length ?? 0,
+			poolCapacity: (poolId) => pools.capacity(poolId),
 			getRun: (id) => runs.getRun({ id }),
 			stopRun: (runId) => runs.stopRun({ runId }),
 			deleteRun: (id) => runs.deleteRun({ id }),

@@ -5,5 +5,5 @@
 export type { WorkflowApi, WorkflowEvent } from './protocol/api';
 export type { ApiPrompt } from './protocol/workflow-api';
 export type { NodeDefinitions } from './protocol/object-info';
-export type { CancelManyReport, SubmitRunError, SubmitRunInput } from './protocol/api';
+export type { CancelManyReport, HandOverInput, QueueView, SubmitRunError, SubmitRunInput } from './protocol/api';
 export type { SurfaceKind } from './protocol/surface-kind';

@@ -121,6 +121,11 @@ export interface WorkflowRun {
 	sweep?: { id: string; cell: number };
 	/** Sent through a pool: which pool chose this run's profile, and why the other members were passed over. */
 	pool?: RunPlacement;
+	/**
+	 * The pool took this run off its server (gone from there, confirmed by the server or said by the
+	 * person, or cancelled there to move it) and sent it to another member as the run `runId`.
+	 */
+	movedTo?: { runId: string; promptId: string; profileId: string };
 }
 
 /** Where a pool sent a run (its `profileId` is the member's); each member passed over says why. */
@@ -129,6 +134,8 @@ export interface RunPlacement {
 	poolName: string;
 	pinned: boolean;
 	skipped: Array<{ profileId: string; reason: string; message: string }>;
+	/** The run this one replaces: it waited on another member, and was taken off it first. */
+	movedFrom?: { runId: string; profileId: string; why: string };
 }
 
 /** A v2 job past its retention deadline (`expired`): shown as such; what was saved here stays. */

@@ -89,12 +89,68 @@ export type PoolRunError =
 	| { kind: 'inputs'; message: string; profileId: string }
 	| { kind: 'submit'; error: SubmitRunError; profileId: string };
 
+/** One run in a member's lane: what runs there, or waits, and when it is expected to end. */
+export interface LaneRun {
+	/** The run here that follows the job; null for another client's job. */
+	runId: string | null;
+	title: string;
+	/** Sent by this pool (only those can be moved). */
+	inPool: boolean;
+	/** Share of its nodes done, 0 to 1; null when not known. */
+	progress: number | null;
+	/** When it is expected to end (epoch ms), from the member's recent durations; null when not known. */
+	expectedFinishAt: number | null;
+}
+
+/** One member's lane of the pool's queue view. */
+export interface PoolLane {
+	profileId: string;
+	name: string;
+	enabled: boolean;
+	paid: boolean;
+	/** Its queue was read now; false: not answering, and the runs shown are this pool's as last known here. */
+	answering: boolean;
+	/** Why it could not be read. */
+	problem: string | null;
+	running: LaneRun[];
+	waiting: LaneRun[];
+}
+
+export interface PoolQueueView {
+	poolId: string;
+	lanes: PoolLane[];
+	readAt: number;
+}
+
+/** What saying a member is gone did: its waiting runs moved, those it was running ended (never sent again unasked). */
+export interface GoneReport {
+	moved: number;
+	/** Runs it was running: ended as lost, to run again by hand. */
+	stopped: number;
+	/** Waiting runs no other member could take: ended as lost, saying why. */
+	stranded: number;
+}
+
+export type MoveError = { kind: 'not-moved'; message: string };
+
 export interface PoolApi {
 	listPools(input: Record<string, never>): Promise<Pool[]>;
 	savePool(input: { pool: PoolInput }): Promise<Result<Pool, PoolFieldErrors>>;
 	deletePool(input: { id: string }): Promise<void>;
 	/** Chooses a member and sends the run to its own queue, as an ordinary run on that member's profile. */
 	submitPoolRun(input: SubmitPoolRunInput): Promise<Result<WorkflowRun, PoolRunError>>;
+	/** One lane per member: what runs there, what waits, progress and expected finish. */
+	poolQueue(input: { poolId: string }): Promise<Result<PoolQueueView>>;
+	/**
+	 * Moves a waiting run of the pool to another member (`to`, or null for the pool's choice): cancelled
+	 * there and confirmed by that server first, then sent here; never both at once.
+	 */
+	moveRun(input: { runId: string; to: string | null }): Promise<Result<WorkflowRun, MoveError>>;
+	/**
+	 * The person says a member is gone: it is switched off, its waiting runs go to the others, and the
+	 * runs it was running end lost (sent again only when the person runs them again).
+	 */
+	memberGone(input: { poolId: string; profileId: string }): Promise<Result<GoneReport>>;
 }
 
 export type PoolEvent = { type: 'pools'; pools: Pool[] };

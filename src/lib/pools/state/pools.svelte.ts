@@ -7,7 +7,7 @@ import { fail, type Result } from '$lib/core/protocol/errors';
 import type { WorkflowRun } from '$lib/core/protocol/workflow-run';
 import { onWorkerEvent, workerApi } from '$lib/core/state/worker-bridge.svelte';
 import type { SubmitRunError, SubmitRunInput } from '$lib/workflows';
-import type { Pool, PoolFieldErrors, PoolInput } from '../protocol/pool';
+import type { GoneReport, MoveError, Pool, PoolFieldErrors, PoolInput, PoolQueueView } from '../protocol/pool';
 import { placeWords } from '../rules/place-words';
 import { asSubmitError } from '../rules/submit-error';
 
@@ -45,7 +45,19 @@ export class PoolsStore {
 
 	/** Where a pool's run went, in words; null for a run sent to its profile directly. */
 	whereWords(run: WorkflowRun, nameOf: (profileId: string) => string): string | null {
-		return run.pool ? placeWords(run.pool, nameOf(run.profileId)) : null;
+		return run.pool ? placeWords(run.pool, nameOf(run.profileId), nameOf) : null;
+	}
+
+	queue(poolId: string): Promise<Result<PoolQueueView>> {
+		return workerApi().poolQueue({ poolId });
+	}
+
+	moveRun(runId: string, to: string | null): Promise<Result<WorkflowRun, MoveError>> {
+		return workerApi().moveRun({ runId, to });
+	}
+
+	memberGone(poolId: string, profileId: string): Promise<Result<GoneReport>> {
+		return workerApi().memberGone({ poolId, profileId });
 	}
 
 	choose(poolId: string | null): void {

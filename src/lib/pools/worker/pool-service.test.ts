@@ -1,10 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { appError, fail, ok } from '../../core/protocol/errors';
 import type { WorkerEvent } from '../../core/protocol/worker-api';
 import type { WorkflowRun } from '../../core/protocol/workflow-run';
 import type { WorkerContext } from '../../core/worker/context';
 import { MemoryStore } from '../../core/worker/kv-store';
-import type { NodeDefinitions, SubmitRunInput } from '../../workflows';
+import type { HandOverInput, NodeDefinitions, SubmitRunInput } from '../../workflows';
 import { parseObjectInfo } from '../../workflows/protocol/object-info';
 import type { PoolInput } from '../protocol/pool';
 import { PoolService, type PoolRunPort } from './pool-service';
@@ -26,9 +26,13 @@ interface Member {
 	files?: Map<string, Blob>;
 }
 
-function worker(kv: MemoryStore, members: Record<string, Member>) {
+function worker(kv: MemoryStore, members: Record<string, Member>, open: WorkflowRun[] = []) {
 	const submitted: SubmitRunInput[] = [];
 	const sentFiles: Array<{ to: string; name: string }> = [];
+	/** Every hand-over and submit, in order: a run is never sent before it is off its old server. */
+	const steps: string[] = [];
+	const handOvers: HandOverInput[] = [];
+	let handOverAnswer: 'ok' | 'refused' = 'ok';
 	const listeners: Array<(e: WorkerEvent) => void> = [];
 	const ctx = {
 		kv,
@@ -38,20 +42,31 @@ function worker(kv: MemoryStore, members: Record<string, Member>) {
 		},
 		onTabTopic: () => {},
 		notifyTabs: () => {},
+		isLeader: () => true,
 		emit: (e: WorkerEvent) => listeners.forEach((l) => l(e)),
 		onEmit: (l: (e: WorkerEvent) => void) => listeners.push(l)
 	} as unknown as WorkerContext;
+	const job = (promptId: string) => ({ promptId, position: 0, runId: null, title: 'job' });
 	const port: PoolRunPort = {
 		submit: async (input) => {
 			submitted.push(input);
-			return ok({ id: `run-${submitted.length}`, profileId: input.profileId, prompt: input.prompt, pool: input.pool } as WorkflowRun);
+			steps.push(`submit ${input.runId ?? ''} to ${input.profileId}`);
+			return ok({
+				id: input.runId ?? `run-${submitted.length}`,
+				profileId: input.profileId,
+				prompt: input.prompt,
+				pool: input.pool
+			} as WorkflowRun);
 		},
 		nodes: async (id) => ok(members[id]!.nodes),
 		// A member's queue holds what it had plus every run sent to it here (none ends in these tests).
-		queueLength: async (id) =>
-			members[id]!.queue === 'down'
-				? fail(appError('network', 'The server did not answer.'))
-				: ok((members[id]!.queue as number) + submitted.filter((s) => s.profileId === id).length),
+		queue: async (id) => {
+			const had = members[id]!.queue;
+			if (had === 'down') return fail(appError('network', 'The server did not answer.'));
+			const jobs = [...Array(had).keys()].map((i) => job(`old-${i}`));
+			for (const s of submitted) if (s.profileId === id) jobs.push(job(s.promptId ?? 'p'));
+			return ok({ running: jobs.slice(0, 1), pending: jobs.slice(1) });
+		},
 		inputFile: async (id, name) => {
 			const bytes = members[id]!.files?.get(name);
 			return bytes ? ok(bytes) : fail(appError('not-found', 'No such file.'));
@@ -59,10 +74,28 @@ function worker(kv: MemoryStore, members: Record<string, Member>) {
 		sendInput: async (to, file) => {
 			sentFiles.push({ to, name: file.name });
 			return ok({ name: `hashed_${file.name}` });
+		},
+		openRuns: async () => open,
+		getRun: async (id) => open.find((r) => r.id === id) ?? null,
+		handOver: async (input) => {
+			handOvers.push(input);
+			steps.push(`hand over ${input.runId} (${input.how})${input.movedTo ? ` to ${input.movedTo.profileId}` : ''}`);
+			if (handOverAnswer === 'refused') return fail(appError('invalid-input', 'The server kept the job.'));
+			return ok({ ...open.find((r) => r.id === input.runId)!, status: input.how === 'cancel' ? 'cancelled' : 'lost' });
 		}
 	};
 	const service = new PoolService(ctx, port, () => 1000);
-	return { api: service.api(), submitted, sentFiles, emit: ctx.emit, listeners };
+	return {
+		api: service.api(),
+		service,
+		submitted,
+		sentFiles,
+		steps,
+		handOvers,
+		refuseHandOvers: () => (handOverAnswer = 'refused'),
+		emit: ctx.emit,
+		listeners
+	};
 }
 
 const pool = (over: Partial<PoolInput> = {}): PoolInput => ({
@@ -187,5 +220,96 @@ describe('PoolService', () => {
 			w.emit({ type: 'run', run: { id, profileId, workflowId: 'w', status: 'succeeded', startedAt: 0, finishedAt: ms } as WorkflowRun });
 		await send();
 		expect(w.submitted.at(-1)!.profileId).toBe('b');
+	});
+});
+
+describe('runs moving between members', () => {
+	const members = () => ({
+		a: { nodes: server(['sd15.safetensors']), queue: 0 },
+		b: { nodes: server([]), queue: 0 },
+		c: { nodes: server(['sd15.safetensors'], ['photo.png']), queue: 0, files: new Map([['photo.png', new Blob(['png'])]]) }
+	});
+	const openRun = (id: string, profileId: string, poolId: string, over: Partial<WorkflowRun> = {}): WorkflowRun =>
+		({
+			...run,
+			id,
+			profileId,
+			promptId: `p-${id}`,
+			status: 'queued',
+			progress: { done: [], total: 3, current: null, step: null, finishing: false },
+			pool: { poolId, poolName: 'Home GPUs', pinned: false, skipped: [] },
+			sweep: { id: 's', cell: 4 },
+			...over
+		}) as WorkflowRun;
+
+	async function setUp(open: (poolId: string) => WorkflowRun[]) {
+		const kv = new MemoryStore();
+		const runs: WorkflowRun[] = [];
+		const w = worker(kv, members(), runs);
+		const saved = await w.api.savePool({ pool: pool() });
+		if (!saved.ok) throw new Error('not saved');
+		runs.push(...open(saved.value.id));
+		return { ...w, poolId: saved.value.id, runs };
+	}
+
+	it('moves a waiting run by cancelling it there first, confirmed, then sending it here, as the same sweep cell', async () => {
+		const w = await setUp((poolId) => [openRun('r1', 'c', poolId)]);
+		const moved = await w.api.moveRun({ runId: 'r1', to: 'a' });
+		expect(moved.ok).toBe(true);
+		const to = w.handOvers[0]!.movedTo!;
+		expect(w.steps).toEqual([`hand over r1 (cancel) to a`, `submit ${to.runId} to a`]);
+		expect(w.submitted[0]).toMatchObject({ runId: to.runId, promptId: to.promptId, sweep: { id: 's', cell: 4 } });
+		expect(w.submitted[0]!.pool?.movedFrom).toEqual({ runId: 'r1', profileId: 'c', why: 'moved by you' });
+	});
+
+	it('sends nothing when the old server did not confirm the cancel', async () => {
+		const w = await setUp((poolId) => [openRun('r1', 'c', poolId)]);
+		w.refuseHandOvers();
+		expect(await w.api.moveRun({ runId: 'r1', to: 'a' })).toEqual({
+			ok: false,
+			error: { kind: 'not-moved', message: 'The server kept the job.' }
+		});
+		expect(w.submitted).toEqual([]);
+	});
+
+	it('moves only a run that waits, and only to a member that can run it', async () => {
+		const w = await setUp((poolId) => [openRun('r1', 'c', poolId, { status: 'running', startedAt: 5 }), openRun('r2', 'c', poolId)]);
+		expect(await w.api.moveRun({ runId: 'r1', to: 'a' })).toMatchObject({ ok: false });
+		const toB = await w.api.moveRun({ runId: 'r2', to: 'b' });
+		expect(toB).toMatchObject({ ok: false, error: { message: expect.stringContaining('Server b lacks the model file sd15.safetensors') } });
+		expect(w.handOvers).toEqual([]);
+		expect(w.submitted).toEqual([]);
+	});
+
+	it('a member said gone is switched off; its waiting runs go to the others, what it ran ends lost and is never sent again', async () => {
+		const w = await setUp((poolId) => [
+			openRun('running', 'c', poolId, { status: 'running', startedAt: 5 }),
+			openRun('waiting', 'c', poolId),
+			openRun('elsewhere', 'a', poolId)
+		]);
+		const report = await w.api.memberGone({ poolId: w.poolId, profileId: 'c' });
+		expect(report).toEqual({ ok: true, value: { moved: 1, stopped: 1, stranded: 0 } });
+		expect(w.handOvers.map((h) => [h.runId, h.how, h.movedTo?.profileId ?? null])).toEqual([
+			['running', 'gone', null],
+			['waiting', 'gone', 'a']
+		]);
+		expect(w.submitted.map((s) => s.profileId)).toEqual(['a']);
+		expect((await w.api.listPools({}))[0]!.members.find((m) => m.profileId === 'c')?.enabled).toBe(false);
+		expect(await w.service.capacity(w.poolId)).toBe(4);
+	});
+
+	it('a waiting run its server says it forgot goes to the others by itself; a run that had started does not', async () => {
+		const w = await setUp((poolId) => [
+			openRun('forgotten', 'c', poolId, { status: 'lost', error: { kind: 'lost', title: 'Gone from the queue', message: '…' } }),
+			openRun('restarted', 'c', poolId, {
+				status: 'lost',
+				startedAt: 5,
+				error: { kind: 'lost', title: 'The server restarted', message: '…' }
+			})
+		]);
+		for (const id of ['forgotten', 'restarted', 'forgotten']) w.emit({ type: 'run', run: w.runs.find((r) => r.id === id)! });
+		await vi.waitFor(() => expect(w.submitted).toHaveLength(1));
+		expect(w.handOvers.map((h) => [h.runId, h.how, h.movedTo?.profileId])).toEqual([['forgotten', 'gone', 'a']]);
+		expect(w.submitted[0]!.pool?.movedFrom).toMatchObject({ runId: 'forgotten', profileId: 'c', why: 'gone from the queue' });
 	});
 });

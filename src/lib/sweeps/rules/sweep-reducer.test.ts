@@ -38,6 +38,24 @@ function after(inputs: SweepInput[], start = sweep(), ctx = context()) {
 }
 
 describe('stepSweep', () => {
+	it('follows a cell whose run a pool moved to another member, and reopens the sweep the old run had ended', () => {
+		const ctx = context();
+		let step = after([], sweep(6), ctx);
+		step = stepSweep(step.sweep, { kind: 'sent', index: 0 }, ctx);
+		const ids = step.sweep.cells.map((c) => c.runId!);
+		// Five succeed; the sixth's server forgets it (lost), which settles it and ends the sweep...
+		for (const runId of ids.slice(0, 5)) step = stepSweep(step.sweep, { kind: 'run', runId, status: 'succeeded' }, ctx);
+		step = stepSweep(step.sweep, { kind: 'run', runId: ids[5]!, status: 'lost' }, ctx);
+		expect(step.sweep.status).toBe('finished');
+		// ...then the pool says where it went: the cell follows that run, and the sweep runs again until it ends.
+		step = stepSweep(step.sweep, { kind: 'run', runId: ids[5]!, status: 'lost', movedTo: { runId: 'moved', promptId: 'moved-job' } }, ctx);
+		expect(step.sweep.status).toBe('running');
+		expect(step.sweep.cells[5]).toMatchObject({ status: 'sending', runId: 'moved', promptId: 'moved-job', attempts: 1 });
+		expect(step.effects).toEqual([]); // the pool sends it, not the sweep
+		step = stepSweep(step.sweep, { kind: 'run', runId: 'moved', status: 'succeeded' }, ctx);
+		expect(step.sweep.status).toBe('finished');
+		expect(step.sweep.cells.every((c) => c.status === 'succeeded')).toBe(true);
+	});
 	it('sends as many cells as the window allows, with ids stored before the send', () => {
 		const { sweep: s, effects } = stepSweep(sweep(2), { kind: 'tick' }, context());
 		expect(effects).toEqual([

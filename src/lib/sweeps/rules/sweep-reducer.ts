@@ -15,8 +15,12 @@ export type SweepInput =
 	| { kind: 'refused'; index: number; retryAfterMs: number | null; message: string }
 	/** The server refused the cell for good (invalid, not accepted): its run says why. */
 	| { kind: 'send-failed'; index: number; message: string }
-	/** A run of this sweep moved (the tracker's events, or its record read after a reload). */
-	| { kind: 'run'; runId: string; status: CellStatus }
+	/**
+	 * A run of this sweep moved (the tracker's events, or its record read after a reload). With
+	 * `movedTo`, a pool took the run off its server and sent it to another member as that run: the
+	 * cell follows the new run.
+	 */
+	| { kind: 'run'; runId: string; status: CellStatus; movedTo?: { runId: string; promptId: string } }
 	/** After a reload: a cell marked sending has no run record, so nothing was sent; it is sent again. */
 	| { kind: 'never-sent'; index: number }
 	| { kind: 'action'; action: SweepAction };
@@ -80,6 +84,15 @@ export function stepSweep(sweep: SweepRecord, input: SweepInput, ctx: StepContex
 		}
 		case 'run': {
 			const cell = next.cells.find((c) => c.runId === input.runId);
+			if (cell && input.movedTo && cell.status !== 'succeeded' && cell.status !== 'skipped') {
+				setCell(cell.index, { status: 'sending', runId: input.movedTo.runId, promptId: input.movedTo.promptId });
+				// The old run's end may have settled the cell, and the sweep with it: the moved run reopens it.
+				if (next.status === 'finished') {
+					const { finishedAt: _done, ...open } = next;
+					next = { ...open, status: 'running' };
+				}
+				break;
+			}
 			// Status only moves forward: a late "queued" cannot pull a finished cell back.
 			if (cell && IN_FLIGHT.has(cell.status) && input.status !== cell.status && rank(input.status) >= rank(cell.status))
 				setCell(cell.index, { status: input.status });

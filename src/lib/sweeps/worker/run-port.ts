@@ -6,8 +6,8 @@ import type { SubmitRunError, SubmitRunInput, SurfaceKind } from '../../workflow
 export interface SweepRunPort {
 	/** Sends a cell to its profile, or with `poolId` to the member the pool chooses. */
 	submit(input: SubmitRunInput, poolId: string | null): Promise<Result<WorkflowRun, SubmitRunError>>;
-	/** How many members of the pool are on (for the cells in flight at once); 0 when it is gone. */
-	poolSize(poolId: string): Promise<number>;
+	/** How many runs the pool takes at once now (its cells in flight at most); 0 when it is gone. */
+	poolCapacity(poolId: string): Promise<number>;
 	getRun(id: string): Promise<WorkflowRun | null>;
 	stopRun(runId: string): Promise<unknown>;
 	deleteRun(runId: string): Promise<void>;

@@ -9,7 +9,11 @@ import type { StartSweepInput, SweepRecord } from '../protocol/sweep';
 import { SweepService, type SweepRunPort } from './sweep-service';
 
 /** A worker that is the tabs' leader, over a store that outlives it (a reload keeps IndexedDB). */
-function worker(kv: MemoryStore, runs: Map<string, WorkflowRun>, options: { storeRun?: (input: SubmitRunInput) => boolean } = {}) {
+function worker(
+	kv: MemoryStore,
+	runs: Map<string, WorkflowRun>,
+	options: { storeRun?: (input: SubmitRunInput) => boolean; capacity?: () => number } = {}
+) {
 	const submitted: SubmitRunInput[] = [];
 	const via: Array<string | null> = [];
 	const leaders: Array<() => void> = [];
@@ -37,7 +41,7 @@ function worker(kv: MemoryStore, runs: Map<string, WorkflowRun>, options: { stor
 		deleteRun: async (id) => void runs.delete(id),
 		output: async () => ({ ok: false, error: { kind: 'not-found', message: 'none' } }),
 		surfaceKind: async () => 'local-comfyui',
-		poolSize: async (poolId) => (poolId === 'home' ? 3 : 0)
+		poolCapacity: async (poolId) => (poolId === 'home' ? (options.capacity?.() ?? 6) : 0)
 	};
 	const service = new SweepService(ctx, port);
 	return { api: service.api(), submitted, via, becomeLeader: () => leaders.forEach((l) => l()), emit: ctx.emit };
@@ -74,6 +78,19 @@ describe('SweepService', () => {
 		expect(started.ok && started.value.window).toBe(6);
 		expect(w.submitted.map((s) => s.sweep?.cell)).toEqual([0, 1, 2, 3, 4, 5]);
 		expect(new Set(w.via)).toEqual(new Set(['home']));
+	});
+
+	it('keeps as many cells in flight as the pool takes now: a member switched on widens the window at once', async () => {
+		let capacity = 2;
+		const w = worker(new MemoryStore(), new Map(), { capacity: () => capacity });
+		const many = { ...input, poolId: 'home', axes: [{ ...input.axes[0]!, values: [1, 2, 3, 4, 5, 6, 7, 8] }] };
+		await w.api.startSweep(many);
+		await settle();
+		expect(w.submitted.map((s) => s.sweep?.cell)).toEqual([0, 1]);
+		capacity = 6; // a second and a third member switched on
+		w.emit({ type: 'pools', pools: [] });
+		await settle();
+		expect(w.submitted.map((s) => s.sweep?.cell)).toEqual([0, 1, 2, 3, 4, 5]);
 	});
 
 	it('after a reload follows the cells it sent and sends again only the one never sent, with the same ids', async () => {

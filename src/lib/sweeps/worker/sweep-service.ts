@@ -66,7 +66,17 @@ export class SweepService {
 		ctx.onEmit((event) => {
 			if (event.type !== 'run' || !event.run.sweep) return;
 			const status = cellStatusOf(event.run);
-			void this.step(event.run.sweep.id, { kind: 'run', runId: event.run.id, status });
+			const movedTo = event.run.movedTo;
+			void this.step(event.run.sweep.id, {
+				kind: 'run',
+				runId: event.run.id,
+				status,
+				...(movedTo ? { movedTo: { runId: movedTo.runId, promptId: movedTo.promptId } } : {})
+			});
+		});
+		// A pool's members switched on or off: its sweeps' windows follow at once.
+		ctx.onEmit((event) => {
+			if (event.type === 'pools' && ctx.isLeader()) void this.poolsChanged();
 		});
 		ctx.onEmit((event) => {
 			if (event.type !== 'model-run' || !event.run.sweep) return;
@@ -100,12 +110,8 @@ export class SweepService {
 		if (!plan.ok) return fail(appError('invalid-input', plan.message));
 		if (input.model && !this.models) return fail(appError('invalid-input', 'Model sweeps are not available here.'));
 		const kind = input.model ? null : await this.runs.surfaceKind(input.profileId);
-		// Through a pool, each member on gets the window of a local ComfyUI: one running, one waiting.
-		const window = input.model
-			? MODEL_WINDOW
-			: input.poolId
-				? Math.max(1, await this.runs.poolSize(input.poolId)) * WINDOW['local-comfyui']
-				: WINDOW[kind ?? 'cloud-v1'];
+		// Through a pool, the pool says how many runs it takes at once (read again at every step).
+		const window = input.model ? MODEL_WINDOW : input.poolId ? await this.poolWindow(input.poolId) : WINDOW[kind ?? 'cloud-v1'];
 		const sweep: SweepRecord = {
 			schemaVersion: SWEEP_SCHEMA_VERSION,
 			id: crypto.randomUUID(),
@@ -151,13 +157,24 @@ export class SweepService {
 		}
 	}
 
+	/** Cells a pool's sweep keeps in flight: what the pool takes at once, at least one while it has a member on. */
+	private async poolWindow(poolId: string): Promise<number> {
+		return Math.max(1, await this.runs.poolCapacity(poolId));
+	}
+
+	private async poolsChanged(): Promise<void> {
+		for (const sweep of this.cached.values()) if (sweep.poolId && sweep.status === 'running') await this.step(sweep.id, { kind: 'tick' });
+	}
+
 	/** One step of one sweep: read, reduce, save, tell the page, perform. */
 	private step(id: string, input: SweepInput): Promise<SweepRecord | null> {
 		const previous = this.chains.get(id) ?? Promise.resolve();
 		const next = previous.then(async () => {
 			const sweep = this.cached.get(id) ?? (await this.repo.get(id));
 			if (!sweep) return null;
-			const { sweep: after, effects } = stepSweep(sweep, input, {
+			// A pool's sweep keeps as many cells in flight as the pool takes now.
+			const window = sweep.poolId && !sweep.model ? await this.poolWindow(sweep.poolId) : sweep.window;
+			const { sweep: after, effects } = stepSweep(window === sweep.window ? sweep : { ...sweep, window }, input, {
 				now: this.now(),
 				newId: () => crypto.randomUUID(),
 				dispatch: this.ctx.isLeader()

@@ -4,7 +4,7 @@ import type { SurfaceKind } from './surface-kind';
 import type { BundleApi } from './bundle';
 import type { AppError, Result } from '../../core/protocol/errors';
 import type { NodeDefinitions } from './object-info';
-import type { NodeProblems, RunPlacement, WorkflowRun } from '../../core/protocol/workflow-run';
+import type { NodeProblems, RunError, RunPlacement, WorkflowRun } from '../../core/protocol/workflow-run';
 import type { ApiPrompt, FileRef } from './workflow-api';
 
 export type { SavedWorkflow };
@@ -87,6 +87,16 @@ export interface SubmitRunInput {
 	/** A pool chose this profile for the run. */
 	pool?: RunPlacement;
 }
+
+/**
+ * A run taken off its server so that a pool can send it elsewhere (`run-handover.ts`): `cancel` a
+ * waiting job there and wait for that server to confirm it; `gone`: the server forgot the job, or
+ * the person says the server is gone, and the run ends lost with `why`. `movedTo` names the run
+ * that replaces it (only for a job that never started).
+ */
+export type HandOverInput =
+	| { runId: string; how: 'cancel'; movedTo: NonNullable<WorkflowRun['movedTo']> }
+	| { runId: string; how: 'gone'; why: RunError; movedTo: WorkflowRun['movedTo'] | null };
 
 export interface SaveWorkflowInput {
 	id?: string;

@@ -140,7 +140,7 @@ describe('a job the server no longer knows', () => {
 	});
 
 	it('probes the server again when its socket greets us a second time (a reconnect)', () => {
-		const { greet, restarted } = onServer({ kind: 'waiting' });
+		const { greet, restarted } = onServer({ kind: 'waiting', running: false });
 		greet();
 		expect(restarted).toEqual([]);
 		greet();
@@ -154,7 +154,7 @@ describe('a job the service names itself (v2)', () => {
 		const surface = {
 			read: async (job: { promptId: string }) => {
 				asked.push(job.promptId);
-				return { ok: true, value: { kind: 'waiting' } };
+				return { ok: true, value: { kind: 'waiting', running: false } };
 			}
 		};
 		const { tracker } = trackerOver({ surface, now: () => 0, started: false });
@@ -300,7 +300,7 @@ describe('a job another client runs on a local ComfyUI (its events go to that cl
 			kind: 'local-comfyui',
 			liveEvents: 'profile-socket',
 			activeJobs: async () => (queueReads++, { ok: true, value: [{ promptId: 'p1', position: 0, running: true }] }),
-			read: async () => ({ ok: true, value: { kind: 'waiting' } })
+			read: async () => ({ ok: true, value: { kind: 'waiting', running: false } })
 		};
 		const { tracker, send } = trackerOver({ surface, now: () => clock, socketOpen: () => true });
 		tracker.track({ ...run(), status: 'running', elsewhere: true });

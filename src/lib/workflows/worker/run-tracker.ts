@@ -4,7 +4,7 @@
  * queue on a local runtime) is the source of truth, so a run missed while the socket was down or
  * the phone asleep is caught up. Everything read goes through the pure reducer.
  */
-import { isTerminal, type WorkflowRun } from '../rules/run-record';
+import { isTerminal, type RunError, type WorkflowRun } from '../rules/run-record';
 import { applyCanceling, applyHistory, applyJobState, applyServerEvent, explainFailure } from '../rules/run-reducer';
 import type { ServerEvent } from '../protocol/workflow-events';
 import type { SocketMessage, WorkflowContext } from './socket-message';
@@ -149,6 +149,23 @@ export class RunTracker {
 		this.update({ ...current, status: 'cancelled', finishedAt: this.now() }, true);
 	}
 
+	/**
+	 * The run leaves its server for good, ending here as `status` (a confirmed cancel, or lost), and
+	 * saying where a pool sent it instead: one record, one event, so a follower never sees the end
+	 * without the move. A run already lost keeps its end and gains the move.
+	 */
+	handedOver(run: WorkflowRun, end: { status: 'cancelled' | 'lost'; error?: RunError; movedTo?: WorkflowRun['movedTo'] }): WorkflowRun {
+		const current = this.current(run);
+		const ended = isTerminal(current.status)
+			? current
+			: end.status === 'lost' && end.error
+				? lost(current, this.now(), end.error)
+				: { ...current, status: end.status, finishedAt: this.now() };
+		const next = end.movedTo ? { ...ended, movedTo: end.movedTo } : ended;
+		this.update(next, true);
+		return next;
+	}
+
 	private readonly lastLiveQueueRead = new Map<string, number>();
 	/** When each profile's server last said its queue changed: a job list read before then is out of date. */
 	private readonly queueChangedAt = new Map<string, number>();
@@ -281,8 +298,12 @@ export class RunTracker {
 				const next = applyHistory(this.current(run), reading.entry, this.now());
 				return isTerminal(next.status) ? this.update(explainFailure(next), true) : this.update(next);
 			}
-			case 'waiting':
-				return;
+			case 'waiting': {
+				// Read without a socket (a pool's member that is not the profile in use): the queue says whether it started.
+				const current = this.current(run);
+				const next = applyJobState(current, reading.running ? 'in_progress' : 'pending', this.now());
+				return next === current ? undefined : this.update(next, true);
+			}
 			case 'vanished': {
 				// Neither in the history nor the queue: the server restarted (its history lives in memory), or
 				// the job was deleted while it waited. Not a cancel: only a cancel asked for here is one (`cancelled`).

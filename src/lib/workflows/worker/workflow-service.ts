@@ -7,7 +7,7 @@
 import { appError, fail, ok, type Result } from '../../core/protocol/errors';
 import type { NodeDefinitions } from '../protocol/object-info';
 import { definitionsOf } from '../rules/definitions-of';
-import type { WorkflowRun } from '../rules/run-record';
+import { isTerminal, type WorkflowRun } from '../rules/run-record';
 import { nodeTitle, type ImportResult } from '../rules/workflow-import';
 import { importWorkflowTexts, type ImportDefinitions, type ImportTexts } from '../rules/converter/import-workflow';
 import { workflowFromFileTexts } from '../protocol/files/workflow-texts';
@@ -18,6 +18,7 @@ import type { WorkflowContext } from './socket-message';
 import type {
 	CancelManyReport,
 	CancelReport,
+	HandOverInput,
 	ServerHistoryDelete,
 	ObjectInfoView,
 	QueueView,
@@ -29,6 +30,7 @@ import { LibraryRepo } from './library-repo';
 import { RunTracker } from './run-tracker';
 import { RunSubmitter } from './run-submitter';
 import { RunsRepo } from './runs-repo';
+import { handOverRun } from './run-handover';
 import { Surfaces, type WorkflowSurface } from './surfaces';
 import { RunBundles } from './run-bundles';
 import type { JsonObject } from '../../core/protocol/json';
@@ -127,6 +129,16 @@ export class WorkflowService {
 		if (!surface.ok) return { surface: null, version: null };
 		const version = await surface.value.serverVersion();
 		return { surface: surface.value.kind, version: version.ok ? version.value : null };
+	}
+
+	/** Takes a run off its server for a pool to send elsewhere (worker-internal: the pool calls it, not the page). */
+	handOver(input: HandOverInput): Promise<Result<WorkflowRun>> {
+		return handOverRun({ runs: this.runs, tracker: this.tracker, surfaces: this.surfaces }, input);
+	}
+
+	/** The runs not yet ended, as they are now. */
+	async openRuns(): Promise<WorkflowRun[]> {
+		return (await this.runs.open()).map((run) => this.tracker.newest(run.id) ?? run).filter((run) => !isTerminal(run.status));
 	}
 
 	private surface(profileId: string): Promise<Result<WorkflowSurface>> {

@@ -85,7 +85,8 @@ export abstract class ComfyApiSurface implements WorkflowSurface {
 		if (history.value) return ok({ kind: 'history', entry: history.value });
 		const active = await this.activeJobs();
 		if (!active.ok) return active;
-		return ok({ kind: active.value.some((j) => j.promptId === job.promptId) ? 'waiting' : 'vanished' });
+		const listed = active.value.find((j) => j.promptId === job.promptId);
+		return ok(listed ? { kind: 'waiting', running: listed.running } : { kind: 'vanished' });
 	}
 
 	async activeJobs(): Promise<Result<ActiveJob[]>> {

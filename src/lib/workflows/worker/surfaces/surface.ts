@@ -65,8 +65,8 @@ export type JobReading =
 	| { kind: 'status'; state: JobState; history: HistoryEntry | null; canceling?: boolean }
 	/** No job-status route: the history is the state. */
 	| { kind: 'history'; entry: HistoryEntry }
-	/** No history yet, and the job is in the queue. */
-	| { kind: 'waiting' }
+	/** No history yet, and the job is in the queue: running there, or waiting its turn. */
+	| { kind: 'waiting'; running: boolean }
 	/** No history, and not in the queue: deleted while pending (such a job never reaches the history). */
 	| { kind: 'vanished' };
 

@@ -1,0 +1,15 @@
+/** What saying a member is gone did, in words. Pure. */
+import type { GoneReport } from '../protocol/pool';
+
+const runs = (n: number) => `${n} run${n === 1 ? '' : 's'}`;
+
+export function goneWords(name: string, report: GoneReport): string {
+	const parts = [`${name} is switched off in this pool.`];
+	if (report.moved > 0) parts.push(`${runs(report.moved)} waiting there went to the other members.`);
+	if (report.stranded > 0) parts.push(`${runs(report.stranded)} waiting there could go nowhere else: each says why.`);
+	if (report.stopped === 1) parts.push('The run it was running ended there and was not sent again: run it again if you want it.');
+	if (report.stopped > 1)
+		parts.push(`The ${report.stopped} runs it was running ended there and were not sent again: run them again if you want them.`);
+	if (report.moved + report.stranded + report.stopped === 0) parts.push('None of this pool’s runs were there.');
+	return parts.join(' ');
+}
