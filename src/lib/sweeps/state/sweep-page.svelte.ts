@@ -106,10 +106,21 @@ export class SweepPageStore {
 		setTimeout(() => URL.revokeObjectURL(url), 10_000);
 	}
 
+	/** Each cell's words, made once per sweep: a cell's values never change, and the grid asks on every update. */
+	private cellWords = new Map<number, string>();
+	private wordsOf: string | null = null;
+
 	/** The values a cell sets, as its caption: "seed 2, cfg 6". */
 	valuesOf(cell: SweepCell): string {
-		if (!this.sweep) return '';
-		return this.sweep.axes.map((a, i) => `${a.label.split(' · ').at(-1)} ${valueWords(cell.values[i] ?? '')}`).join(', ');
+		const sweep = this.sweep;
+		if (!sweep) return '';
+		if (this.wordsOf !== sweep.id) [this.cellWords, this.wordsOf] = [new Map(), sweep.id];
+		let words = this.cellWords.get(cell.index);
+		if (words === undefined) {
+			words = sweep.axes.map((a, i) => `${a.label.split(' · ').at(-1)} ${valueWords(cell.values[i] ?? '')}`).join(', ');
+			this.cellWords.set(cell.index, words);
+		}
+		return words;
 	}
 }
 
