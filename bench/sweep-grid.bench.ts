@@ -20,7 +20,13 @@ const ROUNDS = 3;
 const SCROLL_MS = 3000;
 /** SWEEP_BENCH_TRACE=dir writes a Chromium trace of the last round's scrolls and of the submit there, to see where frames go. */
 const TRACE_DIR = process.env['SWEEP_BENCH_TRACE'];
-const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'v8.execute', 'disabled-by-default-devtools.timeline.frame'];
+const TRACE_CATEGORIES = [
+	'devtools.timeline',
+	'disabled-by-default-devtools.timeline',
+	'blink',
+	'v8.execute',
+	'disabled-by-default-devtools.timeline.frame'
+];
 
 /** Runs `during`, traced into `name` under TRACE_DIR when that is set. */
 async function traced<T>(browser: Browser, page: Page, name: string, trace: boolean, during: () => Promise<T>): Promise<T> {

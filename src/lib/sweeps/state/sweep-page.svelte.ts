@@ -17,6 +17,8 @@ export class SweepPageStore {
 	sweep = $state.raw<SweepRecord | null>(null);
 	missing = $state(false);
 	page = $state(0);
+	/** The output the grid shows of each run (a workflow's output node, a model result's asset path); null: each run's first. */
+	shownSource = $state<string | null>(null);
 	/** Cells picked to compare (by index), at most two. */
 	readonly picked = new SvelteSet<number>();
 	private unsubscribe: (() => void) | undefined;
