@@ -169,7 +169,7 @@ export class WorkflowService {
 	private async importFile(file: File, profileId: string | null): Promise<ImportResult> {
 		const label = `"${file.name}"`;
 		// Files ComfyUI saved (images, audio, video) are read by their metadata only, within caps.
-		const embedded = await readWorkflowFile({ source: file }, new AbortController().signal);
+		const embedded = await readWorkflowFile({ source: file, alsoKeys: [SWEEP_TEXT_KEY] }, new AbortController().signal);
 		if (embedded.ok) {
 			const sweepId = sweepNamedIn(embedded.texts);
 			const imported = await this.importTexts(workflowFromFileTexts(embedded.texts), label, profileId);
