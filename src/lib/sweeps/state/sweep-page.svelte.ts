@@ -8,6 +8,7 @@ import type { SweepAction, SweepCell, SweepRecord } from '../protocol/sweep';
 import { gridShape, progressWords, tally } from '../rules/sweep-grid';
 import { valueWords } from '../rules/sweep-plan';
 import { cellRows, sweepCsv, sweepJson, type CellRunFacts } from '../rules/sweep-export';
+import { nodeLabel, outputChoices, type OutputChoice } from '../rules/output-choices';
 
 export class SweepPageStore {
 	/**
@@ -106,6 +107,13 @@ export class SweepPageStore {
 		a.download = `sweep-${sweep.title.replace(/[^\w.-]+/g, '-').slice(0, 40)}-${sweep.id.slice(0, 8)}.${extension}`;
 		a.click();
 		setTimeout(() => URL.revokeObjectURL(url), 10_000);
+	}
+
+	/** The grid's output choices from the sources the cells' runs have: a model's asset paths as they are, a workflow's nodes by title. */
+	outputChoices(sources: Iterable<string>): OutputChoice[] {
+		const sweep = this.sweep;
+		if (!sweep) return [];
+		return outputChoices(sources, (source) => (sweep.model ? source : nodeLabel(sweep.base, source)));
 	}
 
 	/** Each cell's words, made once per sweep: a cell's values never change, and the grid asks on every update. */
