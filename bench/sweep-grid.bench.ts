@@ -4,7 +4,7 @@
  * and the page's longest task while a 400-cell sweep is submitted and its first cells run (target
  * < 50 ms).
  */
-import type { Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { demoConfig, serveApp } from '../scripts/serve-app';
 import { MODEL_RUN_VERSION, type ModelRun } from '../src/lib/core/protocol/model-run';
 import { MODEL_BYTES_KEY, MODEL_RUN_KEY, SWEEP_KEY } from '../src/lib/core/protocol/storage-keys';
@@ -18,6 +18,27 @@ import { check, report } from './support/report';
 const SIDE = 20;
 const ROUNDS = 3;
 const SCROLL_MS = 3000;
+/** SWEEP_BENCH_TRACE=dir writes a Chromium trace of the last round's scrolls and of the submit there, to see where frames go. */
+const TRACE_DIR = process.env['SWEEP_BENCH_TRACE'];
+const TRACE_CATEGORIES = [
+	'devtools.timeline',
+	'disabled-by-default-devtools.timeline',
+	'blink',
+	'v8.execute',
+	'disabled-by-default-devtools.timeline.frame'
+];
+
+/** Runs `during`, traced into `name` under TRACE_DIR when that is set. */
+async function traced<T>(browser: Browser, page: Page, name: string, trace: boolean, during: () => Promise<T>): Promise<T> {
+	if (!TRACE_DIR || !trace) return during();
+	await browser.startTracing(page, { path: `${TRACE_DIR}/${name}.json`, categories: TRACE_CATEGORIES });
+	try {
+		return await during();
+	} finally {
+		await browser.stopTracing();
+	}
+}
+
 const MODELS = Array.from({ length: SIDE }, (_, i) => `bench/model-${i}`);
 
 function sweepRecord(): SweepRecord {
@@ -198,7 +219,8 @@ try {
 
 	// SWEEP_BENCH_SUBMIT_ONLY=1 measures the submit alone.
 	if (process.env['SWEEP_BENCH_SUBMIT_ONLY'] !== '1') await scrollBench(page);
-	await submitBench(page);
+	// SWEEP_BENCH_SCROLL_ONLY=1 measures the scroll alone.
+	if (process.env['SWEEP_BENCH_SCROLL_ONLY'] !== '1') await submitBench(page);
 	await context.close();
 } finally {
 	await browser.close();
@@ -225,11 +247,12 @@ async function scrollBench(page: Page): Promise<void> {
 		await until(page, `document.querySelectorAll('[data-cell]').length >= ${SIDE * SIDE}`);
 		await firstImages(page, '[aria-label="Sweep grid"] img[alt="Output"]', 12);
 		gridCells = await page.locator('[data-cell]').count();
-		grid.push(percentile(await scrollFrames(page, '[aria-label="Sweep grid"]'), 95));
+		const last = round === ROUNDS - 1;
+		grid.push(percentile(await traced(browser, page, 'grid-scroll', last, () => scrollFrames(page, '[aria-label="Sweep grid"]')), 95));
 
 		await openPlainPage(page, pictures);
 		await firstImages(page, '#scroller img', 12);
-		plain.push(percentile(await scrollFrames(page, '#scroller'), 95));
+		plain.push(percentile(await traced(browser, page, 'plain-scroll', last, () => scrollFrames(page, '#scroller')), 95));
 	}
 	check('the grid shows all 400 cells', gridCells === SIDE * SIDE, `${gridCells} cells`);
 	const gridP95 = median(grid);
@@ -273,15 +296,17 @@ async function submitBench(page: Page): Promise<void> {
 		new PerformanceObserver((list) => { for (const e of list.getEntries()) { window.__longTasks.push(e.duration); window.__longAt.push(Math.round(e.startTime - window.__clickedAt)); } }).observe({ type: 'longtask' });
 	})()`);
 	const clicked = Date.now();
-	await start.click();
-	await page.waitForURL(/\/sweeps\//);
 	const progress = page.getByRole('status', { name: 'Sweep progress' });
-	// The first cells are sent and run while the grid fills in; 20 s or 40 cells done, whichever first.
-	for (let waited = 0; waited < 20_000; waited += 250) {
-		const words = (await progress.textContent().catch(() => '')) ?? '';
-		if (Number(/(\d+) of \d+ done/.exec(words)?.[1] ?? 0) >= 40) break;
-		await page.waitForTimeout(250);
-	}
+	await traced(browser, page, 'submit', true, async () => {
+		await start.click();
+		await page.waitForURL(/\/sweeps\//);
+		// The first cells are sent and run while the grid fills in; 20 s or 40 cells done, whichever first.
+		for (let waited = 0; waited < 20_000; waited += 250) {
+			const words = (await progress.textContent().catch(() => '')) ?? '';
+			if (Number(/(\d+) of \d+ done/.exec(words)?.[1] ?? 0) >= 40) break;
+			await page.waitForTimeout(250);
+		}
+	});
 	const watched = Date.now() - clicked;
 	const longTasks = (await page.evaluate('window.__longTasks')) as number[];
 	const done = (await progress.textContent()) ?? '';

@@ -3,6 +3,7 @@
  * Runs are caught with the router's provider hold, never slowed down; the router's in-flight limit
  * refuses the calls past it (429), and its dispatch counters say each cell ran once.
  */
+import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { counters, holdProvider, releaseProvider, routerControl, untilHeld } from './models-helpers';
@@ -64,4 +65,24 @@ test('a model sweep across 3 models fills its grid, paced by the router’s in-f
 	await expect(star).toHaveAttribute('aria-pressed', 'true');
 	await page.getByRole('button', { name: 'Zoom in' }).click();
 	await expect(page.getByRole('group', { name: 'Grid zoom' })).toContainText('125 %');
+
+	// Its grid picture carries no workflow, only the sweep: dropped back on Runboard, it reopens the sweep.
+	const sweepUrl = page.url();
+	const download = page.waitForEvent('download');
+	await page.getByRole('button', { name: 'Save grid as PNG' }).click();
+	const picture = await (await download).path();
+	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Workflows' }).click();
+	await page
+		.getByLabel('Workflow file to import')
+		.setInputFiles({ name: 'model-sweep.png', mimeType: 'image/png', buffer: readFileSync(picture) });
+	await expect(page).toHaveURL(sweepUrl);
+	await expect(progress(page)).toHaveText('Finished: 6 of 6 done');
+
+	// The Runs list shows the model sweep as one entry, which opens its grid.
+	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Runs' }).click();
+	const entry = page.getByRole('link', { name: /Sweep: .+ \(6 runs\)/ });
+	await expect(entry).toHaveCount(1);
+	await entry.click();
+	await expect(page).toHaveURL(sweepUrl);
+	await expect(page.locator(CELLS)).toHaveCount(6);
 });

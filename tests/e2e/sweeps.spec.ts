@@ -4,6 +4,7 @@
  * counters say how many jobs were submitted.
  */
 import { readFileSync } from 'node:fs';
+import sharp from 'sharp';
 import type { Page } from '@playwright/test';
 import { expect, hasHorizontalScroll, openExample, test, workflowControl, type Control } from './fixtures';
 import { axeViolations } from './axe-check';
@@ -199,4 +200,41 @@ test.describe('the end of a sweep', () => {
 		const titles = () => page.evaluate(async () => (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => n.title));
 		await expect.poll(titles, { timeout: 20_000 }).toEqual(['The sweep of Text to image finished']);
 	});
+});
+
+test('a sweep of a workflow with two output nodes shows the one picked for the grid, with a count of the rest @phone', async ({
+	page,
+	openApp
+}) => {
+	await openApp('/');
+	await openExample(page, 'Image edit');
+	const load = page.getByRole('region', { name: 'Node Load Image' });
+	const cat = await sharp({ create: { width: 96, height: 64, channels: 3, background: { r: 30, g: 90, b: 200 } } })
+		.png()
+		.toBuffer();
+	await load.locator('input[type=file]').first().setInputFiles({ name: 'cat.png', mimeType: 'image/png', buffer: cat });
+	await expect(load.getByLabel(/^image: (image|file name) on the service$/)).toHaveValue(/_cat\.png$/);
+	await page.getByText('Sweep: vary inputs').click();
+	await page.getByRole('button', { name: 'Add an input to vary' }).click();
+	const blur = page.getByRole('group', { name: 'Input to vary 1 (columns)' });
+	await blur.getByRole('combobox', { name: 'Input' }).selectOption({ label: 'Image Blur · blur radius' });
+	await blur.getByRole('textbox', { name: 'Values of input to vary 1' }).fill('1, 2');
+	await page.getByRole('button', { name: 'Start sweep of 2 runs' }).click();
+	await expect(page).toHaveURL(/\/sweeps\//);
+	await expect(progress(page)).toHaveText('Finished: 2 of 2 done', { timeout: 30_000 });
+
+	// Each run has two outputs (the saved edit, the scaled preview): the first is shown, the other counted.
+	const grid = page.getByRole('region', { name: 'Sweep grid' });
+	const first = grid.locator(`${CELLS}[data-cell="0"]`);
+	await expect(first.getByRole('img', { name: 'Output' })).toBeVisible();
+	await expect(first).toContainText('+1 more');
+	const shown = page.getByRole('combobox', { name: 'Output shown' });
+	await expect(shown.getByRole('option')).toHaveText(['The first of each run', 'Save Image #6', 'Preview (scaled) #7']);
+	const savedSrc = await first.getByRole('img', { name: 'Output' }).getAttribute('src');
+
+	// The scaled preview instead, in every cell.
+	await shown.selectOption({ label: 'Preview (scaled) #7' });
+	await expect(first.getByRole('img', { name: 'Output' })).not.toHaveAttribute('src', savedSrc ?? '');
+	await expect(grid.getByRole('img', { name: 'Output' })).toHaveCount(2);
+	await expect(first).toContainText('+1 more');
 });

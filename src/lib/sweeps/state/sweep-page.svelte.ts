@@ -8,6 +8,7 @@ import type { SweepAction, SweepCell, SweepRecord } from '../protocol/sweep';
 import { gridShape, progressWords, tally } from '../rules/sweep-grid';
 import { valueWords } from '../rules/sweep-plan';
 import { cellRows, sweepCsv, sweepJson, type CellRunFacts } from '../rules/sweep-export';
+import { nodeLabel, outputChoices, type OutputChoice } from '../rules/output-choices';
 
 export class SweepPageStore {
 	/**
@@ -17,6 +18,8 @@ export class SweepPageStore {
 	sweep = $state.raw<SweepRecord | null>(null);
 	missing = $state(false);
 	page = $state(0);
+	/** The output the grid shows of each run (a workflow's output node, a model result's asset path); null: each run's first. */
+	shownSource = $state<string | null>(null);
 	/** Cells picked to compare (by index), at most two. */
 	readonly picked = new SvelteSet<number>();
 	private unsubscribe: (() => void) | undefined;
@@ -106,10 +109,28 @@ export class SweepPageStore {
 		setTimeout(() => URL.revokeObjectURL(url), 10_000);
 	}
 
+	/** The grid's output choices from the sources the cells' runs have: a model's asset paths as they are, a workflow's nodes by title. */
+	outputChoices(sources: Iterable<string>): OutputChoice[] {
+		const sweep = this.sweep;
+		if (!sweep) return [];
+		return outputChoices(sources, (source) => (sweep.model ? source : nodeLabel(sweep.base, source)));
+	}
+
+	/** Each cell's words, made once per sweep: a cell's values never change, and the grid asks on every update. */
+	private cellWords = new Map<number, string>();
+	private wordsOf: string | null = null;
+
 	/** The values a cell sets, as its caption: "seed 2, cfg 6". */
 	valuesOf(cell: SweepCell): string {
-		if (!this.sweep) return '';
-		return this.sweep.axes.map((a, i) => `${a.label.split(' · ').at(-1)} ${valueWords(cell.values[i] ?? '')}`).join(', ');
+		const sweep = this.sweep;
+		if (!sweep) return '';
+		if (this.wordsOf !== sweep.id) [this.cellWords, this.wordsOf] = [new Map(), sweep.id];
+		let words = this.cellWords.get(cell.index);
+		if (words === undefined) {
+			words = sweep.axes.map((a, i) => `${a.label.split(' · ').at(-1)} ${valueWords(cell.values[i] ?? '')}`).join(', ');
+			this.cellWords.set(cell.index, words);
+		}
+		return words;
 	}
 }
 

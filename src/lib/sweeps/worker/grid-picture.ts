@@ -41,9 +41,10 @@ export async function gridPicture(sweep: SweepRecord, imageOf: (cell: SweepCell)
 	}
 	const png = new Uint8Array(await (await canvas.convertToBlob({ type: 'image/png' })).arrayBuffer());
 	const { cells, ...plan } = sweep;
-	const texts = {
-		prompt: JSON.stringify(sweep.model ? sweep.model.bodies : sweep.base),
-		[SWEEP_TEXT_KEY]: JSON.stringify({ ...plan, cells: cells.map((c) => ({ index: c.index, values: c.values, runId: c.runId })) })
-	};
+	const sweepText = JSON.stringify({ ...plan, cells: cells.map((c) => ({ index: c.index, values: c.values, runId: c.runId })) });
+	// A model sweep has no workflow: its bodies travel in the sweep's own text, and no `prompt` poses as one.
+	const texts: Record<string, string> = sweep.model
+		? { [SWEEP_TEXT_KEY]: sweepText }
+		: { prompt: JSON.stringify(sweep.base), [SWEEP_TEXT_KEY]: sweepText };
 	return ok(new Blob([withTextChunks(png, texts) as Uint8Array<ArrayBuffer>], { type: 'image/png' }));
 }

@@ -1,11 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
 import { appError, fail, ok } from '../../core/protocol/errors';
-import type { WorkerEvent } from '../../core/protocol/worker-api';
 import type { ModelRun } from '../../core/protocol/model-run';
-import type { WorkerContext } from '../../core/worker/context';
 import { MemoryStore } from '../../core/worker/kv-store';
 import { MODEL_AXIS, type StartSweepInput, type SweepRecord } from '../protocol/sweep';
-import { SweepService, type SweepModelPort, type SweepRunPort } from './sweep-service';
+import type { SweepModelPort } from './sweep-service';
+import { settle, sweepWorker } from './testing/sweep-worker';
 
 type Started = Parameters<SweepModelPort['start']>[0];
 
@@ -13,17 +12,6 @@ type Started = Parameters<SweepModelPort['start']>[0];
 function worker(kv: MemoryStore, runs: Map<string, ModelRun>) {
 	const started: Started[] = [];
 	const deleted: string[] = [];
-	const leaders: Array<() => void> = [];
-	const listeners: Array<(e: WorkerEvent) => void> = [];
-	const ctx = {
-		kv,
-		isLeader: () => true,
-		onLeader: (l: () => void) => leaders.push(l),
-		onTabTopic: () => {},
-		notifyTabs: () => {},
-		emit: (e: WorkerEvent) => listeners.forEach((l) => l(e)),
-		onEmit: (l: (e: WorkerEvent) => void) => listeners.push(l)
-	} as unknown as WorkerContext;
 	const models: SweepModelPort = {
 		start: async (input) => {
 			started.push(input);
@@ -42,13 +30,13 @@ function worker(kv: MemoryStore, runs: Map<string, ModelRun>) {
 		deleteRun: async (id) => void (deleted.push(id), runs.delete(id)),
 		bytes: async () => null
 	};
-	const service = new SweepService(ctx, {} as SweepRunPort, models);
+	const w = sweepWorker(kv, { models });
 	const move = (id: string, change: Partial<ModelRun>) => {
 		const run = { ...runs.get(id)!, ...change };
 		runs.set(id, run);
-		ctx.emit({ type: 'model-run', run });
+		w.emit({ type: 'model-run', run });
 	};
-	return { api: service.api(), started, deleted, move, becomeLeader: () => leaders.forEach((l) => l()) };
+	return { ...w, started, deleted, move };
 }
 
 const models = ['lumen/flux-1', 'stratus/sd-3', 'vertex/imagen-3'];
@@ -68,7 +56,6 @@ const input: StartSweepInput = {
 	}
 };
 
-const settle = () => new Promise((r) => setTimeout(r, 20));
 const sweepOf = async (w: ReturnType<typeof worker>, id: string) => (await w.api.getSweep({ id }))!;
 
 describe('a model sweep', () => {
@@ -129,9 +116,7 @@ describe('a model sweep', () => {
 	});
 
 	it('says why a model sweep cannot start where no model runs are wired in', async () => {
-		const kv = new MemoryStore();
-		const ctx = { kv, isLeader: () => true, onLeader: () => {}, onTabTopic: () => {}, onEmit: () => {} } as unknown as WorkerContext;
-		const answer = await new SweepService(ctx, {} as SweepRunPort).api().startSweep(input);
+		const answer = await sweepWorker(new MemoryStore(), {}).api.startSweep(input);
 		expect(answer).toEqual(fail(appError('invalid-input', 'Model sweeps are not available here.')));
 	});
 });

@@ -1,21 +1,28 @@
-/** Sweep records in the worker's store, one per sweep under `sweep:<id>`. */
+/** Sweep records in the worker's store, one per sweep under `sweep:<id>`, each read through `parseSweepRecord`. */
 import { SWEEP_KEY } from '../../core/protocol/storage-keys';
 import type { KeyValueStore, WriteOptions } from '../../core/worker/kv-store';
-import { SWEEP_SCHEMA_VERSION, type SweepRecord } from '../protocol/sweep';
+import type { SweepRecord } from '../protocol/sweep';
+import { parseSweepRecord } from '../rules/sweep-record';
 
 export class SweepRepo {
 	constructor(private readonly kv: KeyValueStore) {}
 
+	/** The sweep, or undefined when there is none or what is stored is not one (it is left as it is, unread). */
 	async get(id: string): Promise<SweepRecord | undefined> {
-		const record = await this.kv.get<SweepRecord>(SWEEP_KEY + id);
-		return record?.schemaVersion === SWEEP_SCHEMA_VERSION ? record : undefined;
+		const stored = await this.kv.get<unknown>(SWEEP_KEY + id);
+		if (stored === undefined) return undefined;
+		const parsed = parseSweepRecord(stored);
+		return parsed.ok ? parsed.value : undefined;
 	}
 
+	/** Every readable sweep, newest first; a record that is not a sweep is passed over. */
 	async list(): Promise<SweepRecord[]> {
-		const rows = await this.kv.entries<SweepRecord>(SWEEP_KEY);
+		const rows = await this.kv.entries<unknown>(SWEEP_KEY);
 		return rows
-			.map(([, r]) => r)
-			.filter((r) => r.schemaVersion === SWEEP_SCHEMA_VERSION)
+			.flatMap(([, stored]) => {
+				const parsed = parseSweepRecord(stored);
+				return parsed.ok ? [parsed.value] : [];
+			})
 			.sort((a, b) => b.createdAt - a.createdAt);
 	}
 

@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ok } from '../../core/protocol/errors';
-import type { WorkerEvent } from '../../core/protocol/worker-api';
 import type { WorkflowRun } from '../../core/protocol/workflow-run';
-import type { WorkerContext } from '../../core/worker/context';
 import { MemoryStore } from '../../core/worker/kv-store';
 import type { SubmitRunInput } from '../../workflows';
 import type { StartSweepInput, SweepRecord } from '../protocol/sweep';
-import { SweepService, type SweepRunPort } from './sweep-service';
+import type { SweepRunPort } from './sweep-service';
+import { settle, sweepWorker } from './testing/sweep-worker';
 
-/** A worker that is the tabs' leader, over a store that outlives it (a reload keeps IndexedDB). */
+/** A leader worker whose workflow runs are kept in `runs`; `submitted` lists every submit, `via` the pool each went through. */
 function worker(
 	kv: MemoryStore,
 	runs: Map<string, WorkflowRun>,
@@ -16,17 +15,6 @@ function worker(
 ) {
 	const submitted: SubmitRunInput[] = [];
 	const via: Array<string | null> = [];
-	const leaders: Array<() => void> = [];
-	const listeners: Array<(e: WorkerEvent) => void> = [];
-	const ctx = {
-		kv,
-		isLeader: () => true,
-		onLeader: (l: () => void) => leaders.push(l),
-		onTabTopic: () => {},
-		notifyTabs: () => {},
-		emit: (e: WorkerEvent) => listeners.forEach((l) => l(e)),
-		onEmit: (l: (e: WorkerEvent) => void) => listeners.push(l)
-	} as unknown as WorkerContext;
 	const port: SweepRunPort = {
 		submit: async (input, poolId) => {
 			submitted.push(input);
@@ -43,8 +31,7 @@ function worker(
 		surfaceKind: async () => 'local-comfyui',
 		poolCapacity: async (poolId) => (poolId === 'home' ? (options.capacity?.() ?? 6) : 0)
 	};
-	const service = new SweepService(ctx, port);
-	return { api: service.api(), submitted, via, becomeLeader: () => leaders.forEach((l) => l()), emit: ctx.emit };
+	return { ...sweepWorker(kv, { runs: port }), submitted, via };
 }
 
 const input: StartSweepInput = {
@@ -55,8 +42,6 @@ const input: StartSweepInput = {
 	seeds: {},
 	axes: [{ fieldId: '3.seed', path: ['3', 'seed'], label: 'seed', seed: true, values: [1, 2, 3], pairedWithPrevious: false }]
 };
-
-const settle = () => new Promise((r) => setTimeout(r, 20));
 
 describe('SweepService', () => {
 	it('sends a local ComfyUI two cells at a time, each with the cell’s values and the sweep’s id', async () => {

@@ -45,7 +45,13 @@ export type ImportResult =
 			/** The file is a sweep's grid picture: the sweep it names, reopened instead when this device has it. */
 			sweepId?: string;
 	  }
-	| { ok: false; message: string; missing?: Missing };
+	| {
+			ok: false;
+			message: string;
+			missing?: Missing;
+			/** A sweep's grid picture with no workflow in it (a model sweep's): the sweep it names, reopened when this device has it. */
+			sweepId?: string;
+	  };
 
 export interface SavedWorkflow {
 	id: string;

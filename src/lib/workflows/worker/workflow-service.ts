@@ -218,11 +218,15 @@ export class WorkflowService {
 	private async importFile(file: File, profileId: string | null): Promise<ImportResult> {
 		const label = `"${file.name}"`;
 		// Files ComfyUI saved (images, audio, video) are read by their metadata only, within caps.
-		const embedded = await readWorkflowFile({ source: file }, new AbortController().signal);
+		const embedded = await readWorkflowFile({ source: file, alsoKeys: [SWEEP_TEXT_KEY] }, new AbortController().signal);
 		if (embedded.ok) {
-			const imported = await this.importTexts(workflowFromFileTexts(embedded.texts), label, profileId);
 			const sweepId = sweepNamedIn(embedded.texts);
-			return imported.ok && sweepId ? { ...imported, sweepId } : imported;
+			const imported = await this.importTexts(workflowFromFileTexts(embedded.texts), label, profileId);
+			if (!sweepId) return imported;
+			// A model sweep's picture carries no workflow: it can only reopen its sweep.
+			return imported.ok
+				? { ...imported, sweepId }
+				: { ok: false, message: `${label} is the grid picture of a sweep that is not on this device.`, sweepId };
 		}
 		if (embedded.kind !== 'unsupported') return { ok: false, message: embedded.message };
 		if (/^(image|audio|video)\//.test(file.type))

@@ -34,6 +34,8 @@ export interface WorkflowFileInput {
 	/** The file's name, for messages ("photo.png"); a `File`'s own name is used when omitted. */
 	name?: string;
 	source: Blob | ByteSource;
+	/** Other text keys that make a file worth reading, beside a workflow (`runboard_sweep`: a model sweep's grid picture carries only that). */
+	alsoKeys?: readonly string[];
 }
 
 const FORMAT_NAMES: Record<WorkflowFileFormat, string> = {
@@ -57,7 +59,7 @@ export async function readWorkflowFile(input: WorkflowFileInput, signal: AbortSi
 	try {
 		const { format, texts } = await readFormat(file, signal);
 		const result = texts.result();
-		if (ownText(result, 'prompt') === undefined && ownText(result, 'workflow') === undefined) {
+		if (!['prompt', 'workflow', ...(input.alsoKeys ?? [])].some((key) => ownText(result, key) !== undefined)) {
 			return fail(file, name, 'no-workflow', FORMAT_NAMES[format]);
 		}
 		return { ok: true, format, texts: result, bytesRead: file.bytesRead };
