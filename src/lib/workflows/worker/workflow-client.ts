@@ -119,9 +119,14 @@ export class WorkflowClient {
 		return res.ok ? parseQueue(res.value) : res;
 	}
 
-	async deleteFromQueue(promptIds: string[]): Promise<Result<void>> {
+	deleteFromQueue(promptIds: string[]): Promise<Result<void>> {
+		return this.postDelete('/api/queue', promptIds);
+	}
+
+	/** ComfyUI's `{delete: [ids]}` to its queue or its history: 200 with no body, whatever it removed. */
+	private async postDelete(path: '/api/queue' | '/api/history', promptIds: string[]): Promise<Result<void>> {
 		const res = await this.connection.fetch({
-			url: `${this.base}/api/queue`,
+			url: `${this.base}${path}`,
 			method: 'POST',
 			credential: this.credential(),
 			headers: { 'Content-Type': 'application/json' },
@@ -178,16 +183,8 @@ export class WorkflowClient {
 	}
 
 	/** `POST /api/history` with `{delete}`: ComfyUI answers 200 with no body whatever it deleted; read each entry back. */
-	async deleteHistory(promptIds: string[]): Promise<Result<void>> {
-		const res = await this.connection.fetch({
-			url: `${this.base}/api/history`,
-			method: 'POST',
-			credential: this.credential(),
-			headers: { 'Content-Type': 'application/json' },
-			body: JSON.stringify({ delete: promptIds })
-		});
-		if (!res.ok) return res;
-		return res.value.status < 300 ? ok(undefined) : fail(responseError(res.value, 'workflow'));
+	deleteHistory(promptIds: string[]): Promise<Result<void>> {
+		return this.postDelete('/api/history', promptIds);
 	}
 
 	/**
