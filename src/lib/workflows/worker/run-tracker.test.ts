@@ -139,6 +139,25 @@ describe('a job the server no longer knows', () => {
 		expect(stored).toMatchObject({ status: 'lost', error: { kind: 'lost', message: expect.stringMatching(reason) } });
 	});
 
+	it('a waiting run gone from the queue while this app asks the server to cancel it is Cancelled, not Lost', async () => {
+		const { tracker, clock, kv } = onServer({ kind: 'vanished' });
+		tracker.track({ ...run(), queuedAt: 5, status: 'queued' });
+		const asking = tracker.cancelling(['p1']);
+		clock.t = 60_000;
+		await tracker.pollAll();
+		asking.done();
+		expect(await new RunsRepo(kv).get('r1')).toMatchObject({ status: 'cancelled' });
+	});
+
+	it('once the cancel is over, a job that vanishes is lost again: only a cancel under way explains it', async () => {
+		const { tracker, clock, kv } = onServer({ kind: 'vanished' });
+		tracker.track({ ...run(), queuedAt: 5, status: 'queued' });
+		tracker.cancelling(['p1']).done();
+		clock.t = 60_000;
+		await tracker.pollAll();
+		expect(await new RunsRepo(kv).get('r1')).toMatchObject({ status: 'lost' });
+	});
+
 	it('probes the server again when its socket greets us a second time (a reconnect)', () => {
 		const { greet, restarted } = onServer({ kind: 'waiting', running: false });
 		greet();

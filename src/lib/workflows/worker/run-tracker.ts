@@ -28,6 +28,8 @@ export interface TrackerHooks {
 
 export class RunTracker {
 	private readonly open = new Map<string, WorkflowRun>();
+	/** How many cancels under way name each prompt id (see `cancelling`). */
+	private readonly cancelAsked = new Map<string, number>();
 	private readonly publisher: RunPublisher;
 	private timer: ReturnType<typeof setInterval> | undefined;
 	private polling = false;
@@ -140,6 +142,24 @@ export class RunTracker {
 		const current = this.current(run);
 		const next = applyCanceling(current);
 		if (next !== current) this.update(next, true);
+	}
+
+	/**
+	 * Jobs this app is asking the server to cancel, until `done` is called: a waiting one that vanishes
+	 * from the queue meanwhile was removed by us, so it ends Cancelled, not Lost (a cancel of many jobs
+	 * one by one takes long enough for a poll to see the first ones gone).
+	 */
+	cancelling(promptIds: string[]): { done(): void } {
+		for (const id of promptIds) this.cancelAsked.set(id, (this.cancelAsked.get(id) ?? 0) + 1);
+		return {
+			done: () => {
+				for (const id of promptIds) {
+					const left = (this.cancelAsked.get(id) ?? 1) - 1;
+					if (left > 0) this.cancelAsked.set(id, left);
+					else this.cancelAsked.delete(id);
+				}
+			}
+		};
 	}
 
 	/** The user's cancel removed the waiting job, and the server's queue confirmed it. */
@@ -308,6 +328,8 @@ export class RunTracker {
 				// Neither in the history nor the queue: the server restarted (its history lives in memory), or
 				// the job was deleted while it waited. Not a cancel: only a cancel asked for here is one (`cancelled`).
 				const current = this.current(run);
+				if (current.startedAt === undefined && current.promptId !== null && this.cancelAsked.has(current.promptId))
+					return this.update({ ...current, status: 'cancelled', finishedAt: this.now() }, true);
 				// A submit may still be in flight: give it longer than its timeout, as for `not-found`.
 				const grace = current.status === 'submitting' ? 35_000 : 3000;
 				if (this.now() - (current.queuedAt ?? current.createdAt) <= grace) return;

@@ -34,7 +34,7 @@ import { handOverRun } from './run-handover';
 import { Surfaces, type WorkflowSurface } from './surfaces';
 import { RunBundles } from './run-bundles';
 import type { JsonObject } from '../../core/protocol/json';
-import type { ActiveJob, StopOutcome } from './surfaces/surface';
+import type { ActiveJob, JobHandle, StopOutcome } from './surfaces/surface';
 import { isQuotaError } from '../../core/worker/quota';
 import { OBJECT_INFO_KEY as OBJECT_INFO } from '../../core/protocol/storage-keys';
 import { SWEEP_TEXT_KEY } from '../../sweeps';
@@ -279,9 +279,18 @@ export class WorkflowService {
 		const surface = await this.surface(profileId);
 		if (!surface.ok) return surface;
 		const handles = await Promise.all(promptIds.map((promptId) => this.tracker.handleOf(promptId)));
-		const result = await surface.value.cancel(handles);
+		const asking = this.tracker.cancelling(promptIds);
+		try {
+			return await this.cancelWaiting(surface.value, handles, promptIds);
+		} finally {
+			asking.done();
+		}
+	}
+
+	private async cancelWaiting(surface: WorkflowSurface, handles: JobHandle[], promptIds: string[]): Promise<Result<CancelReport>> {
+		const result = await surface.cancel(handles);
 		if (!result.ok) return result;
-		const after = await surface.value.activeJobs();
+		const after = await surface.activeJobs();
 		const listed = after.ok ? new Set(after.value.map((j) => j.promptId)) : null;
 		let removed = 0;
 		for (const promptId of promptIds) {
@@ -302,17 +311,22 @@ export class WorkflowService {
 		const surface = await this.surface(profileId);
 		if (!surface.ok) return surface;
 		const handles = await Promise.all(promptIds.map((promptId) => this.tracker.handleOf(promptId)));
-		const report = await surface.value.cancelMany(handles);
-		if (!report.ok) return report;
-		for (const job of report.value.jobs) {
-			if (!('outcome' in job)) continue;
-			const run = await this.runs.byPromptId(job.promptId);
-			if (!run) continue;
-			if (job.outcome.kind === 'removed') this.tracker.confirmCancelled(run);
-			if (job.outcome.kind === 'stopping' && surface.value.kind === 'v2') this.tracker.markCanceling(run);
+		const asking = this.tracker.cancelling(promptIds);
+		try {
+			const report = await surface.value.cancelMany(handles);
+			if (!report.ok) return report;
+			for (const job of report.value.jobs) {
+				if (!('outcome' in job)) continue;
+				const run = await this.runs.byPromptId(job.promptId);
+				if (!run) continue;
+				if (job.outcome.kind === 'removed') this.tracker.confirmCancelled(run);
+				if (job.outcome.kind === 'stopping' && surface.value.kind === 'v2') this.tracker.markCanceling(run);
+			}
+			void this.tracker.pollAll();
+			return report;
+		} finally {
+			asking.done();
 		}
-		void this.tracker.pollAll();
-		return report;
 	}
 
 	/** Deletes finished jobs from the server's own history; this device's records are the page's to delete (with undo). */
