@@ -110,13 +110,15 @@ test('Cancel of a waiting job says the server kept it in its queue; the job runs
 });
 
 test('a reload mid-run: counts move again on the new page and the run ends Done', async ({ page, requests }) => {
-	await pasteWorkflow(page, chainWorkflow(8));
+	// Long enough that the run cannot end before the reloaded page has read it: 8 hops took 19 s on a quiet machine,
+	// short enough to end while the new page was loading.
+	await pasteWorkflow(page, chainWorkflow(24));
 	await runAndOpen(page);
-	await expect.poll(() => nodesDone(page, 10), { timeout: 120_000 }).toBeGreaterThanOrEqual(2);
+	await expect.poll(() => nodesDone(page, 26), { timeout: 120_000 }).toBeGreaterThanOrEqual(2);
 	expect(streamsOf(requests)).toHaveLength(1);
 	await page.reload();
-	const before = await nodesDone(page, 10).then((n) => Math.max(n, 2));
-	await expect.poll(() => nodesDone(page, 10), { timeout: 120_000 }).toBeGreaterThan(before);
+	const before = await nodesDone(page, 26).then((n) => Math.max(n, 2));
+	await expect.poll(() => nodesDone(page, 26), { timeout: 120_000 }).toBeGreaterThan(before);
 	await expect(runStatus(page, 'Done')).toBeVisible({ timeout: 240_000 });
 	await expect(page.getByRole('img', { name: /^Output / }).first()).toBeVisible({ timeout: 30_000 });
 });
