@@ -279,9 +279,14 @@ export class WorkflowService {
 		const surface = await this.surface(profileId);
 		if (!surface.ok) return surface;
 		const handles = await Promise.all(promptIds.map((promptId) => this.tracker.handleOf(promptId)));
+		return this.whileCancelling(promptIds, () => this.cancelWaiting(surface.value, handles, promptIds));
+	}
+
+	/** Runs a cancel with the tracker told which jobs it asks for, so one removed meanwhile reads Cancelled, not Lost. */
+	private async whileCancelling<T>(promptIds: string[], cancel: () => Promise<T>): Promise<T> {
 		const asking = this.tracker.cancelling(promptIds);
 		try {
-			return await this.cancelWaiting(surface.value, handles, promptIds);
+			return await cancel();
 		} finally {
 			asking.done();
 		}
@@ -311,8 +316,7 @@ export class WorkflowService {
 		const surface = await this.surface(profileId);
 		if (!surface.ok) return surface;
 		const handles = await Promise.all(promptIds.map((promptId) => this.tracker.handleOf(promptId)));
-		const asking = this.tracker.cancelling(promptIds);
-		try {
+		return this.whileCancelling(promptIds, async () => {
 			const report = await surface.value.cancelMany(handles);
 			if (!report.ok) return report;
 			for (const job of report.value.jobs) {
@@ -324,9 +328,7 @@ export class WorkflowService {
 			}
 			void this.tracker.pollAll();
 			return report;
-		} finally {
-			asking.done();
-		}
+		});
 	}
 
 	/** Deletes finished jobs from the server's own history; this device's records are the page's to delete (with undo). */
