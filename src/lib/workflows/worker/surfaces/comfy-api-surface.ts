@@ -86,7 +86,12 @@ export abstract class ComfyApiSurface implements WorkflowSurface {
 		const active = await this.activeJobs();
 		if (!active.ok) return active;
 		const listed = active.value.find((j) => j.promptId === job.promptId);
-		return ok(listed ? { kind: 'waiting', running: listed.running } : { kind: 'vanished' });
+		if (listed) return ok({ kind: 'waiting', running: listed.running });
+		// A job that ended between the two reads is in neither: the server moves it from its queue to its
+		// history at once, so a second look at the history tells an ended job from one that is gone.
+		const again = await this.client.history(job.promptId);
+		if (!again.ok) return again;
+		return ok(again.value ? { kind: 'history', entry: again.value } : { kind: 'vanished' });
 	}
 
 	async activeJobs(): Promise<Result<ActiveJob[]>> {

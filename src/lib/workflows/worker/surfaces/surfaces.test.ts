@@ -47,6 +47,27 @@ describe('workflow surfaces', () => {
 		expect(seen).toEqual(['GET /api/history/job-1']);
 	});
 
+	it('a job that ends between the history read and the queue read is read as ended, not as gone', async () => {
+		let historyReads = 0;
+		const { seen, fetchImpl } = server({
+			// Not yet in the history at the first look; out of the queue by the second read; in the history at the third.
+			'GET /api/history/job-1': () => json(historyReads++ === 0 ? {} : history),
+			'GET /api/queue': () => json({ queue_running: [], queue_pending: [] })
+		});
+		const reading = await surfaceOf(connection('local-comfyui', fetchImpl), new CapabilityBook()).read({ promptId: 'job-1' });
+		expect(reading.ok && reading.value.kind).toBe('history');
+		expect(seen).toEqual(['GET /api/history/job-1', 'GET /api/queue', 'GET /api/history/job-1']);
+	});
+
+	it('a job in neither the history nor the queue, looked at twice, is gone', async () => {
+		const { fetchImpl } = server({
+			'GET /api/history/job-1': () => json({}),
+			'GET /api/queue': () => json({ queue_running: [], queue_pending: [] })
+		});
+		const reading = await surfaceOf(connection('local-comfyui', fetchImpl), new CapabilityBook()).read({ promptId: 'job-1' });
+		expect(reading.ok && reading.value.kind).toBe('vanished');
+	});
+
 	it('a cloud profile whose server lacks the job-status route learns it once, and is not asked again', async () => {
 		const { seen, fetchImpl } = server({
 			'GET /api/history/job-1': () => json({}),
