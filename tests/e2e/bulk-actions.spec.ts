@@ -7,24 +7,9 @@
 import { readFileSync } from 'node:fs';
 import { unzipSync } from 'fflate';
 import type { Page } from '@playwright/test';
-import type { Emulator } from '../../emulator/index';
 import { expect, openExample, test, workflowControl } from './fixtures';
-import { addLocalProfile } from './local-helpers';
-import { holdNode, release, untilHeld } from './holds';
-
-/** Three runs of Text to image on a local ComfyUI, the first held in its sampler and two waiting; then the Queue page. */
-async function threeInTheQueue(page: Page, emulator: Emulator, openApp: (path: string) => Promise<void>): Promise<void> {
-	await holdNode(emulator, { classType: 'KSampler' });
-	await openApp('/settings');
-	await addLocalProfile(page, emulator);
-	await openExample(page, 'Text to image');
-	await page.getByLabel('Run times').fill('3');
-	await page.getByRole('button', { name: 'Run 3 times' }).click();
-	await expect(page.getByRole('link', { name: 'Open run Text to image' })).toHaveCount(3);
-	await untilHeld(emulator);
-	await page.goto(new URL('/queue', page.url()).toString());
-	await expect(page.getByRole('heading', { name: 'Waiting (2)' })).toBeVisible({ timeout: 15_000 });
-}
+import { addLocalProfile, heldInTheQueue } from './local-helpers';
+import { release } from './holds';
 
 /** Picks every job: a range (the first box, then the last with Shift), after trying select all both ways. */
 async function pickAll(page: Page): Promise<void> {
@@ -39,70 +24,48 @@ async function pickAll(page: Page): Promise<void> {
 	await expect(page.getByRole('button', { name: 'Cancel selected (3)' })).toBeEnabled();
 }
 
-const cancelRoutes = (requests: Record<string, number>) =>
-	Object.fromEntries(
-		Object.entries(requests).filter(([route]) => /^POST \/api\/(jobs\/.*cancel|queue|interrupt)$/.test(route) && requests[route])
-	);
+/** How each server is asked to cancel three jobs, and the calls that asking takes. */
+const cancelCases = [
+	{
+		title: 'a current local ComfyUI: the Queue page cancels a running job and two waiting ones in one batch call, each confirmed @phone',
+		scenario: 'comfyui-local',
+		how: 'in one batch call',
+		calls: { 'POST /api/jobs/cancel': 1, 'POST /api/jobs/:id/cancel': 0, 'POST /api/queue': 0, 'POST /api/interrupt': 0 }
+	},
+	{
+		title:
+			'ComfyUI 0.3.64 has no batch cancel: the Queue page cancels job by job (queue delete, then interrupt) and says what each did @phone',
+		scenario: 'comfyui-local-legacy',
+		// Never a route 0.3.64 lacks: each waiting job by its own queue delete, the running one interrupted.
+		how: 'one by one',
+		calls: { 'POST /api/jobs/cancel': 0, 'POST /api/jobs/:id/cancel': 0, 'POST /api/queue': 2, 'POST /api/interrupt': 1 }
+	}
+] as const;
 
-test('a current local ComfyUI: the Queue page cancels a running job and two waiting ones in one batch call, each confirmed @phone', async ({
-	page,
-	openApp,
-	emulator,
-	control
-}) => {
-	test.setTimeout(120_000);
-	await control.scenario('comfyui-local');
-	await threeInTheQueue(page, emulator, openApp);
-	await pickAll(page);
-	const before = await control.counters();
-	await page.getByRole('button', { name: 'Cancel selected (3)' }).click();
-	await expect(
-		page.getByRole('status').filter({ hasText: 'Local ComfyUI was asked to cancel 3 jobs in one batch call and confirmed 3 cancelled.' })
-	).toBeVisible({ timeout: 15_000 });
-	const results = page.getByRole('list', { name: 'What the server did with each job' });
-	await expect(results.getByRole('listitem').filter({ hasText: 'removed from the queue (confirmed)' })).toHaveCount(2);
-	await expect(results.getByRole('listitem').filter({ hasText: 'stopped (confirmed)' })).toHaveCount(1);
-	expect(cancelRoutes((await control.counters()).requests), 'one batch call, nothing else').toEqual({
-		...cancelRoutes(before.requests),
-		'POST /api/jobs/cancel': (before.requests['POST /api/jobs/cancel'] ?? 0) + 1
+for (const { title, scenario, how, calls } of cancelCases)
+	test(title, async ({ page, openApp, emulator, control }) => {
+		test.setTimeout(120_000);
+		await control.scenario(scenario);
+		await heldInTheQueue(page, emulator, openApp, 3);
+		await pickAll(page);
+		const before = (await control.counters()).requests;
+		await page.getByRole('button', { name: 'Cancel selected (3)' }).click();
+		await expect(
+			page.getByRole('status').filter({ hasText: `Local ComfyUI was asked to cancel 3 jobs ${how} and confirmed 3 cancelled.` })
+		).toBeVisible({ timeout: 15_000 });
+		const results = page.getByRole('list', { name: 'What the server did with each job' });
+		await expect(results.getByRole('listitem').filter({ hasText: 'removed from the queue (confirmed)' })).toHaveCount(2);
+		await expect(results.getByRole('listitem').filter({ hasText: 'stopped (confirmed)' })).toHaveCount(1);
+		const after = (await control.counters()).requests;
+		const made = Object.fromEntries(Object.keys(calls).map((route) => [route, (after[route] ?? 0) - (before[route] ?? 0)]));
+		expect(made, 'the cancel calls, and nothing else').toEqual(calls);
+		await release(emulator);
+		await expect(page.getByText('Nothing is running.')).toBeVisible({ timeout: 15_000 });
+		await expect(page.getByText('Nothing is waiting.')).toBeVisible();
+		await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Runs' }).click();
+		await expect(page.getByRole('link', { name: /^Run Text to image, cancelled/ })).toHaveCount(2, { timeout: 15_000 });
+		await expect(page.getByRole('link', { name: /^Run Text to image, interrupted/ })).toHaveCount(1, { timeout: 15_000 });
 	});
-	await release(emulator);
-	await expect(page.getByText('Nothing is running.')).toBeVisible({ timeout: 15_000 });
-	await expect(page.getByText('Nothing is waiting.')).toBeVisible();
-	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Runs' }).click();
-	await expect(page.getByRole('link', { name: /^Run Text to image, cancelled/ })).toHaveCount(2, { timeout: 15_000 });
-	await expect(page.getByRole('link', { name: /^Run Text to image, interrupted/ })).toHaveCount(1, { timeout: 15_000 });
-});
-
-test('ComfyUI 0.3.64 has no batch cancel: the Queue page cancels job by job (queue delete, then interrupt) and says what each did @phone', async ({
-	page,
-	openApp,
-	emulator,
-	control
-}) => {
-	test.setTimeout(120_000);
-	await control.scenario('comfyui-local-legacy');
-	await threeInTheQueue(page, emulator, openApp);
-	await pickAll(page);
-	const before = await control.counters();
-	await page.getByRole('button', { name: 'Cancel selected (3)' }).click();
-	await expect(
-		page.getByRole('status').filter({ hasText: 'Local ComfyUI was asked to cancel 3 jobs one by one and confirmed 3 cancelled.' })
-	).toBeVisible({ timeout: 15_000 });
-	const results = page.getByRole('list', { name: 'What the server did with each job' });
-	await expect(results.getByRole('listitem').filter({ hasText: 'removed from the queue (confirmed)' })).toHaveCount(2);
-	await expect(results.getByRole('listitem').filter({ hasText: 'stopped (confirmed)' })).toHaveCount(1);
-	const after = (await control.counters()).requests;
-	const more = (route: string) => (after[route] ?? 0) - (before.requests[route] ?? 0);
-	expect(more('POST /api/jobs/cancel'), 'never asked for a route 0.3.64 lacks').toBe(0);
-	expect(more('POST /api/queue'), 'each waiting job by its own queue delete').toBe(2);
-	expect(more('POST /api/interrupt'), 'the running job interrupted').toBe(1);
-	await release(emulator);
-	await expect(page.getByText('Nothing is running.')).toBeVisible({ timeout: 15_000 });
-	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Runs' }).click();
-	await expect(page.getByRole('link', { name: /^Run Text to image, cancelled/ })).toHaveCount(2, { timeout: 15_000 });
-	await expect(page.getByRole('link', { name: /^Run Text to image, interrupted/ })).toHaveCount(1, { timeout: 15_000 });
-});
 
 test("the Runs page deletes from a local ComfyUI's own history too, and Undo brings back this device's record only @phone", async ({
 	page,

@@ -1,5 +1,5 @@
 import { test, expect, openExample } from './fixtures';
-import { addLocalProfile } from './local-helpers';
+import { heldInTheQueue } from './local-helpers';
 import { holdNode, release, untilHeld } from './holds';
 
 test('cancel a waiting job and interrupt the running one from the queue', async ({ page, openApp, emulator }) => {
@@ -44,17 +44,7 @@ test('local ComfyUI 0.3.64: the Queue page cancels a running job as Cancel run d
 }) => {
 	test.setTimeout(120_000);
 	await control.scenario('comfyui-local-legacy');
-	await holdNode(emulator, { classType: 'KSampler' });
-	await openApp('/settings');
-	await addLocalProfile(page, emulator);
-	await openExample(page, 'Text to image');
-	await page.getByLabel('Run times').fill('2');
-	await page.getByRole('button', { name: 'Run 2 times' }).click();
-	await expect(page.getByRole('link', { name: 'Open run Text to image' })).toHaveCount(2);
-	await untilHeld(emulator);
-
-	await page.goto(new URL('/queue', page.url()).toString());
-	await expect(page.getByRole('heading', { name: 'Waiting (1)' })).toBeVisible({ timeout: 15_000 });
+	await heldInTheQueue(page, emulator, openApp, 2);
 	await page.getByRole('region', { name: 'Waiting' }).getByRole('checkbox', { name: 'Select Text to image' }).check();
 	await page.getByRole('button', { name: 'Cancel selected (1)' }).click();
 	await expect(
