@@ -91,7 +91,8 @@ export class SweepPageStore {
 					if (!shown) return fail(appError('not-found', 'This output is no longer on this device or its server.'));
 					if (this.disposed) return fail(appError('cancelled', 'The page that asked for this output is gone.'));
 					return ok(URL.createObjectURL(shown.picture));
-				});
+				})
+				.catch((error: unknown) => fail(appError('unknown', `This output could not be read: ${String(error)}`)));
 			void pending.then((r) => !r.ok && this.pictures.delete(key));
 			this.pictures.set(key, pending);
 		}

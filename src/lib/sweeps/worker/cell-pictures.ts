@@ -75,26 +75,27 @@ export class CellPictures {
 	/**
 	 * What a grid cell shows of its run's output `output`: the output when it is in the cache, else the
 	 * cell's thumbnail of it, else the output from the server (a sweep from before thumbnails, or a
-	 * cell whose thumbnail was freed); null when none is to be had.
+	 * cell whose thumbnail was freed), then thumbnailed; null when none is to be had. A cached output
+	 * costs one read, as it did before thumbnails: a 400-cell grid asks 400 times as it opens.
 	 */
 	async cellPicture(sweep: SweepRecord, index: number, output: number): Promise<CellPicture | null> {
 		const cell = sweep.cells[index];
 		const runId = cell?.runId;
-		if (!cell || !runId) return null;
-		const outputs = await this.outputsOf(sweep, runId);
-		if (!outputs?.[output]) return null;
-		const shown = thumbnailIndex(outputs, sweep.shownSource ?? null) === output;
-		const cached = await this.cached(sweep, runId, output, outputs);
-		if (cached) {
-			if (shown) void this.keep(sweep, cell, false);
-			return { picture: cached, from: 'output' };
-		}
+		if (!cell || !runId || output < 0) return null;
+		const cached = sweep.model ? await this.cachedModelOutput(sweep, runId, output) : await this.runs.cachedOutput(runId, output);
+		if (cached) return { picture: cached, from: 'output' };
 		const thumbnail = await this.thumbnails.get(sweep.id, index);
 		if (thumbnail?.runId === runId && thumbnail.output === output) return { picture: thumbnail.picture, from: 'thumbnail' };
 		const fetched = await this.fetched(sweep, runId, output);
 		if (!fetched) return null;
-		if (shown) void this.keep(sweep, cell, false);
+		// Kept when it is the output shown (the job decides), so the next free leaves the cell a thumbnail.
+		void this.keep(sweep, cell, false);
 		return { picture: fetched, from: 'output' };
+	}
+
+	private async cachedModelOutput(sweep: SweepRecord, runId: string, output: number): Promise<Blob | null> {
+		const outputs = await this.outputsOf(sweep, runId);
+		return outputs ? this.cached(sweep, runId, output, outputs) : null;
 	}
 
 	/** The image the exported grid picture draws for a cell: its thumbnail when it is of that image (the picture's cells are at most its size), else the output. */

@@ -190,7 +190,8 @@ export class SweepService {
 				const status = await this.runStatus(sweep, cell.runId);
 				// The run is stored before its submit is sent: no record means nothing was sent.
 				if (!status) await this.step(sweep.id, { kind: 'never-sent', index: cell.index });
-				else await this.step(sweep.id, { kind: 'run', runId: cell.runId, status });
+				// A cell that ended while no page was open has had no event: its thumbnail is kept now.
+				else this.cellEnded(await this.step(sweep.id, { kind: 'run', runId: cell.runId, status }), cell.runId, status);
 			}
 			await this.step(sweep.id, { kind: 'tick' });
 		}
