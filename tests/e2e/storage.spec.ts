@@ -13,7 +13,12 @@ test('Settings shows the storage used and frees the oldest cached outputs', asyn
 	await expect(storage).toContainText(/Using .* of the .* this browser allows/);
 	// What holds the space: the parts add up to what the browser reports.
 	const parts = storage.getByRole('table', { name: 'What holds the space' });
-	for (const part of ['Run and workflow records', 'Cached outputs (1)', 'Model schemas and node definitions', 'Workflow thumbnails'])
+	for (const part of [
+		'Run and workflow records',
+		'Cached outputs (1)',
+		'Model schemas and node definitions',
+		'Workflow and sweep thumbnails'
+	])
 		await expect(parts.getByRole('rowheader', { name: part })).toBeVisible();
 	const usage = Number(await storage.locator('[data-usage]').getAttribute('data-usage'));
 	const shown = await parts.locator('td[data-bytes]').evaluateAll((cells) => cells.map((c) => Number(c.getAttribute('data-bytes'))));

@@ -40,6 +40,12 @@ async function submits(control: Control): Promise<number> {
 
 const progress = (page: Page) => page.getByRole('status', { name: 'Sweep progress' });
 
+/** Output bytes read from the workflow service (ComfyUI's `/view`, under `/api` or not). */
+async function outputReads(control: Control): Promise<number> {
+	const { requests } = await control.counters();
+	return Object.entries(requests).reduce((n, [route, count]) => n + (/^GET (\/api)?\/view$/.test(route) ? count : 0), 0);
+}
+
 test.beforeEach(async ({ emulator }) => {
 	await workflowControl(emulator, 'timing', { stepMs: 2 });
 });
@@ -50,6 +56,8 @@ test('a 3 x 4 seed x CFG sweep fills its grid live and shows in the timeline as 
 	emulator,
 	control
 }) => {
+	// One journey through the grid, its picture, the storage page and the Runs list: 11-29 s on 2 loaded cores.
+	test.setTimeout(90_000);
 	await holdNode(emulator, { classType: 'KSampler' });
 	await openApp('/');
 	await openExample(page, 'Text to image');
@@ -99,6 +107,32 @@ test('a 3 x 4 seed x CFG sweep fills its grid live and shows in the timeline as 
 		.setInputFiles({ name: 'sweep.png', mimeType: 'image/png', buffer: readFileSync(picture) });
 	await expect(page).toHaveURL(sweepUrl);
 	await expect(progress(page)).toHaveText('Finished: 12 of 12 done');
+
+	// The storage page lists the sweep with a thumbnail of every cell; freeing it leaves the grid whole, drawn from them.
+	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+	const held = page.getByRole('table', { name: 'Sweeps on this device' }).getByRole('row', { name: /Text to image/ });
+	// Thumbnails are made in the worker as cells end: the page's figures are read as it opens.
+	await expect(async () => {
+		await page.reload();
+		await expect(held).toContainText('12 thumbnails', { timeout: 2_000 });
+	}).toPass({ timeout: 20_000 });
+	await expect(held).toContainText('12 cached outputs');
+	if (test.info().project.name === 'phone') expect(await hasHorizontalScroll(page), 'the list of sweeps fits a phone').toBe(false);
+	expect(Number(await held.locator('[data-thumbnail-bytes]').getAttribute('data-thumbnail-bytes'))).toBeGreaterThan(0);
+	await held.getByRole('button', { name: 'Free the sweep Text to image' }).click();
+	const confirm = page.getByRole('dialog', { name: 'Free the sweep “Text to image”?' });
+	await expect(confirm).toContainText(/This removes 12 cached outputs \(\d/);
+	await confirm.getByRole('button', { name: /^Free \d/ }).click();
+	await expect(page.getByRole('status').filter({ hasText: /^Freed .* 12 cached outputs\.$/ })).toBeVisible();
+	await expect(held).toContainText('0 cached outputs (0 B)');
+	await expect(held).toContainText('12 thumbnails');
+	const readsBefore = await outputReads(control);
+	expect(readsBefore, 'each output was read once, as its run ended').toBeGreaterThanOrEqual(12);
+	await held.getByRole('link', { name: 'Text to image' }).click();
+	const pictures = page.getByRole('region', { name: 'Sweep grid' }).getByRole('img', { name: 'Output' });
+	await expect(pictures).toHaveCount(12);
+	await expect.poll(() => pictures.evaluateAll((imgs) => imgs.filter((img) => (img as HTMLImageElement).naturalWidth > 0).length)).toBe(12);
+	expect(await outputReads(control), 'the grid shows the thumbnails, fetching no output again').toBe(readsBefore);
 
 	// The Runs list shows the sweep as one entry, which opens the grid.
 	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Runs' }).click();
@@ -237,4 +271,9 @@ test('a sweep of a workflow with two output nodes shows the one picked for the g
 	await expect(first.getByRole('img', { name: 'Output' })).not.toHaveAttribute('src', savedSrc ?? '');
 	await expect(grid.getByRole('img', { name: 'Output' })).toHaveCount(2);
 	await expect(first).toContainText('+1 more');
+
+	// The choice is saved with the sweep: a reload shows the same output.
+	await page.reload();
+	await expect(shown).toHaveValue('7');
+	await expect(grid.getByRole('img', { name: 'Output' })).toHaveCount(2);
 });

@@ -62,6 +62,7 @@ export function composeWorker(env: WorkerEnv): ComposedWorker {
 			stopRun: (runId) => runs.stopRun({ runId }),
 			deleteRun: (id) => runs.deleteRun({ id }),
 			output: (runId, index) => runs.output({ runId, index }),
+			cachedOutput: async (runId, index) => (await new RunsRepo(ctx.kv).output(runId, index)) ?? null,
 			surfaceKind: async (profileId) => {
 				const kind = await runs.workflowSurface({ profileId });
 				return kind.ok ? kind.value : null;
@@ -85,7 +86,8 @@ export function composeWorker(env: WorkerEnv): ComposedWorker {
 	const api: WorkerApi = {
 		...core.api(),
 		...workflows.api(),
-		...new StorageService(ctx).api(),
+		// The storage page lists each sweep with what it keeps, and frees it as one.
+		...new StorageService(ctx, { list: () => sweeps.holdings(), removeThumbnails: (id) => sweeps.removeThumbnails(id) }).api(),
 		...new HistoryService(ctx).api(),
 		...new TimelineService(ctx).api(),
 		...models.api(),

@@ -34,6 +34,8 @@ export const FILE_HASH_KEY = 'hash:';
 
 // Sweeps: one record per sweep, its cells being ordinary runs that carry its id.
 export const SWEEP_KEY = 'sweep:';
+/** A small picture of each finished cell's shown output, `sweepthumb:<sweep id>:<cell>`: the grid shows it once the full output is gone. */
+export const SWEEP_THUMBNAIL_KEY = 'sweepthumb:';
 
 // Pools: one record per pool of profiles that act as one place to run.
 export const POOL_KEY = 'pool:';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Star } from '../protocol/star';
-import { keptByStars, withStar } from './stars';
+import { bytesOwner, keptByStars, withStar } from './stars';
 
 describe('stars', () => {
 	const stars = new Map<string, Star>([
@@ -18,6 +18,16 @@ describe('stars', () => {
 		expect(keptByStars('models:bytes:m1:body', stars)).toBe(true);
 		expect(keptByStars('models:bytes:m2:body', stars)).toBe(false);
 		expect(keptByStars('run:run-a', stars)).toBe(false);
+	});
+
+	it.each<[string, ReturnType<typeof bytesOwner>]>([
+		['output:run-a:3', { runId: 'run-a', output: 3 }],
+		['models:bytes:m1:body', { runId: 'm1', output: null }],
+		['models:bytes:m1', { runId: 'm1', output: null }],
+		['run:run-a', null],
+		['sweepthumb:s1:0', null]
+	])('knows whose saved bytes %s are', (key, owner) => {
+		expect(bytesOwner(key)).toEqual(owner);
 	});
 
 	it('adds and takes away stars, and is gone when nothing is starred', () => {

@@ -9,6 +9,17 @@ export interface SpaceParts {
 	other: number;
 }
 
+/** What a sweep keeps on this device: its cells' cached outputs (starred ones among them) and its thumbnails. */
+export interface SweepSpace {
+	id: string;
+	title: string;
+	cells: number;
+	outputs: { count: number; bytes: number };
+	/** Of its outputs, the starred ones: freeing the sweep keeps them. */
+	starred: { count: number; bytes: number };
+	thumbnails: { count: number; bytes: number };
+}
+
 export interface StorageStatus {
 	usage: number | null;
 	quota: number | null;
@@ -17,10 +28,14 @@ export interface StorageStatus {
 	starred: { count: number; bytes: number };
 	/** What holds `usage`, adding up to it; null when the browser reports no usage. */
 	parts: SpaceParts | null;
+	/** Each sweep and what it keeps, newest first. */
+	sweeps: SweepSpace[];
 }
 
 export interface StorageApi {
 	storageStatus(input: Record<string, never>): Promise<StorageStatus>;
 	/** Removes saved output bytes, oldest runs first, never a starred one, until `bytes` are freed; returns what was freed. */
 	freeOutputSpace(input: { bytes: number }): Promise<{ freed: number; removed: number }>;
+	/** Removes a sweep's cached outputs as one (never a starred one) and, with `thumbnails`, its thumbnails; returns what was freed. */
+	freeSweepSpace(input: { id: string; thumbnails: boolean }): Promise<{ freed: number; removed: number }>;
 }

@@ -43,6 +43,21 @@ export class DeviceStorage {
 		this.full = null;
 		await this.refresh();
 	}
+
+	/** Frees a sweep as one: its cells' cached outputs (starred ones stay) and, if asked, its thumbnails. */
+	async freeSweep(id: string, thumbnails: boolean): Promise<void> {
+		const sweep = this.status?.sweeps.find((s) => s.id === id);
+		const { freed, removed } = await workerApi().freeSweepSpace({ id, thumbnails });
+		const what = [`${removed} cached output${removed === 1 ? '' : 's'}`, ...(thumbnails ? ['its thumbnails'] : [])].join(' and ');
+		this.notice = `Freed ${formatBytes(freed)} of the sweep ${sweep ? `“${sweep.title}”` : ''}: ${what}.`;
+		this.full = null;
+		await this.refresh();
+	}
+}
+
+/** "12 cached outputs (3.1 MB)": a count and its bytes, in words. */
+export function countWords(what: { count: number; bytes: number }, noun: string): string {
+	return `${what.count} ${noun}${what.count === 1 ? '' : 's'} (${formatBytes(what.bytes)})`;
 }
 
 export function formatBytes(n: number): string {

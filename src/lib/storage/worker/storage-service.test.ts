@@ -1,8 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { WorkerContext } from '../../core/worker/context';
 import { MemoryStore } from '../../core/worker/kv-store';
 import { isQuotaError } from '../../core/worker/quota';
 import { StorageService } from './storage-service';
+import type { SweepHoldings } from './sweep-holdings';
 
 describe('making room on the device', () => {
 	it('removes cached outputs of the oldest runs first, until enough is freed', async () => {
@@ -57,6 +58,69 @@ describe('making room on the device', () => {
 		expect((await api.storageStatus({})).starred).toEqual({ count: 2, bytes: 120 });
 		expect(await api.freeOutputSpace({ bytes: 10_000 })).toEqual({ freed: 100, removed: 1 });
 		expect(await kv.keys('output:')).toEqual(['output:kept:0', 'output:old:1']);
+	});
+
+	it('lists each sweep with its cells’ cached outputs and its thumbnails, and frees it as one, starred outputs kept', async () => {
+		const kv = new MemoryStore();
+		for (const [id, at] of [
+			['a', 1],
+			['b', 2],
+			['other', 3]
+		] as const)
+			await kv.set(`run:${id}`, { createdAt: at });
+		await kv.set('output:a:0', new Blob([new Uint8Array(100)]));
+		await kv.set('output:a:1', new Blob([new Uint8Array(40)]));
+		await kv.set('output:b:0', new Blob([new Uint8Array(70)]));
+		await kv.set('output:other:0', new Blob([new Uint8Array(500)]));
+		await kv.set('star:b', { runId: 'b', run: true, outputs: [], at: 3 });
+		let thumbnails = { count: 2, bytes: 30 };
+		const removed: string[] = [];
+		const sweeps: SweepHoldings = {
+			list: async () => [{ id: 's1', title: 'Seeds', cells: 3, runIds: ['a', 'b'], thumbnails }],
+			removeThumbnails: async (id) => {
+				removed.push(id);
+				const held = thumbnails;
+				thumbnails = { count: 0, bytes: 0 };
+				return held;
+			}
+		};
+		const api = new StorageService({ kv } as unknown as WorkerContext, sweeps).api();
+		expect((await api.storageStatus({})).sweeps).toEqual([
+			{
+				id: 's1',
+				title: 'Seeds',
+				cells: 3,
+				outputs: { count: 3, bytes: 210 },
+				starred: { count: 1, bytes: 70 },
+				thumbnails: { count: 2, bytes: 30 }
+			}
+		]);
+
+		expect(await api.freeSweepSpace({ id: 's1', thumbnails: false })).toEqual({ freed: 140, removed: 2 });
+		expect(await kv.keys('output:')).toEqual(['output:b:0', 'output:other:0']);
+		expect(removed, 'the thumbnails stay unless asked').toEqual([]);
+		expect((await api.freeSweepSpace({ id: 's1', thumbnails: true })).freed).toBe(30);
+		const after = (await api.storageStatus({})).sweeps[0]!;
+		expect([after.outputs, after.thumbnails]).toEqual([
+			{ count: 1, bytes: 70 },
+			{ count: 0, bytes: 0 }
+		]);
+		expect(await api.freeSweepSpace({ id: 'gone', thumbnails: true })).toEqual({ freed: 0, removed: 0 });
+	});
+
+	it('counts sweep thumbnails in the thumbnails part of what holds the space', async () => {
+		const kv = new MemoryStore();
+		const sweeps: SweepHoldings = {
+			list: async () => [{ id: 's1', title: 'T', cells: 1, runIds: [], thumbnails: { count: 1, bytes: 4_000 } }],
+			removeThumbnails: async () => ({ count: 0, bytes: 0 })
+		};
+		vi.stubGlobal('navigator', { storage: { estimate: async () => ({ usage: 1_000_000, quota: 10_000_000 }) } });
+		try {
+			const status = await new StorageService({ kv } as unknown as WorkerContext, sweeps).api().storageStatus({});
+			expect(status.parts?.thumbnails).toBe(4_000);
+		} finally {
+			vi.unstubAllGlobals();
+		}
 	});
 
 	it('knows a full disk when it sees one', () => {

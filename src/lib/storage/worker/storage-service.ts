@@ -6,7 +6,7 @@
  */
 import type { ModelRun } from '../../core/protocol/model-run';
 import type { WorkerContext } from '../../core/worker/context';
-import type { StorageApi, StorageStatus } from '../protocol/api';
+import type { StorageApi, StorageStatus, SweepSpace } from '../protocol/api';
 import {
 	API_KEY_KEY,
 	FILE_HASH_KEY,
@@ -27,13 +27,15 @@ import {
 	SEARCH_TEXT_KEY,
 	SETTING_KEY,
 	STAR_KEY,
+	SWEEP_KEY,
 	TIMELINE_KEY,
 	WORKFLOW_OUTPUT_KEY as OUTPUT,
 	WORKFLOW_RUN_KEY as WORKFLOW_RUN
 } from '../../core/protocol/storage-keys';
 import { recordBytes, spaceParts, type MeasuredParts } from '../rules/space-parts';
 import type { Star } from '../../core/protocol/star';
-import { keptByStars } from '../../core/rules/stars';
+import { bytesOwner, keptByStars } from '../../core/rules/stars';
+import type { SweepHoldings } from './sweep-holdings';
 
 /** Records (no bytes) by prefix; what is under no prefix here is counted in the rest. */
 const RECORD_PREFIXES = [
@@ -52,7 +54,8 @@ const RECORD_PREFIXES = [
 	TIMELINE_KEY,
 	SEARCH_TEXT_KEY,
 	SEARCH_CHUNK_KEY,
-	STAR_KEY
+	STAR_KEY,
+	SWEEP_KEY
 ];
 const SCHEMA_PREFIXES = [MODEL_SCHEMA_KEY, MODEL_CATALOG_KEY, MODEL_SUMMARIES_KEY, OBJECT_INFO_KEY];
 
@@ -60,17 +63,24 @@ export type { StorageStatus };
 
 interface SavedOutput {
 	key: string;
+	runId: string;
 	size: number;
 	createdAt: number;
 }
 
+const NO_SWEEPS: SweepHoldings = { list: async () => [], removeThumbnails: async () => ({ count: 0, bytes: 0 }) };
+
 export class StorageService {
-	constructor(private readonly ctx: WorkerContext) {}
+	constructor(
+		private readonly ctx: WorkerContext,
+		private readonly sweeps: SweepHoldings = NO_SWEEPS
+	) {}
 
 	api(): StorageApi {
 		return {
 			storageStatus: () => this.status(),
-			freeOutputSpace: (i) => this.free(i.bytes)
+			freeOutputSpace: (i) => this.free(i.bytes),
+			freeSweepSpace: (i) => this.freeSweep(i.id, i.thumbnails)
 		};
 	}
 
@@ -83,11 +93,10 @@ export class StorageService {
 		const created = new Map<string, number>();
 		for (const [key, run] of await this.ctx.kv.entries<{ createdAt?: number }>(WORKFLOW_RUN))
 			created.set(key.slice(WORKFLOW_RUN.length), run.createdAt ?? 0);
-		return (await this.ctx.kv.entries<unknown>(OUTPUT)).map(([key, blob]) => ({
-			key,
-			size: blob instanceof Blob ? blob.size : 0,
-			createdAt: created.get(key.slice(OUTPUT.length).split(':')[0] ?? '') ?? 0
-		}));
+		return (await this.ctx.kv.entries<unknown>(OUTPUT)).map(([key, blob]) => {
+			const runId = bytesOwner(key)?.runId ?? '';
+			return { key, runId, size: blob instanceof Blob ? blob.size : 0, createdAt: created.get(runId) ?? 0 };
+		});
 	}
 
 	/** Model result bytes are sized from their run records, so counting them reads no bytes. */
@@ -101,6 +110,7 @@ export class StorageService {
 		}
 		return (await this.ctx.kv.keys(BYTES_KEY)).map((key) => ({
 			key,
+			runId: bytesOwner(key)?.runId ?? '',
 			size: known.get(key)?.size ?? 0,
 			createdAt: known.get(key)?.createdAt ?? 0
 		}));
@@ -117,13 +127,46 @@ export class StorageService {
 		const stars = await this.stars();
 		const starred = outputs.filter((o) => keptByStars(o.key, stars));
 		const usage = estimate?.usage ?? null;
+		const sweeps = await this.sweepSpaces(outputs, stars);
+		const records = await this.measureRecords();
+		const thumbnails = records.thumbnails + sweeps.reduce((n, s) => n + s.thumbnails.bytes, 0);
 		return {
 			usage,
 			quota: estimate?.quota ?? null,
 			outputs: { count: outputs.length, bytes },
-			starred: { count: starred.length, bytes: starred.reduce((n, o) => n + o.size, 0) },
-			parts: spaceParts({ ...(await this.measureRecords()), outputs: bytes }, usage)
+			starred: tally(starred),
+			parts: spaceParts({ ...records, thumbnails, outputs: bytes }, usage),
+			sweeps
 		};
+	}
+
+	/** What each sweep keeps: the cached outputs of its cells' runs, and its thumbnails. */
+	private async sweepSpaces(outputs: SavedOutput[], stars: Map<string, Star>): Promise<SweepSpace[]> {
+		const byRun = new Map<string, SavedOutput[]>();
+		for (const output of outputs) byRun.set(output.runId, [...(byRun.get(output.runId) ?? []), output]);
+		return (await this.sweeps.list()).map((sweep) => {
+			const held = sweep.runIds.flatMap((id) => byRun.get(id) ?? []);
+			return {
+				id: sweep.id,
+				title: sweep.title,
+				cells: sweep.cells,
+				outputs: tally(held),
+				starred: tally(held.filter((o) => keptByStars(o.key, stars))),
+				thumbnails: sweep.thumbnails
+			};
+		});
+	}
+
+	/** Removes a sweep's cached outputs in one transaction, the starred ones kept, and its thumbnails if asked. */
+	private async freeSweep(id: string, thumbnails: boolean): Promise<{ freed: number; removed: number }> {
+		const sweep = (await this.sweeps.list()).find((s) => s.id === id);
+		if (!sweep) return { freed: 0, removed: 0 };
+		const runs = new Set(sweep.runIds);
+		const stars = await this.stars();
+		const going = (await this.outputs()).filter((o) => runs.has(o.runId) && !keptByStars(o.key, stars));
+		await this.ctx.kv.deleteMany(going.map((o) => o.key));
+		const freed = going.reduce((n, o) => n + o.size, 0) + (thumbnails ? (await this.sweeps.removeThumbnails(id)).bytes : 0);
+		return { freed, removed: going.length };
 	}
 
 	/** Records, schemas and workflow thumbnails, sized from what is stored (output bytes are never read). */
@@ -156,4 +199,8 @@ export class StorageService {
 		}
 		return { freed, removed };
 	}
+}
+
+function tally(outputs: readonly SavedOutput[]): { count: number; bytes: number } {
+	return { count: outputs.length, bytes: outputs.reduce((n, o) => n + o.size, 0) };
 }

@@ -92,6 +92,39 @@ export interface SweepRecord {
 	waitUntil?: number;
 	/** Why the last refusal came, for the page. */
 	lastProblem?: string;
+	/**
+	 * The output the grid, its thumbnails and its picture show of each run: a workflow's output node
+	 * id, a model result's asset path. Absent: each run's first.
+	 */
+	shownSource?: string;
+}
+
+/**
+ * A small picture of one cell's shown output (`sweepthumb:<sweep id>:<cell>`), made in the worker
+ * when the output arrives, kept while the full output follows the cache's rules: the grid shows it
+ * once the full output is freed or the server has forgotten it.
+ */
+export interface CellThumbnail {
+	/** The run and the output (index into its outputs or its result's assets) it was made from. */
+	runId: string;
+	output: number;
+	picture: Blob;
+}
+
+/** What a grid cell shows: the full output when it is at hand, else the cell's thumbnail. */
+export interface CellPicture {
+	picture: Blob;
+	from: 'output' | 'thumbnail';
+}
+
+/** What a sweep keeps on this device, for the storage page. */
+export interface SweepHolding {
+	id: string;
+	title: string;
+	cells: number;
+	/** The runs of its cells: their cached outputs are the sweep's. */
+	runIds: string[];
+	thumbnails: { count: number; bytes: number };
 }
 
 export interface StartSweepInput {
@@ -113,6 +146,10 @@ export interface SweepApi {
 	getSweep(input: { id: string }): Promise<SweepRecord | null>;
 	listSweeps(input: Record<string, never>): Promise<SweepRecord[]>;
 	sweepAction(input: { id: string; action: SweepAction }): Promise<SweepRecord | null>;
+	/** Saves the output the grid shows of each run (null: each run's first); the thumbnails follow where the outputs are at hand. */
+	showSweepOutput(input: { id: string; source: string | null }): Promise<SweepRecord | null>;
+	/** A cell's picture of its run's output `output`: the cached output, else its thumbnail, else the output from the server. */
+	sweepCellPicture(input: { id: string; cell: number; output: number }): Promise<CellPicture | null>;
 	/** The grid as one PNG with axis labels, drawn in the worker, carrying the workflow and the sweep in its text chunks. */
 	sweepPicture(input: { id: string }): Promise<{ ok: true; value: Blob } | { ok: false; error: AppError }>;
 }

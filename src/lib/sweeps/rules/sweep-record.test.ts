@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SWEEP_SCHEMA_VERSION, type SweepRecord } from '../protocol/sweep';
-import { parseSweepRecord } from './sweep-record';
+import { parseCellThumbnail, parseSweepRecord } from './sweep-record';
 
 function good(): SweepRecord {
 	return {
@@ -38,7 +38,7 @@ describe('a stored sweep record', () => {
 		expect(parseSweepRecord(structuredClone(good()))).toEqual({ ok: true, value: good() });
 	});
 
-	it('keeps what is optional when it is there: the model sweep, the pool, the wait, the last refusal', () => {
+	it('keeps what is optional when it is there: the model sweep, the pool, the wait, the last refusal, the output shown', () => {
 		const record = {
 			...good(),
 			workflowId: null,
@@ -47,7 +47,8 @@ describe('a stored sweep record', () => {
 			poolId: 'pool-1',
 			finishedAt: 5,
 			waitUntil: 6,
-			lastProblem: 'busy'
+			lastProblem: 'busy',
+			shownSource: 'images'
 		};
 		expect(parseSweepRecord(structuredClone(record))).toEqual({ ok: true, value: record });
 	});
@@ -89,7 +90,8 @@ describe('a stored sweep record', () => {
 			'model.bodies.m is not an object'
 		],
 		['a pool id that is a number', withChange(['poolId'], 1), 'poolId is not a text'],
-		['a last refusal that is an object', withChange(['lastProblem'], {}), 'lastProblem is not a text']
+		['a last refusal that is an object', withChange(['lastProblem'], {}), 'lastProblem is not a text'],
+		['an output shown that is a number', withChange(['shownSource'], 9), 'shownSource is not a text']
 	])('refuses %s, saying which field', (_name, stored, words) => {
 		const parsed = parseSweepRecord(stored);
 		expect(parsed.ok).toBe(false);
@@ -99,9 +101,29 @@ describe('a stored sweep record', () => {
 		}
 	});
 
+	it("reads a record from before the output shown was saved as showing each run's first", () => {
+		const parsed = parseSweepRecord(structuredClone(good()));
+		expect(parsed.ok && 'shownSource' in parsed.value).toBe(false);
+	});
+
 	it('gives frozen seeds no prototype for a key like __proto__ to reach', () => {
 		const parsed = parseSweepRecord(withChange(['seeds'], JSON.parse('{"__proto__": 5}')));
 		expect(parsed.ok && Object.getPrototypeOf(parsed.value.seeds)).toBe(null);
 		expect(parsed.ok && parsed.value.seeds['__proto__']).toBe(5);
+	});
+});
+
+describe('a stored cell thumbnail', () => {
+	const picture = new Blob([new Uint8Array(10)], { type: 'image/webp' });
+	it.each<[string, unknown, boolean]>([
+		['a thumbnail', { runId: 'r1', output: 2, picture }, true],
+		['one without its picture', { runId: 'r1', output: 0 }, false],
+		['one whose picture is bytes, not a Blob', { runId: 'r1', output: 0, picture: new Uint8Array(3) }, false],
+		['one whose output is not a whole number', { runId: 'r1', output: 0.5, picture }, false],
+		['one whose output is below 0', { runId: 'r1', output: -1, picture }, false],
+		['one whose run id is a number', { runId: 1, output: 0, picture }, false],
+		['null', null, false]
+	])('reads %s: %s', (_name, stored, readable) => {
+		expect(parseCellThumbnail(stored) !== null).toBe(readable);
 	});
 });

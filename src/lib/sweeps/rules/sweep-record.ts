@@ -11,6 +11,7 @@ import {
 	SWEEP_SCHEMA_VERSION,
 	type AxisValue,
 	type CellStatus,
+	type CellThumbnail,
 	type ModelSweepTarget,
 	type SweepAxis,
 	type SweepCell,
@@ -151,17 +152,33 @@ export function parseSweepRecord(value: unknown): Result<SweepRecord> {
 			createdAt: count(field(o, 'createdAt'), 'createdAt'),
 			window
 		};
-		const [target, poolId, finishedAt, waitUntil, lastProblem] = ['model', 'poolId', 'finishedAt', 'waitUntil', 'lastProblem'].map((k) =>
-			field(o, k)
-		);
+		const [target, poolId, finishedAt, waitUntil, lastProblem, shownSource] = [
+			'model',
+			'poolId',
+			'finishedAt',
+			'waitUntil',
+			'lastProblem',
+			'shownSource'
+		].map((k) => field(o, k));
 		if (target !== undefined) record.model = model(target, 'model');
 		if (poolId !== undefined) record.poolId = text(poolId, 'poolId');
 		if (finishedAt !== undefined) record.finishedAt = count(finishedAt, 'finishedAt');
 		if (waitUntil !== undefined) record.waitUntil = count(waitUntil, 'waitUntil');
 		if (lastProblem !== undefined) record.lastProblem = text(lastProblem, 'lastProblem');
+		// Records from before the grid's choice was saved have none: each run's first output.
+		if (shownSource !== undefined) record.shownSource = text(shownSource, 'shownSource');
 		return ok(record);
 	} catch (error) {
 		if (!(error instanceof Bad)) throw error;
 		return fail(appError('bad-response', `A stored sweep could not be read: ${error.message}.`));
 	}
+}
+
+/** A stored cell thumbnail, or null when what is stored is not one (it is then made again). */
+export function parseCellThumbnail(value: unknown): CellThumbnail | null {
+	if (typeof value !== 'object' || value === null) return null;
+	const o = value as Fields;
+	const [runId, output, picture] = [field(o, 'runId'), field(o, 'output'), field(o, 'picture')];
+	if (typeof runId !== 'string' || typeof output !== 'number' || !Number.isInteger(output) || output < 0) return null;
+	return picture instanceof Blob ? { runId, output, picture } : null;
 }

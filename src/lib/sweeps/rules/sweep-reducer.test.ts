@@ -140,4 +140,17 @@ describe('stepSweep', () => {
 		const step = stepSweep(sweep(2), { kind: 'action', action: 'resume' }, context(1000, false));
 		expect(step.effects).toEqual([]);
 	});
+	it.each<[string, string | undefined, string | null, string | undefined]>([
+		['picks an output to show', undefined, '9', '9'],
+		['picks another', '9', '7', '7'],
+		["goes back to each run's first", '9', null, undefined],
+		['keeps the record when nothing changes', '9', '9', '9']
+	])('the output shown: %s', (_name, before, source, after) => {
+		const finished = { ...sweep(), status: 'finished' as const, ...(before ? { shownSource: before } : {}) };
+		const step = stepSweep(finished, { kind: 'show', source }, context());
+		expect(step.sweep.shownSource).toBe(after);
+		expect('shownSource' in step.sweep).toBe(after !== undefined);
+		expect(step.effects).toEqual([]);
+		if (before === after) expect(step.sweep).toBe(finished);
+	});
 });

@@ -23,7 +23,9 @@ export type SweepInput =
 	| { kind: 'run'; runId: string; status: CellStatus; movedTo?: { runId: string; promptId: string } }
 	/** After a reload: a cell marked sending has no run record, so nothing was sent; it is sent again. */
 	| { kind: 'never-sent'; index: number }
-	| { kind: 'action'; action: SweepAction };
+	| { kind: 'action'; action: SweepAction }
+	/** A person picked the output the grid shows of each run (null: each run's first). */
+	| { kind: 'show'; source: string | null };
 
 export type SweepEffect =
 	| { kind: 'send'; index: number; runId: string; promptId: string }
@@ -106,6 +108,12 @@ export function stepSweep(sweep: SweepRecord, input: SweepInput, ctx: StepContex
 		case 'action':
 			next = act(next, input.action, effects, ctx);
 			break;
+		case 'show': {
+			if ((next.shownSource ?? null) === input.source) break;
+			const { shownSource: _old, ...rest } = next;
+			next = input.source === null ? rest : { ...rest, shownSource: input.source };
+			break;
+		}
 	}
 	return schedule(next, effects, ctx);
 }

@@ -3,6 +3,7 @@
  * the third axis shown, the actions on the sweep, and two cells picked to compare.
  */
 import { SvelteSet } from 'svelte/reactivity';
+import { appError, fail, ok, type Result } from '$lib/core/protocol/errors';
 import { onWorkerEvent, workerApi } from '$lib/core/state/worker-bridge.svelte';
 import type { SweepAction, SweepCell, SweepRecord } from '../protocol/sweep';
 import { gridShape, progressWords, tally } from '../rules/sweep-grid';
@@ -18,8 +19,8 @@ export class SweepPageStore {
 	sweep = $state.raw<SweepRecord | null>(null);
 	missing = $state(false);
 	page = $state(0);
-	/** The output the grid shows of each run (a workflow's output node, a model result's asset path); null: each run's first. */
-	shownSource = $state<string | null>(null);
+	/** The output the grid shows of each run (a workflow's output node, a model result's asset path), saved with the sweep; null: each run's first. */
+	shownSource = $derived(this.sweep?.shownSource ?? null);
 	/** Cells picked to compare (by index), at most two. */
 	readonly picked = new SvelteSet<number>();
 	private unsubscribe: (() => void) | undefined;
@@ -55,6 +56,47 @@ export class SweepPageStore {
 	dispose(): void {
 		this.unsubscribe?.();
 		this.unsubscribe = undefined;
+		this.disposed = true;
+		for (const pending of this.pictures.values()) void pending.then((r) => r.ok && URL.revokeObjectURL(r.value));
+		this.pictures.clear();
+	}
+
+	/** Shows another output of each run in the grid, and saves the choice with the sweep (its thumbnails and picture follow). */
+	async show(source: string | null): Promise<void> {
+		const sweep = this.sweep;
+		if (!sweep || source === this.shownSource) return;
+		const { shownSource: _old, ...rest } = sweep;
+		this.sweep = source === null ? rest : { ...rest, shownSource: source };
+		const after = await workerApi().showSweepOutput({ id: sweep.id, source });
+		if (after) this.sweep = keepUnchanged(this.sweep, after);
+	}
+
+	private readonly pictures = new Map<string, Promise<Result<string>>>();
+	private disposed = false;
+
+	/**
+	 * An object URL of what a cell shows of its run's output `output`: the output when this device has
+	 * it, else the cell's kept thumbnail (the outputs were freed, or the server forgot them). Read once
+	 * per page; the page's going revokes them.
+	 */
+	cellPicture(cell: SweepCell, output: number): Promise<Result<string>> {
+		const sweep = this.sweep;
+		if (!sweep || !cell.runId || output < 0) return Promise.resolve(fail(appError('not-found', 'This cell has no output to show.')));
+		const key = `${cell.index}:${cell.runId}:${output}`;
+		let pending = this.pictures.get(key);
+		if (!pending) {
+			pending = workerApi()
+				.sweepCellPicture({ id: sweep.id, cell: cell.index, output })
+				.then((shown): Result<string> => {
+					if (!shown) return fail(appError('not-found', 'This output is no longer on this device or its server.'));
+					if (this.disposed) return fail(appError('cancelled', 'The page that asked for this output is gone.'));
+					return ok(URL.createObjectURL(shown.picture));
+				})
+				.catch((error: unknown) => fail(appError('unknown', `This output could not be read: ${String(error)}`)));
+			void pending.then((r) => !r.ok && this.pictures.delete(key));
+			this.pictures.set(key, pending);
+		}
+		return pending;
 	}
 
 	async act(action: SweepAction): Promise<void> {
@@ -152,5 +194,11 @@ export function keepUnchanged(held: SweepRecord | null, next: SweepRecord): Swee
 }
 
 function sameRecord(a: SweepRecord, b: SweepRecord): boolean {
-	return a.status === b.status && a.waitUntil === b.waitUntil && a.lastProblem === b.lastProblem && a.finishedAt === b.finishedAt;
+	return (
+		a.status === b.status &&
+		a.waitUntil === b.waitUntil &&
+		a.lastProblem === b.lastProblem &&
+		a.finishedAt === b.finishedAt &&
+		a.shownSource === b.shownSource
+	);
 }

@@ -11,7 +11,9 @@ export interface SweepRunPort {
 	getRun(id: string): Promise<WorkflowRun | null>;
 	stopRun(runId: string): Promise<unknown>;
 	deleteRun(runId: string): Promise<void>;
-	/** A run's output bytes (the cache first). */
+	/** A run's output bytes (the cache first, else from its server, then cached). */
 	output(runId: string, index: number): Promise<Result<Blob>>;
+	/** A run's output bytes if they are in the cache; nothing is fetched. */
+	cachedOutput(runId: string, index: number): Promise<Blob | null>;
 	surfaceKind(profileId: string): Promise<SurfaceKind | null>;
 }

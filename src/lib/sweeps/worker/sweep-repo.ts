@@ -30,7 +30,14 @@ export class SweepRepo {
 		return this.kv.set(SWEEP_KEY + sweep.id, sweep, options);
 	}
 
-	async removeProfile(profileId: string): Promise<void> {
-		for (const sweep of await this.list()) if (sweep.profileId === profileId) await this.kv.delete(SWEEP_KEY + sweep.id);
+	/** Removes the sweeps of a profile; returns their ids. */
+	async removeProfile(profileId: string): Promise<string[]> {
+		const removed: string[] = [];
+		for (const sweep of await this.list()) {
+			if (sweep.profileId !== profileId) continue;
+			await this.kv.delete(SWEEP_KEY + sweep.id);
+			removed.push(sweep.id);
+		}
+		return removed;
 	}
 }

@@ -11,7 +11,7 @@ import { settle, sweepWorker } from './testing/sweep-worker';
 function worker(
 	kv: MemoryStore,
 	runs: Map<string, WorkflowRun>,
-	options: { storeRun?: (input: SubmitRunInput) => boolean; capacity?: () => number } = {}
+	options: { storeRun?: (input: SubmitRunInput) => boolean; capacity?: () => number; cache?: Map<string, Blob> } = {}
 ) {
 	const submitted: SubmitRunInput[] = [];
 	const via: Array<string | null> = [];
@@ -28,10 +28,12 @@ function worker(
 		stopRun: async () => undefined,
 		deleteRun: async (id) => void runs.delete(id),
 		output: async () => ({ ok: false, error: { kind: 'not-found', message: 'none' } }),
+		cachedOutput: async (runId, index) => options.cache?.get(`${runId}:${index}`) ?? null,
 		surfaceKind: async () => 'local-comfyui',
 		poolCapacity: async (poolId) => (poolId === 'home' ? (options.capacity?.() ?? 6) : 0)
 	};
-	return { ...sweepWorker(kv, { runs: port }), submitted, via };
+	const thumbnailOf = async (blob: Blob) => ok(new Blob([`thumb of ${await blob.text()}`]));
+	return { ...sweepWorker(kv, { runs: port, thumbnailOf }), submitted, via };
 }
 
 const input: StartSweepInput = {
@@ -97,5 +99,38 @@ describe('SweepService', () => {
 		await settle();
 		expect(after.submitted.map((s) => s.sweep?.cell)).toEqual([1, 2]);
 		expect((await after.api.getSweep({ id: sweepId }))?.cells.map((c) => c.status)).toEqual(['succeeded', 'sending', 'sending']);
+	});
+
+	it('keeps a thumbnail of each ended cell’s shown output, and saves the output shown, which the thumbnails follow', async () => {
+		const kv = new MemoryStore();
+		const runs = new Map<string, WorkflowRun>();
+		const cache = new Map<string, Blob>();
+		const w = worker(kv, runs, { cache });
+		const started = await w.api.startSweep(input);
+		await settle();
+		const sweepId = (started as { value: SweepRecord }).value.id;
+		const first = w.submitted[0]!.runId!;
+		const outputs = ['9', '7'].map((nodeId) => ({
+			nodeId,
+			kind: 'image',
+			ref: { filename: `${nodeId}.png`, subfolder: '', type: 'output' }
+		}));
+		cache.set(`${first}:0`, new Blob(['saved']));
+		cache.set(`${first}:1`, new Blob(['preview']));
+		runs.set(first, { ...runs.get(first)!, status: 'succeeded', outputs } as WorkflowRun);
+		w.emit({ type: 'run', run: runs.get(first)! });
+		await settle();
+		const thumbnail = async () =>
+			w.api.sweepCellPicture({ id: sweepId, cell: 0, output: (await w.api.getSweep({ id: sweepId }))?.shownSource === '7' ? 1 : 0 });
+		cache.clear();
+		expect(await (await thumbnail())?.picture.text()).toBe('thumb of saved');
+
+		cache.set(`${first}:1`, new Blob(['preview']));
+		const shown = await w.api.showSweepOutput({ id: sweepId, source: '7' });
+		expect(shown?.shownSource).toBe('7');
+		await settle();
+		cache.clear();
+		expect((await w.api.getSweep({ id: sweepId }))?.shownSource, 'the choice is saved with the sweep').toBe('7');
+		expect(await (await thumbnail())?.picture.text()).toBe('thumb of preview');
 	});
 });

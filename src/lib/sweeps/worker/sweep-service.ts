@@ -16,6 +16,7 @@ import {
 	type StartSweepInput,
 	type SweepAction,
 	type SweepApi,
+	type SweepHolding,
 	type SweepRecord
 } from '../protocol/sweep';
 import { axisGroups, cellPrompt, cellSeeds, planCells } from '../rules/sweep-plan';
@@ -23,6 +24,7 @@ import { stepSweep, type SweepEffect, type SweepInput } from '../rules/sweep-red
 import { modelCellRun } from '../rules/model-cells';
 import { SweepRepo } from './sweep-repo';
 import { gridPicture } from './grid-picture';
+import { CellPictures } from './cell-pictures';
 import type { SweepRunPort } from './run-port';
 import type { SweepModelPort } from './model-port';
 
@@ -50,14 +52,17 @@ export class SweepService {
 	private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
 	/** Each sweep as last saved here: a run's every progress event is a step, not a read of storage. */
 	private readonly cached = new Map<string, SweepRecord>();
+	private readonly pictures: CellPictures;
 
 	constructor(
 		private readonly ctx: WorkerContext,
 		private readonly runs: SweepRunPort,
 		private readonly models: SweepModelPort | null = null,
-		private readonly now: () => number = Date.now
+		private readonly now: () => number = Date.now,
+		pictures?: CellPictures
 	) {
 		this.repo = new SweepRepo(ctx.kv);
+		this.pictures = pictures ?? new CellPictures(ctx.kv, runs, models);
 		ctx.onLeader(() => void this.resumeAll());
 		ctx.onTabTopic('sweeps-changed', () => {
 			this.cached.clear();
@@ -67,12 +72,13 @@ export class SweepService {
 			if (event.type !== 'run' || !event.run.sweep) return;
 			const status = cellStatusOf(event.run);
 			const movedTo = event.run.movedTo;
+			const runId = event.run.id;
 			void this.step(event.run.sweep.id, {
 				kind: 'run',
-				runId: event.run.id,
+				runId,
 				status,
 				...(movedTo ? { movedTo: { runId: movedTo.runId, promptId: movedTo.promptId } } : {})
-			});
+			}).then((after) => this.cellEnded(after, runId, status));
 		});
 		// A pool's members switched on or off: its sweeps' windows follow at once.
 		ctx.onEmit((event) => {
@@ -83,7 +89,10 @@ export class SweepService {
 			const { id, cell } = event.run.sweep;
 			const refusal = refusalOf(event.run);
 			if (refusal) void this.step(id, { kind: 'refused', index: cell, ...refusal });
-			else void this.step(id, { kind: 'run', runId: event.run.id, status: modelCellStatus(event.run) });
+			else {
+				const [runId, status] = [event.run.id, modelCellStatus(event.run)];
+				void this.step(id, { kind: 'run', runId, status }).then((after) => this.cellEnded(after, runId, status));
+			}
 		});
 	}
 
@@ -93,16 +102,46 @@ export class SweepService {
 			getSweep: async ({ id }) => (await this.repo.get(id)) ?? null,
 			listSweeps: () => this.repo.list(),
 			sweepAction: ({ id, action }) => this.act(id, action),
+			showSweepOutput: ({ id, source }) => this.show(id, source),
+			sweepCellPicture: async ({ id, cell, output }) => {
+				const sweep = this.cached.get(id) ?? (await this.repo.get(id));
+				return sweep ? this.pictures.cellPicture(sweep, cell, output) : null;
+			},
 			sweepPicture: async ({ id }) => {
 				const sweep = await this.repo.get(id);
 				if (!sweep) return fail(appError('not-found', 'This sweep is no longer here.'));
-				return gridPicture(sweep, (cell) => this.firstImage(sweep, cell.runId));
+				return gridPicture(sweep, (cell) => this.pictures.pictureImage(sweep, cell));
 			}
 		};
 	}
 
-	removeProfile(profileId: string): Promise<void> {
-		return this.repo.removeProfile(profileId);
+	async removeProfile(profileId: string): Promise<void> {
+		for (const id of await this.repo.removeProfile(profileId)) await this.pictures.thumbnails.remove(id);
+	}
+
+	/** What each sweep keeps on this device, for the storage page (worker-internal: the storage feature asks). */
+	async holdings(): Promise<SweepHolding[]> {
+		return Promise.all((await this.repo.list()).map((sweep) => this.pictures.holding(sweep)));
+	}
+
+	/** Removes a sweep's thumbnails (the storage page's "Free", when the person chooses); returns what they held. */
+	removeThumbnails(id: string): Promise<{ count: number; bytes: number }> {
+		return this.pictures.thumbnails.remove(id);
+	}
+
+	/** A cell's run succeeded: the leader keeps a thumbnail of its shown output (fetched now, as every finished run's outputs are). */
+	private cellEnded(sweep: SweepRecord | null, runId: string, status: CellStatus): void {
+		if (status !== 'succeeded' || !sweep || !this.ctx.isLeader()) return;
+		const cell = sweep.cells.find((c) => c.runId === runId);
+		if (cell) void this.pictures.keep(sweep, cell, true);
+	}
+
+	/** Saves the output the grid shows; thumbnails of finished cells follow from the outputs still cached. */
+	private async show(id: string, source: string | null): Promise<SweepRecord | null> {
+		const after = await this.step(id, { kind: 'show', source });
+		if (!this.ctx.isLeader()) this.ctx.notifyTabs('sweeps-changed');
+		for (const cell of after?.cells ?? []) if (after && cell.status === 'succeeded') void this.pictures.keep(after, cell, false);
+		return after;
 	}
 
 	private async start(input: StartSweepInput): Promise<Result<SweepRecord>> {
@@ -151,7 +190,8 @@ export class SweepService {
 				const status = await this.runStatus(sweep, cell.runId);
 				// The run is stored before its submit is sent: no record means nothing was sent.
 				if (!status) await this.step(sweep.id, { kind: 'never-sent', index: cell.index });
-				else await this.step(sweep.id, { kind: 'run', runId: cell.runId, status });
+				// A cell that ended while no page was open has had no event: its thumbnail is kept now.
+				else this.cellEnded(await this.step(sweep.id, { kind: 'run', runId: cell.runId, status }), cell.runId, status);
 			}
 			await this.step(sweep.id, { kind: 'tick' });
 		}
@@ -225,21 +265,6 @@ export class SweepService {
 		}
 		const run = await this.runs.getRun(runId);
 		return run ? cellStatusOf(run) : null;
-	}
-
-	/** The bytes of a cell's first image, for the grid picture. */
-	private async firstImage(sweep: SweepRecord, runId: string | null): Promise<Blob | null> {
-		if (!runId) return null;
-		if (sweep.model) {
-			const image = (await this.models?.getRun(runId))?.result?.assets.find((a) => a.kind === 'image' && a.bytesKey);
-			const bytes = image?.bytesKey ? await this.models?.bytes(image.bytesKey) : null;
-			return bytes ? new Blob([bytes as Uint8Array<ArrayBuffer>], { type: image?.mime ?? 'image/png' }) : null;
-		}
-		const run = await this.runs.getRun(runId);
-		const index = run?.outputs.findIndex((o) => o.kind === 'image') ?? -1;
-		if (!run || index < 0) return null;
-		const bytes = await this.runs.output(run.id, index);
-		return bytes.ok ? bytes.value : null;
 	}
 
 	/**

@@ -36,6 +36,7 @@ import { RunBundles } from './run-bundles';
 import type { JsonObject } from '../../core/protocol/json';
 import type { ActiveJob, JobHandle, StopOutcome } from './surfaces/surface';
 import { isQuotaError } from '../../core/worker/quota';
+import { makeThumbnail } from '../../core/worker/thumbnail';
 import { OBJECT_INFO_KEY as OBJECT_INFO } from '../../core/protocol/storage-keys';
 import { SWEEP_TEXT_KEY } from '../../sweeps';
 import { ownText, type FileTexts } from '../protocol/files/texts';
@@ -56,6 +57,7 @@ export class WorkflowService {
 	private readonly surfaces: Surfaces;
 	private readonly submitter: RunSubmitter;
 	private readonly bundles: RunBundles;
+	private readonly outputReads = new Map<string, Promise<Result<Blob>>>();
 
 	constructor(private readonly ctx: WorkflowContext) {
 		this.runs = new RunsRepo(ctx.kv);
@@ -410,7 +412,21 @@ export class WorkflowService {
 		});
 	}
 
-	private async output({ runId, index }: { runId: string; index: number }): Promise<Result<Blob>> {
+	/**
+	 * A run's output bytes, the cache first. One read per output at a time: a finished run's outputs are
+	 * cached as it ends while a page or a sweep may ask for the same ones, and each would fetch them again.
+	 */
+	private output({ runId, index }: { runId: string; index: number }): Promise<Result<Blob>> {
+		const key = `${runId}:${index}`;
+		let reading = this.outputReads.get(key);
+		if (!reading) {
+			reading = this.readOutput(runId, index).finally(() => this.outputReads.delete(key));
+			this.outputReads.set(key, reading);
+		}
+		return reading;
+	}
+
+	private async readOutput(runId: string, index: number): Promise<Result<Blob>> {
 		const cached = await this.runs.output(runId, index);
 		if (cached) return ok(cached);
 		// The tracker's newest state first: storage lags up to a second behind a streamed output the page already shows.
@@ -448,22 +464,9 @@ export class WorkflowService {
 		if (index < 0 || !run.workflowId) return;
 		const [workflow, blob] = [await this.library.get(run.workflowId), await this.runs.output(run.id, index)];
 		if (!workflow || !blob) return;
-		await this.library.put({ ...workflow, thumbnail: await thumbnailOf(blob) });
+		const thumbnail = await makeThumbnail(blob);
+		await this.library.put({ ...workflow, thumbnail: thumbnail.ok ? thumbnail.value : blob });
 		this.ctx.notifyTabs('workflows-changed');
-	}
-}
-
-/** A small WebP of an image, made off the main thread. */
-async function thumbnailOf(blob: Blob): Promise<Blob> {
-	try {
-		const bitmap = await createImageBitmap(blob);
-		const scale = Math.min(1, 256 / Math.max(bitmap.width, bitmap.height));
-		const canvas = new OffscreenCanvas(Math.max(1, Math.round(bitmap.width * scale)), Math.max(1, Math.round(bitmap.height * scale)));
-		canvas.getContext('2d')?.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
-		bitmap.close();
-		return await canvas.convertToBlob({ type: 'image/webp', quality: 0.8 });
-	} catch {
-		return blob;
 	}
 }
 

@@ -6,9 +6,15 @@
 import type { WorkerEvent } from '../../../core/protocol/worker-api';
 import type { WorkerContext } from '../../../core/worker/context';
 import type { MemoryStore } from '../../../core/worker/kv-store';
+import type { Result } from '../../../core/protocol/errors';
 import { SweepService, type SweepModelPort, type SweepRunPort } from '../sweep-service';
+import { CellPictures } from '../cell-pictures';
 
-export function sweepWorker(kv: MemoryStore, ports: { runs?: SweepRunPort; models?: SweepModelPort }) {
+/** `thumbnailOf` stands in for the worker's image decoding, which Node has not. */
+export function sweepWorker(
+	kv: MemoryStore,
+	ports: { runs?: SweepRunPort; models?: SweepModelPort; thumbnailOf?: (image: Blob) => Promise<Result<Blob>> }
+) {
 	const leaders: Array<() => void> = [];
 	const listeners: Array<(e: WorkerEvent) => void> = [];
 	const emit = (e: WorkerEvent) => listeners.forEach((l) => l(e));
@@ -22,8 +28,10 @@ export function sweepWorker(kv: MemoryStore, ports: { runs?: SweepRunPort; model
 		onEmit: (l: (e: WorkerEvent) => void) => listeners.push(l)
 	} as unknown as WorkerContext;
 	// A model sweep's test gives no workflow port: any use of it is a mistake the test should see.
-	const service = new SweepService(ctx, ports.runs ?? ({} as SweepRunPort), ports.models ?? null);
-	return { api: service.api(), emit, becomeLeader: () => leaders.forEach((l) => l()) };
+	const runs = ports.runs ?? ({} as SweepRunPort);
+	const pictures = new CellPictures(kv, runs, ports.models ?? null, ports.thumbnailOf);
+	const service = new SweepService(ctx, runs, ports.models ?? null, Date.now, pictures);
+	return { api: service.api(), service, emit, becomeLeader: () => leaders.forEach((l) => l()) };
 }
 
 /** Lets the service's steps (each a few awaits on the store) run. */

@@ -1,0 +1,18 @@
+/**
+ * The size of a thumbnail: the picture scaled down, never up, so its longest side is at most `side`,
+ * keeping its shape and at least one pixel each way. Pure: the worker draws what this says.
+ */
+export const THUMBNAIL_SIDE = 256;
+
+export interface PictureSize {
+	width: number;
+	height: number;
+}
+
+/** The size to draw at, and whether the picture already fits (then it is kept as it is). */
+export function thumbnailSize(width: number, height: number, side = THUMBNAIL_SIDE): PictureSize & { fits: boolean } {
+	const longest = Math.max(width, height);
+	if (longest <= side) return { width, height, fits: true };
+	const scale = side / longest;
+	return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)), fits: false };
+}

@@ -1,0 +1,69 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { bridge, countObjectUrls } from '../../core/state/testing/fake-bridge';
+import { SWEEP_SCHEMA_VERSION, type SweepRecord } from '../protocol/sweep';
+import { SweepPageStore } from './sweep-page.svelte';
+
+vi.mock('$lib/core/state/worker-bridge.svelte', () => import('../../core/state/testing/fake-bridge'));
+
+const record: SweepRecord = {
+	schemaVersion: SWEEP_SCHEMA_VERSION,
+	id: 's1',
+	profileId: 'p',
+	workflowId: 'w',
+	title: 'T',
+	base: {},
+	seeds: {},
+	axes: [{ fieldId: '3.seed', path: ['3', 'seed'], label: 'seed', seed: true, values: [1, 2], pairedWithPrevious: false }],
+	cells: [0, 1].map((index) => ({
+		index,
+		place: [index],
+		values: [index + 1],
+		status: 'succeeded',
+		runId: `r${index}`,
+		promptId: `p${index}`,
+		attempts: 1
+	})),
+	status: 'finished',
+	createdAt: 0,
+	window: 2
+};
+
+describe("the sweep grid page's store", () => {
+	let urls: ReturnType<typeof countObjectUrls>;
+	beforeEach(() => {
+		bridge.reset();
+		urls = countObjectUrls(vi);
+		bridge.answer('getSweep', () => record);
+	});
+	afterEach(() => vi.restoreAllMocks());
+
+	it('saves the output shown with the sweep, and a later event of the same sweep keeps it', async () => {
+		let saved: SweepRecord = record;
+		bridge.answer('showSweepOutput', ({ source }) => (saved = source === null ? record : { ...record, shownSource: source }));
+		const store = new SweepPageStore();
+		await store.open('s1');
+		expect(store.shownSource).toBeNull();
+		await store.show('7');
+		expect(bridge.callsOf('showSweepOutput')).toEqual([{ id: 's1', source: '7' }]);
+		expect(store.shownSource).toBe('7');
+		bridge.emit({ type: 'sweep', sweep: { ...saved, lastProblem: 'late' } });
+		expect(store.shownSource).toBe('7');
+		await store.show(null);
+		expect(store.shownSource).toBeNull();
+		store.dispose();
+	});
+
+	it("reads each cell's picture once, through the sweep, and revokes them when the page goes", async () => {
+		bridge.answer('sweepCellPicture', ({ cell }) => (cell === 0 ? { picture: new Blob(['x']), from: 'thumbnail' } : null));
+		const store = new SweepPageStore();
+		await store.open('s1');
+		const [first, again] = await Promise.all([store.cellPicture(record.cells[0]!, 0), store.cellPicture(record.cells[0]!, 0)]);
+		expect(first).toEqual(again);
+		expect(bridge.callsOf('sweepCellPicture')).toEqual([{ id: 's1', cell: 0, output: 0 }]);
+		expect((await store.cellPicture(record.cells[1]!, 0)).ok, 'a cell with nothing to show says so').toBe(false);
+		expect(urls.live.size).toBe(1);
+		store.dispose();
+		await new Promise((resolve) => setTimeout(resolve, 0)); // each read's revoke waits on its answer
+		expect(urls.live.size).toBe(0);
+	});
+});
