@@ -3,13 +3,11 @@
  * Runs are caught with the router's provider hold, never slowed down; the router's in-flight limit
  * refuses the calls past it (429), and its dispatch counters say each cell ran once.
  */
-import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { counters, holdProvider, releaseProvider, routerControl, untilHeld } from './models-helpers';
+import { CELLS, reopenFromGridPicture, sweepProgress as progress } from './sweep-helpers';
 
-const CELLS = '[data-cell]';
-const progress = (page: Page) => page.getByRole('status', { name: 'Sweep progress' });
 const dispatches = async (emulator: Parameters<typeof counters>[0]) =>
 	Object.values((await counters(emulator)).dispatches).reduce((a, b) => a + b, 0);
 
@@ -68,15 +66,7 @@ test('a model sweep across 3 models fills its grid, paced by the router’s in-f
 
 	// Its grid picture carries no workflow, only the sweep: dropped back on Runboard, it reopens the sweep.
 	const sweepUrl = page.url();
-	const download = page.waitForEvent('download');
-	await page.getByRole('button', { name: 'Save grid as PNG' }).click();
-	const picture = await (await download).path();
-	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Workflows' }).click();
-	await page
-		.getByLabel('Workflow file to import')
-		.setInputFiles({ name: 'model-sweep.png', mimeType: 'image/png', buffer: readFileSync(picture) });
-	await expect(page).toHaveURL(sweepUrl);
-	await expect(progress(page)).toHaveText('Finished: 6 of 6 done');
+	await reopenFromGridPicture(page, 'Finished: 6 of 6 done');
 
 	// The Runs list shows the model sweep as one entry, which opens its grid.
 	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Runs' }).click();

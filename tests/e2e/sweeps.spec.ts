@@ -3,15 +3,14 @@
  * service. Runs are caught with the emulator's hold, never slowed down; the emulator's request
  * counters say how many jobs were submitted.
  */
-import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import type { Page } from '@playwright/test';
 import { expect, hasHorizontalScroll, openExample, test, workflowControl, type Control } from './fixtures';
 import { axeViolations } from './axe-check';
 import { holdNode, release, untilHeld } from './holds';
 import { addProfile } from './v2-helpers';
+import { CELLS, reopenFromGridPicture, sweepProgress as progress } from './sweep-helpers';
 
-const CELLS = '[data-cell]';
 const SENT = `${CELLS}[data-status="queued"], ${CELLS}[data-status="running"]`;
 const IN_FLIGHT = `${CELLS}[data-status="sending"], ${SENT}`;
 
@@ -37,8 +36,6 @@ async function submits(control: Control): Promise<number> {
 	const { requests } = await control.counters();
 	return (requests['POST /api/prompt'] ?? 0) + (requests['POST /prompt'] ?? 0);
 }
-
-const progress = (page: Page) => page.getByRole('status', { name: 'Sweep progress' });
 
 /** Output bytes read from the workflow service (ComfyUI's `/view`, under `/api` or not). */
 async function outputReads(control: Control): Promise<number> {
@@ -97,16 +94,7 @@ test('a 3 x 4 seed x CFG sweep fills its grid live and shows in the timeline as 
 	await expect(page.getByRole('region', { name: 'Compare two cells' }).getByRole('slider')).toBeVisible();
 
 	// The grid saves as one PNG (drawn in the worker); dropped back on Runboard, it reopens the sweep.
-	const sweepUrl = page.url();
-	const download = page.waitForEvent('download');
-	await page.getByRole('button', { name: 'Save grid as PNG' }).click();
-	const picture = await (await download).path();
-	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Workflows' }).click();
-	await page
-		.getByLabel('Workflow file to import')
-		.setInputFiles({ name: 'sweep.png', mimeType: 'image/png', buffer: readFileSync(picture) });
-	await expect(page).toHaveURL(sweepUrl);
-	await expect(progress(page)).toHaveText('Finished: 12 of 12 done');
+	await reopenFromGridPicture(page, 'Finished: 12 of 12 done');
 
 	// The storage page lists the sweep with a thumbnail of every cell; freeing it leaves the grid whole, drawn from them.
 	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();

@@ -1,0 +1,24 @@
+/** What the sweep journeys share: the grid's cells, its progress line, and its picture's round trip. */
+import { readFileSync } from 'node:fs';
+import { expect, type Page } from '@playwright/test';
+
+export const CELLS = '[data-cell]';
+
+export const sweepProgress = (page: Page) => page.getByRole('status', { name: 'Sweep progress' });
+
+/**
+ * Saves the open sweep's grid as one PNG, drops it on the Workflows page as a person would, and
+ * expects it to reopen this sweep as it ended (`finished`, the progress line's words).
+ */
+export async function reopenFromGridPicture(page: Page, finished: string): Promise<void> {
+	const sweepUrl = page.url();
+	const download = page.waitForEvent('download');
+	await page.getByRole('button', { name: 'Save grid as PNG' }).click();
+	const picture = await (await download).path();
+	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Workflows' }).click();
+	await page
+		.getByLabel('Workflow file to import')
+		.setInputFiles({ name: 'sweep-grid.png', mimeType: 'image/png', buffer: readFileSync(picture) });
+	await expect(page).toHaveURL(sweepUrl);
+	await expect(sweepProgress(page)).toHaveText(finished);
+}
