@@ -32,6 +32,16 @@ describe.each(backends)('the %s store', (_name, make) => {
 		expect(await kv.keys()).toEqual([]);
 	});
 
+	it('finds the first key of a range, bounds included, without its records', async () => {
+		const kv = make();
+		for (const key of ['sc:3', 'sc:7', 'sc:9', 'tl:1']) await kv.set(key, key);
+		expect(await kv.firstKey('sc:4', 'sc:\uffff')).toBe('sc:7');
+		expect(await kv.firstKey('sc:7', 'sc:8')).toBe('sc:7');
+		expect(await kv.firstKey('sc:', 'sc:3')).toBe('sc:3');
+		expect(await kv.firstKey('sc:91', 'sc:\uffff')).toBeUndefined();
+		expect(await kv.firstKey('sc:8', 'sc:7')).toBeUndefined();
+	});
+
 	it('deletes many keys at once, leaving the others', async () => {
 		const kv = make();
 		for (const key of ['run:a', 'run:b', 'output:a:0', 'run:c']) await kv.set(key, key);

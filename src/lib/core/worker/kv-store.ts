@@ -22,6 +22,8 @@ export interface KeyValueStore {
 	/** Deletes every key in one transaction: all of them or, if it fails or the page goes away, none. */
 	deleteMany(keys: string[]): Promise<void>;
 	keys(prefix?: string): Promise<string[]>;
+	/** The first key with `from <= key <= upTo`, if any: where a range begins, without reading its records or its other keys. */
+	firstKey(from: string, upTo: string): Promise<string | undefined>;
 	entries<T>(prefix: string): Promise<Array<[string, T]>>;
 	/**
 	 * Entries with `after < key <= upTo`, in key order: a slice of a time-ordered prefix (the runs of
@@ -62,6 +64,12 @@ export class IdbStore implements KeyValueStore {
 	}
 	keys(prefix = ''): Promise<string[]> {
 		return this.store('readonly', (s) => promisifyRequest(s.getAllKeys(IdbStore.range(prefix)))).then((ks) => ks.map(String));
+	}
+	firstKey(from: string, upTo: string): Promise<string | undefined> {
+		if (upTo < from) return Promise.resolve(undefined);
+		return this.store('readonly', (s) => promisifyRequest(s.getKey(IDBKeyRange.bound(from, upTo)))).then((k) =>
+			k === undefined ? undefined : String(k)
+		);
 	}
 	entries<T>(prefix: string): Promise<Array<[string, T]>> {
 		const range = IdbStore.range(prefix);
@@ -121,6 +129,11 @@ export class MemoryStore implements KeyValueStore {
 	// Sorted like IndexedDB's keys, so both backends keep one contract.
 	async keys(prefix = ''): Promise<string[]> {
 		return [...this.map.keys()].filter((k) => k.startsWith(prefix)).sort();
+	}
+	async firstKey(from: string, upTo: string): Promise<string | undefined> {
+		let first: string | undefined;
+		for (const k of this.map.keys()) if (k >= from && k <= upTo && (first === undefined || k < first)) first = k;
+		return first;
 	}
 	async entries<T>(prefix: string): Promise<Array<[string, T]>> {
 		return (await this.keys(prefix)).map((k) => [k, structuredClone(this.map.get(k)) as T]);

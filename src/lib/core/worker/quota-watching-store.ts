@@ -134,6 +134,13 @@ export class QuotaWatchingStore implements KeyValueStore {
 		const extra = this.unsavedKeys(prefix).filter((k) => !stored.includes(k));
 		return extra.length === 0 ? stored : [...stored, ...extra].sort();
 	}
+	async firstKey(from: string, upTo: string): Promise<string | undefined> {
+		const stored = await this.inner.firstKey(from, upTo);
+		let first = stored;
+		for (const k of [...this.unsaved.keys(), ...this.writing.keys()])
+			if (k >= from && k <= upTo && (first === undefined || k < first)) first = k;
+		return first;
+	}
 	async entries<T>(prefix: string): Promise<Array<[string, T]>> {
 		const rows = await this.inner.entries<T>(prefix);
 		// Both stores hand entries over in key order: with nothing held in memory, 100,000 rows need no sort.

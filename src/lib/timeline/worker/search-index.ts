@@ -41,6 +41,7 @@ const SHORT_TERM = 3;
 const SEAL_BATCH = 50;
 /** Above any timeline key: the end of the range after the last chunk. */
 const TIMELINE_END = `${TIMELINE_KEY}\uffff`;
+const CHUNKS_END = `${SEARCH_CHUNK_KEY}\uffff`;
 /** A slot is chunk * STRIDE + place in the chunk: stored chunks are read as they are, whatever their size. */
 const STRIDE = 65_536;
 
@@ -374,26 +375,23 @@ export class SearchIndex {
 	 * The stored chunks (their keys) that may hold the runs under `timelineKeys`: a save or delete of
 	 * such a run writes a tombstone over its chunk (or deletes it) in its own transaction, so no chunk
 	 * is older than the entries it stands for. A run of the last day is in none (no read at all: the
-	 * save of a new run costs nothing more); for an older one the chunk keys are read afresh, as
-	 * another tab may have written chunks since.
+	 * save of a new run costs nothing more). For an older one, the chunk covering it is the first
+	 * chunk key at or after its own (chunks are keyed by their last run): one key is read from
+	 * storage per chunk touched, not every chunk key, and not from memory, as another tab may have
+	 * written that chunk a moment ago.
 	 */
 	async chunksOf(timelineKeys: readonly string[]): Promise<string[]> {
 		const cutoff = timelineKeyAt(this.now() - SEAL_AGE_MS);
-		const old = timelineKeys.filter((key) => key < cutoff);
-		if (old.length === 0) return [];
-		const tos = (await this.kv.keys(SEARCH_CHUNK_KEY)).map(timelineKeyOfChunk);
-		const found = new Set<string>();
+		const old = timelineKeys.filter((key) => key < cutoff).sort();
+		const found: string[] = [];
 		for (const key of old) {
-			let lo = 0;
-			let hi = tos.length;
-			while (lo < hi) {
-				const mid = (lo + hi) >> 1;
-				if (tos[mid]! < key) lo = mid + 1;
-				else hi = mid;
-			}
-			if (lo < tos.length) found.add(chunkKeyOf(tos[lo]!));
+			// Runs up to the chunk just found are in it too.
+			if (found.length > 0 && key <= timelineKeyOfChunk(found.at(-1)!)) continue;
+			const chunk = await this.kv.firstKey(chunkKeyOf(key), CHUNKS_END);
+			if (chunk === undefined) break;
+			found.push(chunk);
 		}
-		return [...found];
+		return found;
 	}
 
 	/** A run's text was saved: kept in step when the texts are in memory, else read at the next search. */
