@@ -176,6 +176,9 @@ export class SearchIndex {
 	private readonly changed = new Set<string>();
 	/** The sealing in progress, for tests and the bench to wait on. */
 	sealing: Promise<void> = Promise.resolve();
+	/** Loads and searches under way, and who waits for them to end (the Runs list's full read). */
+	private busy = 0;
+	private readonly waiting: Array<() => void> = [];
 
 	constructor(
 		private readonly kv: KeyValueStore,
@@ -184,6 +187,33 @@ export class SearchIndex {
 		/** Sealing waits this long after a load: the search that caused the load answers first. */
 		private readonly sealDelayMs = 3000
 	) {}
+
+	/**
+	 * Reads the texts ahead of a search (the Runs page, once its first screenful is shown), so the
+	 * first search after a reload does not wait for them.
+	 */
+	async prepare(): Promise<void> {
+		await this.searching(() => this.load());
+		this.touch();
+	}
+
+	/**
+	 * Resolves when no load or search is under way: a long read that could wait (every timeline
+	 * entry) goes in between searches, not before them, on the worker's one thread.
+	 */
+	quiet(): Promise<void> {
+		return this.busy === 0 ? Promise.resolve() : new Promise((resolve) => this.waiting.push(resolve));
+	}
+
+	/** Runs `work` as (part of) a search: `quiet` waits for it. */
+	async searching<T>(work: () => Promise<T>): Promise<T> {
+		this.busy++;
+		try {
+			return await work();
+		} finally {
+			if (--this.busy === 0) for (const resolve of this.waiting.splice(0)) resolve();
+		}
+	}
 
 	/** Whether the texts are in memory now (for tests and the bench). */
 	get inMemory(): boolean {
@@ -417,7 +447,11 @@ export class SearchIndex {
 	 * Runs whose text has every term, newest first. `alternatives` adds, per term (by index), other
 	 * texts that also count as that term found: a profile name's term finds its runs by profile id.
 	 */
-	async search(terms: readonly SearchTerm[], alternatives: ReadonlyMap<number, readonly string[]> = new Map()): Promise<SearchHit[]> {
+	search(terms: readonly SearchTerm[], alternatives: ReadonlyMap<number, readonly string[]> = new Map()): Promise<SearchHit[]> {
+		return this.searching(() => this.scan(terms, alternatives));
+	}
+
+	private async scan(terms: readonly SearchTerm[], alternatives: ReadonlyMap<number, readonly string[]>): Promise<SearchHit[]> {
 		const { chunks } = await this.load();
 		this.touch();
 		if (terms.length === 0) return [];
