@@ -17,6 +17,16 @@ describe.each(backends)('the %s store', (_name, make) => {
 		expect(await kv.get('run:1')).toBeUndefined();
 	});
 
+	it('reads many keys at once, in the order asked, a missing one as undefined', async () => {
+		const kv = make();
+		await kv.setMany([
+			['tl:1', 'one'],
+			['tl:2', 'two']
+		]);
+		expect(await kv.getMany(['tl:2', 'tl:9', 'tl:1'])).toEqual(['two', undefined, 'one']);
+		expect(await kv.getMany([])).toEqual([]);
+	});
+
 	it('lists exactly the keys and entries under a prefix, in key order', async () => {
 		const kv = make();
 		for (const key of ['run:b', 'run:a', 'runx', 'run', 'output:run:a:0', 'modelrun:z']) await kv.set(key, key);

@@ -2,7 +2,7 @@
  * The key-value storage the worker keeps everything in, behind one interface: IndexedDB through
  * idb-keyval in the browser, a Map in unit tests.
  */
-import { clear, createStore, del, delMany, get, promisifyRequest, set, setMany, type UseStore } from 'idb-keyval';
+import { clear, createStore, del, delMany, get, getMany, promisifyRequest, set, setMany, type UseStore } from 'idb-keyval';
 
 export interface WriteOptions {
 	/**
@@ -15,6 +15,8 @@ export interface WriteOptions {
 
 export interface KeyValueStore {
 	get<T>(key: string): Promise<T | undefined>;
+	/** Reads every key in one transaction: one wait behind a long write, not one per key. */
+	getMany<T>(keys: string[]): Promise<Array<T | undefined>>;
 	set(key: string, value: unknown, options?: WriteOptions): Promise<void>;
 	/** Writes every record in one transaction (a run's timeline entry and its search text). */
 	setMany(rows: Array<[string, unknown]>): Promise<void>;
@@ -45,6 +47,9 @@ export class IdbStore implements KeyValueStore {
 
 	get<T>(key: string): Promise<T | undefined> {
 		return get<T>(key, this.store);
+	}
+	getMany<T>(keys: string[]): Promise<Array<T | undefined>> {
+		return keys.length === 0 ? Promise.resolve([]) : getMany<T>(keys, this.store);
 	}
 	set(key: string, value: unknown): Promise<void> {
 		return set(key, value, this.store);
@@ -113,6 +118,9 @@ export class MemoryStore implements KeyValueStore {
 
 	async get<T>(key: string): Promise<T | undefined> {
 		return structuredClone(this.map.get(key)) as T | undefined;
+	}
+	async getMany<T>(keys: string[]): Promise<Array<T | undefined>> {
+		return keys.map((key) => structuredClone(this.map.get(key)) as T | undefined);
 	}
 	async set(key: string, value: unknown): Promise<void> {
 		this.map.set(key, structuredClone(value));

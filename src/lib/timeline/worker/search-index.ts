@@ -37,8 +37,12 @@ export const CHUNK = 100;
 export const SEAL_AGE_MS = 86_400_000;
 /** A field's term this short is looked for line by line: it is found all over the other fields. */
 const SHORT_TERM = 3;
-/** Chunks written per transaction while sealing: a few MB, not all 100,000 runs' texts at once. */
-const SEAL_BATCH = 50;
+/**
+ * Chunks written per transaction while sealing: about half a MB of texts and a thousand entries. A
+ * read asked meanwhile (a search's rows, a page of the Runs list) waits for the write under way:
+ * fifty chunks a transaction held one up for seconds under load.
+ */
+const SEAL_BATCH = 10;
 /** Above any timeline key: the end of the range after the last chunk. */
 const TIMELINE_END = `${TIMELINE_KEY}\uffff`;
 const CHUNKS_END = `${SEARCH_CHUNK_KEY}\uffff`;
@@ -371,6 +375,7 @@ export class SearchIndex {
 		}
 		const written = new Set<string>();
 		for (let b = 0; b < pieces.length; b += SEAL_BATCH) {
+			await this.quiet(); // a search under way reads first
 			if (this.loaded !== loaded) return;
 			// Checked just before the write is asked for: a save after this reads the chunk keys in a
 			// transaction that runs after this one, and strikes out the chunk it lands in.

@@ -117,13 +117,9 @@ export class TimelineService {
 	private async entriesOf(ids: readonly string[]): Promise<TimelineEntry[]> {
 		if (ids.length === 0) return [];
 		const keys = await this.keyMap();
-		const out: TimelineEntry[] = [];
-		for (const id of ids) {
-			const key = keys.get(id);
-			const record = key === undefined ? null : readTimelineRecord(await this.ctx.kv.get(key));
-			if (record) out.push(record.entry);
-		}
-		return out;
+		const known = ids.flatMap((id) => keys.get(id) ?? []);
+		// One read for all of them: a write of many chunks (sealing) is waited for once, not per entry.
+		return (await this.ctx.kv.getMany<unknown>(known)).flatMap((value) => readTimelineRecord(value)?.entry ?? []);
 	}
 
 	/** Runs saved before search texts were kept get theirs from their full records (the index reports them once). */
