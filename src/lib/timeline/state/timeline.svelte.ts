@@ -54,6 +54,10 @@ export class TimelineStore {
 	get loaded(): boolean {
 		return runEntries.loaded;
 	}
+	/** Whether every entry is read (the newest screenful comes first). */
+	get complete(): boolean {
+		return runEntries.complete;
+	}
 	get loadMs(): number {
 		return runEntries.loadMs;
 	}
