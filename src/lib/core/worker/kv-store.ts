@@ -139,8 +139,12 @@ export class MemoryStore implements KeyValueStore {
 		return [...this.map.keys()].filter((k) => k.startsWith(prefix)).sort();
 	}
 	async firstKey(from: string, upTo: string): Promise<string | undefined> {
+		// Keys in the range share the bounds' common prefix: a cheap test before comparing strings.
+		let common = 0;
+		while (common < from.length && from[common] === upTo[common]) common++;
+		const prefix = from.slice(0, common);
 		let first: string | undefined;
-		for (const k of this.map.keys()) if (k >= from && k <= upTo && (first === undefined || k < first)) first = k;
+		for (const k of this.map.keys()) if (k.startsWith(prefix) && k >= from && k <= upTo && (first === undefined || k < first)) first = k;
 		return first;
 	}
 	async entries<T>(prefix: string): Promise<Array<[string, T]>> {
