@@ -455,13 +455,18 @@ try {
 		pageTimes.push(ms);
 		workerTimes.push(worker);
 	}
+	// The same queries once the Runs list has read every entry: what a search costs with nothing else on the worker.
+	await page.locator('ul.virtual[aria-busy="false"]').waitFor({ state: 'attached', timeout: 300_000 });
+	const wholeTimes: number[] = [];
+	for (const q of qs) wholeTimes.push((await searchInPage(page, q))[1]);
+	const wholeP95 = percentile(wholeTimes, 95);
 	const first = percentile(firsts, 50);
 	const workerP95 = percentile(workerTimes, 95);
 	console.log(
 		`  first search after a reload: ${first.toFixed(0)} ms from typing to the count painted (median of 3; the worker's part ${percentile(workerFirsts, 50)} ms; typing pauses 120 ms first) (target < 1 s: ${verdict(first < 1000)})`
 	);
 	console.log(
-		`  later searches: worker p95 ${workerP95} ms (target < 100 ms: ${verdict(workerP95 < 100)}), typing to count painted p95 ${percentile(pageTimes, 95).toFixed(0)} ms`
+		`  later searches, while the Runs list may still be reading: worker p95 ${workerP95} ms (target < 100 ms: ${verdict(workerP95 < 100)}), typing to count painted p95 ${percentile(pageTimes, 95).toFixed(0)} ms`
 	);
 	report({
 		name: `first search after a reload, ${RUNS} runs in Chromium, typing to count painted (baseline: a later search)`,
@@ -470,6 +475,17 @@ try {
 		baseline: percentile(pageTimes, 50),
 		target: '< 1000 ms',
 		met: first < 1000
+	});
+	console.log(
+		`  searches once the list is whole: worker p50 ${percentile(wholeTimes, 50)} ms, p95 ${wholeP95} ms (target < 100 ms: ${verdict(wholeP95 < 100)})`
+	);
+	report({
+		name: `search p95 in the Chromium worker over ${RUNS} runs once the Runs list is read (baseline: while it is read)`,
+		figure: wholeP95,
+		unit: 'ms',
+		baseline: workerP95,
+		target: '< 100 ms',
+		met: wholeP95 < 100
 	});
 	report({
 		name: `search p95 in the Chromium worker over ${RUNS} runs (baseline: the Node scan's p95)`,

@@ -15,6 +15,8 @@ const FIRST_PAGE = 40;
 export class RunEntries {
 	readonly entries = new SvelteMap<string, TimelineEntry>();
 	loaded = $state(false);
+	/** Whether every entry has been read (the newest screenful comes first, the rest after). */
+	complete = $state(false);
 	/** How long the last load took, in ms (shown to benchmarks, not people). */
 	loadMs = $state(0);
 	private started = false;
@@ -30,7 +32,8 @@ export class RunEntries {
 		});
 	}
 
-	async load(): Promise<void> {
+	/** `afterFirstScreen` is asked for once the newest screenful is shown, before everything behind it is read. */
+	async load(afterFirstScreen?: () => void): Promise<void> {
 		this.listen();
 		const started = performance.now();
 		// The newest screenful first, read without scanning the rest; then everything behind it.
@@ -38,10 +41,17 @@ export class RunEntries {
 		if (!this.loaded) for (const entry of first) this.entries.set(entry.id, entry);
 		this.loaded = true;
 		this.loadMs = Math.round(performance.now() - started);
+		afterFirstScreen?.();
 		const all = await workerApi().timeline({});
 		const ids = new Set(all.map((e) => e.id));
 		for (const id of [...this.entries.keys()]) if (!ids.has(id)) this.entries.delete(id);
 		for (const entry of all) this.upsert(entry);
+		this.complete = true;
+	}
+
+	/** Entries read some other way (a search's newest hits, while the list is still loading). */
+	show(entries: readonly TimelineEntry[]): void {
+		for (const entry of entries) this.upsert(entry);
 	}
 
 	/** Drops runs deleted elsewhere (another tab's undo window ended). */

@@ -17,6 +17,16 @@ describe.each(backends)('the %s store', (_name, make) => {
 		expect(await kv.get('run:1')).toBeUndefined();
 	});
 
+	it('reads many keys at once, in the order asked, a missing one as undefined', async () => {
+		const kv = make();
+		await kv.setMany([
+			['tl:1', 'one'],
+			['tl:2', 'two']
+		]);
+		expect(await kv.getMany(['tl:2', 'tl:9', 'tl:1'])).toEqual(['two', undefined, 'one']);
+		expect(await kv.getMany([])).toEqual([]);
+	});
+
 	it('lists exactly the keys and entries under a prefix, in key order', async () => {
 		const kv = make();
 		for (const key of ['run:b', 'run:a', 'runx', 'run', 'output:run:a:0', 'modelrun:z']) await kv.set(key, key);
@@ -30,6 +40,16 @@ describe.each(backends)('the %s store', (_name, make) => {
 		expect((await kv.newest('run:', 10)).map(([k]) => k)).toEqual(['run:b', 'run:a']);
 		await kv.clear();
 		expect(await kv.keys()).toEqual([]);
+	});
+
+	it('finds the first key of a range, bounds included, without its records', async () => {
+		const kv = make();
+		for (const key of ['sc:3', 'sc:7', 'sc:9', 'tl:1']) await kv.set(key, key);
+		expect(await kv.firstKey('sc:4', 'sc:\uffff')).toBe('sc:7');
+		expect(await kv.firstKey('sc:7', 'sc:8')).toBe('sc:7');
+		expect(await kv.firstKey('sc:', 'sc:3')).toBe('sc:3');
+		expect(await kv.firstKey('sc:91', 'sc:\uffff')).toBeUndefined();
+		expect(await kv.firstKey('sc:8', 'sc:7')).toBeUndefined();
 	});
 
 	it('deletes many keys at once, leaving the others', async () => {

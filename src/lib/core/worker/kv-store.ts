@@ -2,7 +2,7 @@
  * The key-value storage the worker keeps everything in, behind one interface: IndexedDB through
  * idb-keyval in the browser, a Map in unit tests.
  */
-import { clear, createStore, del, delMany, get, promisifyRequest, set, setMany, type UseStore } from 'idb-keyval';
+import { clear, createStore, del, delMany, get, getMany, promisifyRequest, set, setMany, type UseStore } from 'idb-keyval';
 
 export interface WriteOptions {
 	/**
@@ -15,6 +15,8 @@ export interface WriteOptions {
 
 export interface KeyValueStore {
 	get<T>(key: string): Promise<T | undefined>;
+	/** Reads every key in one transaction: one wait behind a long write, not one per key. */
+	getMany<T>(keys: string[]): Promise<Array<T | undefined>>;
 	set(key: string, value: unknown, options?: WriteOptions): Promise<void>;
 	/** Writes every record in one transaction (a run's timeline entry and its search text). */
 	setMany(rows: Array<[string, unknown]>): Promise<void>;
@@ -22,6 +24,8 @@ export interface KeyValueStore {
 	/** Deletes every key in one transaction: all of them or, if it fails or the page goes away, none. */
 	deleteMany(keys: string[]): Promise<void>;
 	keys(prefix?: string): Promise<string[]>;
+	/** The first key with `from <= key <= upTo`, if any: where a range begins, without reading its records or its other keys. */
+	firstKey(from: string, upTo: string): Promise<string | undefined>;
 	entries<T>(prefix: string): Promise<Array<[string, T]>>;
 	/**
 	 * Entries with `after < key <= upTo`, in key order: a slice of a time-ordered prefix (the runs of
@@ -44,6 +48,9 @@ export class IdbStore implements KeyValueStore {
 	get<T>(key: string): Promise<T | undefined> {
 		return get<T>(key, this.store);
 	}
+	getMany<T>(keys: string[]): Promise<Array<T | undefined>> {
+		return keys.length === 0 ? Promise.resolve([]) : getMany<T>(keys, this.store);
+	}
 	set(key: string, value: unknown): Promise<void> {
 		return set(key, value, this.store);
 	}
@@ -62,6 +69,12 @@ export class IdbStore implements KeyValueStore {
 	}
 	keys(prefix = ''): Promise<string[]> {
 		return this.store('readonly', (s) => promisifyRequest(s.getAllKeys(IdbStore.range(prefix)))).then((ks) => ks.map(String));
+	}
+	firstKey(from: string, upTo: string): Promise<string | undefined> {
+		if (upTo < from) return Promise.resolve(undefined);
+		return this.store('readonly', (s) => promisifyRequest(s.getKey(IDBKeyRange.bound(from, upTo)))).then((k) =>
+			k === undefined ? undefined : String(k)
+		);
 	}
 	entries<T>(prefix: string): Promise<Array<[string, T]>> {
 		const range = IdbStore.range(prefix);
@@ -106,6 +119,9 @@ export class MemoryStore implements KeyValueStore {
 	async get<T>(key: string): Promise<T | undefined> {
 		return structuredClone(this.map.get(key)) as T | undefined;
 	}
+	async getMany<T>(keys: string[]): Promise<Array<T | undefined>> {
+		return keys.map((key) => structuredClone(this.map.get(key)) as T | undefined);
+	}
 	async set(key: string, value: unknown): Promise<void> {
 		this.map.set(key, structuredClone(value));
 	}
@@ -121,6 +137,15 @@ export class MemoryStore implements KeyValueStore {
 	// Sorted like IndexedDB's keys, so both backends keep one contract.
 	async keys(prefix = ''): Promise<string[]> {
 		return [...this.map.keys()].filter((k) => k.startsWith(prefix)).sort();
+	}
+	async firstKey(from: string, upTo: string): Promise<string | undefined> {
+		// Keys in the range share the bounds' common prefix: a cheap test before comparing strings.
+		let common = 0;
+		while (common < from.length && from[common] === upTo[common]) common++;
+		const prefix = from.slice(0, common);
+		let first: string | undefined;
+		for (const k of this.map.keys()) if (k.startsWith(prefix) && k >= from && k <= upTo && (first === undefined || k < first)) first = k;
+		return first;
 	}
 	async entries<T>(prefix: string): Promise<Array<[string, T]>> {
 		return (await this.keys(prefix)).map((k) => [k, structuredClone(this.map.get(k)) as T]);

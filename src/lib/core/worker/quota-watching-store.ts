@@ -121,6 +121,10 @@ export class QuotaWatchingStore implements KeyValueStore {
 		if (this.inMemory(key)) return this.memoryValue<T>(key);
 		return this.inner.get<T>(key);
 	}
+	async getMany<T>(keys: string[]): Promise<Array<T | undefined>> {
+		const stored = await this.inner.getMany<T>(keys);
+		return keys.map((key, i) => (this.inMemory(key) ? this.memoryValue<T>(key) : stored[i]));
+	}
 	async delete(key: string): Promise<void> {
 		this.forget(key);
 		await this.inner.delete(key);
@@ -131,8 +135,17 @@ export class QuotaWatchingStore implements KeyValueStore {
 	}
 	async keys(prefix = ''): Promise<string[]> {
 		const stored = await this.inner.keys(prefix);
-		const extra = this.unsavedKeys(prefix).filter((k) => !stored.includes(k));
+		// A set: a batch of thousands of records being written, against 100,000 stored keys.
+		const storedSet = new Set(stored);
+		const extra = this.unsavedKeys(prefix).filter((k) => !storedSet.has(k));
 		return extra.length === 0 ? stored : [...stored, ...extra].sort();
+	}
+	async firstKey(from: string, upTo: string): Promise<string | undefined> {
+		const stored = await this.inner.firstKey(from, upTo);
+		let first = stored;
+		for (const k of [...this.unsaved.keys(), ...this.writing.keys()])
+			if (k >= from && k <= upTo && (first === undefined || k < first)) first = k;
+		return first;
 	}
 	async entries<T>(prefix: string): Promise<Array<[string, T]>> {
 		const rows = await this.inner.entries<T>(prefix);

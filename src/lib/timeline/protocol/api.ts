@@ -11,6 +11,8 @@ export interface RunSearch {
 	words: string[];
 	/** How long the worker took, for the bench and the page's own "found in". */
 	ms: number;
+	/** The timeline entries of the newest hits, as many as asked for: shown while the page's list is still loading. */
+	entries: TimelineEntry[];
 }
 
 export interface TimelineApi {
@@ -22,7 +24,9 @@ export interface TimelineApi {
 	 */
 	deleteRuns(input: { ids: string[] }): Promise<{ deleted: string[]; kept: string[] }>;
 	/** Every run of every profile whose saved inputs, outputs, status, date or profile match the query. */
-	searchRuns(input: { query: string }): Promise<RunSearch>;
+	searchRuns(input: { query: string; entries?: number }): Promise<RunSearch>;
+	/** Reads the search texts ahead of a first search (the Runs page, once its first screenful is shown). */
+	prepareSearch(input: Record<string, never>): Promise<void>;
 	/** Every starred run (or run with starred outputs). */
 	stars(input: Record<string, never>): Promise<Star[]>;
 	/** Stars or unstars a run (no `output`) or one output of it; gives what is starred of the run now (null: nothing). */

@@ -18,7 +18,12 @@ interface Found {
 	ms: number;
 	/** When it was asked (the page's clock, as run entries' times are). */
 	at: number;
+	/** How many runs it found: the count shown while the list is still loading. */
+	total: number;
 }
+
+/** Rows of a search's newest hits the worker sends with its answer while the list is loading: a screenful and more. */
+const HIT_ENTRIES = 60;
 
 /** The actions on many runs and the saving of starred outputs, loaded on first use: not part of the first view. */
 const bulkActions = () => import('./bulk-actions');
@@ -49,6 +54,10 @@ export class TimelineStore {
 	get loaded(): boolean {
 		return runEntries.loaded;
 	}
+	/** Whether every entry is read (the newest screenful comes first). */
+	get complete(): boolean {
+		return runEntries.complete;
+	}
 	get loadMs(): number {
 		return runEntries.loadMs;
 	}
@@ -59,6 +68,17 @@ export class TimelineStore {
 			...(this.found?.query === this.filter.text ? { found: this.found.ids, foundAt: this.found.at } : {}),
 			starred: new Set(this.stars.keys())
 		})
+	);
+	/**
+	 * How many runs the search found: counted in the list once it is whole; before that, the worker's
+	 * count when the text is the only filter (other filters need the list).
+	 */
+	foundCount = $derived(
+		!runEntries.complete &&
+			this.found?.query === this.filter.text &&
+			Object.entries(this.filter).every(([k, v]) => k === 'text' || v === NO_FILTER[k as keyof TimelineFilter])
+			? this.found.total
+			: this.shown.length
 	);
 	/** The searched words, for marking them in the rows. */
 	words = $derived(parseQuery(this.filter.text).map((t) => t.text));
@@ -89,14 +109,17 @@ export class TimelineStore {
 		const count = ++this.searchCount;
 		const at = Date.now();
 		try {
-			const answer = await workerApi().searchRuns({ query });
+			// While the list is loading, the worker answers from its texts alone and sends the newest hits' rows.
+			const answer = await workerApi().searchRuns({ query, entries: runEntries.complete ? 0 : HIT_ENTRIES });
 			if (count !== this.searchCount) return;
+			runEntries.show(answer.entries);
 			this.found = {
 				query,
 				ids: new Set(answer.hits.map((h) => h.id)),
 				where: new Map(answer.hits.flatMap((h) => (h.where ? [[h.id, h.where] as const] : []))),
 				ms: answer.ms,
-				at
+				at,
+				total: answer.hits.length
 			};
 		} catch (error) {
 			if (count === this.searchCount) this.notice = `Search failed: ${error instanceof Error ? error.message : String(error)}`;
@@ -122,7 +145,13 @@ export class TimelineStore {
 
 	async load(): Promise<void> {
 		this.connect();
-		await Promise.all([runEntries.load(), this.loadStars()]);
+		// The search texts are read once the first screenful is shown, so a first search does not wait for them.
+		// A failed read costs nothing now: the search reads them itself.
+		const prepareSearch = () =>
+			void workerApi()
+				.prepareSearch({})
+				.catch(() => undefined);
+		await Promise.all([runEntries.load(prepareSearch), this.loadStars()]);
 	}
 
 	/** Reads the stars (the Runs list does with its entries; a run page opened first, alone). */

@@ -124,11 +124,14 @@ describe('the chunks of texts a search writes for the next reload', () => {
 		expect(await first.chunksOf([key(150), key(120)])).toEqual([key(199).replace('tl:', 'sc:')]);
 		expect(await first.chunksOf([key(299), key(300)])).toEqual([key(299).replace('tl:', 'sc:')]);
 		// A run of the last day is in no chunk: nothing is read for it.
-		const keys = vi.spyOn(kv, 'keys');
+		const firstKey = vi.spyOn(kv, 'firstKey');
 		expect(await first.chunksOf([key(5, 'new').replace(String(at(5)).padStart(13, '0'), String(NOW - 1000).padStart(13, '0'))])).toEqual(
 			[]
 		);
-		expect(keys).not.toHaveBeenCalled();
+		expect(firstKey).not.toHaveBeenCalled();
+		// Runs of one chunk cost one key read, whatever their number.
+		await first.chunksOf([key(101), key(150), key(199), key(120)]);
+		expect(firstKey).toHaveBeenCalledTimes(1);
 		await kv.setMany([
 			[key(150), storedEntry(entry(150), doc('a paper lantern'))],
 			[key(199).replace('tl:', 'sc:'), null]
@@ -153,6 +156,17 @@ describe('the chunks of texts a search writes for the next reload', () => {
 		between.mockClear();
 		expect(await ids(indexOn(kv), 'lantern')).toEqual(['r150']);
 		expect(between.mock.calls).toEqual([[key(299), 'tl:\uffff']]);
+	});
+
+	it('are found for a save even when another tab wrote them after this one last looked', async () => {
+		const kv = await storeOf(300, (i) => `kite ${i}`);
+		const first = indexOn(kv);
+		await ids(first, 'kite');
+		await first.sealing;
+		expect(await first.chunksOf([key(250)])).toEqual([key(299).replace('tl:', 'sc:')]);
+		// Another tab seals (200, 250] on its own: a save of r230 here must strike that chunk out, not the old one.
+		await kv.set(key(250).replace('tl:', 'sc:'), { after: key(199), to: key(250), ids: 'r1', texts: 'a' });
+		expect(await first.chunksOf([key(230)])).toEqual([key(250).replace('tl:', 'sc:')]);
 	});
 
 	it('read a chunk that does not hold together as struck out, its runs reported for their texts to be made again', async () => {

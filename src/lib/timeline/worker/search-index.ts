@@ -37,10 +37,15 @@ export const CHUNK = 100;
 export const SEAL_AGE_MS = 86_400_000;
 /** A field's term this short is looked for line by line: it is found all over the other fields. */
 const SHORT_TERM = 3;
-/** Chunks written per transaction while sealing: a few MB, not all 100,000 runs' texts at once. */
-const SEAL_BATCH = 50;
+/**
+ * Chunks written per transaction while sealing: about half a MB of texts and a thousand entries. A
+ * read asked meanwhile (a search's rows, a page of the Runs list) waits for the write under way:
+ * fifty chunks a transaction held one up for seconds under load.
+ */
+const SEAL_BATCH = 10;
 /** Above any timeline key: the end of the range after the last chunk. */
 const TIMELINE_END = `${TIMELINE_KEY}\uffff`;
+const CHUNKS_END = `${SEARCH_CHUNK_KEY}\uffff`;
 /** A slot is chunk * STRIDE + place in the chunk: stored chunks are read as they are, whatever their size. */
 const STRIDE = 65_536;
 
@@ -175,6 +180,9 @@ export class SearchIndex {
 	private readonly changed = new Set<string>();
 	/** The sealing in progress, for tests and the bench to wait on. */
 	sealing: Promise<void> = Promise.resolve();
+	/** Loads and searches under way, and who waits for them to end (the Runs list's full read). */
+	private busy = 0;
+	private readonly waiting: Array<() => void> = [];
 
 	constructor(
 		private readonly kv: KeyValueStore,
@@ -183,6 +191,33 @@ export class SearchIndex {
 		/** Sealing waits this long after a load: the search that caused the load answers first. */
 		private readonly sealDelayMs = 3000
 	) {}
+
+	/**
+	 * Reads the texts ahead of a search (the Runs page, once its first screenful is shown), so the
+	 * first search after a reload does not wait for them.
+	 */
+	async prepare(): Promise<void> {
+		await this.searching(() => this.load());
+		this.touch();
+	}
+
+	/**
+	 * Resolves when no load or search is under way: a long read that could wait (every timeline
+	 * entry) goes in between searches, not before them, on the worker's one thread.
+	 */
+	quiet(): Promise<void> {
+		return this.busy === 0 ? Promise.resolve() : new Promise((resolve) => this.waiting.push(resolve));
+	}
+
+	/** Runs `work` as (part of) a search: `quiet` waits for it. */
+	async searching<T>(work: () => Promise<T>): Promise<T> {
+		this.busy++;
+		try {
+			return await work();
+		} finally {
+			if (--this.busy === 0) for (const resolve of this.waiting.splice(0)) resolve();
+		}
+	}
 
 	/** Whether the texts are in memory now (for tests and the bench). */
 	get inMemory(): boolean {
@@ -340,6 +375,7 @@ export class SearchIndex {
 		}
 		const written = new Set<string>();
 		for (let b = 0; b < pieces.length; b += SEAL_BATCH) {
+			await this.quiet(); // a search under way reads first
 			if (this.loaded !== loaded) return;
 			// Checked just before the write is asked for: a save after this reads the chunk keys in a
 			// transaction that runs after this one, and strikes out the chunk it lands in.
@@ -374,26 +410,23 @@ export class SearchIndex {
 	 * The stored chunks (their keys) that may hold the runs under `timelineKeys`: a save or delete of
 	 * such a run writes a tombstone over its chunk (or deletes it) in its own transaction, so no chunk
 	 * is older than the entries it stands for. A run of the last day is in none (no read at all: the
-	 * save of a new run costs nothing more); for an older one the chunk keys are read afresh, as
-	 * another tab may have written chunks since.
+	 * save of a new run costs nothing more). For an older one, the chunk covering it is the first
+	 * chunk key at or after its own (chunks are keyed by their last run): one key is read from
+	 * storage per chunk touched, not every chunk key, and not from memory, as another tab may have
+	 * written that chunk a moment ago.
 	 */
 	async chunksOf(timelineKeys: readonly string[]): Promise<string[]> {
 		const cutoff = timelineKeyAt(this.now() - SEAL_AGE_MS);
-		const old = timelineKeys.filter((key) => key < cutoff);
-		if (old.length === 0) return [];
-		const tos = (await this.kv.keys(SEARCH_CHUNK_KEY)).map(timelineKeyOfChunk);
-		const found = new Set<string>();
+		const old = timelineKeys.filter((key) => key < cutoff).sort();
+		const found: string[] = [];
 		for (const key of old) {
-			let lo = 0;
-			let hi = tos.length;
-			while (lo < hi) {
-				const mid = (lo + hi) >> 1;
-				if (tos[mid]! < key) lo = mid + 1;
-				else hi = mid;
-			}
-			if (lo < tos.length) found.add(chunkKeyOf(tos[lo]!));
+			// Runs up to the chunk just found are in it too.
+			if (found.length > 0 && key <= timelineKeyOfChunk(found.at(-1)!)) continue;
+			const chunk = await this.kv.firstKey(chunkKeyOf(key), CHUNKS_END);
+			if (chunk === undefined) break;
+			found.push(chunk);
 		}
-		return [...found];
+		return found;
 	}
 
 	/** A run's text was saved: kept in step when the texts are in memory, else read at the next search. */
@@ -419,7 +452,11 @@ export class SearchIndex {
 	 * Runs whose text has every term, newest first. `alternatives` adds, per term (by index), other
 	 * texts that also count as that term found: a profile name's term finds its runs by profile id.
 	 */
-	async search(terms: readonly SearchTerm[], alternatives: ReadonlyMap<number, readonly string[]> = new Map()): Promise<SearchHit[]> {
+	search(terms: readonly SearchTerm[], alternatives: ReadonlyMap<number, readonly string[]> = new Map()): Promise<SearchHit[]> {
+		return this.searching(() => this.scan(terms, alternatives));
+	}
+
+	private async scan(terms: readonly SearchTerm[], alternatives: ReadonlyMap<number, readonly string[]>): Promise<SearchHit[]> {
 		const { chunks } = await this.load();
 		this.touch();
 		if (terms.length === 0) return [];

@@ -169,6 +169,31 @@ describe('the timeline index', () => {
 		expect((await kv.keys(TIMELINE_KEY)).length).toBe(1);
 	});
 
+	it('answers a search asked while the list reads every entry first, with the rows of its newest hits', async () => {
+		const { kv, api, emit } = harness();
+		for (const [id, at] of [
+			['a', 1],
+			['b', 2],
+			['c', 3]
+		] as const) {
+			const boat = { ...run(id, at), prompt: { '6': { class_type: 'CLIPTextEncode', inputs: { text: `boat ${id}` } } } };
+			await kv.set(`run:${id}`, boat);
+			await emit({ type: 'run', run: boat });
+		}
+		await api.prepareSearch({});
+		const done: string[] = [];
+		const search = api.searchRuns({ query: 'boat', entries: 2 }).then((answer) => (done.push('search'), answer));
+		const list = api.timeline({}).then(() => done.push('list'));
+		const answer = await search;
+		await list;
+		expect(done).toEqual(['search', 'list']);
+		expect(answer.hits.map((h) => h.id)).toEqual(['c', 'b', 'a']);
+		// The two newest hits' rows, as the list would give them (without their texts).
+		expect(answer.entries.map((e) => e.id)).toEqual(['c', 'b']);
+		expect(answer.entries.some((e) => 'searchText' in e)).toBe(false);
+		expect((await api.searchRuns({ query: 'boat' })).entries).toEqual([]);
+	});
+
 	it('gives runs saved before search existed their texts at the first search', async () => {
 		const { kv, api } = harness();
 		await kv.set('modelrun:m', { ...modelRun('m', 'succeeded', 2), body: { prompt: 'an old lighthouse' } });

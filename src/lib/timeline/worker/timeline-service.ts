@@ -77,17 +77,29 @@ export class TimelineService {
 		return {
 			timeline: (i) => this.timeline(i.limit),
 			deleteRuns: (i) => this.deleteRuns(i.ids),
-			searchRuns: (i) => this.searchRuns(i.query),
+			searchRuns: (i) => this.search.searching(() => this.searchRuns(i.query, i.entries ?? 0)),
+			prepareSearch: () => this.prepareSearch(),
 			stars: () => this.stars.all(),
 			setStar: (i) => this.stars.set(i)
 		};
 	}
 
-	/** Every run whose search text has every word of `query`, newest first (see `rules/search-query.ts`). */
-	private async searchRuns(query: string): Promise<RunSearch> {
+	/** The Runs page has shown its first screenful: the texts are read now, so its first search does not wait for them. */
+	private async prepareSearch(): Promise<void> {
+		await this.search.searching(async () => {
+			await this.search.prepare();
+			await this.addMissingTexts(await this.search.missingTexts());
+		});
+	}
+
+	/**
+	 * Every run whose search text has every word of `query`, newest first (see `rules/search-query.ts`),
+	 * with the entries of the newest `entries` of them: a page whose list is still loading shows those.
+	 */
+	private async searchRuns(query: string, entries: number): Promise<RunSearch> {
 		const started = performance.now();
 		const terms = parseQuery(query);
-		if (terms.length === 0) return { hits: [], words: [], ms: 0 };
+		if (terms.length === 0) return { hits: [], words: [], ms: 0, entries: [] };
 		await this.addMissingTexts(await this.search.missingTexts());
 		// A profile's name can change, so a word of it finds the profile's runs by id instead of by text.
 		const profiles = await this.ctx.profiles.list().catch(() => []);
@@ -98,7 +110,16 @@ export class TimelineService {
 			if (ids.length > 0) alternatives.set(t, ids);
 		});
 		const hits = await this.search.search(terms, alternatives);
-		return { hits, words: terms.map((t) => t.text), ms: performance.now() - started };
+		const shown = await this.entriesOf(hits.slice(0, entries).map((h) => h.id));
+		return { hits, words: terms.map((t) => t.text), ms: performance.now() - started, entries: shown };
+	}
+
+	private async entriesOf(ids: readonly string[]): Promise<TimelineEntry[]> {
+		if (ids.length === 0) return [];
+		const keys = await this.keyMap();
+		const known = ids.flatMap((id) => keys.get(id) ?? []);
+		// One read for all of them: a write of many chunks (sealing) is waited for once, not per entry.
+		return (await this.ctx.kv.getMany<unknown>(known)).flatMap((value) => readTimelineRecord(value)?.entry ?? []);
 	}
 
 	/** Runs saved before search texts were kept get theirs from their full records (the index reports them once). */
@@ -172,8 +193,8 @@ export class TimelineService {
 
 	/**
 	 * Entries as the page gets them: read through the one parser, without their search texts. Every
-	 * entry is read in pages, each its own transaction, so a search asked meanwhile reads its chunks
-	 * between two pages rather than after all 100,000 entries.
+	 * entry is read in pages, each its own transaction, and each waits for a search under way, so a
+	 * search asked meanwhile answers between two pages rather than after all 100,000 entries.
 	 */
 	async timeline(limit?: number): Promise<TimelineEntry[]> {
 		const entries: TimelineEntry[] = [];
@@ -187,8 +208,11 @@ export class TimelineService {
 			add(await this.ctx.kv.newest<unknown>(TIMELINE_KEY, limit));
 			return entries;
 		}
+		// A search (or the texts read ahead of one) goes first: this read can wait, a person typing cannot.
+		await this.search.quiet();
 		await this.repair();
 		for (let after = TIMELINE_KEY; ;) {
+			await this.search.quiet();
 			const page = await this.ctx.kv.between<unknown>(after, TIMELINE_END, READ_PAGE);
 			add(page);
 			if (page.length < READ_PAGE) break;
