@@ -43,6 +43,8 @@ export class MemberMoves {
 	onRun(run: WorkflowRun): void {
 		if (!this.deps.ctx.isLeader() || !run.pool || run.movedTo || run.status !== 'lost' || started(run)) return;
 		if (run.error?.kind !== 'lost' || this.handled.has(run.id)) return;
+		// Its record may not know it started, but the pool's last look at that queue saw it running: never sent twice.
+		if (run.promptId !== null && this.deps.seen.runningOn(run.profileId).has(run.promptId)) return;
 		this.handled.add(run.id);
 		void this.deps.inTurn(run.pool.poolId, () => this.reoffer(run, run.error!, 'gone'));
 	}
