@@ -88,6 +88,7 @@ const port: PoolRunPort = {
 		}
 		return ok(known);
 	},
+	wake: async () => {},
 	queue: async (profileId) => {
 		const q = (await json(`${urlOf(profileId)}/queue`)) as { queue_running: unknown[][]; queue_pending: unknown[][] };
 		const entry = (item: unknown[], position: number) => ({ promptId: String(item[1]), position, runId: null, title: '' });

@@ -84,11 +84,11 @@ async function run(page: Page, times = 1): Promise<void> {
 
 const tiles = (page: Page) => page.getByRole('region', { name: 'Runs started' }).getByRole('article');
 
-test('a pool of three servers runs every run on a server that can, loses nothing when one stops, and is kept over a reload @phone', async ({
+test('a pool of three servers runs every run on a server that can, loses nothing when one stops or comes back, and is kept over a reload @phone', async ({
 	page,
 	openApp
 }) => {
-	test.setTimeout(120_000);
+	test.setTimeout(240_000);
 	await openApp('/settings');
 	for (const [i, name] of NAMES.entries()) await addServer(page, name, server(i));
 	await makePool(page);
@@ -134,13 +134,53 @@ test('a pool of three servers runs every run on a server that can, loses nothing
 	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Runs' }).click();
 	await expect(page.getByRole('link', { name: /Text to image/ })).toHaveCount(5, { timeout: 15_000 });
 
+	// GPU C comes back, restarted: it forgot the run it was running. That run reads lost, saying why, and is
+	// not sent again; GPU C's lane says it answers again.
+	await pool.restart(2);
+	const lost = page.getByRole('link', { name: /^Run Text to image, lost/ });
+	await expect(lost).toHaveCount(1, { timeout: 60_000 });
+	await lost.click();
+	await expect(page.getByText('The server restarted while this ran, and forgot the job.')).toBeVisible();
+	// Within the app (no reload): what the pool saw of GPU C while it was down is kept in the worker's memory.
+	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+	await page.getByRole('link', { name: 'Manage pools' }).click();
+	const laneC = page.getByRole('region', { name: 'Lane GPU C' });
+	await expect(laneC).toContainText('GPU C answers again', { timeout: 30_000 });
+
+	// It goes away again, and this time the person says so: switched off, nothing of the pool's there.
+	await pool.stop(2);
+	await expect(laneC).toContainText('GPU C is not answering', { timeout: 30_000 });
+	await laneC.getByRole('button', { name: 'GPU C is gone…' }).click();
+	const dialog = page.getByRole('dialog', { name: 'Treat GPU C as gone?' });
+	await expect(dialog).toContainText('A run that started there since that last look may run on there too.');
+	await dialog.getByRole('button', { name: 'Send its waiting runs elsewhere' }).click();
+	await expect(page.getByRole('status').filter({ hasText: 'GPU C is switched off' })).toHaveText(
+		'GPU C is switched off in this pool. None of this pool’s runs were there.'
+	);
+	// Back once more: its lane says so, and the person switches it on from there.
+	await pool.restart(2);
+	await expect(laneC).toContainText('GPU C answers again', { timeout: 60_000 });
+	await expect(laneC).toContainText('is switched off in this pool');
+	await laneC.getByRole('button', { name: 'Switch GPU C on' }).click();
+	await expect(page.getByRole('status').filter({ hasText: 'GPU C is on again' })).toBeVisible();
+	await expect(laneC.getByRole('heading', { name: /GPU C/ })).not.toContainText('off');
+	expect(await submits(2)).toBe(0); // the restarted server was sent nothing again
+
 	// A reload keeps the pool and its members.
-	await page.goto(new URL('/pools', page.url()).toString());
 	await page.reload();
 	const card = page.getByRole('article', { name: 'Pool Home' });
 	await expect(card).toBeVisible();
 	for (const name of NAMES) await expect(card).toContainText(name);
 	expect(await hasHorizontalScroll(page)).toBe(false);
+	// Read afresh on a page load, the list never says that no run matches before it has read them (it did, for a moment).
+	await page.addInitScript(() => {
+		new MutationObserver(() => {
+			if (document.body?.textContent?.includes('No run matches')) (window as { saidNoMatch?: boolean }).saidNoMatch = true;
+		}).observe(document, { childList: true, subtree: true, characterData: true });
+	});
+	await page.goto(new URL('/', page.url()).toString());
+	await expect(page.getByRole('link', { name: /Text to image/ })).toHaveCount(5, { timeout: 15_000 });
+	expect(await page.evaluate(() => (window as { saidNoMatch?: boolean }).saidNoMatch ?? false)).toBe(false);
 });
 
 /** The app's stored workflow runs that ended otherwise than succeeded: their state, error and move. */

@@ -44,6 +44,10 @@ export function composeWorker(env: WorkerEnv): ComposedWorker {
 			return info.ok ? { ok: true, value: info.value.nodes } : info;
 		},
 		queue: (profileId) => runs.queue({ profileId }),
+		wake: async (profileId) => {
+			const profile = await ctx.profiles.get(profileId);
+			if (profile) ctx.serverGate?.(new URL(profile.workflowUrl).origin).wake();
+		},
 		inputFile: (profileId, name) => runs.inputImage({ profileId, name }),
 		sendInput: (profileId, file) => runs.uploadInput({ profileId, uploadId: crypto.randomUUID(), file }),
 		openRuns: () => workflows.openRuns(),

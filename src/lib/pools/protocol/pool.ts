@@ -112,6 +112,10 @@ export interface PoolLane {
 	answering: boolean;
 	/** Why it could not be read. */
 	problem: string | null;
+	/** It did not answer here (or was said gone) and answers again since then (epoch ms); null otherwise. */
+	answersAgainSince: number | null;
+	/** When its queue last answered here (epoch ms): the word on it while it does not answer; null when never. */
+	lastReadAt: number | null;
 	running: LaneRun[];
 	waiting: LaneRun[];
 }
@@ -124,11 +128,15 @@ export interface PoolQueueView {
 
 /** What saying a member is gone did: its waiting runs moved, those it was running ended (never sent again unasked). */
 export interface GoneReport {
+	/** It answered the queue read made first: its waiting runs were cancelled there (confirmed) before moving, the rest go on there. */
+	answered: boolean;
 	moved: number;
 	/** Runs it was running: ended as lost, to run again by hand. */
 	stopped: number;
 	/** Waiting runs no other member could take: ended as lost, saying why. */
 	stranded: number;
+	/** It answered: runs it is running, or no longer lists (ended: read from its history), go on there. */
+	left: number;
 }
 
 export type MoveError = { kind: 'not-moved'; message: string };
@@ -151,6 +159,8 @@ export interface PoolApi {
 	 * runs it was running end lost (sent again only when the person runs them again).
 	 */
 	memberGone(input: { poolId: string; profileId: string }): Promise<Result<GoneReport>>;
+	/** Switches a member on again (one said gone that answers again, say): the pool sends it runs again. */
+	switchMemberOn(input: { poolId: string; profileId: string }): Promise<Result<Pool>>;
 }
 
 export type PoolEvent = { type: 'pools'; pools: Pool[] };

@@ -41,7 +41,7 @@ export interface ChoiceInput {
 }
 
 /** Middle of the newest ten: one run that hung or was cached does not move it. */
-export function typicalDuration(durations: readonly number[], fallback: number): number {
+export function typicalDuration<T extends number | null>(durations: readonly number[], fallback: T): number | T {
 	const sample: number[] = [];
 	for (const d of durations) {
 		if (Number.isFinite(d) && d > 0) sample.push(d);

@@ -1,6 +1,7 @@
 /**
  * The pool's queue view, one lane per member, from what its server's queue says now (or, for a
- * member that does not answer, this pool's runs there as last known) and its recent durations. Pure.
+ * member that does not answer, this pool's runs there as last known) and its recent durations for
+ * similar work (expected ends unknown where it has none). Pure.
  */
 import type { WorkflowRun } from '../../core/protocol/workflow-run';
 import type { LaneRun, PoolLane, PoolMember } from '../protocol/pool';
@@ -15,8 +16,11 @@ export interface LaneInput {
 	runs: readonly WorkflowRun[];
 	/** Job ids its queue was last seen running (the word on a member that stopped answering). */
 	seenRunning: ReadonlySet<string>;
-	/** How long a run typically takes there, in ms. */
-	typicalMs: number;
+	/** How long a run of this workflow (null: another client's job) typically takes there, in ms; null when no run was timed there. */
+	typicalMs(workflowId: string | null): number | null;
+	/** See `PoolLane`. */
+	answersAgainSince: number | null;
+	lastReadAt: number | null;
 }
 
 export interface QueueJob {
@@ -48,15 +52,19 @@ export function poolLane(input: LaneInput, now: number): PoolLane {
 		running = input.runs.filter(started).map(entry);
 		waiting = input.runs.filter((r) => !started(r)).map(entry);
 	}
-	// One job at a time: each waiting run starts when the one before it ends.
-	let ends = now;
+	// One job at a time: each waiting run starts when the one before it ends; after one whose length
+	// is unknown, every later end is unknown too.
+	let ends: number | null = now;
+	const typical = (run: WorkflowRun | undefined) => input.typicalMs(run?.workflowId ?? null);
 	const runningRuns: LaneRun[] = running.map(({ run, job }) => {
-		const finish = run?.startedAt !== undefined ? Math.max(now, run.startedAt + input.typicalMs) : now + input.typicalMs;
-		ends = Math.max(ends, finish);
+		const ms = typical(run);
+		const finish = ms === null ? null : run?.startedAt !== undefined ? Math.max(now, run.startedAt + ms) : now + ms;
+		ends = ends === null || finish === null ? null : Math.max(ends, finish);
 		return laneRun(job, run, finish);
 	});
 	const waitingRuns: LaneRun[] = waiting.map(({ run, job }) => {
-		ends += input.typicalMs;
+		const ms = typical(run);
+		ends = ends === null || ms === null ? null : ends + ms;
 		return laneRun(job, run, ends);
 	});
 	return {
@@ -66,12 +74,14 @@ export function poolLane(input: LaneInput, now: number): PoolLane {
 		paid: input.member.paid,
 		answering: input.queue !== null,
 		problem: input.problem,
+		answersAgainSince: input.queue !== null ? input.answersAgainSince : null,
+		lastReadAt: input.lastReadAt,
 		running: runningRuns,
 		waiting: waitingRuns
 	};
 }
 
-function laneRun(job: QueueJob, run: WorkflowRun | undefined, finish: number): LaneRun {
+function laneRun(job: QueueJob, run: WorkflowRun | undefined, finish: number | null): LaneRun {
 	const total = run?.progress.total ?? 0;
 	return {
 		runId: job.runId,

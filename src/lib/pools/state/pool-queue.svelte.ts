@@ -69,6 +69,17 @@ export class PoolQueueWatch {
 		}
 	}
 
+	async switchOn(profileId: string, name: string): Promise<void> {
+		this.busy = true;
+		try {
+			const on = await pools.switchMemberOn(this.poolId, profileId);
+			this.notice = on.ok ? `${name} is on again: the pool sends it runs.` : on.error.message;
+		} finally {
+			this.busy = false;
+			await this.refresh();
+		}
+	}
+
 	async gone(profileId: string, name: string): Promise<void> {
 		this.busy = true;
 		try {

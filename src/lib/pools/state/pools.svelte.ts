@@ -60,6 +60,10 @@ export class PoolsStore {
 		return workerApi().memberGone({ poolId, profileId });
 	}
 
+	switchMemberOn(poolId: string, profileId: string): Promise<Result<Pool>> {
+		return workerApi().switchMemberOn({ poolId, profileId });
+	}
+
 	choose(poolId: string | null): void {
 		this.targetPoolId = poolId;
 		this.pin = null;

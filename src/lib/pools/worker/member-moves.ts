@@ -6,12 +6,13 @@
  *   goes to the others by itself;
  * - the person says a member is gone (it does not answer, so it cannot confirm): it is switched
  *   off, its waiting runs go to the others, and what it was running ends lost. A run that started
- *   is never sent again unless the person runs it again.
+ *   is never sent again unless the person runs it again. Its queue is read once more first: when it
+ *   answers after all, its waiting runs move as the person moves one (cancel confirmed there).
  */
 import { appError, fail, ok, type Result } from '../../core/protocol/errors';
 import type { RunError, WorkflowRun } from '../../core/protocol/workflow-run';
 import type { WorkerContext } from '../../core/worker/context';
-import type { HandOverInput } from '../../workflows';
+import type { HandOverInput, QueueView } from '../../workflows';
 import type { GoneReport, MoveError, Pool } from '../protocol/pool';
 import { noMemberWords } from '../rules/place-words';
 import type { PoolPlacer } from './pool-placer';
@@ -42,6 +43,8 @@ export class MemberMoves {
 	onRun(run: WorkflowRun): void {
 		if (!this.deps.ctx.isLeader() || !run.pool || run.movedTo || run.status !== 'lost' || started(run)) return;
 		if (run.error?.kind !== 'lost' || this.handled.has(run.id)) return;
+		// Its record may not know it started, but the pool's last look at that queue saw it running: never sent twice.
+		if (run.promptId !== null && this.deps.seen.runningOn(run.profileId).has(run.promptId)) return;
 		this.handled.add(run.id);
 		void this.deps.inTurn(run.pool.poolId, () => this.reoffer(run, run.error!, 'gone'));
 	}
@@ -68,8 +71,12 @@ export class MemberMoves {
 				members: pool.members.map((m) => (m.profileId === profileId ? { ...m, enabled: false } : m)),
 				updatedAt: this.deps.now()
 			});
-		const report: GoneReport = { moved: 0, stopped: 0, stranded: 0 };
 		const mine = (await this.deps.runs.openRuns()).filter((r) => r.profileId === profileId && r.pool?.poolId === poolId);
+		// The last look may be older than a run that started there since: when the server answers at all, its queue now is the word.
+		await this.deps.runs.wake(profileId);
+		const now = await this.deps.runs.queue(profileId);
+		if (now.ok) return ok(await this.goneButAnswering(poolId, mine, now.value));
+		const report: GoneReport = { answered: false, moved: 0, stopped: 0, stranded: 0, left: 0 };
 		const seenRunning = this.deps.seen.runningOn(profileId);
 		for (const run of mine) {
 			if (run.status === 'submitting') continue; // its submit is on its way: its own answer settles it
@@ -84,6 +91,27 @@ export class MemberMoves {
 			else report.stranded++;
 		}
 		return ok(report);
+	}
+
+	/**
+	 * Said gone, yet it answered: it stays off, and its runs are moved as the person moves one: those
+	 * still waiting in its queue are cancelled there (confirmed) and sent elsewhere; the rest (running
+	 * there, or no longer listed: ended, read from its history as usual) go on there.
+	 */
+	private async goneButAnswering(poolId: string, mine: WorkflowRun[], queue: QueueView): Promise<GoneReport> {
+		const report: GoneReport = { answered: true, moved: 0, stopped: 0, stranded: 0, left: 0 };
+		const waiting = new Set(queue.pending.map((j) => j.promptId));
+		for (const run of mine) {
+			if (run.status === 'submitting') continue;
+			if (started(run) || run.promptId === null || !waiting.has(run.promptId)) {
+				report.left++;
+				continue;
+			}
+			const moved = await this.deps.inTurn(poolId, () => this.reoffer(run, null, 'cancel'));
+			if (moved.ok) report.moved++;
+			else report.left++;
+		}
+		return report;
 	}
 
 	/**

@@ -22,7 +22,8 @@ function server(checkpoints: string[], pictures: string[] = []): NodeDefinitions
 
 interface Member {
 	nodes: NodeDefinitions;
-	queue: number | 'down';
+	/** Jobs of other clients in its queue, these job ids (running first), or no answer. */
+	queue: number | string[] | 'down';
 	files?: Map<string, Blob>;
 }
 
@@ -63,10 +64,11 @@ function worker(kv: MemoryStore, members: Record<string, Member>, open: Workflow
 		queue: async (id) => {
 			const had = members[id]!.queue;
 			if (had === 'down') return fail(appError('network', 'The server did not answer.'));
-			const jobs = [...Array(had).keys()].map((i) => job(`old-${i}`));
+			const jobs = (typeof had === 'number' ? [...Array(had).keys()].map((i) => `old-${i}`) : had).map(job);
 			for (const s of submitted) if (s.profileId === id) jobs.push(job(s.promptId ?? 'p'));
 			return ok({ running: jobs.slice(0, 1), pending: jobs.slice(1) });
 		},
+		wake: async () => {},
 		inputFile: async (id, name) => {
 			const bytes = members[id]!.files?.get(name);
 			return bytes ? ok(bytes) : fail(appError('not-found', 'No such file.'));
@@ -242,10 +244,10 @@ describe('runs moving between members', () => {
 			...over
 		}) as WorkflowRun;
 
-	async function setUp(open: (poolId: string) => WorkflowRun[]) {
+	async function setUp(open: (poolId: string) => WorkflowRun[], over: Partial<Record<string, Member>> = {}) {
 		const kv = new MemoryStore();
 		const runs: WorkflowRun[] = [];
-		const w = worker(kv, members(), runs);
+		const w = worker(kv, { ...members(), ...over } as Record<string, Member>, runs);
 		const saved = await w.api.savePool({ pool: pool() });
 		if (!saved.ok) throw new Error('not saved');
 		runs.push(...open(saved.value.id));
@@ -282,13 +284,16 @@ describe('runs moving between members', () => {
 	});
 
 	it('a member said gone is switched off; its waiting runs go to the others, what it ran ends lost and is never sent again', async () => {
-		const w = await setUp((poolId) => [
-			openRun('running', 'c', poolId, { status: 'running', startedAt: 5 }),
-			openRun('waiting', 'c', poolId),
-			openRun('elsewhere', 'a', poolId)
-		]);
+		const w = await setUp(
+			(poolId) => [
+				openRun('running', 'c', poolId, { status: 'running', startedAt: 5 }),
+				openRun('waiting', 'c', poolId),
+				openRun('elsewhere', 'a', poolId)
+			],
+			{ c: { ...members().c, queue: 'down' } }
+		);
 		const report = await w.api.memberGone({ poolId: w.poolId, profileId: 'c' });
-		expect(report).toEqual({ ok: true, value: { moved: 1, stopped: 1, stranded: 0 } });
+		expect(report).toEqual({ ok: true, value: { answered: false, moved: 1, stopped: 1, stranded: 0, left: 0 } });
 		expect(w.handOvers.map((h) => [h.runId, h.how, h.movedTo?.profileId ?? null])).toEqual([
 			['running', 'gone', null],
 			['waiting', 'gone', 'a']
@@ -296,6 +301,36 @@ describe('runs moving between members', () => {
 		expect(w.submitted.map((s) => s.profileId)).toEqual(['a']);
 		expect((await w.api.listPools({}))[0]!.members.find((m) => m.profileId === 'c')?.enabled).toBe(false);
 		expect(await w.service.capacity(w.poolId)).toBe(4);
+	});
+
+	it('a member said gone that answers after all: its queue now is the word, so a run that started since the last look is not moved', async () => {
+		// The last look saw both waiting; since then `started` began there (its record does not know yet).
+		const w = await setUp((poolId) => [openRun('started', 'c', poolId), openRun('waiting', 'c', poolId), openRun('ended', 'c', poolId)], {
+			c: { ...members().c, queue: ['p-started', 'p-waiting'] }
+		});
+		const report = await w.api.memberGone({ poolId: w.poolId, profileId: 'c' });
+		expect(report).toEqual({ ok: true, value: { answered: true, moved: 1, stopped: 0, stranded: 0, left: 2 } });
+		// Moved as the person moves one: cancelled there, confirmed, then sent; the others are left to run or be read there.
+		expect(w.handOvers.map((h) => [h.runId, h.how, h.movedTo?.profileId ?? null])).toEqual([['waiting', 'cancel', 'a']]);
+		expect(w.submitted.map((s) => s.profileId)).toEqual(['a']);
+		expect((await w.api.listPools({}))[0]!.members.find((m) => m.profileId === 'c')?.enabled).toBe(false);
+	});
+
+	it('a member switched off answers again: its lane says since when, and switching it on sends it runs again', async () => {
+		const c: Member = { ...members().c, queue: 'down' };
+		const w = await setUp(() => [], { c });
+		const laneOfC = async () => {
+			const view = await w.api.poolQueue({ poolId: w.poolId });
+			if (!view.ok) throw new Error('no view');
+			return view.value.lanes.find((l) => l.profileId === 'c')!;
+		};
+		expect(await laneOfC()).toMatchObject({ answering: false, answersAgainSince: null, lastReadAt: null });
+		await w.api.memberGone({ poolId: w.poolId, profileId: 'c' });
+		c.queue = 0;
+		expect(await laneOfC()).toMatchObject({ answering: true, enabled: false, answersAgainSince: 1000, lastReadAt: 1000 });
+		expect(await w.api.switchMemberOn({ poolId: w.poolId, profileId: 'c' })).toMatchObject({ ok: true });
+		expect(await laneOfC()).toMatchObject({ enabled: true });
+		expect(await w.service.capacity(w.poolId)).toBe(6);
 	});
 
 	it('a waiting run its server says it forgot goes to the others by itself; a run that had started does not', async () => {

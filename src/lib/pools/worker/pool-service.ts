@@ -3,7 +3,7 @@
  * says how many runs a pool takes at once, and moves runs between members (`member-moves.ts`). A
  * sent run is an ordinary run on the member's profile: the member's queue schedules it from there.
  */
-import { fail, ok, type Result } from '../../core/protocol/errors';
+import { appError, fail, ok, type Result } from '../../core/protocol/errors';
 import type { WorkflowRun } from '../../core/protocol/workflow-run';
 import type { WorkerContext } from '../../core/worker/context';
 import type { Pool, PoolApi, PoolFieldErrors, PoolInput, PoolRunError, SubmitPoolRunInput } from '../protocol/pool';
@@ -44,7 +44,8 @@ export class PoolService {
 			...runs,
 			queue: async (profileId) => {
 				const queue = await runs.queue(profileId);
-				if (queue.ok) this.seen.note(profileId, queue.value);
+				if (queue.ok) this.seen.note(profileId, queue.value, this.now());
+				else this.seen.noteSilent(profileId, this.now());
 				return queue;
 			}
 		};
@@ -84,7 +85,8 @@ export class PoolService {
 				return ok(await readPoolQueue(pool, { ctx: this.ctx, runs: this.runs, durations: this.durations, seen: this.seen }, this.now()));
 			},
 			moveRun: (input) => this.moves.move(input),
-			memberGone: (input) => this.moves.gone(input)
+			memberGone: (input) => this.moves.gone(input),
+			switchMemberOn: (input) => this.switchOn(input)
 		};
 	}
 
@@ -111,6 +113,20 @@ export class PoolService {
 			if (pool.members.some((m) => m.profileId === profileId))
 				await this.repo.put({ ...pool, members: pool.members.filter((m) => m.profileId !== profileId), updatedAt: this.now() });
 		await this.changed();
+	}
+
+	/** A member switched off (said gone, say) is sent runs again. */
+	private async switchOn({ poolId, profileId }: { poolId: string; profileId: string }): Promise<Result<Pool>> {
+		const pool = await this.repo.get(poolId);
+		if (!pool) return fail(appError('not-found', 'This pool no longer exists.'));
+		if (!pool.members.some((m) => m.profileId === profileId)) return fail(appError('not-found', 'That server is no longer in this pool.'));
+		const on = {
+			...pool,
+			members: pool.members.map((m) => (m.profileId === profileId ? { ...m, enabled: true } : m)),
+			updatedAt: this.now()
+		};
+		await this.store(on);
+		return ok(on);
 	}
 
 	private async save(input: PoolInput): Promise<Result<Pool, PoolFieldErrors>> {

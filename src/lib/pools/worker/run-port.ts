@@ -9,6 +9,8 @@ export interface PoolRunPort {
 	nodes(profileId: string): Promise<Result<NodeDefinitions>>;
 	/** The member's own queue, read now (running and waiting jobs): a member that does not answer is an error. */
 	queue(profileId: string): Promise<Result<QueueView>>;
+	/** Lets the next read of a member that did not answer go out at once instead of after its backoff. */
+	wake(profileId: string): Promise<void>;
 	/** An input file the member already has, by its name there. */
 	inputFile(profileId: string, name: string): Promise<Result<Blob>>;
 	/** Gets a file to the member: found by hash where it can, uploaded otherwise; answers its name there. */
