@@ -1,32 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { bridge, countObjectUrls } from '../../core/state/testing/fake-bridge';
-import { SWEEP_SCHEMA_VERSION, type SweepRecord } from '../protocol/sweep';
+import type { SweepRecord } from '../protocol/sweep';
+import { finishedSweep } from '../rules/testing/finished-sweep';
 import { SweepPageStore } from './sweep-page.svelte';
 
 vi.mock('$lib/core/state/worker-bridge.svelte', () => import('../../core/state/testing/fake-bridge'));
 
-const record: SweepRecord = {
-	schemaVersion: SWEEP_SCHEMA_VERSION,
-	id: 's1',
-	profileId: 'p',
-	workflowId: 'w',
-	title: 'T',
-	base: {},
-	seeds: {},
-	axes: [{ fieldId: '3.seed', path: ['3', 'seed'], label: 'seed', seed: true, values: [1, 2], pairedWithPrevious: false }],
-	cells: [0, 1].map((index) => ({
-		index,
-		place: [index],
-		values: [index + 1],
-		status: 'succeeded',
-		runId: `r${index}`,
-		promptId: `p${index}`,
-		attempts: 1
-	})),
-	status: 'finished',
-	createdAt: 0,
-	window: 2
-};
+const record = finishedSweep();
 
 describe("the sweep grid page's store", () => {
 	let urls: ReturnType<typeof countObjectUrls>;

@@ -3,7 +3,8 @@ import { fail, ok } from '../../core/protocol/errors';
 import type { RunOutput, WorkflowRun } from '../../core/protocol/workflow-run';
 import type { ModelRun } from '../../core/protocol/model-run';
 import { MemoryStore } from '../../core/worker/kv-store';
-import { SWEEP_SCHEMA_VERSION, type SweepRecord } from '../protocol/sweep';
+import type { SweepRecord } from '../protocol/sweep';
+import { finishedSweep } from '../rules/testing/finished-sweep';
 import { CellPictures } from './cell-pictures';
 import type { SweepModelPort } from './model-port';
 import type { SweepRunPort } from './run-port';
@@ -11,31 +12,7 @@ import type { SweepRunPort } from './run-port';
 const image = (nodeId: string): RunOutput => ({ nodeId, kind: 'image', ref: { filename: `${nodeId}.png`, subfolder: '', type: 'output' } });
 
 /** Two finished cells of a workflow with a saved image (node 9) and a scaled preview (node 7). */
-function sweep(shownSource?: string): SweepRecord {
-	return {
-		schemaVersion: SWEEP_SCHEMA_VERSION,
-		id: 's1',
-		profileId: 'p',
-		workflowId: 'w',
-		title: 'T',
-		base: {},
-		seeds: {},
-		axes: [{ fieldId: '3.seed', path: ['3', 'seed'], label: 'seed', seed: true, values: [1, 2], pairedWithPrevious: false }],
-		cells: [0, 1].map((index) => ({
-			index,
-			place: [index],
-			values: [index + 1],
-			status: 'succeeded',
-			runId: `r${index}`,
-			promptId: `p${index}`,
-			attempts: 1
-		})),
-		status: 'finished',
-		createdAt: 0,
-		window: 2,
-		...(shownSource ? { shownSource } : {})
-	};
-}
+const sweep = finishedSweep;
 
 /** Outputs in the cache (`cache`) and on the server (`server`, until it forgets), and a thumbnail maker that says what it was made of. */
 function pictures() {
