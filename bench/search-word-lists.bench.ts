@@ -10,6 +10,7 @@ import { runInNewContext } from 'node:vm';
 import { searchDoc, SEARCH_FIELDS } from '../src/lib/timeline/rules/search-doc';
 import { parseQuery, type SearchTerm } from '../src/lib/timeline/rules/search-query';
 import { syntheticRunStream } from './support/synthetic-runs';
+import { searchQueries } from './support/search-queries';
 import { percentile } from './support/stats';
 import { report } from './support/report';
 setFlagsFromString('--expose-gc');
@@ -37,27 +38,7 @@ const passes = (list: string, term: SearchTerm) =>
 			if (list[list.lastIndexOf('\n', at) + 1] === code) return true;
 		return false;
 	});
-const sample = [...syntheticRunStream(2000)];
-const qs: string[] = [];
-for (let i = 0; i < 6; i++) {
-	const run = sample[i * 97]!;
-	const words = (run.kind === 'workflow' ? String(run.prompt['6']!.inputs['text']) : String((run.body as { prompt: string }).prompt)).split(
-		' '
-	);
-	const seed = Object.values(run.seeds ?? {})[0]!;
-	qs.push(words[0]!, `${words[1]} ${words[2]}`, `${words[0]} ${words[3]} ${words[4]}`, `seed:${seed}`, String(seed), words[0]!.slice(0, 3));
-}
-qs.push(
-	'zeppelin',
-	'lighthouse fog',
-	'lora:style_lora_7',
-	'model:sdxl',
-	'negative:ka',
-	'sampler:dpmpp_2m_sde',
-	'2026-11-2',
-	'failed',
-	'nothing-like-this'
-);
+const qs = searchQueries();
 const scanTimes: number[] = [];
 const skipTimes: number[] = [];
 const rows: string[] = [];

@@ -28,6 +28,7 @@ import type { AnyRun } from '../src/lib/core/protocol/run-kernel';
 import { timelineKey } from '../src/lib/timeline/worker/timeline-service';
 import { demoConfig, serveApp } from '../scripts/serve-app';
 import { syntheticRunStream } from './support/synthetic-runs';
+import { searchQueries } from './support/search-queries';
 import { launchChromium, startEmulator } from './support/app-run';
 import { mib, percentile, ratio, verdict } from './support/stats';
 import { check, report } from './support/report';
@@ -46,33 +47,6 @@ const heap = () => {
 const texts = function* (): Generator<[string, string, AnyRun]> {
 	for (const run of syntheticRunStream(RUNS)) yield [run.id, searchDoc(run), run];
 };
-
-/** What people look for: prompt words (common, rare, several), a seed, a LoRA, a checkpoint, a negative word, a sampler, a day, part of a word. */
-function queries(): string[] {
-	const sample = [...syntheticRunStream(2000)];
-	const seedOf = (run: AnyRun) => Object.values(run.seeds ?? {})[0]!;
-	const promptWords = (run: AnyRun) =>
-		(run.kind === 'workflow' ? String(run.prompt['6']!.inputs['text']) : String((run.body as { prompt: string }).prompt)).split(' ');
-	const out: string[] = [];
-	for (let i = 0; i < 6; i++) {
-		const run = sample[i * 97]!;
-		const words = promptWords(run);
-		out.push(words[0]!, `${words[1]} ${words[2]}`, `${words[0]} ${words[3]} ${words[4]}`, `seed:${seedOf(run)}`, String(seedOf(run)));
-		out.push(words[0]!.slice(0, 3));
-	}
-	out.push(
-		'zeppelin',
-		'lighthouse fog',
-		'lora:style_lora_7',
-		'model:sdxl',
-		'negative:ka',
-		'sampler:dpmpp_2m_sde',
-		'2026-11-2',
-		'failed',
-		'nothing-like-this'
-	);
-	return out;
-}
 
 function time<T>(work: () => T): [T, number] {
 	const start = performance.now();
@@ -296,7 +270,7 @@ async function searchInPage(page: Page, query: string): Promise<[number, number]
 	})`) as Promise<[number, number]>;
 }
 
-const qs = queries();
+const qs = searchQueries();
 /** The libraries take minutes to build at this size (decision 0061 has their figures): measured on request. */
 const withLibraries = process.env['SEARCH_BENCH_LIBRARIES'] === '1';
 console.log(

@@ -59,32 +59,31 @@ export class PoolQueueWatch {
 	}
 
 	async move(runId: string, to: string, toName: string): Promise<void> {
-		this.busy = true;
-		try {
+		await this.act(async () => {
 			const moved = await pools.moveRun(runId, to);
-			this.notice = moved.ok ? `Moved to ${toName}: cancelled where it waited, then sent there.` : `Not moved: ${moved.error.message}`;
-		} finally {
-			this.busy = false;
-			await this.refresh();
-		}
+			return moved.ok ? `Moved to ${toName}: cancelled where it waited, then sent there.` : `Not moved: ${moved.error.message}`;
+		});
 	}
 
 	async switchOn(profileId: string, name: string): Promise<void> {
-		this.busy = true;
-		try {
+		await this.act(async () => {
 			const on = await pools.switchMemberOn(this.poolId, profileId);
-			this.notice = on.ok ? `${name} is on again: the pool sends it runs.` : on.error.message;
-		} finally {
-			this.busy = false;
-			await this.refresh();
-		}
+			return on.ok ? `${name} is on again: the pool sends it runs.` : on.error.message;
+		});
 	}
 
 	async gone(profileId: string, name: string): Promise<void> {
+		await this.act(async () => {
+			const report = await pools.memberGone(this.poolId, profileId);
+			return report.ok ? goneWords(name, report.value) : report.error.message;
+		});
+	}
+
+	/** One action on the pool: busy meanwhile, its words as the notice, the lanes read again after. */
+	private async act(action: () => Promise<string>): Promise<void> {
 		this.busy = true;
 		try {
-			const report = await pools.memberGone(this.poolId, profileId);
-			this.notice = report.ok ? goneWords(name, report.value) : report.error.message;
+			this.notice = await action();
 		} finally {
 			this.busy = false;
 			await this.refresh();
