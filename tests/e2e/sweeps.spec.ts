@@ -98,6 +98,8 @@ test('a 3 x 4 seed x CFG sweep fills its grid live and shows in the timeline as 
 
 	// The storage page lists the sweep with a thumbnail of every cell; freeing it leaves the grid whole, drawn from them.
 	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+	// The link's navigation is the app's own: a reload before it lands reloads the sweep page instead.
+	await expect(page).toHaveURL(/\/settings$/);
 	const held = page.getByRole('table', { name: 'Sweeps on this device' }).getByRole('row', { name: /Text to image/ });
 	// Thumbnails are made in the worker as cells end: the page's figures are read as it opens.
 	await expect(async () => {
