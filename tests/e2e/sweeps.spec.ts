@@ -5,7 +5,7 @@
  */
 import sharp from 'sharp';
 import type { Page } from '@playwright/test';
-import { expect, hasHorizontalScroll, openExample, test, workflowControl, type Control } from './fixtures';
+import { E2E_TIMINGS, expect, hasHorizontalScroll, openExample, test, workflowControl, type Control } from './fixtures';
 import { axeViolations } from './axe-check';
 import { holdNode, release, untilHeld } from './holds';
 import { addProfile } from './v2-helpers';
@@ -139,6 +139,43 @@ test('a 3 x 4 seed x CFG sweep fills its grid live and shows in the timeline as 
 	await expect(page.getByRole('status').filter({ hasText: 'Deleted 12 runs from history.' })).toBeVisible();
 	await expect(entry).toHaveCount(0);
 	await expect(page.getByRole('link', { name: /^Run Text to image/ })).toHaveCount(0);
+});
+
+test('a finished sweep is deleted as a whole from its page, with undo, and its grid goes with its runs @phone', async ({
+	page,
+	openApp
+}) => {
+	// The undo window runs on the page's timers: the clock ends it (time flows as usual).
+	await page.clock.install();
+	await openApp('/');
+	await openExample(page, 'Text to image');
+	await startSeedByCfgSweep(page, '1..2', '4', 2);
+	await expect(progress(page)).toHaveText('Finished: 2 of 2 done', { timeout: 30_000 });
+	const sweepUrl = page.url();
+	const entry = page.getByRole('link', { name: /Sweep: Text to image \(2 runs\)/ });
+
+	const deleteSweep = async () => {
+		await page.getByRole('button', { name: 'Delete sweep' }).click();
+		const confirm = page.getByRole('dialog', { name: 'Delete the sweep “Text to image”?' });
+		await expect(confirm).toContainText('Its 2 runs go from this device');
+		await confirm.getByRole('button', { name: 'Delete 2 runs' }).click();
+		await expect(page).toHaveURL(/\/$/);
+		await expect(page.getByRole('status').filter({ hasText: 'Deleted the sweep “Text to image”: 2 runs from history.' })).toBeVisible();
+		await expect(entry).toHaveCount(0);
+	};
+	await deleteSweep();
+	await page.getByRole('button', { name: 'Undo delete of 2 runs' }).click();
+	await expect(entry).toHaveCount(1);
+
+	await entry.click();
+	await expect(progress(page)).toHaveText('Finished: 2 of 2 done');
+	await deleteSweep();
+	await page.clock.runFor(E2E_TIMINGS.undoMs + 100);
+	// The worker deletes the runs as the window ends, then the sweep they leave empty.
+	await expect(async () => {
+		await page.goto(sweepUrl);
+		await expect(page.getByRole('heading', { name: 'Sweep not found' })).toBeVisible({ timeout: 2_000 });
+	}).toPass({ timeout: 20_000 });
 });
 
 test('a reload halfway resumes the sweep without submitting any cell twice @phone', async ({ page, openApp, emulator, control }) => {

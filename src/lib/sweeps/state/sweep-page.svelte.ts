@@ -31,6 +31,10 @@ export class SweepPageStore {
 	canPause = $derived(this.sweep?.status === 'running' && (this.counts?.pending ?? 0) > 0);
 	canResume = $derived(this.sweep?.status === 'paused');
 	canCancel = $derived(this.sweep?.status === 'running' || this.sweep?.status === 'paused');
+	/** Nothing left to send or stop: the sweep can be deleted as a whole. */
+	ended = $derived(this.sweep?.status === 'finished' || this.sweep?.status === 'cancelled');
+	/** The runs its cells made (a cell never sent has none). */
+	runIds = $derived(this.sweep ? this.sweep.cells.flatMap((c) => (c.runId ? [c.runId] : [])) : []);
 	canRetry = $derived((this.counts?.failed ?? 0) > 0 && this.sweep?.status !== 'running');
 	/** Every cell of the shown page, row by row. */
 	pageRows = $derived.by(() => {

@@ -21,13 +21,17 @@ export class CellThumbnails {
 		return this.kv.set(prefix(sweepId) + cell, thumbnail);
 	}
 
-	/** How many a sweep keeps and their bytes (IndexedDB hands Blobs back without reading them). */
+	/**
+	 * How many readable thumbnails a sweep keeps and their bytes (IndexedDB hands Blobs back without
+	 * reading them). A value that is not one is not counted: the grid cannot show it.
+	 */
 	async held(sweepId: string): Promise<{ count: number; bytes: number }> {
 		let [count, bytes] = [0, 0];
 		for (const [, stored] of await this.kv.entries<unknown>(prefix(sweepId))) {
 			const thumbnail = parseCellThumbnail(stored);
+			if (!thumbnail) continue;
 			count++;
-			bytes += thumbnail?.picture.size ?? 0;
+			bytes += thumbnail.picture.size;
 		}
 		return { count, bytes };
 	}

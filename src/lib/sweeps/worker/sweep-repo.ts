@@ -30,6 +30,10 @@ export class SweepRepo {
 		return this.kv.set(SWEEP_KEY + sweep.id, sweep, options);
 	}
 
+	delete(id: string): Promise<void> {
+		return this.kv.delete(SWEEP_KEY + id);
+	}
+
 	/** Removes the sweeps of a profile; returns their ids. */
 	async removeProfile(profileId: string): Promise<string[]> {
 		const removed: string[] = [];

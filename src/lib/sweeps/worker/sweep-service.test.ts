@@ -6,6 +6,9 @@ import type { SubmitRunInput } from '../../workflows';
 import type { StartSweepInput, SweepRecord } from '../protocol/sweep';
 import type { SweepRunPort } from './sweep-service';
 import { settle, sweepWorker } from './testing/sweep-worker';
+import { finishedSweep } from '../rules/testing/finished-sweep';
+import { SWEEP_KEY } from '../../core/protocol/storage-keys';
+import { CellThumbnails } from './cell-thumbnails';
 
 /** A leader worker whose workflow runs are kept in `runs`; `submitted` lists every submit, `via` the pool each went through. */
 function worker(
@@ -132,5 +135,43 @@ describe('SweepService', () => {
 		cache.clear();
 		expect((await w.api.getSweep({ id: sweepId }))?.shownSource, 'the choice is saved with the sweep').toBe('7');
 		expect(await (await thumbnail())?.picture.text()).toBe('thumb of preview');
+	});
+
+	describe('when its runs are deleted', () => {
+		/** A stored finished sweep of runs r0 and r1 with a thumbnail per cell, and the worker that sees the deletes. */
+		async function storedSweep(status: SweepRecord['status'] = 'finished') {
+			const kv = new MemoryStore();
+			const runs = new Map(['r0', 'r1'].map((id) => [id, { id, status: 'succeeded' } as WorkflowRun]));
+			await kv.set(SWEEP_KEY + 's1', { ...finishedSweep(), status });
+			const thumbnails = new CellThumbnails(kv);
+			for (const cell of [0, 1]) await thumbnails.put('s1', cell, { runId: `r${cell}`, output: 0, picture: new Blob(['thumb']) });
+			const w = worker(kv, runs);
+			const deleteRuns = async (ids: string[]) => {
+				for (const id of ids) {
+					runs.delete(id);
+					w.emit({ type: 'run-deleted', id });
+				}
+				await settle();
+			};
+			return { w, thumbnails, deleteRuns };
+		}
+
+		it.each([
+			{ deleted: ['r0', 'r1'], status: 'finished', kept: false, why: 'all of its runs are gone: the sweep and its thumbnails go' },
+			{ deleted: ['r0'], status: 'finished', kept: true, why: 'a run is left: the sweep still shows it' },
+			{ deleted: ['r0', 'r1'], status: 'paused', kept: true, why: 'a paused sweep still has cells to send' }
+		] as const)('$why', async ({ deleted, status, kept }) => {
+			const { w, thumbnails, deleteRuns } = await storedSweep(status);
+			await deleteRuns([...deleted]);
+			expect((await w.api.getSweep({ id: 's1' })) !== null).toBe(kept);
+			expect((await thumbnails.held('s1')).count).toBe(kept ? 2 : 0);
+		});
+
+		it('one delete after another still drops the sweep once its last run goes', async () => {
+			const { w, deleteRuns } = await storedSweep();
+			await deleteRuns(['r0']);
+			await deleteRuns(['r1']);
+			expect(await w.api.getSweep({ id: 's1' })).toBeNull();
+		});
 	});
 });

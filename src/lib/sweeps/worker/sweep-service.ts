@@ -53,6 +53,8 @@ export class SweepService {
 	/** Each sweep as last saved here: a run's every progress event is a step, not a read of storage. */
 	private readonly cached = new Map<string, SweepRecord>();
 	private readonly pictures: CellPictures;
+	/** Runs deleted since the last look for sweeps left with none (a batch of deletes is one look). */
+	private readonly deletedRuns = new Set<string>();
 
 	constructor(
 		private readonly ctx: WorkerContext,
@@ -79,6 +81,13 @@ export class SweepService {
 				status,
 				...(movedTo ? { movedTo: { runId: movedTo.runId, promptId: movedTo.promptId } } : {})
 			}).then((after) => this.cellEnded(after, runId, status));
+		});
+		// Deleting runs (the Runs list deletes a sweep's entry as all of its runs) leaves the sweep's
+		// record and thumbnails behind: once none of its runs is left, they go too.
+		ctx.onEmit((event) => {
+			if (event.type !== 'run-deleted') return;
+			if (this.deletedRuns.size === 0) setTimeout(() => void this.dropEmptied(), 0);
+			this.deletedRuns.add(event.id);
 		});
 		// A pool's members switched on or off: its sweeps' windows follow at once.
 		ctx.onEmit((event) => {
@@ -127,6 +136,38 @@ export class SweepService {
 	/** Removes a sweep's thumbnails (the storage page's "Free", when the person chooses); returns what they held. */
 	removeThumbnails(id: string): Promise<{ count: number; bytes: number }> {
 		return this.pictures.thumbnails.remove(id);
+	}
+
+	/** Deletes each ended sweep that lost runs in the last deletes and has none left, with its thumbnails. */
+	private async dropEmptied(): Promise<void> {
+		const deleted = new Set(this.deletedRuns);
+		this.deletedRuns.clear();
+		let dropped = 0;
+		for (const sweep of await this.repo.list()) {
+			if (sweep.status === 'running' || sweep.status === 'paused') continue;
+			const runIds = sweep.cells.flatMap((c) => (c.runId ? [c.runId] : []));
+			if (!runIds.some((id) => deleted.has(id))) continue;
+			if (
+				await this.anyRunLeft(
+					sweep,
+					runIds.filter((id) => !deleted.has(id))
+				)
+			)
+				continue;
+			await this.repo.delete(sweep.id);
+			await this.pictures.thumbnails.remove(sweep.id);
+			this.cached.delete(sweep.id);
+			dropped++;
+		}
+		if (dropped > 0) this.ctx.notifyTabs('sweeps-changed');
+	}
+
+	private async anyRunLeft(sweep: SweepRecord, runIds: string[]): Promise<boolean> {
+		for (const id of runIds) {
+			const run = sweep.model ? await this.models?.getRun(id) : await this.runs.getRun(id);
+			if (run) return true;
+		}
+		return false;
 	}
 
 	/** A cell's run succeeded: the leader keeps a thumbnail of its shown output (fetched now, as every finished run's outputs are). */

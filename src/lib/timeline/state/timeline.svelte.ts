@@ -295,6 +295,14 @@ export class TimelineStore {
 		this.notice = `Deleted “${title}” from history.`;
 	}
 
+	/** The sweep page's delete: every run of a sweep (its record and thumbnails go with the last), with the same undo window. */
+	deleteSweep(runIds: string[], title: string): void {
+		this.connect();
+		pendingDeletes.delete(runIds);
+		for (const id of runIds) this.selected.delete(id);
+		this.notice = `Deleted the sweep “${title}”: ${runIds.length} run${runIds.length === 1 ? '' : 's'} from history. This device's record only: the servers keep theirs.`;
+	}
+
 	/** Starts each selected run again with the same inputs (a model request gets a new key: a new call). */
 	async rerunSelected(): Promise<void> {
 		this.notice = await (await bulkActions()).rerunEntries([...this.selection]);
