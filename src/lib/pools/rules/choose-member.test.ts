@@ -169,7 +169,7 @@ describe('paid members', () => {
 				profileId: 'cloud',
 				reason: 'spend-cap',
 				message:
-					'CLOUD: spend cap: 40 of 50 cents committed, a run here is 15. Raise the cap, or reset what is counted, on the Pools page.'
+					'Not sent to CLOUD: spend cap: 40 of 50 cents committed, a run here is 15. Raise the cap, or reset what is counted, on the Pools page.'
 			}
 		]);
 	});

@@ -16,7 +16,9 @@ describe('a run on a member, against the pool’s cap', () => {
 
 describe('what the card says was committed', () => {
 	it('is our count of prices, never a charge the service confirmed', () => {
-		expect(committedWords({ spendCapCents: 50, spentCents: 30 })).toBe('about 30 cents committed (your price × runs sent) of a 50-cent spend cap');
+		expect(committedWords({ spendCapCents: 50, spentCents: 30 })).toBe(
+			'about 30 cents committed (your price × runs sent) of a 50-cent spend cap'
+		);
 		expect(committedWords({ spendCapCents: null, spentCents: 1 })).toBe('about 1 cent committed (your price × runs sent), no spend cap');
 	});
 });

@@ -8,10 +8,7 @@ import type { Pool, PoolMember } from '../protocol/pool';
 
 /** Whether a run on `member` may be sent within the cap, and what it adds. */
 export type SpendCheck =
-	| { kind: 'free' }
-	| { kind: 'within'; priceCents: number }
-	| { kind: 'no-price'; message: string }
-	| { kind: 'over-cap'; message: string };
+	{ kind: 'free' } | { kind: 'within'; priceCents: number } | { kind: 'no-price'; message: string } | { kind: 'over-cap'; message: string };
 
 export function spendCheck(
 	pool: Pick<Pool, 'spendCapCents' | 'spentCents'>,
@@ -22,7 +19,8 @@ export function spendCheck(
 	const price = member.pricePerRunCents;
 	if (price === null) return { kind: 'no-price', message: `${name} costs money and has no price per run: set one in the pool’s form.` };
 	const cap = pool.spendCapCents;
-	if (cap !== null && pool.spentCents + price > cap) return { kind: 'over-cap', message: `${name}: ${capWords(pool.spentCents, cap, price)}` };
+	if (cap !== null && pool.spentCents + price > cap)
+		return { kind: 'over-cap', message: `Not sent to ${name}: ${capWords(pool.spentCents, cap, price)}` };
 	return { kind: 'within', priceCents: price };
 }
 

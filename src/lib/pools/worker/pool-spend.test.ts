@@ -45,7 +45,12 @@ function tab(kv: KeyValueStore, answers: Array<SubmitRunError | Promise<SubmitRu
 			sent.push(input);
 			const refusal = input.profileId === 'cloud' ? await answers.shift() : undefined;
 			if (refusal) return fail(refusal);
-			return ok({ id: input.runId ?? `run-${sent.length}`, profileId: input.profileId, prompt: input.prompt, pool: input.pool } as WorkflowRun);
+			return ok({
+				id: input.runId ?? `run-${sent.length}`,
+				profileId: input.profileId,
+				prompt: input.prompt,
+				pool: input.pool
+			} as WorkflowRun);
 		},
 		nodes: async () => ok(nodes),
 		queue: async (id) => ok({ running: [], pending: id === 'home' ? [...Array(homeQueue).keys()].map((i) => job(`old-${i}`)) : [] }),
@@ -59,7 +64,15 @@ function tab(kv: KeyValueStore, answers: Array<SubmitRunError | Promise<SubmitRu
 	const service = new PoolService(ctx, port, now);
 	const api = service.api();
 	const send = async (poolId: string) => {
-		const result = await api.submitPoolRun({ poolId, pin: null, sourceProfileId: null, workflowId: 'w', title: 'Sampler', seeds: {}, prompt });
+		const result = await api.submitPoolRun({
+			poolId,
+			pin: null,
+			sourceProfileId: null,
+			workflowId: 'w',
+			title: 'Sampler',
+			seeds: {},
+			prompt
+		});
 		return result.ok ? { to: result.value.profileId, skipped: result.value.pool?.skipped ?? [] } : { refused: result.error };
 	};
 	const spent = async (poolId: string) => (await api.listPools({})).find((p) => p.id === poolId)!.spentCents;
@@ -104,7 +117,8 @@ describe('what a pool commits to a paid member', () => {
 		expect(third.skipped).toContainEqual({
 			profileId: 'cloud',
 			reason: 'spend-cap',
-			message: 'Cloud: spend cap: 30 of 30 cents committed, a run here is 15. Raise the cap, or reset what is counted, on the Pools page.'
+			message:
+				'Not sent to Cloud: spend cap: 30 of 30 cents committed, a run here is 15. Raise the cap, or reset what is counted, on the Pools page.'
 		});
 		// A worker started afresh (a reload) reads the same count.
 		expect(await tab(kv).spent(id)).toBe(30);
@@ -151,7 +165,11 @@ describe('what a pool commits to a paid member', () => {
 				refused: {
 					kind: 'submit',
 					profileId: 'cloud',
-					error: { kind: 'error', runId: null, error: expect.objectContaining({ message: expect.stringContaining('Not sent: Cloud: spend cap: 15 of 20') }) }
+					error: {
+						kind: 'error',
+						runId: null,
+						error: expect.objectContaining({ message: expect.stringContaining('Not sent to Cloud: spend cap: 15 of 20') })
+					}
 				}
 			}
 		]);
@@ -167,7 +185,9 @@ describe('what a pool commits to a paid member', () => {
 		await w.send(id);
 		const edited = await w.api.savePool({ pool: { ...paidPool(20, 100), id, name: 'Renamed' } });
 		expect(edited.ok).toBe(true);
-		expect(await w.api.listPools({})).toEqual([expect.objectContaining({ name: 'Renamed', spentCents: 15, spentSince: before.spentSince })]);
+		expect(await w.api.listPools({})).toEqual([
+			expect.objectContaining({ name: 'Renamed', spentCents: 15, spentSince: before.spentSince })
+		]);
 	});
 
 	it('starts counting again from 0 when the person resets it; a refusal counted before the reset gives nothing back after it', async () => {

@@ -38,7 +38,7 @@ export class PoolSpend {
 				if (check.kind === 'free') return null;
 				if (check.kind !== 'within') {
 					// Another tab counted a run since this one was chosen.
-					outcome = fail(appError('unavailable', `Not sent: ${check.message}`));
+					outcome = fail(appError('unavailable', check.message));
 					return null;
 				}
 				outcome = ok({ poolId, cents: check.priceCents, since: pool.spentSince });
