@@ -3,8 +3,10 @@
  * the same table) at a price per run the person sets. The first run waits locally while the local
  * wait is under the threshold; past it the cloud takes runs until the cap, then the next run is not
  * sent there and its page says why in the cap's numbers. The emulator's counters say how many runs
- * the cloud was sent; a reload keeps what was counted; the person resets it.
+ * the cloud was sent; a reload keeps what was counted; the person resets it. Each run carries a
+ * picture picked on the local server: the cloud runs it, so the picture reached the cloud.
  */
+import sharp from 'sharp';
 import type { Page } from '@playwright/test';
 import { createEmulatorPool, type EmulatorPool } from '../../emulator/pool';
 import type { Emulator } from '../../emulator/index';
@@ -48,20 +50,31 @@ const CLOUDS = [
 	{
 		surface: 'managed v2',
 		member: 'Cloud',
-		submitRoute: 'POST /api/v2/jobs',
+		routes: { submit: 'POST /api/v2/jobs', fromHash: 'POST /api/v2/assets/from-hash', upload: 'POST /api/v2/assets' },
 		add: addCloudV2
 	},
 	{
 		// The demo profile is a Cloud profile that stays on v1 (the emulator's v1 routes).
 		surface: 'v1',
 		member: 'Demo (local emulator)',
-		submitRoute: 'POST /api/prompt',
+		routes: { submit: 'POST /api/prompt', fromHash: 'POST /api/assets/from-hash', upload: 'POST /api/upload/image' },
 		add: async () => {}
 	}
 ] as const;
 
-async function cloudSubmits(control: Control, route: string): Promise<number> {
+/** How many requests of `route` the cloud (the test's own emulator) was sent. */
+async function cloudRequests(control: Control, route: string): Promise<number> {
 	return (await control.counters()).requests[route] ?? 0;
+}
+
+/** Picks a picture for the open Image edit's Load Image: it is sent to the profile in use (the local server). */
+async function pickPicture(page: Page): Promise<void> {
+	const buffer = await sharp({ create: { width: 48, height: 32, channels: 3, background: { r: 200, g: 90, b: 30 } } })
+		.png()
+		.toBuffer();
+	const node = page.getByRole('region', { name: 'Node Load Image' });
+	await node.locator('input[type=file]').first().setInputFiles({ name: 'cat.png', mimeType: 'image/png', buffer });
+	await expect(node.getByLabel(/^image: (image|file name) on the service$/)).toHaveValue(/cat\.png$/);
 }
 
 for (const cloud of CLOUDS) {
@@ -76,6 +89,9 @@ for (const cloud of CLOUDS) {
 		await openApp('/settings');
 		await addLocalServer(page, LOCAL, localServer());
 		await cloud.add(page, emulator);
+		// The local server is the profile in use: the form's picture is sent there when picked.
+		await page.getByRole('button', { name: `Use ${LOCAL}` }).click();
+		await expect(page.getByRole('link', { name: new RegExp(`Connection: ${LOCAL}, Live`) })).toBeVisible();
 
 		// The pool: the local server and the cloud, paid. A paid member without a price is refused, saying so.
 		await page.goto(new URL('/pools', page.url()).toString());
@@ -103,9 +119,10 @@ for (const cloud of CLOUDS) {
 		await expect(card).toContainText(`about 0 cents committed (your price × runs sent) of a ${CAP}-cent spend cap`);
 		expect(await hasHorizontalScroll(page)).toBe(false);
 
-		// The local server's sampler stays busy until released: its queue only grows.
-		await holdNode(localServer(), { classType: 'KSampler' });
-		await openExample(page, 'Text to image');
+		// The local server's last step stays busy until released: its queue only grows.
+		await holdNode(localServer(), { classType: 'ImageInvert' });
+		await openExample(page, 'Image edit');
+		await pickPicture(page);
 		await runOn(page, phone, POOL, null);
 
 		// Under the threshold (nothing ahead locally): the run waits there, the cloud is spared.
@@ -113,7 +130,8 @@ for (const cloud of CLOUDS) {
 		await expect(runTiles(page).first()).toContainText(`Sent to ${LOCAL} by pool ${POOL}`);
 		await untilHeld(localServer());
 
-		// Past it (a run ahead locally): the cloud takes runs, each counted at the price, until the cap.
+		// Past it (a run ahead locally): the cloud takes runs, each counted at the price, until the cap. Each
+		// one runs there to the end: the cloud refuses a Load Image of a picture it does not have.
 		for (let i = 1; i <= CAP / PRICE; i++) {
 			await runOnce(page, phone);
 			await expect(runTiles(page).first()).toContainText(`Sent to ${cloud.member} by pool ${POOL}`);
@@ -124,15 +142,18 @@ for (const cloud of CLOUDS) {
 		await runOnce(page, phone);
 		const capped = runTiles(page).first();
 		await expect(capped).toContainText(`Sent to ${LOCAL} by pool ${POOL}`);
-		await capped.getByRole('link', { name: 'Open run Text to image' }).click();
+		await capped.getByRole('link', { name: 'Open run Image edit' }).click();
 		await page.getByText('Why not the others').click();
 		await expect(page.getByRole('listitem').filter({ hasText: 'spend cap' })).toContainText(
 			`Not sent to ${cloud.member}: spend cap: ${CAP} of ${CAP} cents committed, a run here is ${PRICE}. Raise the cap, or reset what is counted, on the Pools page.`
 		);
 
 		// The servers' own counters: the cloud was sent exactly the runs the cap allowed, the rest went local.
-		expect(await cloudSubmits(control, cloud.submitRoute)).toBe(CAP / PRICE);
+		expect(await cloudRequests(control, cloud.routes.submit)).toBe(CAP / PRICE);
 		expect(localSubmits()).toBe(2);
+		// The picture reached the cloud once: asked by hash for each run, its bytes uploaded for the first only.
+		expect(await cloudRequests(control, cloud.routes.fromHash)).toBe(CAP / PRICE);
+		expect(await cloudRequests(control, cloud.routes.upload)).toBe(1);
 
 		// What was counted is the pool's, on the device: a reload keeps it.
 		await page.goto(new URL('/pools', page.url()).toString());
