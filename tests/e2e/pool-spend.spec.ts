@@ -125,21 +125,30 @@ for (const cloud of CLOUDS) {
 		await pickPicture(page);
 		await runOn(page, phone, POOL, null);
 
+		// The form shows the run just sent in place of the one before: wait for its own link, so a check never reads the previous run's.
+		const link = () => runTiles(page).first().getByRole('link', { name: 'Open run Image edit' });
+		const send = async () => {
+			const before = (await runTiles(page).count()) > 0 ? await link().getAttribute('href') : null;
+			await runOnce(page, phone);
+			await expect(link()).toHaveAttribute('href', /^\/runs\//);
+			if (before !== null) await expect(link()).not.toHaveAttribute('href', before);
+		};
+
 		// Under the threshold (nothing ahead locally): the run waits there, the cloud is spared.
-		await runOnce(page, phone);
+		await send();
 		await expect(runTiles(page).first()).toContainText(`Sent to ${LOCAL} by pool ${POOL}`);
 		await untilHeld(localServer());
 
 		// Past it (a run ahead locally): the cloud takes runs, each counted at the price, until the cap. Each
 		// one runs there to the end: the cloud refuses a Load Image of a picture it does not have.
 		for (let i = 1; i <= CAP / PRICE; i++) {
-			await runOnce(page, phone);
+			await send();
 			await expect(runTiles(page).first()).toContainText(`Sent to ${cloud.member} by pool ${POOL}`);
 			await expect(runTiles(page).first()).toHaveAttribute('data-status', 'succeeded', { timeout: 30_000 });
 		}
 
 		// At the cap: the next run waits locally instead, and its page says why in the cap's numbers.
-		await runOnce(page, phone);
+		await send();
 		const capped = runTiles(page).first();
 		await expect(capped).toContainText(`Sent to ${LOCAL} by pool ${POOL}`);
 		await capped.getByRole('link', { name: 'Open run Image edit' }).click();
