@@ -50,13 +50,12 @@ function wide(copies: number): ApiPrompt {
 
 function members(round: number): MemberState[] {
 	return compact.map((definitions, i) => ({
-		member: { profileId: `m${i}`, weight: 1 + (i % 2), enabled: true, paid: i === 3 },
+		member: { profileId: `m${i}`, weight: 1 + (i % 2), enabled: true, paid: i === 3, pricePerRunCents: i === 3 ? 3 : null },
 		name: `Server ${i}`,
 		definitions,
 		queueLength: (round + i) % 5,
 		concurrency: 1,
-		recentDurationsMs: [2000 * (i + 1), 2100 * (i + 1), 1900 * (i + 1), 2050 * (i + 1)],
-		expectedCostCents: i === 3 ? 3 : null
+		recentDurationsMs: [2000 * (i + 1), 2100 * (i + 1), 1900 * (i + 1), 2050 * (i + 1)]
 	}));
 }
 

@@ -106,7 +106,7 @@ const api = service.api();
 const saved = await api.savePool({
 	pool: {
 		name: 'Bench',
-		members: ids.map((profileId) => ({ profileId, weight: 1, enabled: true, paid: false })),
+		members: ids.map((profileId) => ({ profileId, weight: 1, enabled: true, paid: false, pricePerRunCents: null })),
 		cloudThresholdMs: 60_000,
 		spendCapCents: null
 	}

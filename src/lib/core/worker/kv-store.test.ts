@@ -17,6 +17,18 @@ describe.each(backends)('the %s store', (_name, make) => {
 		expect(await kv.get('run:1')).toBeUndefined();
 	});
 
+	it('changes a record in place, and two changes at once both count', async () => {
+		const kv = make();
+		await kv.set('pool:p', { spent: 10 });
+		const add = (n: number) => kv.update<{ spent: number }>('pool:p', (p) => (p ? { spent: p.spent + n } : undefined));
+		await Promise.all([add(5), add(7)]);
+		expect(await kv.get('pool:p')).toEqual({ spent: 22 });
+		// Left as it is: answered undefined, or no record to change.
+		expect(await kv.update('pool:p', () => undefined)).toEqual({ spent: 22 });
+		expect(await add(1).then(() => kv.update('pool:none', (p) => p))).toBeUndefined();
+		expect(await kv.keys('pool:')).toEqual(['pool:p']);
+	});
+
 	it('reads many keys at once, in the order asked, a missing one as undefined', async () => {
 		const kv = make();
 		await kv.setMany([

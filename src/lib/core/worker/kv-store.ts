@@ -18,6 +18,12 @@ export interface KeyValueStore {
 	/** Reads every key in one transaction: one wait behind a long write, not one per key. */
 	getMany<T>(keys: string[]): Promise<Array<T | undefined>>;
 	set(key: string, value: unknown, options?: WriteOptions): Promise<void>;
+	/**
+	 * Reads a record, changes it and writes it back in one transaction, so two tabs changing it at
+	 * once both count (a pool's spend). `change` is synchronous; it answers undefined to leave the
+	 * record as it is. Resolves with the record as stored after.
+	 */
+	update<T>(key: string, change: (value: T | undefined) => T | undefined): Promise<T | undefined>;
 	/** Writes every record in one transaction (a run's timeline entry and its search text). */
 	setMany(rows: Array<[string, unknown]>): Promise<void>;
 	delete(key: string): Promise<void>;
@@ -56,6 +62,26 @@ export class IdbStore implements KeyValueStore {
 	}
 	setMany(rows: Array<[string, unknown]>): Promise<void> {
 		return setMany(rows, this.store);
+	}
+	update<T>(key: string, change: (value: T | undefined) => T | undefined): Promise<T | undefined> {
+		return this.store('readwrite', (s) => {
+			const read = s.get(key) as IDBRequest<T | undefined>;
+			return new Promise<T | undefined>((resolve, reject) => {
+				read.onsuccess = () => {
+					let next: T | undefined;
+					try {
+						next = change(read.result);
+					} catch (error) {
+						return reject(error);
+					}
+					if (next === undefined) return resolve(read.result);
+					s.put(next, key);
+					// Resolved once the write is on the device: a refused write (a full disk) rejects.
+					promisifyRequest(s.transaction).then(() => resolve(next), reject);
+				};
+				read.onerror = () => reject(read.error);
+			});
+		});
 	}
 	delete(key: string): Promise<void> {
 		return del(key, this.store);
@@ -127,6 +153,11 @@ export class MemoryStore implements KeyValueStore {
 	}
 	async setMany(rows: Array<[string, unknown]>): Promise<void> {
 		for (const [key, value] of rows) this.map.set(key, structuredClone(value));
+	}
+	async update<T>(key: string, change: (value: T | undefined) => T | undefined): Promise<T | undefined> {
+		const next = change(structuredClone(this.map.get(key)) as T | undefined);
+		if (next !== undefined) this.map.set(key, structuredClone(next));
+		return structuredClone(this.map.get(key)) as T | undefined;
 	}
 	async delete(key: string): Promise<void> {
 		this.map.delete(key);

@@ -46,6 +46,18 @@ describe('noticing a full device on any write', () => {
 		expect(kv.unsavedCount).toBe(0);
 	});
 
+	it('refuses a change in place on a full device to its caller, with a notice, and keeps the stored record', async () => {
+		const { inner, kv, state, stored } = device();
+		await stored('pool:p', { spent: 10 });
+		const update = inner.update.bind(inner);
+		inner.update = async (key, change) => (state.refuse ? Promise.reject(full()) : update(key, change));
+		await expect(kv.update<{ spent: number }>('pool:p', (p) => p && { spent: p.spent + 5 })).rejects.toBeInstanceOf(StorageFullError);
+		expect(state.notices).toBe(1);
+		expect(await kv.get('pool:p')).toEqual({ spent: 10 });
+		state.refuse = false;
+		expect(await kv.update<{ spent: number }>('pool:p', (p) => p && { spent: p.spent + 5 })).toEqual({ spent: 15 });
+	});
+
 	it('other failures pass through without a notice', async () => {
 		const inner = new MemoryStore();
 		inner.set = async () => Promise.reject(new Error('database closed'));

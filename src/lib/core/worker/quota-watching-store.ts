@@ -100,6 +100,32 @@ export class QuotaWatchingStore implements KeyValueStore {
 		}
 	}
 
+	/**
+	 * A record changed in place: in one transaction of the device's store (which sees a write of it
+	 * still under way: the device's transactions keep their order), or, when the record lives only in
+	 * memory (refused before), changed there and written as `set` does. A full device rejects.
+	 */
+	async update<T>(key: string, change: (value: T | undefined) => T | undefined): Promise<T | undefined> {
+		if (this.unsaved.has(key)) {
+			const next = change(this.memoryValue<T>(key));
+			if (next === undefined) return this.memoryValue<T>(key);
+			await this.set(key, next, { required: true });
+			return next;
+		}
+		try {
+			const stored = await this.inner.update(key, change);
+			this.unsaved.delete(key);
+			return stored;
+		} catch (error) {
+			if (!isQuotaError(error)) throw error;
+			if (this.now() - this.lastNotice >= NOTICE_EVERY_MS) {
+				this.lastNotice = this.now();
+				this.onFull();
+			}
+			throw new StorageFullError(key);
+		}
+	}
+
 	/** Records come before cached output bytes: a refused record makes room by removing the oldest outputs, then tries again. */
 	private async writeMakingRoom(key: string, value: unknown, bytes: boolean, required: boolean): Promise<void> {
 		for (let round = 0; ; round++) {

@@ -17,6 +17,11 @@ export interface PoolMember {
 	enabled: boolean;
 	/** Runs here cost money (a cloud service): taken only past the threshold and within the cap. */
 	paid: boolean;
+	/**
+	 * What the person says a run here costs, in cents (set for a paid member, null for a free one):
+	 * the service reports no per-run cost, so this is what the pool counts against its cap.
+	 */
+	pricePerRunCents: number | null;
 }
 
 export interface Pool {
@@ -28,8 +33,14 @@ export interface Pool {
 	cloudThresholdMs: number;
 	/** What paid members may spend for this pool in all, in cents; null for no cap. */
 	spendCapCents: number | null;
-	/** What runs sent by this pool to paid members are known to have spent, in cents. */
+	/**
+	 * What this pool has committed to paid members since `spentSince`, in cents: each member's price
+	 * per run for every run its server accepted (or may have: an answer lost on the way). Counted
+	 * here, never a charge the service confirmed.
+	 */
 	spentCents: number;
+	/** When counting began: the pool's creation, or the person's last reset (epoch ms). */
+	spentSince: number;
 	createdAt: number;
 	updatedAt: number;
 }
@@ -47,11 +58,13 @@ export interface PoolFieldErrors {
 	members?: string;
 	cloudThresholdMs?: string;
 	spendCapCents?: string;
+	/** A paid member's price per run, by profile id. */
+	prices?: Record<string, string>;
 }
 
 /** Why a member was not chosen for a run, in words a person can act on. */
 export type SkipReason =
-	'off' | 'unreachable' | 'missing-node' | 'missing-model' | 'paid-under-threshold' | 'spend-cap' | 'not-pinned' | 'slower';
+	'off' | 'unreachable' | 'missing-node' | 'missing-model' | 'paid-under-threshold' | 'no-price' | 'spend-cap' | 'not-pinned' | 'slower';
 
 export interface SkippedMember {
 	profileId: string;
@@ -161,6 +174,8 @@ export interface PoolApi {
 	memberGone(input: { poolId: string; profileId: string }): Promise<Result<GoneReport>>;
 	/** Switches a member on again (one said gone that answers again, say): the pool sends it runs again. */
 	switchMemberOn(input: { poolId: string; profileId: string }): Promise<Result<Pool>>;
+	/** Starts counting what the pool commits to paid members again from 0 (the person asked, and confirmed). */
+	resetSpend(input: { poolId: string }): Promise<Result<Pool>>;
 }
 
 export type PoolEvent = { type: 'pools'; pools: Pool[] };

@@ -26,13 +26,12 @@ const SHELF = ['sd_xl_base_1.0.safetensors', 'v1-5-pruned-emaonly.safetensors'];
 
 function member(profileId: string, over: Partial<MemberState> = {}, m: Partial<PoolMember> = {}): MemberState {
 	return {
-		member: { profileId, weight: 1, enabled: true, paid: false, ...m },
+		member: { profileId, weight: 1, enabled: true, paid: false, pricePerRunCents: null, ...m },
 		name: profileId.toUpperCase(),
 		definitions: defs(SHELF),
 		queueLength: 0,
 		concurrency: 1,
 		recentDurationsMs: [10_000],
-		expectedCostCents: null,
 		...over
 	};
 }
@@ -124,8 +123,8 @@ describe('choosing a member', () => {
 });
 
 describe('paid members', () => {
-	const cloud = (over: Partial<MemberState> = {}) =>
-		member('cloud', { recentDurationsMs: [5_000], expectedCostCents: 4, ...over }, { paid: true });
+	const cloud = (over: Partial<MemberState> = {}, price: number | null = 4) =>
+		member('cloud', { recentDurationsMs: [5_000], ...over }, { paid: true, pricePerRunCents: price });
 
 	it('wait while a free member finishes within the threshold', () => {
 		const choice = choose([member('home', { queueLength: 4 }), cloud()]); // home: 50 s, threshold 60 s
@@ -147,19 +146,51 @@ describe('paid members', () => {
 		expect(choose([member('home', { definitions: defs([]) }), cloud()])).toMatchObject({ ok: true, profileId: 'cloud' });
 	});
 
-	it('never go past the spend cap', () => {
-		const atCap = choose([member('home', { queueLength: 6 }), cloud()], { spendCapCents: 100, spentCents: 98 });
-		expect(atCap).toMatchObject({ ok: true, profileId: 'home' });
-		expect(reasons(atCap)).toEqual({ cloud: 'spend-cap' });
-		const onlyCloud = choose([cloud()], { spendCapCents: 100, spentCents: 100 });
-		expect(onlyCloud).toMatchObject({ ok: false });
-		expect(choose([cloud()], { spendCapCents: 100, spentCents: 96 })).toMatchObject({ ok: true, profileId: 'cloud' });
+	it.each([
+		// cap, committed, price: whether the cloud may take it
+		[null, 10_000, 4, true],
+		[100, 0, 4, true],
+		[100, 96, 4, true], // exactly at the cap after it
+		[100, 97, 4, false],
+		[100, 100, 4, false],
+		[50, 40, 15, false],
+		[0, 0, 1, false]
+	])('within a cap of %s cents with %s committed, a run at %s cents goes to the cloud: %s', (cap, spent, price, taken) => {
+		const choice = choose([member('home', { queueLength: 6 }), cloud({}, price)], { spendCapCents: cap, spentCents: spent });
+		expect(choice).toMatchObject({ ok: true, profileId: taken ? 'cloud' : 'home' });
+		if (!taken) expect(reasons(choice)).toEqual({ cloud: 'spend-cap' });
+	});
+
+	it('say the cap in numbers a person can act on, and refuse a run only the cloud could take', () => {
+		const choice = choose([cloud({}, 15)], { spendCapCents: 50, spentCents: 40 });
+		expect(choice).toMatchObject({ ok: false });
+		expect(choice.skipped).toEqual([
+			{
+				profileId: 'cloud',
+				reason: 'spend-cap',
+				message:
+					'Not sent to CLOUD: spend cap: 40 of 50 cents committed, a run here is 15. Raise the cap, or reset what is counted, on the Pools page.'
+			}
+		]);
+	});
+
+	it('are never sent a run without a price per run, even under no cap', () => {
+		const choice = choose([member('home', { queueLength: 6 }), cloud({}, null)]);
+		expect(choice).toMatchObject({ ok: true, profileId: 'home' });
+		expect(choice.skipped).toEqual([
+			{ profileId: 'cloud', reason: 'no-price', message: 'CLOUD costs money and has no price per run: set one in the pool’s form.' }
+		]);
+	});
+
+	it('are held to the cap when pinned too', () => {
+		const choice = choose([member('home'), cloud({}, 15)], { pin: 'cloud', spendCapCents: 20, spentCents: 15 });
+		expect(choice).toMatchObject({ ok: false, message: expect.stringContaining('spend cap: 15 of 20 cents committed') });
 	});
 });
 
 describe('a pinned run', () => {
 	it('goes to its member even when another would finish first, and past the threshold', () => {
-		const choice = choose([member('a'), member('cloud', { queueLength: 1 }, { paid: true })], { pin: 'cloud' });
+		const choice = choose([member('a'), member('cloud', { queueLength: 1 }, { paid: true, pricePerRunCents: 4 })], { pin: 'cloud' });
 		expect(choice).toMatchObject({ ok: true, profileId: 'cloud' });
 		expect(reasons(choice)).toEqual({ a: 'not-pinned' });
 	});

@@ -4,11 +4,13 @@
  * model files, with a name matched to the same file in another folder as the import's
  * closest-file choice does); then the shortest expected finish, divided by the member's weight.
  * Paid members come last: one takes a run only when every free member's expected finish passes
- * the user's threshold, and never past the pool's spend cap. A pin sends the run there or nowhere.
+ * the user's threshold, and never when their price per run would pass the pool's spend cap (what
+ * the pool committed so far plus that price: `spend.ts`). A pin sends the run there or nowhere.
  */
 import { closestModelFile } from '../../core/rules/closest-model';
 import { formatDuration } from '../../core/rules/duration-words';
 import type { MemberChoice, ModelRename, PoolMember, SkippedMember } from '../protocol/pool';
+import { spendCheck } from './spend';
 import { listKey, type MemberDefinitions, type WorkNeeds } from './work-needs';
 
 export interface MemberState {
@@ -24,8 +26,6 @@ export interface MemberState {
 	concurrency: number;
 	/** Durations of its recent finished runs of similar work, newest first (its other work when none). */
 	recentDurationsMs: readonly number[];
-	/** What a run is expected to cost there, in cents, from past runs; null when nothing is known. */
-	expectedCostCents: number | null;
 }
 
 export interface ChoiceInput {
@@ -108,11 +108,6 @@ function closestOf(wanted: string, offered: readonly string[]): string | undefin
 	return known.get(wanted);
 }
 
-function overCap(input: ChoiceInput, state: MemberState): boolean {
-	if (input.spendCapCents === null) return false;
-	return input.spentCents + (state.expectedCostCents ?? 0) > input.spendCapCents || input.spentCents >= input.spendCapCents;
-}
-
 interface Candidate {
 	state: MemberState;
 	finish: number;
@@ -149,8 +144,9 @@ export function chooseMember(input: ChoiceInput): MemberChoice {
 	for (const candidate of paid) {
 		const { profileId } = candidate.state.member;
 		const name = candidate.state.name;
-		if (overCap(input, candidate.state)) {
-			skipped.push({ profileId, reason: 'spend-cap', message: `${name} costs money and the pool's spend cap is reached.` });
+		const spend = spendCheck(input, candidate.state.member, name);
+		if (spend.kind === 'no-price' || spend.kind === 'over-cap') {
+			skipped.push({ profileId, reason: spend.kind === 'no-price' ? 'no-price' : 'spend-cap', message: spend.message });
 		} else if (input.pin === null && bestFree !== undefined && bestFree.finish <= input.cloudThresholdMs) {
 			skipped.push({
 				profileId,

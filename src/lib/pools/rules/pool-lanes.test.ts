@@ -17,7 +17,7 @@ const job = (r: WorkflowRun) => ({ promptId: r.promptId!, runId: r.id, title: r.
 
 function lane(runs: WorkflowRun[], typical: Record<string, number>): LaneInput {
 	return {
-		member: { profileId: 'a', weight: 1, enabled: true, paid: false },
+		member: { profileId: 'a', weight: 1, enabled: true, paid: false, pricePerRunCents: null },
 		name: 'GPU A',
 		queue: { running: runs.slice(0, 1).map(job), waiting: runs.slice(1).map(job) },
 		problem: null,

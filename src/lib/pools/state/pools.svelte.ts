@@ -64,6 +64,10 @@ export class PoolsStore {
 		return workerApi().switchMemberOn({ poolId, profileId });
 	}
 
+	resetSpend(poolId: string): Promise<Result<Pool>> {
+		return workerApi().resetSpend({ poolId });
+	}
+
 	choose(poolId: string | null): void {
 		this.targetPoolId = poolId;
 		this.pin = null;

@@ -80,8 +80,7 @@ export class PoolPlacer {
 		const base = {
 			name,
 			concurrency: 1,
-			recentDurationsMs: await this.durations.recent(member.profileId, input.workflowId),
-			expectedCostCents: null
+			recentDurationsMs: await this.durations.recent(member.profileId, input.workflowId)
 		};
 		const excluded = input.exclude.find((e) => e.profileId === member.profileId);
 		// Left out as a member switched off is, with its own reason.

@@ -102,7 +102,7 @@ function worker(kv: MemoryStore, members: Record<string, Member>, open: Workflow
 
 const pool = (over: Partial<PoolInput> = {}): PoolInput => ({
 	name: 'Home GPUs',
-	members: ['a', 'b', 'c'].map((profileId) => ({ profileId, weight: 1, enabled: true, paid: false })),
+	members: ['a', 'b', 'c'].map((profileId) => ({ profileId, weight: 1, enabled: true, paid: false, pricePerRunCents: null })),
 	cloudThresholdMs: 60_000,
 	spendCapCents: null,
 	...over

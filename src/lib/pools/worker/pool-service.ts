@@ -16,6 +16,7 @@ import { MemberMoves } from './member-moves';
 import { PoolPlacer } from './pool-placer';
 import { readPoolQueue } from './pool-queue';
 import { PoolRepo } from './pool-repo';
+import { PoolSpend, refusedForCertain } from './pool-spend';
 import { SeenQueues } from './seen-queues';
 import type { PoolRunPort } from './run-port';
 
@@ -23,6 +24,7 @@ export type { PoolRunPort } from './run-port';
 
 export class PoolService {
 	private readonly repo: PoolRepo;
+	private readonly spend: PoolSpend;
 	private readonly durations: MemberDurations;
 	private readonly placer: PoolPlacer;
 	private readonly moves: MemberMoves;
@@ -39,9 +41,11 @@ export class PoolService {
 		runs: PoolRunPort,
 		private readonly now: () => number = Date.now
 	) {
-		// Every queue read leaves what the member was running, for when it stops answering.
+		// Every queue read leaves what the member was running, for when it stops answering; every
+		// run sent for a pool (new or moved) counts a paid member's price first.
 		this.runs = {
 			...runs,
+			submit: (input) => this.submitCounted(runs, input),
 			queue: async (profileId) => {
 				const queue = await runs.queue(profileId);
 				if (queue.ok) this.seen.note(profileId, queue.value, this.now());
@@ -50,6 +54,7 @@ export class PoolService {
 			}
 		};
 		this.repo = new PoolRepo(ctx.kv);
+		this.spend = new PoolSpend(this.repo, async (id) => (await ctx.profiles.get(id))?.name ?? 'A deleted profile', now);
 		this.durations = new MemberDurations(ctx.kv);
 		this.placer = new PoolPlacer(ctx, this.runs, this.durations);
 		this.moves = new MemberMoves({
@@ -86,8 +91,28 @@ export class PoolService {
 			},
 			moveRun: (input) => this.moves.move(input),
 			memberGone: (input) => this.moves.gone(input),
-			switchMemberOn: (input) => this.switchOn(input)
+			switchMemberOn: (input) => this.switchOn(input),
+			resetSpend: async ({ poolId }) => {
+				const reset = await this.spend.reset(poolId);
+				if (reset.ok) await this.changed();
+				return reset;
+			}
 		};
+	}
+
+	/**
+	 * Sends a run; for a pool's paid member, its price is counted first (within the cap, or not
+	 * sent) and given back when the server refuses the run for certain.
+	 */
+	private async submitCounted(runs: PoolRunPort, input: SubmitRunInput): Promise<Result<WorkflowRun, SubmitRunError>> {
+		if (!input.pool) return runs.submit(input);
+		const held = await this.spend.commit(input.pool.poolId, input.profileId);
+		if (!held.ok) return fail({ kind: 'error', error: held.error, runId: null });
+		const sent = await runs.submit(input);
+		if (held.value === null) return sent;
+		if (!sent.ok && refusedForCertain(sent.error)) await this.spend.giveBack(held.value);
+		await this.changed();
+		return sent;
 	}
 
 	/** How many runs the pool takes at once now (0 when it is gone): its members that are on, each one running and one waiting. */

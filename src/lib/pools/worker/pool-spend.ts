@@ -1,0 +1,79 @@
+/**
+ * Counting what a pool commits to paid members, durably and once: a run for a paid member adds its
+ * price to the pool's record before it is sent, in one transaction with the read that checks the
+ * cap (so two tabs sending at once never pass it together), and a run its server refused for
+ * certain gives the price back. A run whose answer was lost on the way stays counted: the server
+ * may have taken it (it is kept, and followed).
+ */
+import { appError, fail, ok, type AppError, type Result } from '../../core/protocol/errors';
+import { isStorageFull } from '../../core/worker/quota';
+import type { SubmitRunError } from '../../workflows';
+import type { Pool } from '../protocol/pool';
+import { spendCheck } from '../rules/spend';
+import type { PoolRepo } from './pool-repo';
+
+/** A price counted for one run, to give back if its server refuses it. */
+export interface SpendHold {
+	poolId: string;
+	cents: number;
+	/** When counting began as the price was counted: a reset since then has already forgotten it. */
+	since: number;
+}
+
+export class PoolSpend {
+	constructor(
+		private readonly repo: PoolRepo,
+		private readonly nameOf: (profileId: string) => Promise<string>,
+		private readonly now: () => number
+	) {}
+
+	/** Counts a run for `profileId` in the pool: null for a free member (nothing to count), an error past the cap. */
+	async commit(poolId: string, profileId: string): Promise<Result<SpendHold | null>> {
+		const name = await this.nameOf(profileId);
+		let outcome: Result<SpendHold | null> = ok(null);
+		try {
+			const after = await this.repo.changeSpend(poolId, (pool) => {
+				const member = pool.members.find((m) => m.profileId === profileId);
+				const check = member ? spendCheck(pool, member, name) : ({ kind: 'free' } as const);
+				if (check.kind === 'free') return null;
+				if (check.kind !== 'within') {
+					// Another tab counted a run since this one was chosen.
+					outcome = fail(appError('unavailable', check.message));
+					return null;
+				}
+				outcome = ok({ poolId, cents: check.priceCents, since: pool.spentSince });
+				return { spentCents: pool.spentCents + check.priceCents, spentSince: pool.spentSince };
+			});
+			if (!after) return fail(appError('not-found', 'This pool no longer exists: choose another place to run.'));
+		} catch (error) {
+			if (!isStorageFull(error)) throw error;
+			return fail(appError('storage', `Not sent: the pool could not count this run’s price on this device. ${error.message}`));
+		}
+		return outcome;
+	}
+
+	/** The server refused the run: its price is no longer counted (unless counting was reset since). */
+	async giveBack(hold: SpendHold): Promise<void> {
+		await this.repo.changeSpend(hold.poolId, (pool) =>
+			pool.spentSince === hold.since ? { spentCents: Math.max(0, pool.spentCents - hold.cents), spentSince: pool.spentSince } : null
+		);
+	}
+
+	/** Counting starts again from 0, now. */
+	async reset(poolId: string): Promise<Result<Pool, AppError>> {
+		const after = await this.repo.changeSpend(poolId, () => ({ spentCents: 0, spentSince: this.now() }));
+		return after ? ok(after) : fail(appError('not-found', 'This pool no longer exists.'));
+	}
+}
+
+/**
+ * Whether a submit's failure says for certain the server did not take the run: refused (a 402, a
+ * full queue, a validation error), or never sent. A network error or a timeout after sending may
+ * hide an accepted run: not certain.
+ */
+export function refusedForCertain(error: SubmitRunError): boolean {
+	if (error.kind === 'rejected' || error.runId === null) return true;
+	return !MAYBE_TAKEN.has(error.error.kind);
+}
+
+const MAYBE_TAKEN: ReadonlySet<string> = new Set(['network', 'timeout', 'outcome-unknown', 'unreadable-result']);

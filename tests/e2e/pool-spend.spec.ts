@@ -1,0 +1,181 @@
+/**
+ * A pool's spend cap (#31): a local server held busy and a paid cloud member (managed v2, and v1 in
+ * the same table) at a price per run the person sets. The first run waits locally while the local
+ * wait is under the threshold; past it the cloud takes runs until the cap, then the next run is not
+ * sent there and its page says why in the cap's numbers. The emulator's counters say how many runs
+ * the cloud was sent; a reload keeps what was counted; the person resets it. Each run carries a
+ * picture picked on the local server: the cloud runs it, so the picture reached the cloud.
+ */
+import sharp from 'sharp';
+import type { Page } from '@playwright/test';
+import { createEmulatorPool, type EmulatorPool } from '../../emulator/pool';
+import type { Emulator } from '../../emulator/index';
+import { expect, hasHorizontalScroll, openExample, test, type Control } from './fixtures';
+import { holdNode, release, untilHeld } from './holds';
+import { addLocalServer, runOn, runOnce, runTiles } from './pool-helpers';
+
+const LOCAL = 'GPU';
+const POOL = 'Burst';
+const PRICE = 15;
+/** Room for exactly two runs at the price. */
+const CAP = 30;
+
+let local: EmulatorPool;
+
+test.beforeEach(async () => {
+	local = await createEmulatorPool([{ name: LOCAL, scenario: 'comfyui-local', shape: { stepMs: 2 } }]);
+});
+test.afterEach(() => local.close());
+
+const localServer = (): Emulator => local.servers[0]!.emulator;
+
+/** Jobs the local server was sent (ComfyUI's submit route, with or without `/api`), read in-process. */
+function localSubmits(): number {
+	const { requests } = localServer().state.counters;
+	return (requests['POST /api/prompt'] ?? 0) + (requests['POST /prompt'] ?? 0);
+}
+
+/** A Cloud profile on the emulator's managed service, which offers v2; not made the one in use. */
+async function addCloudV2(page: Page, emulator: Emulator): Promise<void> {
+	await page.getByRole('button', { name: 'Add profile' }).click();
+	const form = page.getByRole('form', { name: 'New profile' });
+	await form.getByRole('radio', { name: /^Cloud/ }).check();
+	await form.getByLabel('Workflow service URL').fill(emulator.urls.workflow);
+	await form.getByRole('textbox', { name: 'API key' }).fill(emulator.apiKey);
+	await form.getByRole('button', { name: 'Save profile' }).click();
+	await expect(page.getByRole('article', { name: 'Profile Cloud' })).toBeVisible();
+}
+
+const CLOUDS = [
+	{
+		surface: 'managed v2',
+		member: 'Cloud',
+		routes: { submit: 'POST /api/v2/jobs', fromHash: 'POST /api/v2/assets/from-hash', upload: 'POST /api/v2/assets' },
+		add: addCloudV2
+	},
+	{
+		// The demo profile is a Cloud profile that stays on v1 (the emulator's v1 routes).
+		surface: 'v1',
+		member: 'Demo (local emulator)',
+		routes: { submit: 'POST /api/prompt', fromHash: 'POST /api/assets/from-hash', upload: 'POST /api/upload/image' },
+		add: async () => {}
+	}
+] as const;
+
+/** How many requests of `route` the cloud (the test's own emulator) was sent. */
+async function cloudRequests(control: Control, route: string): Promise<number> {
+	return (await control.counters()).requests[route] ?? 0;
+}
+
+/** Picks a picture for the open Image edit's Load Image: it is sent to the profile in use (the local server). */
+async function pickPicture(page: Page): Promise<void> {
+	const buffer = await sharp({ create: { width: 48, height: 32, channels: 3, background: { r: 200, g: 90, b: 30 } } })
+		.png()
+		.toBuffer();
+	const node = page.getByRole('region', { name: 'Node Load Image' });
+	await node.locator('input[type=file]').first().setInputFiles({ name: 'cat.png', mimeType: 'image/png', buffer });
+	await expect(node.getByLabel(/^image: (image|file name) on the service$/)).toHaveValue(/cat\.png$/);
+}
+
+for (const cloud of CLOUDS) {
+	test(`a paid cloud member (${cloud.surface}) helps past the threshold only up to the spend cap, says why when it does not, and the count outlives a reload @phone`, async ({
+		page,
+		openApp,
+		emulator,
+		control
+	}) => {
+		test.setTimeout(120_000);
+		const phone = test.info().project.name === 'phone';
+		await openApp('/settings');
+		await addLocalServer(page, LOCAL, localServer());
+		await cloud.add(page, emulator);
+		// The local server is the profile in use: the form's picture is sent there when picked.
+		await page.getByRole('button', { name: `Use ${LOCAL}` }).click();
+		await expect(page.getByRole('link', { name: new RegExp(`Connection: ${LOCAL}, Live`) })).toBeVisible();
+
+		// The pool: the local server and the cloud, paid. A paid member without a price is refused, saying so.
+		await page.goto(new URL('/pools', page.url()).toString());
+		await page.getByRole('button', { name: 'Add pool' }).click();
+		const form = page.getByRole('form', { name: 'New pool' });
+		await form.getByLabel('Name').fill(POOL);
+		await form
+			.getByRole('group', { name: `Member ${LOCAL}` })
+			.getByRole('checkbox', { name: LOCAL })
+			.check();
+		const member = form.getByRole('group', { name: `Member ${cloud.member}` });
+		await member.getByRole('checkbox', { name: cloud.member }).check();
+		await member.getByRole('checkbox', { name: 'Paid' }).check();
+		await form.getByLabel('Wait before paid members help (seconds)').fill('45');
+		await form.getByLabel('Spend cap (cents)').fill(String(CAP));
+		await form.getByRole('button', { name: 'Save pool' }).click();
+		const price = member.getByLabel('Price per run (cents)');
+		await expect(price).toHaveAccessibleDescription(
+			'A paid member needs its price per run, in whole cents: the pool counts it against the spend cap.'
+		);
+		await price.fill(String(PRICE));
+		await form.getByRole('button', { name: 'Save pool' }).click();
+		const card = page.getByRole('article', { name: `Pool ${POOL}` });
+		await expect(card).toContainText(`paid, ${PRICE} cents a run`);
+		await expect(card).toContainText(`about 0 cents committed (your price × runs sent) of a ${CAP}-cent spend cap`);
+		expect(await hasHorizontalScroll(page)).toBe(false);
+
+		// The local server's last step stays busy until released: its queue only grows.
+		await holdNode(localServer(), { classType: 'ImageInvert' });
+		await openExample(page, 'Image edit');
+		await pickPicture(page);
+		await runOn(page, phone, POOL, null);
+
+		// The form shows the run just sent in place of the one before: wait for its own link, so a check never reads the previous run's.
+		const link = () => runTiles(page).first().getByRole('link', { name: 'Open run Image edit' });
+		const send = async () => {
+			const before = (await runTiles(page).count()) > 0 ? await link().getAttribute('href') : null;
+			await runOnce(page, phone);
+			await expect(link()).toHaveAttribute('href', /^\/runs\//);
+			if (before !== null) await expect(link()).not.toHaveAttribute('href', before);
+		};
+
+		// Under the threshold (nothing ahead locally): the run waits there, the cloud is spared.
+		await send();
+		await expect(runTiles(page).first()).toContainText(`Sent to ${LOCAL} by pool ${POOL}`);
+		await untilHeld(localServer());
+
+		// Past it (a run ahead locally): the cloud takes runs, each counted at the price, until the cap. Each
+		// one runs there to the end: the cloud refuses a Load Image of a picture it does not have.
+		for (let i = 1; i <= CAP / PRICE; i++) {
+			await send();
+			await expect(runTiles(page).first()).toContainText(`Sent to ${cloud.member} by pool ${POOL}`);
+			await expect(runTiles(page).first()).toHaveAttribute('data-status', 'succeeded', { timeout: 30_000 });
+		}
+
+		// At the cap: the next run waits locally instead, and its page says why in the cap's numbers.
+		await send();
+		const capped = runTiles(page).first();
+		await expect(capped).toContainText(`Sent to ${LOCAL} by pool ${POOL}`);
+		await capped.getByRole('link', { name: 'Open run Image edit' }).click();
+		await page.getByText('Why not the others').click();
+		await expect(page.getByRole('listitem').filter({ hasText: 'spend cap' })).toContainText(
+			`Not sent to ${cloud.member}: spend cap: ${CAP} of ${CAP} cents committed, a run here is ${PRICE}. Raise the cap, or reset what is counted, on the Pools page.`
+		);
+
+		// The servers' own counters: the cloud was sent exactly the runs the cap allowed, the rest went local.
+		expect(await cloudRequests(control, cloud.routes.submit)).toBe(CAP / PRICE);
+		expect(localSubmits()).toBe(2);
+		// The picture reached the cloud once: asked by hash for each run, its bytes uploaded for the first only.
+		expect(await cloudRequests(control, cloud.routes.fromHash)).toBe(CAP / PRICE);
+		expect(await cloudRequests(control, cloud.routes.upload)).toBe(1);
+
+		// What was counted is the pool's, on the device: a reload keeps it.
+		await page.goto(new URL('/pools', page.url()).toString());
+		await expect(card).toContainText(`about ${CAP} cents committed (your price × runs sent) of a ${CAP}-cent spend cap`);
+		await page.reload();
+		await expect(card).toContainText(`about ${CAP} cents committed`);
+
+		// The person resets the count (after confirming): the cloud may help again.
+		await card.getByRole('button', { name: `Reset what is counted for pool ${POOL}` }).click();
+		const dialog = page.getByRole('dialog', { name: `Reset what pool ${POOL} counted?` });
+		await expect(dialog).toContainText(`forgets the ${CAP} cents it counted`);
+		await dialog.getByRole('button', { name: 'Reset to 0' }).click();
+		await expect(card).toContainText('about 0 cents committed');
+		await release(localServer());
+	});
+}
