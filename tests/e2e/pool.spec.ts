@@ -141,7 +141,6 @@ test('a pool of three servers runs every run on a server that can, loses nothing
 	await expect(lost).toHaveCount(1, { timeout: 60_000 });
 	await lost.click();
 	await expect(page.getByText('The server restarted while this ran, and forgot the job.')).toBeVisible();
-	// Within the app (no reload): what the pool saw of GPU C while it was down is kept in the worker's memory.
 	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
 	await page.getByRole('link', { name: 'Manage pools' }).click();
 	const laneC = page.getByRole('region', { name: 'Lane GPU C' });
@@ -160,6 +159,10 @@ test('a pool of three servers runs every run on a server that can, loses nothing
 	// Back once more: its lane says so, and the person switches it on from there.
 	await pool.restart(2);
 	await expect(laneC).toContainText('GPU C answers again', { timeout: 60_000 });
+	await expect(laneC).toContainText('is switched off in this pool');
+	// A reload keeps what GPU C was seen doing (a new worker once forgot it had been down): the lane still says so.
+	await page.reload();
+	await expect(laneC).toContainText('GPU C answers again', { timeout: 30_000 });
 	await expect(laneC).toContainText('is switched off in this pool');
 	await laneC.getByRole('button', { name: 'Switch GPU C on' }).click();
 	await expect(page.getByRole('status').filter({ hasText: 'GPU C is on again' })).toBeVisible();
