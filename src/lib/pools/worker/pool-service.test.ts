@@ -1,13 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import { appError, fail, ok } from '../../core/protocol/errors';
-import type { WorkerEvent } from '../../core/protocol/worker-api';
 import type { WorkflowRun } from '../../core/protocol/workflow-run';
-import type { WorkerContext } from '../../core/worker/context';
 import { MemoryStore } from '../../core/worker/kv-store';
 import type { HandOverInput, NodeDefinitions, SubmitRunInput } from '../../workflows';
 import { parseObjectInfo } from '../../workflows/protocol/object-info';
 import type { PoolInput } from '../protocol/pool';
 import { PoolService, type PoolRunPort } from './pool-service';
+import { poolContext } from './testing/pool-context';
 
 /** A server's node definitions: a loader with `checkpoints`, a LoadImage with `pictures`. */
 function server(checkpoints: string[], pictures: string[] = []): NodeDefinitions {
@@ -34,19 +33,7 @@ function worker(kv: MemoryStore, members: Record<string, Member>, open: Workflow
 	const steps: string[] = [];
 	const handOvers: HandOverInput[] = [];
 	let handOverAnswer: 'ok' | 'refused' = 'ok';
-	const listeners: Array<(e: WorkerEvent) => void> = [];
-	const ctx = {
-		kv,
-		profiles: {
-			list: async () => Object.keys(members).map((id) => ({ id, name: `Server ${id}` })),
-			get: async (id: string) => (id in members ? { id, name: `Server ${id}` } : undefined)
-		},
-		onTabTopic: () => {},
-		notifyTabs: () => {},
-		isLeader: () => true,
-		emit: (e: WorkerEvent) => listeners.forEach((l) => l(e)),
-		onEmit: (l: (e: WorkerEvent) => void) => listeners.push(l)
-	} as unknown as WorkerContext;
+	const { ctx, emit } = poolContext(kv, Object.keys(members), (id) => `Server ${id}`);
 	const job = (promptId: string) => ({ promptId, position: 0, runId: null, title: 'job' });
 	const port: PoolRunPort = {
 		submit: async (input) => {
@@ -95,8 +82,7 @@ function worker(kv: MemoryStore, members: Record<string, Member>, open: Workflow
 		steps,
 		handOvers,
 		refuseHandOvers: () => (handOverAnswer = 'refused'),
-		emit: ctx.emit,
-		listeners
+		emit
 	};
 }
 
