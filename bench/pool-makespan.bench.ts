@@ -10,14 +10,13 @@
 import textToImage from '../src/lib/workflows/rules/examples/text-to-image.json';
 import { createEmulatorPool } from '../emulator/pool';
 import { ok, fail, appError } from '../src/lib/core/protocol/errors';
-import type { WorkerEvent } from '../src/lib/core/protocol/worker-api';
 import type { ApiPrompt, WorkflowRun } from '../src/lib/core/protocol/workflow-run';
-import type { WorkerContext } from '../src/lib/core/worker/context';
 import { MemoryStore } from '../src/lib/core/worker/kv-store';
 import { parseObjectInfo, type NodeDefinitions } from '../src/lib/workflows/protocol/object-info';
 import type { QueueView } from '../src/lib/workflows';
 import type { Json } from '../src/lib/core/protocol/json';
 import { PoolService, type PoolRunPort } from '../src/lib/pools/worker/pool-service';
+import { poolContext } from '../src/lib/pools/worker/testing/pool-context';
 import { check, report } from './support/report';
 import { prng } from '../emulator/prng';
 
@@ -47,19 +46,7 @@ function promptFor(i: number): ApiPrompt {
 }
 
 // The worker's context, as the unit tests make it: storage in memory, this process the leader.
-const listeners: Array<(e: WorkerEvent) => void> = [];
-const ctx = {
-	kv: new MemoryStore(),
-	profiles: {
-		list: async () => ids.map((id) => ({ id, name: id })),
-		get: async (id: string) => (ids.includes(id) ? { id, name: id } : undefined)
-	},
-	onTabTopic: () => {},
-	notifyTabs: () => {},
-	isLeader: () => true,
-	emit: (e: WorkerEvent) => listeners.forEach((l) => l(e)),
-	onEmit: (l: (e: WorkerEvent) => void) => listeners.push(l)
-} as unknown as WorkerContext;
+const { ctx } = poolContext(new MemoryStore(), ids);
 
 const nodes = new Map<string, NodeDefinitions>();
 async function json(url: string, init?: RequestInit): Promise<unknown> {

@@ -116,6 +116,31 @@ test('a pool of three servers runs every run on a server that can, loses nothing
 	await expect(tiles(page).first()).toHaveAttribute('data-status', 'succeeded', { timeout: 30_000 });
 	const sentToSlow = await submits(2);
 
+	// Another run pinned to GPU C waits there, behind the held one; the person moves it to GPU A from the pool's queue:
+	// cancelled on GPU C (confirmed), then sent to GPU A, where it runs.
+	await runOn(page, 'GPU C');
+	await run(page);
+	await expect.poll(() => submits(2)).toBe(2);
+	await page.goto(new URL('/pools', page.url()).toString());
+	const waitingOnC = page.getByRole('region', { name: 'Lane GPU C' }).getByRole('listitem', { name: /^Waiting: / });
+	await expect(waitingOnC).toHaveCount(1, { timeout: 30_000 });
+	await waitingOnC.getByRole('combobox', { name: 'Move Text to image to' }).selectOption({ label: 'GPU A' });
+	await waitingOnC.getByRole('button', { name: 'Move Text to image' }).click();
+	await expect(page.getByRole('status').filter({ hasText: 'Moved to GPU A' })).toBeVisible({ timeout: 30_000 });
+	// The Runs list says where it went, with a link to the run it became, which says where it came from and links back.
+	await page.goto(new URL('/', page.url()).toString());
+	await expect(page.getByRole('link', { name: /^Run Text to image, moved to GPU A:/ })).toHaveCount(1, { timeout: 15_000 });
+	expect(await hasHorizontalScroll(page)).toBe(false);
+	await page.getByRole('link', { name: 'Moved to GPU A', exact: true }).click();
+	await expect(page.getByText('Pinned to GPU A in pool Home, moved from GPU C (moved by you).')).toBeVisible();
+	await expect(page.getByRole('heading', { level: 1 }).locator('..').getByText('Done', { exact: true })).toBeVisible({ timeout: 30_000 });
+	await page.getByRole('link', { name: 'moved from GPU C' }).click();
+	await expect(page.getByRole('heading', { level: 1 }).locator('..').getByText('Moved', { exact: true })).toBeVisible();
+	await expect(page.getByRole('link', { name: 'Moved to GPU A', exact: true })).toBeVisible();
+	expect(await hasHorizontalScroll(page)).toBe(false);
+	await openExample(page, 'Text to image');
+	await runOn(page, null);
+
 	// GPU C goes away mid-run. The next runs go where they can: GPU A, every one.
 	await pool.stop(2);
 	await run(page, 3);
@@ -125,14 +150,14 @@ test('a pool of three servers runs every run on a server that can, loses nothing
 		await expect(tile).toHaveAttribute('data-status', 'succeeded', { timeout: 30_000 });
 	}
 
-	// Nothing duplicated: each run was sent once, to one server; none to the one lacking the model.
+	// Nothing duplicated: each run was sent once, to one server (the moved one once to each); none to the one lacking the model.
 	expect(sentToSlow).toBe(1);
-	expect(await submits(0)).toBe(4);
+	expect(await submits(0)).toBe(5);
 	expect(await submits(1)).toBe(0);
 
 	// Nothing lost: the run on the stopped server is still in the history, saying where it ran.
 	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Runs' }).click();
-	await expect(page.getByRole('link', { name: /Text to image/ })).toHaveCount(5, { timeout: 15_000 });
+	await expect(page.getByRole('link', { name: /Text to image/ })).toHaveCount(7, { timeout: 15_000 });
 
 	// GPU C comes back, restarted: it forgot the run it was running. That run reads lost, saying why, and is
 	// not sent again; GPU C's lane says it answers again.
@@ -141,7 +166,6 @@ test('a pool of three servers runs every run on a server that can, loses nothing
 	await expect(lost).toHaveCount(1, { timeout: 60_000 });
 	await lost.click();
 	await expect(page.getByText('The server restarted while this ran, and forgot the job.')).toBeVisible();
-	// Within the app (no reload): what the pool saw of GPU C while it was down is kept in the worker's memory.
 	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
 	await page.getByRole('link', { name: 'Manage pools' }).click();
 	const laneC = page.getByRole('region', { name: 'Lane GPU C' });
@@ -161,6 +185,10 @@ test('a pool of three servers runs every run on a server that can, loses nothing
 	await pool.restart(2);
 	await expect(laneC).toContainText('GPU C answers again', { timeout: 60_000 });
 	await expect(laneC).toContainText('is switched off in this pool');
+	// A reload keeps what GPU C was seen doing (a new worker once forgot it had been down): the lane still says so.
+	await page.reload();
+	await expect(laneC).toContainText('GPU C answers again', { timeout: 30_000 });
+	await expect(laneC).toContainText('is switched off in this pool');
 	await laneC.getByRole('button', { name: 'Switch GPU C on' }).click();
 	await expect(page.getByRole('status').filter({ hasText: 'GPU C is on again' })).toBeVisible();
 	await expect(laneC.getByRole('heading', { name: /GPU C/ })).not.toContainText('off');
@@ -179,7 +207,7 @@ test('a pool of three servers runs every run on a server that can, loses nothing
 		}).observe(document, { childList: true, subtree: true, characterData: true });
 	});
 	await page.goto(new URL('/', page.url()).toString());
-	await expect(page.getByRole('link', { name: /Text to image/ })).toHaveCount(5, { timeout: 15_000 });
+	await expect(page.getByRole('link', { name: /Text to image/ })).toHaveCount(7, { timeout: 15_000 });
 	expect(await page.evaluate(() => (window as { saidNoMatch?: boolean }).saidNoMatch ?? false)).toBe(false);
 });
 

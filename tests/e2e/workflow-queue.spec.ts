@@ -17,11 +17,14 @@ test('cancel a waiting job and interrupt the running one from the queue', async 
 	// Two runs of one workflow are told apart by their seeds, and the running one shows how far it is.
 	await expect(page.getByText(/^seed \d+$/)).toHaveCount(2);
 	await expect(page.getByRole('progressbar', { name: 'Progress of Text to image' })).toBeVisible();
-	await page.getByRole('region', { name: 'Waiting' }).getByRole('checkbox', { name: 'Select Text to image' }).check();
-	await page.getByRole('button', { name: 'Cancel selected (1)' }).click();
+	// The waiting job's own Cancel goes the way a Cancel of a selection goes, and says what the server confirmed.
+	await page.getByRole('region', { name: 'Waiting' }).getByRole('button', { name: 'Cancel Text to image' }).click();
 	await expect(
 		page.getByRole('status').filter({ hasText: 'was asked to cancel 1 job one by one and confirmed 1 cancelled.' })
 	).toBeVisible();
+	await expect(page.getByRole('list', { name: 'What the server did with each job' })).toContainText(
+		'Text to image: removed from the queue (confirmed)'
+	);
 	await expect(page.getByRole('heading', { name: 'Waiting (0)' })).toBeVisible();
 
 	await page.getByRole('button', { name: 'Interrupt Text to image' }).click();

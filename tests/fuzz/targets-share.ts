@@ -6,8 +6,7 @@
 import fc from 'fast-check';
 import { deflateSync, zipSync } from 'fflate';
 import { readBundle } from '../../src/lib/workflows/rules/bundle/bundle-read';
-import { writeBundle } from '../../src/lib/workflows/rules/bundle/bundle-write';
-import { bundleSource, hashBytes } from '../../src/lib/workflows/rules/bundle/bundle.fixture';
+import { bundleSource, hashBytes, writtenBytes } from '../../src/lib/workflows/rules/bundle/bundle.fixture';
 import { BUNDLE_LIMITS } from '../../src/lib/workflows/rules/bundle/limits';
 import { LINK_KEY, makeShareLink, readShareLink } from '../../src/lib/workflows/rules/bundle/share-link';
 import { mutate, mutation } from '../../src/lib/workflows/protocol/files/file-mutations.fixture';
@@ -16,7 +15,7 @@ import type { FuzzTarget } from './targets';
 
 /** A real bundle, made once when the target first runs (not when the registry is imported by every worker). */
 let realBundle: Promise<Uint8Array> | undefined;
-const REAL_BUNDLE = () => (realBundle ??= writeBundle(bundleSource(), hashBytes).then((made) => made.bytes));
+const REAL_BUNDLE = () => (realBundle ??= writtenBytes(bundleSource()).then((made) => made.bytes));
 /** Small limits, so a bomb among the inputs is caught as quickly as a real one would be. */
 const LIMITS = { ...BUNDLE_LIMITS, entryBytes: 256 * 1024, totalBytes: 512 * 1024, jsonBytes: 64 * 1024 };
 const utf8 = new TextEncoder();

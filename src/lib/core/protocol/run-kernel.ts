@@ -54,6 +54,10 @@ export interface TimelineEntry {
 	sweepId?: string;
 	/** On the Runs list's entry standing for a sweep: every run of it, which act together (delete). */
 	cellIds?: readonly string[];
+	/** A pool took this waiting run off its member and sent it to another as the run `runId` (`WorkflowRun.movedTo`). */
+	movedTo?: { runId: string; profileId: string };
+	/** The run this one replaces: a pool took it off the member `profileId` and sent it here. */
+	movedFrom?: { runId: string; profileId: string };
 }
 
 export interface FirstOutput {

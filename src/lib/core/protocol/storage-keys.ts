@@ -39,6 +39,8 @@ export const SWEEP_THUMBNAIL_KEY = 'sweepthumb:';
 
 // Pools: one record per pool of profiles that act as one place to run.
 export const POOL_KEY = 'pool:';
+/** What the pools last saw of a member's queue, `poolseen:<profile id>` (`pools/rules/member-seen.ts`): a reload keeps it. */
+export const POOL_SEEN_KEY = 'poolseen:';
 
 // Model runs
 export const MODEL_RUN_KEY = 'modelrun:';

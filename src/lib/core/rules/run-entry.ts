@@ -114,7 +114,9 @@ export function workflowEntry(run: WorkflowRun): TimelineEntry {
 		elsewhere: run.elsewhere === true,
 		href: `/runs/${run.id}`,
 		promptId: run.promptId,
-		...(run.sweep ? { sweepId: run.sweep.id } : {})
+		...(run.sweep ? { sweepId: run.sweep.id } : {}),
+		...(run.movedTo ? { movedTo: { runId: run.movedTo.runId, profileId: run.movedTo.profileId } } : {}),
+		...(run.pool?.movedFrom ? { movedFrom: { runId: run.pool.movedFrom.runId, profileId: run.pool.movedFrom.profileId } } : {})
 	};
 }
 

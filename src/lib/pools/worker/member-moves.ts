@@ -43,10 +43,14 @@ export class MemberMoves {
 	onRun(run: WorkflowRun): void {
 		if (!this.deps.ctx.isLeader() || !run.pool || run.movedTo || run.status !== 'lost' || started(run)) return;
 		if (run.error?.kind !== 'lost' || this.handled.has(run.id)) return;
-		// Its record may not know it started, but the pool's last look at that queue saw it running: never sent twice.
-		if (run.promptId !== null && this.deps.seen.runningOn(run.profileId).has(run.promptId)) return;
 		this.handled.add(run.id);
-		void this.deps.inTurn(run.pool.poolId, () => this.reoffer(run, run.error!, 'gone'));
+		const why = run.error;
+		void this.deps.inTurn(run.pool.poolId, async () => {
+			await this.deps.seen.ready();
+			// Its record may not know it started, but the pool's last look at that queue (before a reload too) saw it running: never sent twice.
+			if (run.promptId !== null && this.deps.seen.runningOn(run.profileId).has(run.promptId)) return;
+			await this.reoffer(run, why, 'gone');
+		});
 	}
 
 	async move({ runId, to }: { runId: string; to: string | null }): Promise<Result<WorkflowRun, MoveError>> {
@@ -77,6 +81,7 @@ export class MemberMoves {
 		const now = await this.deps.runs.queue(profileId);
 		if (now.ok) return ok(await this.goneButAnswering(poolId, mine, now.value));
 		const report: GoneReport = { answered: false, moved: 0, stopped: 0, stranded: 0, left: 0 };
+		await this.deps.seen.ready();
 		const seenRunning = this.deps.seen.runningOn(profileId);
 		for (const run of mine) {
 			if (run.status === 'submitting') continue; // its submit is on its way: its own answer settles it

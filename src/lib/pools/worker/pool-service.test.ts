@@ -1,13 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import { appError, fail, ok } from '../../core/protocol/errors';
-import type { WorkerEvent } from '../../core/protocol/worker-api';
 import type { WorkflowRun } from '../../core/protocol/workflow-run';
-import type { WorkerContext } from '../../core/worker/context';
 import { MemoryStore } from '../../core/worker/kv-store';
 import type { HandOverInput, NodeDefinitions, SubmitRunInput } from '../../workflows';
 import { parseObjectInfo } from '../../workflows/protocol/object-info';
 import type { PoolInput } from '../protocol/pool';
 import { PoolService, type PoolRunPort } from './pool-service';
+import { poolContext } from './testing/pool-context';
 
 /** A server's node definitions: a loader with `checkpoints`, a LoadImage with `pictures`. */
 function server(checkpoints: string[], pictures: string[] = []): NodeDefinitions {
@@ -34,19 +33,7 @@ function worker(kv: MemoryStore, members: Record<string, Member>, open: Workflow
 	const steps: string[] = [];
 	const handOvers: HandOverInput[] = [];
 	let handOverAnswer: 'ok' | 'refused' = 'ok';
-	const listeners: Array<(e: WorkerEvent) => void> = [];
-	const ctx = {
-		kv,
-		profiles: {
-			list: async () => Object.keys(members).map((id) => ({ id, name: `Server ${id}` })),
-			get: async (id: string) => (id in members ? { id, name: `Server ${id}` } : undefined)
-		},
-		onTabTopic: () => {},
-		notifyTabs: () => {},
-		isLeader: () => true,
-		emit: (e: WorkerEvent) => listeners.forEach((l) => l(e)),
-		onEmit: (l: (e: WorkerEvent) => void) => listeners.push(l)
-	} as unknown as WorkerContext;
+	const { ctx, emit } = poolContext(kv, Object.keys(members), (id) => `Server ${id}`);
 	const job = (promptId: string) => ({ promptId, position: 0, runId: null, title: 'job' });
 	const port: PoolRunPort = {
 		submit: async (input) => {
@@ -95,8 +82,7 @@ function worker(kv: MemoryStore, members: Record<string, Member>, open: Workflow
 		steps,
 		handOvers,
 		refuseHandOvers: () => (handOverAnswer = 'refused'),
-		emit: ctx.emit,
-		listeners
+		emit
 	};
 }
 
@@ -251,7 +237,7 @@ describe('runs moving between members', () => {
 		const saved = await w.api.savePool({ pool: pool() });
 		if (!saved.ok) throw new Error('not saved');
 		runs.push(...open(saved.value.id));
-		return { ...w, poolId: saved.value.id, runs };
+		return { ...w, poolId: saved.value.id, runs, kv };
 	}
 
 	it('moves a waiting run by cancelling it there first, confirmed, then sending it here, as the same sweep cell', async () => {
@@ -331,6 +317,35 @@ describe('runs moving between members', () => {
 		expect(await w.api.switchMemberOn({ poolId: w.poolId, profileId: 'c' })).toMatchObject({ ok: true });
 		expect(await laneOfC()).toMatchObject({ enabled: true });
 		expect(await w.service.capacity(w.poolId)).toBe(6);
+	});
+
+	it('a reload keeps what the member was seen doing: that it answers again, and what it was running when it stopped', async () => {
+		const c: Member = { ...members().c, queue: ['p-started', 'p-waiting'] };
+		const w = await setUp((poolId) => [openRun('started', 'c', poolId), openRun('waiting', 'c', poolId)], { c });
+		const laneOf = async (api: typeof w.api, id: string) => {
+			const view = await api.poolQueue({ poolId: w.poolId });
+			if (!view.ok) throw new Error('no view');
+			return view.value.lanes.find((l) => l.profileId === id)!;
+		};
+		await laneOf(w.api, 'c'); // seen running `started`
+		c.queue = 'down';
+		await laneOf(w.api, 'c');
+		// The page reloads: a new worker over the same store. C is said gone while it still does not answer.
+		const reloaded = worker(w.kv, { ...members(), c }, w.runs);
+		expect(await laneOf(reloaded.api, 'c')).toMatchObject({ answering: false, lastReadAt: 1000 });
+		expect(await reloaded.api.memberGone({ poolId: w.poolId, profileId: 'c' })).toMatchObject({
+			ok: true,
+			value: { moved: 1, stopped: 1 }
+		});
+		expect(reloaded.handOvers.map((h) => [h.runId, h.movedTo?.profileId ?? null])).toEqual([
+			['started', null],
+			['waiting', 'a']
+		]);
+		// It comes back, and the page reloads again: its lane still says it answers again, and that it is off.
+		c.queue = 0;
+		await laneOf(reloaded.api, 'c');
+		const again = worker(w.kv, { ...members(), c }, w.runs);
+		expect(await laneOf(again.api, 'c')).toMatchObject({ answering: true, enabled: false, answersAgainSince: 1000 });
 	});
 
 	it('a waiting run its server says it forgot goes to the others by itself; a run that had started does not', async () => {

@@ -34,13 +34,14 @@ export class PoolService {
 	private readonly chains = new Map<string, Promise<unknown>>();
 
 	private readonly runs: PoolRunPort;
-	private readonly seen = new SeenQueues();
+	private readonly seen: SeenQueues;
 
 	constructor(
 		private readonly ctx: WorkerContext,
 		runs: PoolRunPort,
 		private readonly now: () => number = Date.now
 	) {
+		this.seen = new SeenQueues(ctx.kv);
 		// Every queue read leaves what the member was running, for when it stops answering; every
 		// run sent for a pool (new or moved) counts a paid member's price first.
 		this.runs = {
@@ -48,8 +49,8 @@ export class PoolService {
 			submit: (input) => this.submitCounted(runs, input),
 			queue: async (profileId) => {
 				const queue = await runs.queue(profileId);
-				if (queue.ok) this.seen.note(profileId, queue.value, this.now());
-				else this.seen.noteSilent(profileId, this.now());
+				if (queue.ok) await this.seen.note(profileId, queue.value, this.now());
+				else await this.seen.noteSilent(profileId, this.now());
 				return queue;
 			}
 		};
@@ -87,6 +88,7 @@ export class PoolService {
 			poolQueue: async ({ poolId }) => {
 				const pool = await this.repo.get(poolId);
 				if (!pool) return fail({ kind: 'not-found', message: 'This pool no longer exists.' });
+				await this.seen.ready();
 				return ok(await readPoolQueue(pool, { ctx: this.ctx, runs: this.runs, durations: this.durations, seen: this.seen }, this.now()));
 			},
 			moveRun: (input) => this.moves.move(input),

@@ -1,50 +1,77 @@
 /**
- * What each member's queue last said, and when. A member's runs are followed by polling when it is
- * not the profile in use, so a run's record may not know yet that it started; the queue read the
- * pool made does. Once the member stops answering, this is the last word on what it was running:
- * those runs are never moved. It also keeps when a member that did not answer answers again, so its
- * lane can say so.
+ * What each member's queue last said, and when, kept in the worker's store (`poolseen:<profile id>`),
+ * so a reload keeps it. A member's runs are followed by polling when it is not the profile in use,
+ * so a run's record may not know yet that it started; the queue read the pool made does. Once the
+ * member stops answering, this is the last word on what it was running: those runs are never moved,
+ * after a reload too. It also keeps when a member that did not answer answers again, so its lane can
+ * say so (`rules/member-seen.ts`).
  */
+import { POOL_SEEN_KEY } from '../../core/protocol/storage-keys';
+import type { KeyValueStore } from '../../core/worker/kv-store';
 import type { QueueView } from '../../workflows';
+import { answersAgainSince, NEVER_SEEN, seenAfter, worthKeeping, type MemberSeen, type QueueRead } from '../rules/member-seen';
 
-/** How long a member that is on says it answers again; one switched off says so until it is on. */
-export const BACK_NOTICE_MS = 60_000;
+/** How stale the stored time of an unchanged answer may get. */
+const READ_AT_KEPT_EVERY_MS = 15_000;
 
 export class SeenQueues {
-	private readonly running = new Map<string, Set<string>>();
-	private readonly readAt = new Map<string, number>();
-	private readonly silentSince = new Map<string, number>();
-	private readonly backAt = new Map<string, number>();
+	private readonly seen = new Map<string, MemberSeen>();
+	/** As last written, by profile: a read that changes nothing is not written again. */
+	private readonly stored = new Map<string, MemberSeen>();
+	private loading: Promise<void> | undefined;
+
+	constructor(private readonly kv: KeyValueStore) {}
+
+	/** Reads what was kept; every other call but the two notes wants it read first. */
+	ready(): Promise<void> {
+		return (this.loading ??= this.load());
+	}
 
 	/** A queue read that answered. */
-	note(profileId: string, queue: QueueView, now: number): void {
-		this.running.set(profileId, new Set(queue.running.map((j) => j.promptId)));
-		this.readAt.set(profileId, now);
-		if (this.silentSince.delete(profileId)) this.backAt.set(profileId, now);
+	note(profileId: string, queue: QueueView, now: number): Promise<void> {
+		return this.apply(profileId, { kind: 'answered', running: queue.running.map((j) => j.promptId), at: now });
 	}
 
 	/** A queue read that did not answer (or the person said the member is gone). */
-	noteSilent(profileId: string, now: number): void {
-		if (!this.silentSince.has(profileId)) this.silentSince.set(profileId, now);
-		this.backAt.delete(profileId);
+	noteSilent(profileId: string, now: number): Promise<void> {
+		return this.apply(profileId, { kind: 'silent', at: now });
 	}
 
 	/** Job ids the member was last seen running. */
 	runningOn(profileId: string): ReadonlySet<string> {
-		return this.running.get(profileId) ?? new Set();
+		return new Set(this.of(profileId).running);
 	}
 
 	/** When its queue last answered here; null when never. */
 	lastReadAt(profileId: string): number | null {
-		return this.readAt.get(profileId) ?? null;
+		return this.of(profileId).readAt;
 	}
 
 	/** When it answered again after not answering: kept while it is off, for a minute once on. */
 	answersAgainSince(profileId: string, enabled: boolean, now: number): number | null {
-		const at = this.backAt.get(profileId);
-		if (at === undefined) return null;
-		if (!enabled || now - at < BACK_NOTICE_MS) return at;
-		this.backAt.delete(profileId);
-		return null;
+		return answersAgainSince(this.of(profileId), enabled, now);
+	}
+
+	private of(profileId: string): MemberSeen {
+		return this.seen.get(profileId) ?? NEVER_SEEN;
+	}
+
+	private async apply(profileId: string, read: QueueRead): Promise<void> {
+		await this.ready();
+		const next = seenAfter(this.of(profileId), read);
+		this.seen.set(profileId, next);
+		if (!worthKeeping(this.stored.get(profileId) ?? NEVER_SEEN, next, READ_AT_KEPT_EVERY_MS)) return;
+		this.stored.set(profileId, next);
+		await this.kv.set(POOL_SEEN_KEY + profileId, next);
+	}
+
+	private async load(): Promise<void> {
+		for (const [key, value] of await this.kv.entries<MemberSeen>(POOL_SEEN_KEY)) {
+			const profileId = key.slice(POOL_SEEN_KEY.length);
+			// A newer read made here before the store answered wins.
+			if (this.seen.has(profileId)) continue;
+			this.seen.set(profileId, value);
+			this.stored.set(profileId, value);
+		}
 	}
 }

@@ -39,12 +39,6 @@ export type SubmitRunError =
 	| { kind: 'rejected'; message: string; problems: NodeProblems; status?: number; requestId?: string; runId: string }
 	| { kind: 'error'; error: AppError; runId: string | null };
 
-/** What a queue delete did, read back from the queue. */
-export interface CancelReport {
-	asked: number;
-	removed: number | null;
-}
-
 /** What a Cancel of many jobs did to one of them, read back from its server; or why it could not be asked. */
 export type JobCancelResult = { promptId: string; outcome: StopOutcome } | { promptId: string; problem: string };
 
@@ -138,8 +132,6 @@ export interface WorkflowApi extends BundleApi {
 	listRuns(input: Record<string, never>): Promise<WorkflowRun[]>;
 	getRun(input: { id: string }): Promise<WorkflowRun | null>;
 	deleteRun(input: { id: string }): Promise<void>;
-	/** Cancels waiting jobs (`POST /api/queue` delete), read back from the queue: how many the server removed (null: not read). */
-	cancelRuns(input: { profileId: string; promptIds: string[] }): Promise<Result<CancelReport>>;
 	/**
 	 * Cancels many jobs of one profile, running or waiting: in one batch call where the server has one
 	 * (`POST /api/jobs/cancel`), else one by one (a waiting job by the queue delete, a running one as `stopJob`);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunStatus } from './run-record';
-import { afterCancelRead, cancelWords, describeStop, settleStop, type StopOutcome } from './stop-outcome';
+import { afterCancelRead, describeStop, settleStop, type StopOutcome } from './stop-outcome';
 
 describe('settleStop', () => {
 	const stopping: StopOutcome = { kind: 'stopping', via: 'interrupt' };
@@ -61,16 +61,5 @@ describe('reading a v2 job back after its cancel', () => {
 		expect(describeStop(settleStop({ kind: 'stopping', via: 'interrupt-behind' }, 'cancelled'))).toMatch(
 			/^Interrupted: the server stopped the job \(an interrupt to the ComfyUI behind the proxy\)/
 		);
-	});
-});
-
-describe('what a queue delete did, read back from the queue', () => {
-	it.each([
-		[{ asked: 1, removed: 1 }, 'Cancelled 1 job: the server removed it from its queue.'],
-		[{ asked: 3, removed: 3 }, 'Cancelled 3 jobs: the server removed them from its queue.'],
-		[{ asked: 2, removed: 1 }, 'The server removed 1 of 2 jobs from its queue; the rest had already started or ended.'],
-		[{ asked: 1, removed: null }, 'Asked the server to remove 1 job from its queue; its queue could not be read back.']
-	])('%o', (report, words) => {
-		expect(cancelWords(report)).toBe(words);
 	});
 });

@@ -79,12 +79,3 @@ export function settleStop(outcome: StopOutcome, status: RunStatus): StopOutcome
 	if (status === 'interrupted' || status === 'cancelled') return { kind: 'interrupted', via: outcome.via };
 	return outcome;
 }
-
-/** What a queue delete of waiting jobs did, as the queue read back afterwards shows. */
-export function cancelWords(report: { asked: number; removed: number | null }): string {
-	const jobs = (n: number) => `${n} job${n === 1 ? '' : 's'}`;
-	if (report.removed === null) return `Asked the server to remove ${jobs(report.asked)} from its queue; its queue could not be read back.`;
-	if (report.removed === report.asked)
-		return `Cancelled ${jobs(report.asked)}: the server removed ${report.asked === 1 ? 'it' : 'them'} from its queue.`;
-	return `The server removed ${report.removed} of ${jobs(report.asked)} from its queue; the rest had already started or ended.`;
-}

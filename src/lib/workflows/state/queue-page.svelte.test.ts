@@ -24,6 +24,7 @@ describe('the Queue page store', () => {
 	});
 	afterEach(() => {
 		profiles.activeId = null;
+		profiles.profiles = [];
 	});
 
 	it('says an interrupt under way, then, once the run ended interrupted, that the server stopped the job (as the run page does)', async () => {
@@ -38,6 +39,46 @@ describe('the Queue page store', () => {
 		expect(store.notice).toMatch(/^Interrupted: the server stopped the job \(an interrupt\)/);
 		store.dispose();
 	});
+
+	it.each([
+		{
+			server: 'a current ComfyUI, which took the batch cancel',
+			report: { via: 'batch', jobs: [{ promptId: 'job-2', outcome: { kind: 'removed', via: 'job-cancel' } }] },
+			notice: 'Local ComfyUI was asked to cancel 1 job in one batch call and confirmed 1 cancelled.',
+			line: 'removed from the queue (confirmed)'
+		},
+		{
+			server: 'ComfyUI 0.3.64, asked by the queue delete',
+			report: { via: 'one-by-one', jobs: [{ promptId: 'job-2', outcome: { kind: 'removed', via: 'queue-delete' } }] },
+			notice: 'Local ComfyUI was asked to cancel 1 job one by one and confirmed 1 cancelled.',
+			line: 'removed from the queue (confirmed)'
+		},
+		{
+			server: 'a server that kept the job',
+			report: { via: 'one-by-one', jobs: [{ promptId: 'job-2', outcome: { kind: 'still-waiting', via: 'queue-delete' } }] },
+			notice: 'Local ComfyUI was asked to cancel 1 job one by one and confirmed 0 cancelled; 1 not (see each job).',
+			line: 'still waiting: the server kept it'
+		}
+	] as const)(
+		"a waiting job's own Cancel goes the selection's way ($server) and shows what the server confirmed",
+		async ({ report, notice, line }) => {
+			profiles.profiles = [{ id: 'p', name: 'Local ComfyUI' } as (typeof profiles.profiles)[number]];
+			const portrait: QueueEntry = { promptId: 'job-2', runId: null, title: 'Portrait', position: 0 };
+			const other: QueueEntry = { promptId: 'job-3', runId: null, title: 'Landscape', position: 1 };
+			let asked = false;
+			bridge.answer('queue', () => ({ ok: true, value: { running: [], pending: asked ? [other] : [portrait, other] } }));
+			bridge.answer('cancelJobs', () => ((asked = true), { ok: true, value: report }));
+			const store = new QueuePageStore();
+			await store.refresh();
+			store.toggle('job-3'); // another job picked: it stays picked
+			await store.cancelWaiting(portrait);
+			expect(bridge.callsOf('cancelJobs')).toEqual([{ profileId: 'p', promptIds: ['job-2'] }]);
+			expect(store.notice).toBe(notice);
+			expect(store.results).toEqual([{ promptId: 'job-2', title: 'Portrait', words: line }]);
+			expect(store.selected).toEqual(['job-3']);
+			store.dispose();
+		}
+	);
 
 	it('a later action says its own words', async () => {
 		bridge.answer('stopJob', () => ({ ok: true, value: { kind: 'stopping', via: 'interrupt' } }));

@@ -1,8 +1,8 @@
 /**
  * The Queue page: the active profile's jobs running and waiting on the service, a selection (Shift
- * picks a range, and all can be picked at once), cancel and interrupt. A Cancel of the selection goes
- * to the server's batch cancel where it has one, else job by job; each job's line says what the server
- * confirmed.
+ * picks a range, and all can be picked at once), cancel and interrupt. A Cancel of the selection, and
+ * the Cancel of one waiting job, go to the server's batch cancel where it has one, else job by job;
+ * each job's line says what the server confirmed.
  */
 import { describeError, type AppError } from '$lib/core/protocol/errors';
 import { profiles } from '$lib/core/state/profiles.svelte';
@@ -10,7 +10,7 @@ import { workerApi } from '$lib/core/state/worker-bridge.svelte';
 import type { JobCancelResult, QueueEntry, QueueView } from '$lib/workflows/protocol/api';
 import { cancelManyWords, jobCancelWords } from '$lib/workflows/rules/cancel-many-words';
 import { toggleInList } from '$lib/core/rules/range-select';
-import { cancelWords, describeStop, settleStop, type StopOutcome } from '$lib/workflows/rules/stop-outcome';
+import { describeStop, settleStop, type StopOutcome } from '$lib/workflows/rules/stop-outcome';
 import { differingValues, type Difference } from '$lib/workflows/rules/queue-differences';
 import { runFraction } from '$lib/workflows/rules/run-record';
 import { WorkflowRunsStore, type Preview } from './workflow-runs.svelte';
@@ -101,13 +101,22 @@ export class QueuePageStore {
 		this.selected = on ? this.order : [];
 	}
 
+	/** Cancels the selected jobs, running and waiting (see `cancelJobs`). */
+	cancelSelected(): Promise<void> {
+		return this.cancelJobs([...this.selected]);
+	}
+
+	/** A waiting job's own Cancel: as a Cancel of a selection of that one job, so by the same route and with the same words. */
+	cancelWaiting(entry: QueueEntry): Promise<void> {
+		return this.cancelJobs([entry.promptId]);
+	}
+
 	/**
-	 * Cancels the selected jobs, running and waiting: the server's batch cancel where it has one, else one by
-	 * one (a waiting job by the queue delete, a running one as the run page's Cancel does); says what it confirmed.
+	 * Cancels jobs, running and waiting: the server's batch cancel where it has one, else one by one (a
+	 * waiting job by the queue delete, a running one as the run page's Cancel does); says what it confirmed.
 	 */
-	async cancelSelected(): Promise<void> {
+	private async cancelJobs(ids: string[]): Promise<void> {
 		const profileId = profiles.activeId;
-		const ids = [...this.selected];
 		if (!profileId || ids.length === 0 || this.busy) return;
 		const titles = new Map(this.entries.map((e) => [e.promptId, e.title]));
 		this.busy = true;
@@ -129,20 +138,12 @@ export class QueuePageStore {
 				const runId = this.entries.find((e) => e.promptId === job.promptId)?.runId;
 				if (runId) void this.runs.ensure(runId);
 			}
-			this.selected = [];
+			const cancelled = new Set(ids);
+			this.selected = this.selected.filter((id) => !cancelled.has(id));
 		} finally {
 			this.busy = false;
 			await this.refresh();
 		}
-	}
-
-	/** Waiting jobs: a queue delete, read back from the queue. */
-	async cancel(ids: string[]): Promise<void> {
-		if (!profiles.activeId || ids.length === 0) return;
-		const result = await workerApi().cancelRuns({ profileId: profiles.activeId, promptIds: ids });
-		this.say(result.ok ? cancelWords(result.value) : describeError(result.error));
-		this.selected = [];
-		await this.refresh();
 	}
 
 	/** A running job: what the run page's Cancel run does (the job cancel where the server has it, else an interrupt), and what the server did. */

@@ -3,7 +3,6 @@
  * (`RunPictures`) and the actions on them. Each page makes its own and disposes of it when it goes.
  */
 import type { StopOutcome } from '$lib/workflows/rules/stop-outcome';
-import type { CancelReport } from '$lib/workflows/protocol/api';
 import { SvelteMap } from 'svelte/reactivity';
 import type { WorkflowRun } from '$lib/workflows/rules/run-record';
 import type { Result } from '$lib/core/protocol/errors';
@@ -31,10 +30,6 @@ export class WorkflowRunsStore extends RunPictures {
 		this.loaded = true;
 	}
 
-	cancel(run: WorkflowRun): Promise<Result<CancelReport>> {
-		return workerApi().cancelRuns({ profileId: run.profileId, promptIds: run.promptId ? [run.promptId] : [] });
-	}
-
 	/** Cancels the run's job by the best route its server has; the answer says what the server did. */
 	stop(run: WorkflowRun): Promise<Result<StopOutcome>> {
 		return workerApi().stopRun({ runId: run.id });
@@ -51,4 +46,4 @@ export class WorkflowRunsStore extends RunPictures {
 }
 
 /** The words for what a cancel did (pages say them; the rules live in `stop-outcome`). */
-export { cancelWords, describeStop } from '$lib/workflows/rules/stop-outcome';
+export { describeStop } from '$lib/workflows/rules/stop-outcome';

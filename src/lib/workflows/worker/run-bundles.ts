@@ -1,6 +1,6 @@
 /**
  * Run bundles made and opened in the worker: hashing (BLAKE3) and zipping a run of hundreds of MiB
- * on the page would stall it. The bundle code (fflate, the zip reader) is loaded on first use, so it
+ * on the page would stall it; the zip streams each file in slices into a Blob (`bundle-write.ts`). The bundle code (fflate, the zip reader) is loaded on first use, so it
  * is not part of the worker's start. Long work takes an operation id: `cancelOperation` stops it
  * between files.
  */
@@ -12,7 +12,7 @@ import { loadedImages } from '../../workbench/rules/edit-input';
 import type { BundleManifest } from '../rules/bundle/bundle-manifest';
 import { refuse, type Read } from '../rules/bundle/refusal';
 import type { BundleApi, ExportedBundle, OpenedRunBundle } from '../protocol/bundle';
-import { blake3OfBytes } from './file-hasher';
+import { blake3OfBytes, createHasher } from './file-hasher';
 
 /** What making a bundle reads, from the workflow feature. */
 export interface BundleSources {
@@ -69,7 +69,7 @@ export class RunBundles {
 				missingInputs.push(name);
 				continue;
 			}
-			inputs.push({ nodeId, input: 'image', name, type: blob.value.type || 'application/octet-stream', bytes: await bytesOf(blob.value) });
+			inputs.push({ nodeId, input: 'image', name, type: blob.value.type || 'application/octet-stream', blob: blob.value });
 		}
 		const outputs = [];
 		for (const [index, output] of run.outputs.entries()) {
@@ -81,11 +81,11 @@ export class RunBundles {
 				kind: output.kind,
 				name: output.ref.label ?? output.ref.filename,
 				type: blob.value.type || output.ref.contentType || 'application/octet-stream',
-				bytes: await bytesOf(blob.value)
+				blob: blob.value
 			});
 		}
 		const server = await this.sources.server(run.profileId);
-		const { bytes, manifest } = await writeBundle(
+		const { blob, manifest } = await writeBundle(
 			{
 				title: run.title,
 				status: run.status,
@@ -105,13 +105,13 @@ export class RunBundles {
 				texts: run.texts ?? [],
 				now: Date.now()
 			},
-			(piece) => blake3OfBytes(piece, signal),
+			createHasher,
 			signal
 		);
 		return {
 			ok: true,
 			value: {
-				blob: new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/zip' }),
+				blob,
 				fileName: `${safeName(run.title).replace(/\.+$/, '')}.runboard.zip`,
 				missingInputs,
 				leftOut: manifest.leftOut,

@@ -17,7 +17,6 @@ import { formatMiB, MAX_FILE_READ_BYTES } from '../protocol/files/limits';
 import type { WorkflowContext } from './socket-message';
 import type {
 	CancelManyReport,
-	CancelReport,
 	HandOverInput,
 	ServerHistoryDelete,
 	ObjectInfoView,
@@ -108,7 +107,6 @@ export class WorkflowService {
 				return surface.ok ? ok(surface.value.kind) : surface;
 			},
 			deleteRun: (i) => this.deleteRun(i),
-			cancelRuns: (i) => this.cancelRuns(i),
 			cancelJobs: (i) => this.cancelJobs(i),
 			deletesServerHistory: async ({ profileId }) => {
 				const surface = await this.surface(profileId);
@@ -273,17 +271,6 @@ export class WorkflowService {
 		this.ctx.notifyTabs('runs-changed');
 	}
 
-	/**
-	 * Cancels waiting jobs (a queue delete), then reads the queue back: each job gone from it that a run
-	 * here follows is Cancelled (this app removed it), and the answer says how many the server removed.
-	 */
-	private async cancelRuns({ profileId, promptIds }: { profileId: string; promptIds: string[] }): Promise<Result<CancelReport>> {
-		const surface = await this.surface(profileId);
-		if (!surface.ok) return surface;
-		const handles = await Promise.all(promptIds.map((promptId) => this.tracker.handleOf(promptId)));
-		return this.whileCancelling(promptIds, () => this.cancelWaiting(surface.value, handles, promptIds));
-	}
-
 	/** Runs a cancel with the tracker told which jobs it asks for, so one removed meanwhile reads Cancelled, not Lost. */
 	private async whileCancelling<T>(promptIds: string[], cancel: () => Promise<T>): Promise<T> {
 		const asking = this.tracker.cancelling(promptIds);
@@ -292,22 +279,6 @@ export class WorkflowService {
 		} finally {
 			asking.done();
 		}
-	}
-
-	private async cancelWaiting(surface: WorkflowSurface, handles: JobHandle[], promptIds: string[]): Promise<Result<CancelReport>> {
-		const result = await surface.cancel(handles);
-		if (!result.ok) return result;
-		const after = await surface.activeJobs();
-		const listed = after.ok ? new Set(after.value.map((j) => j.promptId)) : null;
-		let removed = 0;
-		for (const promptId of promptIds) {
-			if (!listed || listed.has(promptId)) continue;
-			removed++;
-			const run = await this.runs.byPromptId(promptId);
-			if (run) this.tracker.confirmCancelled(run);
-		}
-		void this.tracker.pollAll();
-		return ok({ asked: promptIds.length, removed: listed ? removed : null });
 	}
 
 	/**

@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { strToU8, zipSync, type Zippable } from 'fflate';
 import { readBundle } from './bundle-read';
-import { writeBundle } from './bundle-write';
-import { bundleSource, hashBytes, OUTPUT, PICTURE } from './bundle.fixture';
+import { bundleSource, hashBytes, OUTPUT, PICTURE, writtenBytes } from './bundle.fixture';
 import { BUNDLE_LIMITS } from './limits';
 import { readZip } from './zip-read';
 
 async function bundleEntries(): Promise<Zippable> {
-	const { bytes } = await writeBundle(bundleSource(), hashBytes);
+	const { bytes } = await writtenBytes(bundleSource());
 	const zip = readZip(bytes, BUNDLE_LIMITS);
 	if (!zip.ok) throw new Error(zip.error.message);
 	return Object.fromEntries(zip.value);
@@ -15,7 +14,7 @@ async function bundleEntries(): Promise<Zippable> {
 
 describe('a run bundle', () => {
 	it('round-trips: the workflow, seeds, times, server version, and every file with its BLAKE3', async () => {
-		const { bytes, manifest } = await writeBundle(bundleSource(), hashBytes);
+		const { bytes, manifest } = await writtenBytes(bundleSource());
 		expect(manifest.inputs[0]).toMatchObject({ path: 'inputs/0123456789ab_cat.png', blake3: await hashBytes(PICTURE), bytes: 300 });
 		const opened = await readBundle(bytes, hashBytes);
 		if (!opened.ok) throw new Error(opened.error.message);
@@ -41,7 +40,7 @@ describe('a run bundle', () => {
 				}
 			}
 		});
-		const { bytes, manifest } = await writeBundle(source, hashBytes);
+		const { bytes, manifest } = await writtenBytes(source);
 		const zip = readZip(bytes, BUNDLE_LIMITS);
 		const text = new TextDecoder().decode(zip.ok ? zip.value.get('workflow/api.json') : undefined);
 		for (const secret of ['the-partner-key-123456', 'X-Amz-Signature', 'user:pw', 'sk-abcdefghijklmnopqrstuvwx', 'secret1', '"tok"'])
@@ -54,7 +53,7 @@ describe('a run bundle', () => {
 	it('leaves values under names that only look like credentials', async () => {
 		const inputs = { author: 'Ada', tokenizer: 'clip_l', keyframe: 'k1', sort_key: 'name', max_tokens: 12 };
 		const source = bundleSource({ prompt: { ...bundleSource().prompt, '5': { class_type: 'Note', inputs } } });
-		const { manifest } = await writeBundle(source, hashBytes);
+		const { manifest } = await writtenBytes(source);
 		expect(manifest.leftOut).toEqual([]);
 	});
 

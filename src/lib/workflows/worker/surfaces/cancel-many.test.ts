@@ -92,6 +92,19 @@ describe('cancelling many jobs', () => {
 		expect(report.ok && report.value.jobs.map((j) => ('outcome' in j ? j.outcome.kind : j.problem))).toEqual(['removed', 'interrupted']);
 	});
 
+	it.each([
+		{ server: 'a current ComfyUI', current: true, calls: ['POST /api/jobs/cancel {"job_ids":["a"]}'], via: 'batch' },
+		{ server: 'ComfyUI 0.3.64', current: false, calls: ['POST /api/queue {"delete":["a"]}'], via: 'one-by-one' }
+	] as const)("one waiting job (the Queue page's own Cancel of it) goes the same way on $server", async ({ current, calls, via }) => {
+		const { seen, surface } = comfy(current, { queue_running: [item('run')], queue_pending: [item('a')] });
+		const report = await (await surface()).value.cancelMany([{ promptId: 'a' }]);
+		expect(posts(seen)).toEqual(calls);
+		expect(report.ok && report.value).toEqual({
+			via,
+			jobs: [{ promptId: 'a', outcome: { kind: 'removed', via: current ? 'job-cancel' : 'queue-delete' } }]
+		});
+	});
+
 	it('a server that turns out to lack the batch route (a bare 405) is asked one by one, and not offered the batch again', async () => {
 		const { seen, surface } = comfy(true, { queue_running: [], queue_pending: [item('a')] }, { 'POST /api/jobs/cancel': bare(405) });
 		const first = await surface();
