@@ -9,6 +9,7 @@ import { createEmulatorPool, type EmulatorPool } from '../../emulator/pool';
 import type { Emulator } from '../../emulator/index';
 import { expect, hasHorizontalScroll, openExample, test } from './fixtures';
 import { holdNode, release, untilHeld } from './holds';
+import { addLocalServer, runOn as runOnPool, runTiles, toForm as toFormOnPhone } from './pool-helpers';
 
 const CHECKPOINT = 'v1-5-pruned-emaonly.safetensors';
 const NAMES = ['GPU A', 'GPU B', 'GPU C'] as const;
@@ -32,16 +33,6 @@ async function submits(i: number): Promise<number> {
 	return (requests['POST /api/prompt'] ?? 0) + (requests['POST /prompt'] ?? 0);
 }
 
-async function addServer(page: Page, name: string, emulator: Emulator): Promise<void> {
-	await page.getByRole('button', { name: 'Add profile' }).click();
-	const form = page.getByRole('form', { name: 'New profile' });
-	await form.getByRole('radio', { name: /Local ComfyUI/ }).check();
-	await form.getByLabel('Name').fill(name);
-	await form.getByLabel('Workflow service URL').fill(emulator.urls.workflow);
-	await form.getByRole('button', { name: 'Save profile' }).click();
-	await expect(page.getByRole('article', { name: `Profile ${name}` })).toBeVisible();
-}
-
 async function makePool(page: Page): Promise<void> {
 	await page.goto(new URL('/pools', page.url()).toString());
 	await page.getByRole('button', { name: 'Add pool' }).click();
@@ -56,23 +47,10 @@ async function makePool(page: Page): Promise<void> {
 	await expect(page.getByRole('article', { name: 'Pool Home' })).toBeVisible();
 }
 
-/** On a phone the runs' pane covers the form after Run: back to the form before using it again. */
-async function toForm(page: Page): Promise<void> {
-	if (test.info().project.name !== 'phone') return;
-	const back = page.getByRole('button', { name: 'Back to the form' });
-	// The pane may be sliding open or shut (a refused run shuts it): settle on shut.
-	await expect(async () => {
-		if (await back.isVisible()) await back.click({ timeout: 2000 });
-		await expect(back).toBeHidden({ timeout: 2000 });
-	}).toPass();
-}
-
-/** Where the form's runs go: a pool, and a member or (null) the pool's choice. */
-async function runOn(page: Page, member: string | null): Promise<void> {
-	await toForm(page);
-	await page.getByLabel('Run on').selectOption({ label: 'Pool Home' });
-	await page.getByLabel('Member').selectOption({ label: member ?? 'Any: the pool chooses' });
-}
+const phone = () => test.info().project.name === 'phone';
+const toForm = (page: Page) => toFormOnPhone(page, phone());
+/** Where the form's runs go: pool Home, and a member or (null) the pool's choice. */
+const runOn = (page: Page, member: string | null) => runOnPool(page, phone(), 'Home', member);
 
 /** Runs the open workflow `times` times; resolves once they are sent, with the runs' pane in view. */
 async function run(page: Page, times = 1): Promise<void> {
@@ -82,7 +60,7 @@ async function run(page: Page, times = 1): Promise<void> {
 	await expect(page.getByRole('button', { name: 'Sending…' })).toHaveCount(0);
 }
 
-const tiles = (page: Page) => page.getByRole('region', { name: 'Runs started' }).getByRole('article');
+const tiles = runTiles;
 
 test('a pool of three servers runs every run on a server that can, loses nothing when one stops or comes back, and is kept over a reload @phone', async ({
 	page,
@@ -90,7 +68,7 @@ test('a pool of three servers runs every run on a server that can, loses nothing
 }) => {
 	test.setTimeout(240_000);
 	await openApp('/settings');
-	for (const [i, name] of NAMES.entries()) await addServer(page, name, server(i));
+	for (const [i, name] of NAMES.entries()) await addLocalServer(page, name, server(i));
 	await makePool(page);
 	expect(await hasHorizontalScroll(page)).toBe(false);
 
@@ -248,7 +226,7 @@ test('a 12-cell sweep on the pool runs every cell on a server that can; a server
 }) => {
 	test.setTimeout(150_000);
 	await openApp('/settings');
-	for (const [i, name] of NAMES.entries()) await addServer(page, name, server(i));
+	for (const [i, name] of NAMES.entries()) await addLocalServer(page, name, server(i));
 	await makePool(page);
 	// Both servers that can run the sweep hold their samplers, so each takes a running run and keeps the next waiting.
 	await holdNode(server(0), { classType: 'KSampler' });
