@@ -13,6 +13,7 @@ import type { Emulator } from '../../emulator/index';
 import { expect, hasHorizontalScroll, openExample, test, type Control } from './fixtures';
 import { holdNode, release, untilHeld } from './holds';
 import { addLocalServer, runOn, runOnce, runTiles } from './pool-helpers';
+import { addProfile } from './v2-helpers';
 
 const LOCAL = 'GPU';
 const POOL = 'Burst';
@@ -36,15 +37,7 @@ function localSubmits(): number {
 }
 
 /** A Cloud profile on the emulator's managed service, which offers v2; not made the one in use. */
-async function addCloudV2(page: Page, emulator: Emulator): Promise<void> {
-	await page.getByRole('button', { name: 'Add profile' }).click();
-	const form = page.getByRole('form', { name: 'New profile' });
-	await form.getByRole('radio', { name: /^Cloud/ }).check();
-	await form.getByLabel('Workflow service URL').fill(emulator.urls.workflow);
-	await form.getByRole('textbox', { name: 'API key' }).fill(emulator.apiKey);
-	await form.getByRole('button', { name: 'Save profile' }).click();
-	await expect(page.getByRole('article', { name: 'Profile Cloud' })).toBeVisible();
-}
+const addCloudV2 = (page: Page, emulator: Emulator) => addProfile(page, emulator, 'Cloud', { use: false });
 
 const CLOUDS = [
 	{

@@ -14,7 +14,7 @@ export async function proxySettings(emulator: Emulator, body: Record<string, unk
 export type Kind = 'Cloud' | 'Deployment' | 'Self-hosted proxy';
 
 /** Adds a profile of that kind through the form and makes it the active one. */
-export async function addProfile(page: Page, emulator: Emulator, kind: Kind): Promise<void> {
+export async function addProfile(page: Page, emulator: Emulator, kind: Kind, { use = true }: { use?: boolean } = {}): Promise<void> {
 	await page.goto(new URL('/settings', page.url()).toString());
 	await page.getByRole('button', { name: 'Add profile' }).click();
 	const form = page.getByRole('form', { name: 'New profile' });
@@ -32,7 +32,8 @@ export async function addProfile(page: Page, emulator: Emulator, kind: Kind): Pr
 	await form.getByRole('button', { name: 'Save profile' }).click();
 	// The first profile added beside the demo may already be the active one; wait for its card before asking.
 	await expect(page.getByRole('article', { name: `Profile ${kind}` })).toBeVisible();
-	const use = page.getByRole('button', { name: `Use ${kind}` });
-	if (await use.isVisible()) await use.click();
+	if (!use) return;
+	const useButton = page.getByRole('button', { name: `Use ${kind}` });
+	if (await useButton.isVisible()) await useButton.click();
 	await expect(page.getByRole('link', { name: new RegExp(`Connection: ${kind}, Live`) })).toBeVisible();
 }
