@@ -260,6 +260,7 @@ export class SearchIndex {
 
 	private async read(): Promise<[Loaded, SealPlan]> {
 		let t = performance.now();
+		// One read: the same read in four key ranges, in parallel transactions, took 1.2-1.9 s against 0.75-1.4 s (load 5-7).
 		const rows = await this.kv.entries<unknown>(SEARCH_CHUNK_KEY);
 		span(`load: chunks read (${rows.length})`, t);
 		t = performance.now();

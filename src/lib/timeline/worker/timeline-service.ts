@@ -106,9 +106,11 @@ export class TimelineService {
 		const started = performance.now();
 		const terms = parseQuery(query);
 		if (terms.length === 0) return { hits: [], words: [], ms: 0, entries: [] };
-		await traced('search: missing texts (waits for the load)', async () => this.addMissingTexts(await this.search.missingTexts()));
 		// A profile's name can change, so a word of it finds the profile's runs by id instead of by text.
-		const profiles = await traced('search: profiles', () => this.ctx.profiles.list().catch(() => []));
+		// Read while the texts are (a first search waits for them): not after.
+		const listed = this.ctx.profiles.list().catch(() => []);
+		await traced('search: missing texts (waits for the load)', async () => this.addMissingTexts(await this.search.missingTexts()));
+		const profiles = await traced('search: profiles', () => listed);
 		const alternatives = new Map<number, string[]>();
 		terms.forEach((term, t) => {
 			if (term.field !== null && term.field !== 'profile') return;
