@@ -163,6 +163,18 @@ describe('the chunks of texts a search writes for the next reload', () => {
 		expect(entryReads(between)).toEqual([[key(299), 'tl:\uffff']]);
 	});
 
+	it('keep their runs’ timeline keys, so a hit’s entry is read without reading every key', async () => {
+		const kv = await storeOf(200, (i) => `kite ${i}`);
+		const first = indexOn(kv);
+		await ids(first, 'kite');
+		expect(first.keyOf('r5')).toBe(key(5)); // read from its entry
+		await first.sealing;
+		const reloaded = indexOn(kv);
+		await ids(reloaded, 'kite');
+		expect(reloaded.keyOf('r5')).toBe(key(5)); // read from its chunk
+		expect(reloaded.keyOf('nobody')).toBeUndefined();
+	});
+
 	it('are found for a save even when another tab wrote them after this one last looked', async () => {
 		const kv = await storeOf(300, (i) => `kite ${i}`);
 		const first = indexOn(kv);
