@@ -67,9 +67,10 @@ export class RunRepo {
 	}
 
 	async list(profileId?: string): Promise<ModelRun[]> {
-		// Keys first, then each record: reading entries would load every saved result's bytes too.
-		const keys = await this.ctx.kv.keys(RUN_KEY);
-		const rows = await Promise.all(keys.map((k) => this.ctx.kv.get<unknown>(k)));
+		// One read of the range: a read per record (10,000 transactions at a reload's resume) held up
+		// every other read of the worker (a search, the Runs list) for seconds. Saved result bytes are
+		// under another prefix (`models:bytes:`), outside this range.
+		const rows = (await this.ctx.kv.entries<unknown>(RUN_KEY)).map(([, row]) => row);
 		const runs = rows.map((row) => {
 			const stored = parseRun(row);
 			return stored && newerModelRun(this.cache.get(stored.id), stored);

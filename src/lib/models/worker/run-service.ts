@@ -77,10 +77,10 @@ export class RunService {
 	 * send the same run; the flag is cleared and saved before the send, and the key's retention
 	 * clock starts now, at its first use.
 	 */
-	async sendOutbox(): Promise<number> {
+	async sendOutbox(listed?: readonly ModelRun[]): Promise<number> {
 		if (!this.ctx.isLeader() || !online()) return 0;
 		let sent = 0;
-		for (const run of await this.repo.list()) {
+		for (const run of listed ?? (await this.repo.list())) {
 			// Several triggers can fire together: the check and the claim happen with no await between them.
 			if (!run.outbox || isModelTerminal(run.status) || this.driving.has(run.id) || this.releasing.has(run.id)) continue;
 			this.releasing.add(run.id);
@@ -137,12 +137,14 @@ export class RunService {
 	/** Re-attaches unfinished runs after a reload: queued ones by request id, synchronous ones under their key. */
 	async resume(): Promise<number> {
 		let n = 0;
-		for (const run of await this.repo.list()) {
+		// One read of every model run for both: 10,000 of them held up the worker's other reads at a reload.
+		const runs = await this.repo.list();
+		for (const run of runs) {
 			if (isModelTerminal(run.status) || this.driving.has(run.id) || run.outbox) continue;
 			this.drive(run.id);
 			n++;
 		}
-		return n + (await this.sendOutbox());
+		return n + (await this.sendOutbox(runs));
 	}
 
 	/** Resolves when a run's driver stops (tests, benchmarks). */

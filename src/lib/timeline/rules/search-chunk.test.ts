@@ -27,3 +27,19 @@ describe('a stored chunk of search texts', () => {
 		expect(readSearchChunk({ ...stored, ids: '', texts: 'x' }, chunk.to)).toBeNull();
 	});
 });
+
+describe('a stored chunk with its runs’ timeline keys', () => {
+	const keyed = { ...chunk, keys: ['tl:0000000000002:b', 'tl:0000000000003:c'] };
+
+	it('is read back with its ids taken from the keys', () => {
+		expect(storedChunk(keyed)).not.toHaveProperty('ids');
+		expect(readSearchChunk(structuredClone(storedChunk(keyed)), chunk.to)).toEqual(keyed);
+	});
+
+	it('is refused when a key is out of its range, out of order, or of another shape', () => {
+		const stored = storedChunk(keyed);
+		expect(readSearchChunk({ ...stored, keys: 'tl:0000000000001:a\u001etl:0000000000003:c' }, chunk.to)).toBeNull();
+		expect(readSearchChunk({ ...stored, keys: 'tl:0000000000003:c\u001etl:0000000000002:b' }, chunk.to)).toBeNull();
+		expect(readSearchChunk({ ...stored, keys: 'tl:2:b\u001etl:0000000000003:c' }, chunk.to)).toBeNull();
+	});
+});

@@ -20,6 +20,7 @@ import { SEARCH_FIELDS } from '../rules/search-doc';
 import { readSearchChunk, storedChunk, type SearchChunk } from '../rules/search-chunk';
 import { readTimelineRecord, SEARCH_TEXT_SEPARATOR as SEPARATOR } from '../../core/rules/timeline-record';
 import type { TimelineEntry } from '../../core/protocol/run-kernel';
+import { span, traced } from './search-trace';
 
 export interface SearchHit {
 	id: string;
@@ -52,35 +53,56 @@ const STRIDE = 65_536;
 const chunkKeyOf = (timelineKey: string) => SEARCH_CHUNK_KEY + timelineKey.slice(TIMELINE_KEY.length);
 const timelineKeyOfChunk = (chunkKey: string) => TIMELINE_KEY + chunkKey.slice(SEARCH_CHUNK_KEY.length);
 const legacyKeyOf = (timelineKey: string) => SEARCH_TEXT_KEY + timelineKey.slice(TIMELINE_KEY.length);
+/** The creation time in a timeline key, `tl:<13 digits>:<id>` (-1 for '' or another shape). */
+const createdOf = (key: string) =>
+	(key.length > TIMELINE_KEY.length + 14 ? Number(key.slice(TIMELINE_KEY.length, TIMELINE_KEY.length + 13)) : NaN) || -1;
 /** The timeline key of a moment: every run created before it sorts before it. */
 const timelineKeyAt = (ms: number) => `${TIMELINE_KEY}${String(Math.max(0, Math.floor(ms))).padStart(13, '0')}`;
 
-/** A chunk's texts as one string (each followed by the separator) and where each starts. */
+/**
+ * A chunk's texts as one string, joined by the separator, and where each starts. A stored chunk's
+ * string is kept as it was read: not copied, nor flattened by adding to it (50 MB at a reload).
+ */
 class Chunk {
 	readonly ids: string[];
+	/**
+	 * Each run's creation time, the rest of its timeline key (-1 where not known: a chunk of an
+	 * older version). Numbers, not the keys: 100,000 key strings held 6 MiB.
+	 */
+	readonly created: number[];
 	private text: string;
-	/** Where each text starts in `text`, and (last) where the next would. */
+	/** Where each text starts in `text`, and (last) where the next would: one past the end of the string. */
 	private starts: number[];
 
-	constructor(ids: string[] = [], joined = '') {
+	constructor(ids: string[] = [], joined = '', created: number[] = ids.map(() => -1)) {
 		this.ids = ids;
-		this.text = ids.length === 0 ? '' : joined + SEPARATOR;
+		this.created = created;
+		this.text = ids.length === 0 ? '' : joined;
 		this.starts = [0];
-		for (let at = this.text.indexOf(SEPARATOR); at >= 0; at = this.text.indexOf(SEPARATOR, at + 1)) this.starts.push(at + 1);
+		if (ids.length === 0) return;
+		for (let at = joined.indexOf(SEPARATOR); at >= 0; at = joined.indexOf(SEPARATOR, at + 1)) this.starts.push(at + 1);
+		this.starts.push(joined.length + 1);
 	}
 
 	get size(): number {
 		return this.ids.length;
 	}
 
+	/** The timeline key of the run at `at`, if known. */
+	keyAt(at: number): string | undefined {
+		const created = this.created[at]!;
+		return created < 0 ? undefined : `${TIMELINE_KEY}${String(created).padStart(13, '0')}:${this.ids[at]}`;
+	}
+
 	doc(at: number): string {
 		return this.text.slice(this.starts[at], this.starts[at + 1]! - 1);
 	}
 
-	push(id: string, doc: string): number {
+	push(id: string, doc: string, created: number): number {
+		this.text = this.ids.length === 0 ? doc : this.text + SEPARATOR + doc;
 		this.ids.push(id);
-		this.text += doc + SEPARATOR;
-		this.starts.push(this.text.length);
+		this.created.push(created);
+		this.starts.push(this.text.length + 1);
 		return this.ids.length - 1;
 	}
 
@@ -91,7 +113,10 @@ class Chunk {
 		this.text = this.text.slice(0, from) + doc + this.text.slice(to);
 		const shift = doc.length - (to - from);
 		for (let i = at + 1; i < this.starts.length; i++) this.starts[i]! += shift;
-		if (doc === '') this.ids[at] = '';
+		if (doc === '') {
+			this.ids[at] = '';
+			this.created[at] = -1;
+		}
 	}
 
 	/**
@@ -175,7 +200,7 @@ export class SearchIndex {
 	private loading: Promise<Loaded> | undefined;
 	private idleTimer: ReturnType<typeof setTimeout> | undefined;
 	/** Saves and deletes that happened while the texts were being read: applied over what was read. */
-	private readonly during: Array<[string, string | null]> = [];
+	private readonly during: Array<[string, string | null, string | undefined]> = [];
 	/** Runs saved or deleted since the last load began: not sealed into a chunk from what that load read. */
 	private readonly changed = new Set<string>();
 	/** The sealing in progress, for tests and the bench to wait on. */
@@ -228,11 +253,11 @@ export class SearchIndex {
 	private load(): Promise<Loaded> {
 		if (this.loaded) return Promise.resolve(this.loaded);
 		this.changed.clear();
-		this.loading ??= this.read().then(
+		this.loading ??= traced('load', () => this.read()).then(
 			([loaded, plan]) => {
-				for (const [id, doc] of this.during.splice(0)) {
+				for (const [id, doc, key] of this.during.splice(0)) {
 					if (doc === null) this.drop(loaded, id);
-					else this.place(loaded, id, doc);
+					else this.place(loaded, id, doc, key);
 				}
 				this.loaded = loaded;
 				this.loading = undefined;
@@ -249,7 +274,11 @@ export class SearchIndex {
 	}
 
 	private async read(): Promise<[Loaded, SealPlan]> {
+		let t = performance.now();
+		// One read: the same read in four key ranges, in parallel transactions, took 1.2-1.9 s against 0.75-1.4 s (load 5-7).
 		const rows = await this.kv.entries<unknown>(SEARCH_CHUNK_KEY);
+		span(`load: chunks read (${rows.length})`, t);
+		t = performance.now();
 		const chunks: SearchChunk[] = [];
 		const stale: string[] = [];
 		const gaps: Uncovered[] = [];
@@ -267,7 +296,11 @@ export class SearchIndex {
 		}
 		const tail: Uncovered = { after: covered, upTo: TIMELINE_END, runs: [] };
 		const ranges = [...gaps, tail];
+		span(`load: chunks parsed (${stale.length} stale, ${gaps.length} gaps)`, t);
+		t = performance.now();
 		const read = await Promise.all(ranges.map((r) => this.kv.between<unknown>(r.after, r.upTo)));
+		span(`load: uncovered entries read (${read.reduce((n, rows) => n + rows.length, 0)})`, t);
+		t = performance.now();
 		const texts = new Map<string, string>();
 		const lacking: LooseRun[] = [];
 		ranges.forEach((range, r) => {
@@ -283,7 +316,7 @@ export class SearchIndex {
 		const missing: string[] = [];
 		if (lacking.length > 0) {
 			// Entries of an older version: their texts are in `sx:` records, read once.
-			const legacy = new Map(await this.kv.entries<unknown>(SEARCH_TEXT_KEY));
+			const legacy = new Map(await traced('load: sx: read', () => this.kv.entries<unknown>(SEARCH_TEXT_KEY)));
 			for (const run of lacking) {
 				const text = legacy.get(legacyKeyOf(run.key));
 				if (typeof text === 'string' && !text.includes(SEPARATOR)) texts.set(run.key, text);
@@ -294,7 +327,7 @@ export class SearchIndex {
 		const placeRange = (range: Uncovered) => {
 			for (const run of range.runs) {
 				const text = texts.get(run.key);
-				if (text !== undefined) this.place(loaded, run.id, text);
+				if (text !== undefined) this.place(loaded, run.id, text, run.key);
 			}
 		};
 		let gap = 0;
@@ -303,13 +336,14 @@ export class SearchIndex {
 			this.adopt(loaded, chunk);
 		}
 		placeRange(tail);
+		span(`load: placed (${missing.length} missing)`, t);
 		return [loaded, { gaps, tail, stale }];
 	}
 
 	/** A stored chunk becomes one in memory as it is: its text is not copied. */
 	private adopt(into: Loaded, chunk: SearchChunk): void {
 		const c = into.chunks.length;
-		into.chunks.push(new Chunk([...chunk.ids], chunk.texts));
+		into.chunks.push(new Chunk([...chunk.ids], chunk.texts, chunk.keys?.map(createdOf)));
 		chunk.ids.forEach((id, at) => {
 			const before = into.slot.get(id);
 			// The same id twice (records of a bug): the newer place wins, the older is blanked.
@@ -318,15 +352,17 @@ export class SearchIndex {
 		});
 	}
 
-	private place(into: Loaded, id: string, doc: string): void {
+	private place(into: Loaded, id: string, doc: string, key = ''): void {
 		const slot = into.slot.get(id);
 		if (slot !== undefined) {
-			into.chunks[Math.floor(slot / STRIDE)]!.replace(slot % STRIDE, doc);
+			const chunk = into.chunks[Math.floor(slot / STRIDE)]!;
+			chunk.replace(slot % STRIDE, doc);
+			if (key !== '') chunk.created[slot % STRIDE] = createdOf(key);
 			return;
 		}
 		let last = into.chunks.at(-1);
 		if (!last || last.size >= CHUNK) into.chunks.push((last = new Chunk()));
-		const at = last.push(id, doc);
+		const at = last.push(id, doc, createdOf(key));
 		into.slot.set(id, (into.chunks.length - 1) * STRIDE + at);
 	}
 
@@ -390,7 +426,13 @@ export class SearchIndex {
 					texts.push(text);
 				}
 				if (texts.length < piece.runs.length) continue;
-				const chunk = { after: piece.after, to: piece.to, ids: piece.runs.map((r) => r.id), texts: texts.join(SEPARATOR) };
+				const chunk = {
+					after: piece.after,
+					to: piece.to,
+					ids: piece.runs.map((r) => r.id),
+					keys: piece.runs.map((r) => r.key),
+					texts: texts.join(SEPARATOR)
+				};
 				writes.push([chunkKeyOf(piece.to), storedChunk(chunk)]);
 				for (const run of piece.runs) {
 					if (run.ownText) writes.push([run.key, run.entry]);
@@ -398,7 +440,7 @@ export class SearchIndex {
 				}
 			}
 			if (writes.length === 0) continue;
-			await this.kv.setMany(writes);
+			await traced(`seal: write (${writes.length})`, () => this.kv.setMany(writes));
 			for (const [key] of writes) written.add(key);
 			if (legacy.length > 0) await this.kv.deleteMany(legacy);
 		}
@@ -429,17 +471,23 @@ export class SearchIndex {
 		return found;
 	}
 
-	/** A run's text was saved: kept in step when the texts are in memory, else read at the next search. */
-	saved(id: string, doc: string): void {
+	/** A run's text was saved (its entry under `key`): kept in step when the texts are in memory, else read at the next search. */
+	saved(id: string, doc: string, key?: string): void {
 		this.changed.add(id);
-		if (this.loaded) this.place(this.loaded, id, doc);
-		else if (this.loading) this.during.push([id, doc]);
+		if (this.loaded) this.place(this.loaded, id, doc, key);
+		else if (this.loading) this.during.push([id, doc, key]);
 	}
 
 	removed(id: string): void {
 		this.changed.add(id);
 		if (this.loaded) this.drop(this.loaded, id);
-		else if (this.loading) this.during.push([id, null]);
+		else if (this.loading) this.during.push([id, null, undefined]);
+	}
+
+	/** The timeline key of a run in memory, if known (not for runs of chunks an older version wrote): a hit's entry is read by it. */
+	keyOf(id: string): string | undefined {
+		const slot = this.loaded?.slot.get(id);
+		return slot === undefined ? undefined : this.loaded!.chunks[Math.floor(slot / STRIDE)]!.keyAt(slot % STRIDE);
 	}
 
 	/** Runs whose text is nowhere (entries of an old version without an `sx:` record): made again by the timeline service, once. */
@@ -453,7 +501,7 @@ export class SearchIndex {
 	 * texts that also count as that term found: a profile name's term finds its runs by profile id.
 	 */
 	search(terms: readonly SearchTerm[], alternatives: ReadonlyMap<number, readonly string[]> = new Map()): Promise<SearchHit[]> {
-		return this.searching(() => this.scan(terms, alternatives));
+		return this.searching(() => traced('search: load + scan', () => this.scan(terms, alternatives)));
 	}
 
 	private async scan(terms: readonly SearchTerm[], alternatives: ReadonlyMap<number, readonly string[]>): Promise<SearchHit[]> {

@@ -18,6 +18,7 @@ import { searchDoc } from '../rules/search-doc';
 import { parseQuery } from '../rules/search-query';
 import { SearchIndex } from './search-index';
 import { StarRepo } from './star-repo';
+import { span, traced } from './search-trace';
 import type { RunSearch } from '../protocol/api';
 
 export { TIMELINE_KEY };
@@ -49,8 +50,11 @@ function isModelRun(value: unknown): value is ModelRun {
 const signature = (e: TimelineEntry) =>
 	`${e.status}|${e.title}|${e.asked}|${e.thumbnail}|${e.modelThumb?.key}|${e.firstOutput?.kind}|${e.firstOutput?.line}|${e.durationMs}|${e.credits}|${e.seed}`;
 
-/** Entries read per transaction when reading all of them. */
-const READ_PAGE = 2000;
+/**
+ * Entries read per transaction when reading all of them: a search asked meanwhile waits for the page
+ * under way (2,000 held it up to 150 ms under load).
+ */
+const READ_PAGE = 500;
 const TIMELINE_END = `${TIMELINE_KEY}\uffff`;
 
 const KEY_SHAPE = /^tl:(\d{13}):(.+)$/;
@@ -61,6 +65,7 @@ export class TimelineService {
 	private readonly written = new Map<string, string>();
 	/** Index key of each run id, read from the keys once. */
 	private keys: Map<string, string> | undefined;
+	private keysRead: Promise<Map<string, string>> | undefined;
 	readonly search: SearchIndex;
 	private readonly stars: StarRepo;
 
@@ -86,6 +91,7 @@ export class TimelineService {
 
 	/** The Runs page has shown its first screenful: the texts are read now, so its first search does not wait for them. */
 	private async prepareSearch(): Promise<void> {
+		span('prepare asked', performance.now());
 		await this.search.searching(async () => {
 			await this.search.prepare();
 			await this.addMissingTexts(await this.search.missingTexts());
@@ -100,9 +106,11 @@ export class TimelineService {
 		const started = performance.now();
 		const terms = parseQuery(query);
 		if (terms.length === 0) return { hits: [], words: [], ms: 0, entries: [] };
-		await this.addMissingTexts(await this.search.missingTexts());
 		// A profile's name can change, so a word of it finds the profile's runs by id instead of by text.
-		const profiles = await this.ctx.profiles.list().catch(() => []);
+		// Read while the texts are (a first search waits for them): not after.
+		const listed = this.ctx.profiles.list().catch(() => []);
+		await traced('search: missing texts (waits for the load)', async () => this.addMissingTexts(await this.search.missingTexts()));
+		const profiles = await traced('search: profiles', () => listed);
 		const alternatives = new Map<number, string[]>();
 		terms.forEach((term, t) => {
 			if (term.field !== null && term.field !== 'profile') return;
@@ -110,20 +118,24 @@ export class TimelineService {
 			if (ids.length > 0) alternatives.set(t, ids);
 		});
 		const hits = await this.search.search(terms, alternatives);
-		const shown = await this.entriesOf(hits.slice(0, entries).map((h) => h.id));
+		const shown = await traced(`search: rows (${entries})`, () => this.entriesOf(hits.slice(0, entries).map((h) => h.id)));
+		span('search', started);
 		return { hits, words: terms.map((t) => t.text), ms: performance.now() - started, entries: shown };
 	}
 
 	private async entriesOf(ids: readonly string[]): Promise<TimelineEntry[]> {
 		if (ids.length === 0) return [];
-		const keys = await this.keyMap();
-		const known = ids.flatMap((id) => keys.get(id) ?? []);
+		// The index knows the keys of runs its chunks hold: 100,000 keys are read only for chunks of an older version.
+		const fromIndex = ids.map((id) => this.search.keyOf(id));
+		const keys = fromIndex.includes(undefined) ? await this.keyMap() : undefined;
+		const known = ids.flatMap((id, i) => fromIndex[i] ?? keys?.get(id) ?? []);
 		// One read for all of them: a write of many chunks (sealing) is waited for once, not per entry.
 		return (await this.ctx.kv.getMany<unknown>(known)).flatMap((value) => readTimelineRecord(value)?.entry ?? []);
 	}
 
 	/** Runs saved before search texts were kept get theirs from their full records (the index reports them once). */
 	private async addMissingTexts(ids: readonly string[]): Promise<void> {
+		if (ids.length > 0) span(`missing texts: ${ids.length} runs`, performance.now());
 		for (const id of ids) {
 			for (const source of SOURCES) {
 				const run = source.run(await this.ctx.kv.get(source.prefix + id));
@@ -151,8 +163,14 @@ export class TimelineService {
 		return { deleted: plan.deleted, kept: plan.kept };
 	}
 
-	private async keyMap(): Promise<Map<string, string>> {
+	private keyMap(): Promise<Map<string, string>> {
+		this.keysRead ??= this.readKeys().finally(() => (this.keysRead = undefined));
+		return this.keysRead;
+	}
+
+	private async readKeys(): Promise<Map<string, string>> {
 		if (!this.keys) {
+			const t = performance.now();
 			const keys = new Map<string, string>();
 			for (const key of await this.ctx.kv.keys(TIMELINE_KEY)) {
 				const match = KEY_SHAPE.exec(key);
@@ -160,6 +178,7 @@ export class TimelineService {
 				else await this.ctx.kv.delete(key); // an entry in an older shape: the repair rebuilds it
 			}
 			this.keys ??= keys;
+			span(`timeline keys read (${keys.size})`, t);
 		}
 		return this.keys;
 	}
@@ -176,7 +195,7 @@ export class TimelineService {
 		this.written.set(entry.id, sig);
 		const key = timelineKey(entry);
 		(await this.keyMap()).set(entry.id, key);
-		this.search.saved(entry.id, doc);
+		this.search.saved(entry.id, doc, key);
 		const chunks = await this.search.chunksOf([key]);
 		await this.ctx.kv.setMany([[key, storedEntry(entry, doc)], ...chunks.map((chunk): [string, null] => [chunk, null])]);
 	}
@@ -205,16 +224,18 @@ export class TimelineService {
 			}
 		};
 		if (limit !== undefined) {
-			add(await this.ctx.kv.newest<unknown>(TIMELINE_KEY, limit));
+			add(await traced('list: first screen', () => this.ctx.kv.newest<unknown>(TIMELINE_KEY, limit)));
 			return entries;
 		}
 		// A search (or the texts read ahead of one) goes first: this read can wait, a person typing cannot.
-		await this.search.quiet();
-		await this.repair();
+		await traced('list: waits for search', () => this.search.quiet());
+		await traced('list: repair', () => this.repair());
 		for (let after = TIMELINE_KEY; ;) {
 			await this.search.quiet();
+			const t = performance.now();
 			const page = await this.ctx.kv.between<unknown>(after, TIMELINE_END, READ_PAGE);
 			add(page);
+			span('list: page', t);
 			if (page.length < READ_PAGE) break;
 			after = page.at(-1)![0];
 		}
