@@ -11,6 +11,20 @@ test.skip(!PROXY_URL, 'RUNBOARD_PROXY_URL is not set');
 
 const proxy = PROXY_URL ?? '';
 const streamsOf = (requests: { url: string }[]) => requests.filter((r) => r.url.startsWith(proxy) && /\/events(\?|$)/.test(r.url));
+/**
+ * Runs the pasted workflow and opens its page; resolves with the id the proxy gave its job. Streams are
+ * counted for that job: the app also follows jobs the server lists as running that it did not start,
+ * and a whole run once saw a second stream, for a job id the proxy no longer knew minutes later.
+ */
+async function runOnProxy(page: Page): Promise<string> {
+	const created = page.context().waitForEvent('response', {
+		predicate: (r) => r.url() === `${proxy}/api/v2/jobs` && r.request().method() === 'POST',
+		timeout: 30_000
+	});
+	await runAndOpen(page);
+	return ((await (await created).json()) as { id: string }).id;
+}
+const streamsOfJob = (requests: { url: string }[], jobId: string) => streamsOf(requests).filter((r) => r.url.includes(`/jobs/${jobId}/`));
 
 async function idle(): Promise<void> {
 	if (!PROXY_COMFYUI_URL) return;
@@ -47,7 +61,7 @@ test('progress is live: Running, node counts that move, the graph’s node state
 	requests
 }) => {
 	await pasteWorkflow(page, chainWorkflow(6));
-	await runAndOpen(page);
+	const jobId = await runOnProxy(page);
 	await expect(runStatus(page, 'Running')).toBeVisible({ timeout: 60_000 });
 	await expect.poll(() => nodesDone(page, 8), { timeout: 120_000 }).toBeGreaterThanOrEqual(2);
 	const first = await nodesDone(page, 8);
@@ -62,7 +76,7 @@ test('progress is live: Running, node counts that move, the graph’s node state
 	await expect(states).not.toContainText('Not reported');
 	await page.getByRole('tab', { name: 'Details' }).click();
 	await expect(page.getByRole('img', { name: /^Output / }).first()).toBeVisible({ timeout: 30_000 });
-	expect(streamsOf(requests), 'one event stream for the job, in one page load').toHaveLength(1);
+	expect(streamsOfJob(requests, jobId), 'one event stream for the job, in one page load').toHaveLength(1);
 });
 
 test('Cancel says the server accepted it but does not stop jobs; the interrupt to the ComfyUI behind it stops the job, read back', async ({
@@ -113,9 +127,9 @@ test('a reload mid-run: counts move again on the new page and the run ends Done'
 	// Long enough that the run cannot end before the reloaded page has read it: 8 hops took 19 s on a quiet machine,
 	// short enough to end while the new page was loading.
 	await pasteWorkflow(page, chainWorkflow(24));
-	await runAndOpen(page);
+	const jobId = await runOnProxy(page);
 	await expect.poll(() => nodesDone(page, 26), { timeout: 120_000 }).toBeGreaterThanOrEqual(2);
-	expect(streamsOf(requests)).toHaveLength(1);
+	expect(streamsOfJob(requests, jobId)).toHaveLength(1);
 	await page.reload();
 	const before = await nodesDone(page, 26).then((n) => Math.max(n, 2));
 	await expect.poll(() => nodesDone(page, 26), { timeout: 120_000 }).toBeGreaterThan(before);
