@@ -17,6 +17,7 @@ import { runInNewContext } from 'node:vm';
 import MiniSearch from 'minisearch';
 import FlexSearch from 'flexsearch';
 import type { Page } from '@playwright/test';
+import { searchInPage } from './support/search-in-page';
 import { searchDoc, SEARCH_FIELDS, type SearchField } from '../src/lib/timeline/rules/search-doc';
 import { findTerm, parseQuery } from '../src/lib/timeline/rules/search-query';
 import { SEARCH_IDLE_MS, SearchIndex } from '../src/lib/timeline/worker/search-index';
@@ -249,25 +250,6 @@ async function inPageCode(): Promise<string> {
 		write: false
 	});
 	return bundle.outputFiles[0]!.text;
-}
-
-/** Types `query` into the search box and waits for the count to be painted; gives [ms from typing, the worker's ms]. */
-async function searchInPage(page: Page, query: string): Promise<[number, number]> {
-	return page.evaluate(`new Promise((resolve) => {
-		const input = document.querySelector('input[type=search]');
-		const start = performance.now();
-		const done = () => {
-			const status = document.querySelector('p.found');
-			const m = status && /found in (\\d+) ms/.exec(status.textContent || '');
-			if (!m) return false;
-			requestAnimationFrame(() => resolve([performance.now() - start, Number(m[1])]));
-			return true;
-		};
-		new MutationObserver((_r, observer) => { if (done()) observer.disconnect(); })
-			.observe(document.body, { subtree: true, childList: true, characterData: true });
-		input.value = ${JSON.stringify(query)};
-		input.dispatchEvent(new Event('input', { bubbles: true }));
-	})`) as Promise<[number, number]>;
 }
 
 const qs = searchQueries();

@@ -1,0 +1,21 @@
+/** The Runs page's search, driven as a person types: shared by the search bench and its first-search trace. */
+import type { Page } from '@playwright/test';
+
+/** Types `query` into the search box and waits for the count to be painted; gives [ms from typing, the worker's ms]. */
+export async function searchInPage(page: Page, query: string): Promise<[number, number]> {
+	return page.evaluate(`new Promise((resolve) => {
+		const input = document.querySelector('input[type=search]');
+		const start = performance.now();
+		const done = () => {
+			const status = document.querySelector('p.found');
+			const m = status && /found in (\\d+) ms/.exec(status.textContent || '');
+			if (!m) return false;
+			requestAnimationFrame(() => resolve([performance.now() - start, Number(m[1])]));
+			return true;
+		};
+		new MutationObserver((_r, observer) => { if (done()) observer.disconnect(); })
+			.observe(document.body, { subtree: true, childList: true, characterData: true });
+		input.value = ${JSON.stringify(query)};
+		input.dispatchEvent(new Event('input', { bubbles: true }));
+	})`) as Promise<[number, number]>;
+}
