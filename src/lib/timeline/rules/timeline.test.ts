@@ -54,6 +54,18 @@ describe('the Runs timeline', () => {
 		expect(filterTimeline(all, { ...NO_FILTER, text: 'tts', kind: 'model' }).map((e) => e.id)).toEqual(['d']);
 	});
 
+	it('leaves a run a pool moved out of Cancelled and Failed: the run it became stands for it', () => {
+		const runs = [
+			entry({ id: 'moved', createdAt: 1, status: 'cancelled', movedTo: { runId: 'there', profileId: 'p2' } }),
+			entry({ id: 'taken-off-a-gone-member', createdAt: 2, status: 'lost', movedTo: { runId: 'again', profileId: 'p2' } }),
+			entry({ id: 'cancelled', createdAt: 3, status: 'cancelled' }),
+			entry({ id: 'lost', createdAt: 4, status: 'lost' })
+		];
+		expect(filterTimeline(runs, { ...NO_FILTER, status: 'cancelled' }).map((e) => e.id)).toEqual(['cancelled']);
+		expect(filterTimeline(runs, { ...NO_FILTER, status: 'failed' }).map((e) => e.id)).toEqual(['lost']);
+		expect(filterTimeline(runs, NO_FILTER)).toHaveLength(4);
+	});
+
 	it('takes the worker search answer over the words of the entries, and filters by days and stars', () => {
 		expect(filterTimeline(all, { ...NO_FILTER, text: 'seed:7' }, { found: new Set(['c', 'a']) }).map((e) => e.id)).toEqual(['c', 'a']);
 		// The search has not answered: the entries' own words are matched meanwhile.

@@ -37,7 +37,10 @@ export function isOpen(entry: Pick<TimelineEntry, 'status'>): boolean {
 	return OPEN.has(entry.status);
 }
 
-/** Newest first, matching every part of the filter; text matches title, model/workflow or what was asked. */
+/**
+ * Newest first, matching every part of the filter; text matches title, model/workflow or what was asked.
+ * A run a pool moved to another member is neither failed nor cancelled: the run it became stands for it.
+ */
 export function filterTimeline(entries: readonly TimelineEntry[], filter: TimelineFilter, context: FilterContext = {}): TimelineEntry[] {
 	const text = filter.text.trim().toLowerCase();
 	const found = text === '' ? undefined : context.found;
@@ -51,9 +54,9 @@ export function filterTimeline(entries: readonly TimelineEntry[], filter: Timeli
 					(filter.status === 'open'
 						? isOpen(e)
 						: filter.status === 'failed'
-							? e.status === 'failed' || e.status === 'unknown' || e.status === 'lost'
+							? !e.movedTo && (e.status === 'failed' || e.status === 'unknown' || e.status === 'lost')
 							: filter.status === 'cancelled'
-								? e.status === 'cancelled' || e.status === 'interrupted'
+								? !e.movedTo && (e.status === 'cancelled' || e.status === 'interrupted')
 								: e.status === filter.status)) &&
 				(since === null || e.createdAt >= since) &&
 				(!filter.starred || context.starred?.has(e.id) === true) &&
