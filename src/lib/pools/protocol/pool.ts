@@ -58,8 +58,8 @@ export interface PoolFieldErrors {
 	members?: string;
 	cloudThresholdMs?: string;
 	spendCapCents?: string;
-	/** A paid member's price per run, by profile id. */
-	prices?: Record<string, string>;
+	/** A paid member's price per run, by profile id (a Map: the ids come from storage). */
+	prices?: ReadonlyMap<string, string>;
 }
 
 /** Why a member was not chosen for a run, in words a person can act on. */

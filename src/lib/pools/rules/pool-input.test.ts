@@ -23,12 +23,12 @@ describe('a paid member’s price per run', () => {
 		[15, undefined],
 		[100_000, undefined]
 	])('of %s cents: %s', (price, error) => {
-		expect(checkPoolInput(input([home, cloud(price)]), ids).prices?.cloud).toBe(error);
+		expect(checkPoolInput(input([home, cloud(price)]), ids).prices?.get('cloud')).toBe(error);
 	});
 
 	it('is asked of a paid member even under no cap, and never of a free one', () => {
 		expect(checkPoolInput(input([home, cloud(null)], { spendCapCents: null }), ids)).toEqual({
-			prices: { cloud: 'A paid member needs its price per run, in whole cents: the pool counts it against the spend cap.' }
+			prices: new Map([['cloud', 'A paid member needs its price per run, in whole cents: the pool counts it against the spend cap.']])
 		});
 		expect(checkPoolInput(input([home, { ...cloud(null), paid: false }]), ids)).toEqual({});
 	});

@@ -15,17 +15,19 @@ export function checkPoolInput(input: PoolInput, profileIds: ReadonlySet<string>
 	else if (ids.some((id) => !profileIds.has(id))) errors.members = 'A member is a profile that no longer exists: take it out.';
 	else if (input.members.some((m) => !Number.isFinite(m.weight) || m.weight <= 0 || m.weight > MAX_WEIGHT))
 		errors.members = `A weight is a number above 0 and at most ${MAX_WEIGHT}.`;
-	const prices: Record<string, string> = {};
+	const prices = new Map<string, string>();
 	for (const m of input.members) {
 		if (!m.paid) continue;
 		const price = m.pricePerRunCents;
 		if (price === null || !Number.isInteger(price) || price < 1 || price > MAX_PRICE_CENTS)
-			prices[m.profileId] =
+			prices.set(
+				m.profileId,
 				price === null
 					? 'A paid member needs its price per run, in whole cents: the pool counts it against the spend cap.'
-					: `The price per run is a whole number of cents, from 1 to ${MAX_PRICE_CENTS}.`;
+					: `The price per run is a whole number of cents, from 1 to ${MAX_PRICE_CENTS}.`
+			);
 	}
-	if (Object.keys(prices).length > 0) errors.prices = prices;
+	if (prices.size > 0) errors.prices = prices;
 	if (!Number.isFinite(input.cloudThresholdMs) || input.cloudThresholdMs < 0)
 		errors.cloudThresholdMs = 'The wait before paid members help is 0 seconds or more.';
 	if (input.spendCapCents !== null && (!Number.isInteger(input.spendCapCents) || input.spendCapCents < 0))
