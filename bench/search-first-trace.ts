@@ -13,7 +13,7 @@ import { demoConfig, serveApp } from '../scripts/serve-app';
 import { startEmulator } from './support/app-run';
 import { CHROMIUM_ARGS, chromiumExecutable } from '../tests/browser';
 import { searchQueries } from './support/search-queries';
-import { searchInPage } from './support/search-in-page';
+import { chunkCount, searchInPage } from './support/search-in-page';
 import { percentile } from './support/stats';
 
 const RUNS = 100_000;
@@ -32,14 +32,6 @@ const context = await chromium.launchPersistentContext(profile, {
 });
 const page = context.pages()[0] ?? (await context.newPage());
 
-const chunkCount = () =>
-	page.evaluate(`(async () => {
-	const db = await new Promise((resolve) => { const open = indexedDB.open('runboard'); open.onsuccess = () => resolve(open.result); });
-	const n = await new Promise((resolve) => { const req = db.transaction('kv').objectStore('kv').count(IDBKeyRange.bound('sc:', 'sc:\\uffff')); req.onsuccess = () => resolve(req.result); });
-	db.close();
-	return n;
-})()`) as Promise<number>;
-
 const trace = async (p: Page) => {
 	const out: string[] = [];
 	for (const worker of p.workers()) {
@@ -55,7 +47,7 @@ const trace = async (p: Page) => {
 
 try {
 	await page.goto(`${app.url}/`);
-	if (fresh || (await chunkCount()) === 0) {
+	if (fresh || (await chunkCount(page)) === 0) {
 		await page
 			.getByRole('heading', { name: 'No runs yet' })
 			.waitFor({ timeout: 60_000 })
@@ -75,7 +67,7 @@ try {
 		await page.locator('ul.virtual li').first().waitFor({ timeout: 120_000 });
 		await searchInPage(page, 'zeppelin');
 		let last = -1;
-		for (let n = await chunkCount(); n === 0 || n !== last; n = await chunkCount()) {
+		for (let n = await chunkCount(page); n === 0 || n !== last; n = await chunkCount(page)) {
 			last = n;
 			await new Promise((r) => setTimeout(r, 3000));
 		}

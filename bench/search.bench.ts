@@ -17,7 +17,7 @@ import { runInNewContext } from 'node:vm';
 import MiniSearch from 'minisearch';
 import FlexSearch from 'flexsearch';
 import type { Page } from '@playwright/test';
-import { searchInPage } from './support/search-in-page';
+import { chunkCount, searchInPage } from './support/search-in-page';
 import { searchDoc, SEARCH_FIELDS, type SearchField } from '../src/lib/timeline/rules/search-doc';
 import { findTerm, parseQuery } from '../src/lib/timeline/rules/search-query';
 import { SEARCH_IDLE_MS, SearchIndex } from '../src/lib/timeline/worker/search-index';
@@ -363,17 +363,10 @@ try {
 	console.log(`  first search with no chunks of texts stored yet: ${unchunked.toFixed(0)} ms (the worker's part ${unchunkedWorker} ms)`);
 	report({ name: 'first search after a reload with no chunks stored yet (once, after an update)', figure: unchunked, unit: 'ms' });
 	// The app writes the chunks a few seconds after that search, in the background: wait for them to settle.
-	const chunkCount = () =>
-		page.evaluate(`(async () => {
-		const db = await new Promise((resolve) => { const open = indexedDB.open('runboard'); open.onsuccess = () => resolve(open.result); });
-		const n = await new Promise((resolve) => { const req = db.transaction('kv').objectStore('kv').count(IDBKeyRange.bound('sc:', 'sc:\\uffff')); req.onsuccess = () => resolve(req.result); });
-		db.close();
-		return n;
-	})()`) as Promise<number>;
 	const [chunksStored, sealMs] = await timeAsync(async () => {
 		let last = -1;
 		const until = Date.now() + 180_000;
-		for (let n = await chunkCount(); (n === 0 || n !== last) && Date.now() < until; n = await chunkCount()) {
+		for (let n = await chunkCount(page); (n === 0 || n !== last) && Date.now() < until; n = await chunkCount(page)) {
 			last = n;
 			await new Promise((r) => setTimeout(r, 2000));
 		}

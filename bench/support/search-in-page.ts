@@ -1,4 +1,4 @@
-/** The Runs page's search, driven as a person types: shared by the search bench and its first-search trace. */
+/** The Runs page's search, driven as a person types, and its stored chunks counted: shared by the search bench and its first-search trace. */
 import type { Page } from '@playwright/test';
 
 /** Types `query` into the search box and waits for the count to be painted; gives [ms from typing, the worker's ms]. */
@@ -18,4 +18,14 @@ export async function searchInPage(page: Page, query: string): Promise<[number, 
 		input.value = ${JSON.stringify(query)};
 		input.dispatchEvent(new Event('input', { bubbles: true }));
 	})`) as Promise<[number, number]>;
+}
+
+/** How many chunks of search texts the app has stored (`sc:` keys), read in the page. */
+export function chunkCount(page: Page): Promise<number> {
+	return page.evaluate(`(async () => {
+	const db = await new Promise((resolve) => { const open = indexedDB.open('runboard'); open.onsuccess = () => resolve(open.result); });
+	const n = await new Promise((resolve) => { const req = db.transaction('kv').objectStore('kv').count(IDBKeyRange.bound('sc:', 'sc:\\uffff')); req.onsuccess = () => resolve(req.result); });
+	db.close();
+	return n;
+})()`) as Promise<number>;
 }
