@@ -203,6 +203,12 @@ describe('records come before cached output bytes', () => {
 			sizes.delete(key);
 			await del(key);
 		};
+		inner.update = async <T>(key: string, change: (value: T | undefined) => T | undefined) => {
+			const next = change(structuredClone(await inner.get<T>(key)));
+			if (next === undefined) return inner.get<T>(key);
+			await inner.set(key, next);
+			return next;
+		};
 		const removedOutputs: string[] = [];
 		const kv = new QuotaWatchingStore(inner, () => {});
 		// Oldest first, as the storage service removes them.
@@ -223,6 +229,15 @@ describe('records come before cached output bytes', () => {
 		expect(await inner.get('run:new')).toMatchObject({ status: 'queued' });
 		expect(removedOutputs).toEqual(['output:a:0']);
 		expect(await inner.keys('output:')).toEqual(['output:b:0', 'output:c:0']);
+	});
+
+	it('a change in place refused by a full device removes the oldest saved outputs and is written, as a required record is', async () => {
+		const { inner, kv, removedOutputs } = nearlyFull(3_100);
+		for (const id of ['a', 'b', 'c']) await kv.set(`output:${id}:0`, new Uint8Array(1_000));
+		const pool = await kv.update<{ spent: number; name: string }>('pool:p', () => ({ spent: 15, name: 'x'.repeat(200) }));
+		expect(pool?.spent).toBe(15);
+		expect(await inner.get('pool:p')).toMatchObject({ spent: 15 });
+		expect(removedOutputs).toEqual(['output:a:0']);
 	});
 
 	it('a required record that still does not fit is refused to its caller, not held in memory', async () => {

@@ -63,7 +63,7 @@ export class QuotaWatchingStore implements KeyValueStore {
 		const write = bytes ? undefined : { value };
 		if (write) this.writing.set(key, write);
 		try {
-			await this.writeMakingRoom(key, value, bytes, options.required === true);
+			await this.writeMakingRoom(() => this.inner.set(key, value), approximateBytes(value), bytes, options.required === true);
 			this.unsaved.delete(key);
 		} catch (error) {
 			if (!isQuotaError(error)) throw error;
@@ -113,7 +113,8 @@ export class QuotaWatchingStore implements KeyValueStore {
 			return next;
 		}
 		try {
-			const stored = await this.inner.update(key, change);
+			// A change must be stored (a pool's spend): a refused one makes room, as a required `set` does.
+			const stored = await this.writeMakingRoom(() => this.inner.update(key, change), ROOM_MIN_BYTES, false, true);
 			this.unsaved.delete(key);
 			return stored;
 		} catch (error) {
@@ -127,14 +128,14 @@ export class QuotaWatchingStore implements KeyValueStore {
 	}
 
 	/** Records come before cached output bytes: a refused record makes room by removing the oldest outputs, then tries again. */
-	private async writeMakingRoom(key: string, value: unknown, bytes: boolean, required: boolean): Promise<void> {
+	private async writeMakingRoom<R>(write: () => Promise<R>, size: number, bytes: boolean, required: boolean): Promise<R> {
 		for (let round = 0; ; round++) {
 			try {
-				return await this.inner.set(key, value);
+				return await write();
 			} catch (error) {
 				if (!isQuotaError(error) || bytes || !this.makeRoom || round >= ROOM_ROUNDS) throw error;
 				if (!required && this.now() - this.noRoomAt < NOTICE_EVERY_MS) throw error;
-				const removed = await this.makeRoom(Math.max(ROOM_MIN_BYTES, approximateBytes(value) * 2 ** round)).catch(() => 0);
+				const removed = await this.makeRoom(Math.max(ROOM_MIN_BYTES, size * 2 ** round)).catch(() => 0);
 				if (removed === 0) {
 					this.noRoomAt = this.now();
 					throw error;
