@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { answersAgainSince, BACK_NOTICE_MS, NEVER_SEEN, seenAfter, worthKeeping, type MemberSeen, type QueueRead } from './member-seen';
+import {
+	answersAgainSince,
+	BACK_NOTICE_MS,
+	NEVER_SEEN,
+	parseMemberSeen,
+	seenAfter,
+	worthKeeping,
+	type MemberSeen,
+	type QueueRead
+} from './member-seen';
 
 const answered = (at: number, running: string[] = []): QueueRead => ({ kind: 'answered', running, at });
 const silent = (at: number): QueueRead => ({ kind: 'silent', at });
@@ -39,5 +48,19 @@ describe('what a member was seen doing', () => {
 		expect(worthKeeping(stored, seenAfter(stored, answered(16_000, ['p1'])), 15_000)).toBe(true);
 		expect(worthKeeping(stored, seenAfter(stored, answered(3_000, ['p2'])), 15_000)).toBe(true);
 		expect(worthKeeping(stored, seenAfter(stored, silent(3_000)), 15_000)).toBe(true);
+	});
+
+	it.each([
+		[
+			'a record as written',
+			{ running: ['p1'], readAt: 1, silentSince: null, backAt: 2 },
+			{ running: ['p1'], readAt: 1, silentSince: null, backAt: 2 }
+		],
+		['not an object', 'p1', null],
+		['running not a list of job ids', { running: [1], readAt: 1, silentSince: null, backAt: null }, null],
+		['a time that is not a number', { running: [], readAt: '1', silentSince: null, backAt: null }, null],
+		['a field missing', { running: [], readAt: 1, silentSince: null }, null]
+	])('reads a stored record back: %s', (_, stored, read) => {
+		expect(parseMemberSeen(stored)).toEqual(read);
 	});
 });

@@ -20,6 +20,17 @@ export interface MemberSeen {
 
 export const NEVER_SEEN: MemberSeen = { running: [], readAt: null, silentSince: null, backAt: null };
 
+const timeOrNull = (value: unknown): value is number | null => value === null || (typeof value === 'number' && Number.isFinite(value));
+
+/** A stored record read back (another version's, or damaged): what it says, or null to read as never seen. */
+export function parseMemberSeen(value: unknown): MemberSeen | null {
+	if (typeof value !== 'object' || value === null) return null;
+	const { running, readAt, silentSince, backAt } = value as Record<string, unknown>;
+	if (!Array.isArray(running) || !running.every((id) => typeof id === 'string')) return null;
+	if (!timeOrNull(readAt) || !timeOrNull(silentSince) || !timeOrNull(backAt)) return null;
+	return { running: [...(running as string[])], readAt, silentSince, backAt };
+}
+
 export type QueueRead = { kind: 'answered'; running: readonly string[]; at: number } | { kind: 'silent'; at: number };
 
 export function seenAfter(seen: MemberSeen, read: QueueRead): MemberSeen {

@@ -9,7 +9,15 @@
 import { POOL_SEEN_KEY } from '../../core/protocol/storage-keys';
 import type { KeyValueStore } from '../../core/worker/kv-store';
 import type { QueueView } from '../../workflows';
-import { answersAgainSince, NEVER_SEEN, seenAfter, worthKeeping, type MemberSeen, type QueueRead } from '../rules/member-seen';
+import {
+	answersAgainSince,
+	NEVER_SEEN,
+	parseMemberSeen,
+	seenAfter,
+	worthKeeping,
+	type MemberSeen,
+	type QueueRead
+} from '../rules/member-seen';
 
 /** How stale the stored time of an unchanged answer may get. */
 const READ_AT_KEPT_EVERY_MS = 15_000;
@@ -66,10 +74,11 @@ export class SeenQueues {
 	}
 
 	private async load(): Promise<void> {
-		for (const [key, value] of await this.kv.entries<MemberSeen>(POOL_SEEN_KEY)) {
+		for (const [key, stored] of await this.kv.entries<unknown>(POOL_SEEN_KEY)) {
 			const profileId = key.slice(POOL_SEEN_KEY.length);
-			// A newer read made here before the store answered wins.
-			if (this.seen.has(profileId)) continue;
+			const value = parseMemberSeen(stored);
+			// A newer read made here before the store answered wins; an unreadable record reads as never seen.
+			if (this.seen.has(profileId) || !value) continue;
 			this.seen.set(profileId, value);
 			this.stored.set(profileId, value);
 		}
