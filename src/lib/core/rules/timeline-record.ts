@@ -1,10 +1,10 @@
 /**
  * A run's timeline entry as IndexedDB holds it, `tl:<created at>:<id>`, and the one place it is
  * read back: stored records are untrusted (another version, another tab or a bug may have written
- * them). The entry carries the run's search text (`timeline/rules/search-doc.ts`) in `searchText`,
- * so saving a run writes one record (decision 0061); the worker drops it before entries reach the
- * page. Entries written before the text was folded in have none: their text is under `sx:` or is
- * made again from the run.
+ * them). Once the run has ended, the entry carries its search text (`timeline/rules/search-doc.ts`)
+ * in `searchText`, so saving it writes one record (decision 0061); the worker drops it before
+ * entries reach the page. Entries of runs under way, and entries written before the text was folded
+ * in, have none: their text is under `sx:` or is made from the run.
  */
 import type { TimelineEntry } from '../protocol/run-kernel';
 

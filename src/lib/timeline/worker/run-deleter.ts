@@ -15,6 +15,7 @@ import {
 	WORKFLOW_RUN_KEY
 } from '../../core/protocol/storage-keys';
 import type { KeyValueStore } from '../../core/worker/kv-store';
+import { isUnderWay } from '../../core/rules/run-under-way';
 
 /** A run's search text sits under its timeline key's time and id: `tl:<at>:<id>` → `sx:<at>:<id>`. */
 export const searchKeyOf = (timelineKey: string) => SEARCH_TEXT_KEY + timelineKey.slice(TIMELINE_KEY.length);
@@ -33,12 +34,6 @@ function fieldsOf(value: unknown): { status?: unknown; promptId?: unknown } | un
 	return typeof value === 'object' && value !== null ? (value as { status?: unknown; promptId?: unknown }) : undefined;
 }
 
-/**
- * Both kinds of run share their unfinished states. Any other status (a finished one, or one of a
- * record version this build does not know) can be deleted.
- */
-const UNFINISHED: ReadonlySet<unknown> = new Set(['submitting', 'queued', 'running']);
-
 export async function planRunDeletes(
 	kv: KeyValueStore,
 	ids: readonly string[],
@@ -48,7 +43,7 @@ export async function planRunDeletes(
 	for (const id of new Set(ids)) {
 		const workflow = fieldsOf(await kv.get(WORKFLOW_RUN_KEY + id));
 		const model = fieldsOf(await kv.get(MODEL_RUN_KEY + id));
-		if (UNFINISHED.has(workflow?.status) || UNFINISHED.has(model?.status)) {
+		if (isUnderWay(workflow?.status) || isUnderWay(model?.status)) {
 			plan.kept.push(id);
 			continue;
 		}

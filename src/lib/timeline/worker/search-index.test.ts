@@ -152,7 +152,9 @@ describe('the chunks of texts a search writes for the next reload', () => {
 		// The other runs of that chunk gave their texts to it: the timeline service makes them again from the runs' records.
 		const missing = await reloaded.missingTexts();
 		expect(missing.length).toBe(99);
-		await kv.setMany(missing.map((id) => [key(Number(id.slice(1))), storedEntry(entry(Number(id.slice(1))), doc(`kite ${id.slice(1)}`))]));
+		await kv.setMany(
+			missing.map(({ id }) => [key(Number(id.slice(1))), storedEntry(entry(Number(id.slice(1))), doc(`kite ${id.slice(1)}`))])
+		);
 		await reloaded.sealing;
 		// The next load finds them, and writes the chunk again.
 		const again = indexOn(kv);
@@ -232,7 +234,7 @@ describe('texts saved by older versions', () => {
 		const kv = new MemoryStore();
 		await kv.set(key(1), entry(1));
 		const index = indexOn(kv);
-		expect(await index.missingTexts()).toEqual(['r1']);
+		expect(await index.missingTexts()).toEqual([{ id: 'r1', kind: 'workflow', key: key(1) }]);
 		expect(await index.missingTexts()).toEqual([]);
 	});
 });

@@ -4,14 +4,15 @@
  * words). Texts sit in chunks of a hundred runs joined into one string, so a term is looked for
  * with one `indexOf` pass per chunk rather than one call per run.
  *
- * Where the texts are stored: a run's in its timeline entry while it is young (a save writes one
- * record), and once a day old in a chunk record of a hundred runs (`sc:`), written here in the
- * background after a search, its entry then written again without it (the Runs list reads every
- * entry at each load: a text in each made that read half as long again). The first search after a
- * reload reads the chunks (hundreds of records) and only the entries no chunk covers (the last
- * day's runs, and a chunk a change to an old run struck out, whose runs' texts the timeline service
- * makes again from their records), not 100,000 entries. Texts are let go after a while without a
- * search, so a tab that is not searching holds none of them.
+ * Where the texts are stored: a run's in its timeline entry once it has ended (the saves of its end
+ * write it; the saves while it is under way write none), and once a day old in a chunk record of a
+ * hundred runs (`sc:`), written here in the background after a search, its entry then written
+ * again without it (the Runs list reads every entry at each load: a text in each made that read
+ * half as long again). The first search after a reload reads the chunks (hundreds of records) and
+ * only the entries no chunk covers (the last day's runs, and a chunk a change to an old run struck
+ * out), not 100,000 entries; the runs among them whose entry holds no text (under way, or struck
+ * out of a chunk) have it made from their records by the timeline service. Texts are let go after
+ * a while without a search, so a tab that is not searching holds none of them.
  */
 import type { KeyValueStore } from '../../core/worker/kv-store';
 import { SEARCH_CHUNK_KEY, SEARCH_TEXT_KEY, TIMELINE_KEY } from '../../core/protocol/storage-keys';
@@ -44,6 +45,8 @@ const SHORT_TERM = 3;
  * fifty chunks a transaction held one up for seconds under load.
  */
 const SEAL_BATCH = 10;
+/** Where a run's text is being made from its record: a text of no lines, which nothing matches. */
+const NOT_YET_MADE = '\n';
 /** Above any timeline key: the end of the range after the last chunk. */
 const TIMELINE_END = `${TIMELINE_KEY}\uffff`;
 const CHUNKS_END = `${SEARCH_CHUNK_KEY}\uffff`;
@@ -169,7 +172,7 @@ interface LooseRun {
 	id: string;
 	/** The entry as read: written again without its text once the text is in a chunk. */
 	entry: TimelineEntry;
-	/** Whether the entry holds its text (else it came from an `sx:` record of an older version, which goes then). */
+	/** Whether the entry holds its text (else it was made from the run's record, or came from an older version's `sx:` record, which goes then). */
 	ownText: boolean;
 }
 
@@ -180,11 +183,19 @@ interface Uncovered {
 	runs: LooseRun[];
 }
 
+/** A run whose text is stored nowhere: under way, or an entry of an older version. Made from its record. */
+export interface MissingText {
+	id: string;
+	kind: TimelineEntry['kind'];
+	/** Its timeline key. */
+	key: string;
+}
+
 interface Loaded {
 	chunks: Chunk[];
 	slot: Map<string, number>;
-	/** Runs whose entry has no text and no older `sx:` record either: made again from their records. */
-	missing: string[];
+	/** Runs whose entry has no text and no older `sx:` record either. */
+	missing: MissingText[];
 }
 
 /** What the background sealing after a load works from. */
@@ -247,6 +258,11 @@ export class SearchIndex {
 	/** Whether the texts are in memory now (for tests and the bench). */
 	get inMemory(): boolean {
 		return this.loaded !== undefined;
+	}
+
+	/** Whether a saved run's text is wanted now: the texts are in memory, or being read. */
+	get holdsTexts(): boolean {
+		return this.loaded !== undefined || this.loading !== undefined;
 	}
 
 	/** Reads the chunks, then the entries they do not cover; a failed read is tried again next time. */
@@ -313,22 +329,20 @@ export class SearchIndex {
 				range.runs.push(run);
 			}
 		});
-		const missing: string[] = [];
+		const missing: MissingText[] = [];
 		if (lacking.length > 0) {
-			// Entries of an older version: their texts are in `sx:` records, read once.
+			// No text in the entry: a run under way (made from its record below), or an older version's, in an `sx:` record.
 			const legacy = new Map(await traced('load: sx: read', () => this.kv.entries<unknown>(SEARCH_TEXT_KEY)));
 			for (const run of lacking) {
 				const text = legacy.get(legacyKeyOf(run.key));
 				if (typeof text === 'string' && !text.includes(SEPARATOR)) texts.set(run.key, text);
-				else missing.push(run.id);
+				else missing.push({ id: run.id, kind: run.entry.kind, key: run.key });
 			}
 		}
 		const loaded: Loaded = { chunks: [], slot: new Map(), missing };
+		// A missing text holds its run's place, in time order, until the timeline service makes it: hits come newest first.
 		const placeRange = (range: Uncovered) => {
-			for (const run of range.runs) {
-				const text = texts.get(run.key);
-				if (text !== undefined) this.place(loaded, run.id, text, run.key);
-			}
+			for (const run of range.runs) this.place(loaded, run.id, texts.get(run.key) ?? NOT_YET_MADE, run.key);
 		};
 		let gap = 0;
 		for (const chunk of chunks) {
@@ -422,7 +436,7 @@ export class SearchIndex {
 				for (const run of piece.runs) {
 					// An id holding the separator (a record of a bug) could not be read back from a chunk.
 					const text = this.changed.has(run.id) || run.id.includes(SEPARATOR) ? undefined : this.textOf(loaded, run.id);
-					if (text === undefined || text === '') break;
+					if (text === undefined || text === '' || text === NOT_YET_MADE) break;
 					texts.push(text);
 				}
 				if (texts.length < piece.runs.length) continue;
@@ -490,8 +504,8 @@ export class SearchIndex {
 		return slot === undefined ? undefined : this.loaded!.chunks[Math.floor(slot / STRIDE)]!.keyAt(slot % STRIDE);
 	}
 
-	/** Runs whose text is nowhere (entries of an old version without an `sx:` record): made again by the timeline service, once. */
-	async missingTexts(): Promise<string[]> {
+	/** Runs whose text is stored nowhere (under way, or entries of an old version): made by the timeline service, once a load. */
+	async missingTexts(): Promise<MissingText[]> {
 		const loaded = await this.load();
 		return loaded.missing.splice(0);
 	}

@@ -7,8 +7,7 @@ import type { StoredEntry } from '../../core/rules/timeline-record';
 import { storedChunk } from '../rules/search-chunk';
 import { TimelineService, TIMELINE_KEY, timelineKey } from './timeline-service';
 
-function harness() {
-	const kv = new MemoryStore();
+function harness(kv = new MemoryStore()) {
 	const listeners: Array<(e: WorkerEvent) => void> = [];
 	const emitted: WorkerEvent[] = [];
 	const topics: string[] = [];
@@ -136,7 +135,7 @@ describe('the timeline index', () => {
 		expect(emitted).toEqual([]);
 	});
 
-	it('finds runs by their saved search texts, written with their entries, and forgets deleted ones', async () => {
+	it('finds runs by their search texts, written with their entries once they end, and forgets deleted ones', async () => {
 		const { kv, api, emit } = harness();
 		const boat = {
 			...run('a', 1),
@@ -147,9 +146,11 @@ describe('the timeline index', () => {
 		await emit({ type: 'run', run: boat });
 		await kv.set('run:b', { ...run('b', 2), status: 'succeeded' as const });
 		await emit({ type: 'run', run: { ...run('b', 2), status: 'succeeded' as const } });
-		// The text is in the entry's own record; the page's entries come without it.
+		// An ended run's text is in its entry's own record; a run under way has none stored (it is made
+		// from its record when a search wants it); the page's entries come without texts.
 		expect(await kv.keys('sx:')).toEqual([]);
-		expect((await kv.get<StoredEntry>(timelineKey({ id: 'a', createdAt: 1 })))?.searchText).toContain('a red boat');
+		expect((await kv.get<StoredEntry>(timelineKey({ id: 'b', createdAt: 2 })))?.searchText).toContain('succeeded');
+		expect((await kv.get<StoredEntry>(timelineKey({ id: 'a', createdAt: 1 })))?.searchText).toBeUndefined();
 		expect((await api.timeline({})).some((e) => 'searchText' in e)).toBe(false);
 		expect((await api.timeline({ limit: 1 })).some((e) => 'searchText' in e)).toBe(false);
 
@@ -160,13 +161,36 @@ describe('the timeline index', () => {
 		// A profile's name finds its runs, newest first.
 		expect((await api.searchRuns({ query: 'studio' })).hits.map((h) => h.id)).toEqual(['b', 'a']);
 
-		// Saved after the texts were read: kept in step.
+		// Saved after the texts were read: kept in step, and stored now that it has ended.
 		await emit({ type: 'run', run: { ...boat, status: 'succeeded' as const } });
 		expect((await api.searchRuns({ query: 'red succeeded' })).hits.map((h) => h.id)).toEqual(['a']);
+		expect((await kv.get<StoredEntry>(timelineKey({ id: 'a', createdAt: 1 })))?.searchText).toContain('a red boat');
 		await kv.set('run:a', { ...boat, status: 'succeeded' });
 		await api.deleteRuns({ ids: ['a'] });
 		expect((await api.searchRuns({ query: 'boat' })).hits).toEqual([]);
 		expect((await kv.keys(TIMELINE_KEY)).length).toBe(1);
+	});
+
+	it('finds runs under way after a reload, their texts made from their records, in their place in time', async () => {
+		const first = harness();
+		const sweep = (id: string, at: number, status: 'queued' | 'running' | 'succeeded') => ({
+			...run(id, at),
+			status,
+			prompt: { '6': { class_type: 'CLIPTextEncode', inputs: { text: `harbour at dusk ${id}` } } }
+		});
+		for (const cell of [sweep('c1', 1, 'running'), sweep('c2', 2, 'succeeded'), sweep('c3', 3, 'queued')]) {
+			await first.kv.set(`run:${cell.id}`, cell);
+			await first.emit({ type: 'run', run: cell });
+		}
+		const stored = async (id: string, at: number) => (await first.kv.get<StoredEntry>(timelineKey({ id, createdAt: at })))?.searchText;
+		expect([await stored('c1', 1), await stored('c3', 3)]).toEqual([undefined, undefined]);
+
+		const reloaded = harness(first.kv);
+		const getMany = vi.spyOn(first.kv, 'getMany');
+		expect((await reloaded.api.searchRuns({ query: 'harbour dusk' })).hits.map((h) => h.id)).toEqual(['c3', 'c2', 'c1']);
+		// Both records in one read; no entry is written for them.
+		expect(getMany.mock.calls.find(([keys]) => keys.includes('run:c1'))?.[0]).toEqual(['run:c1', 'run:c3']);
+		expect(await stored('c1', 1)).toBeUndefined();
 	});
 
 	it('answers a search asked while the list reads every entry first, with the rows of its newest hits', async () => {

@@ -13,10 +13,11 @@ import type { TimelineApi } from '../protocol/api';
 import { MODEL_RUN_KEY as MODEL_RUN, TIMELINE_KEY, WORKFLOW_RUN_KEY as WORKFLOW_RUN } from '../../core/protocol/storage-keys';
 import { planRunDeletes, searchKeyOf } from './run-deleter';
 import { readTimelineRecord, storedEntry } from '../../core/rules/timeline-record';
+import { isUnderWay } from '../../core/rules/run-under-way';
 import type { AnyRun } from '../../core/protocol/run-kernel';
-import { searchDoc } from '../rules/search-doc';
+import { searchDoc, searchDocHash } from '../rules/search-doc';
 import { parseQuery } from '../rules/search-query';
-import { SearchIndex } from './search-index';
+import { SearchIndex, type MissingText } from './search-index';
 import { StarRepo } from './star-repo';
 import { span, traced } from './search-trace';
 import type { RunSearch } from '../protocol/api';
@@ -28,13 +29,6 @@ const SOURCES = [
 ] as const;
 
 const entryOf = (run: AnyRun): TimelineEntry => (run.kind === 'workflow' ? workflowEntry(run) : modelEntry(run));
-
-/** A short hash of a run's search text: a save that changes nothing searchable writes nothing. */
-function hashOf(text: string): number {
-	let h = 0x811c9dc5;
-	for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-	return h >>> 0;
-}
 
 /** Looser than the run repo's parse on purpose: a run of another record version is still listed. */
 function isModelRun(value: unknown): value is ModelRun {
@@ -133,19 +127,27 @@ export class TimelineService {
 		return (await this.ctx.kv.getMany<unknown>(known)).flatMap((value) => readTimelineRecord(value)?.entry ?? []);
 	}
 
-	/** Runs saved before search texts were kept get theirs from their full records (the index reports them once). */
-	private async addMissingTexts(ids: readonly string[]): Promise<void> {
-		if (ids.length > 0) span(`missing texts: ${ids.length} runs`, performance.now());
-		for (const id of ids) {
-			for (const source of SOURCES) {
-				const run = source.run(await this.ctx.kv.get(source.prefix + id));
-				if (run) {
-					this.written.delete(id);
-					await this.put(run);
-					break;
-				}
+	/**
+	 * Texts stored nowhere (runs under way, entries of an older version) are made from the runs'
+	 * records, read in one go: a run under way gets its text in memory only, an ended run (an older
+	 * version's entry) gets it stored with its entry.
+	 */
+	private async addMissingTexts(missing: readonly MissingText[]): Promise<void> {
+		if (missing.length === 0) return;
+		const t = performance.now();
+		const source = (kind: MissingText['kind']) => SOURCES[kind === 'workflow' ? 0 : 1];
+		const records = await this.ctx.kv.getMany<unknown>(missing.map((m) => source(m.kind).prefix + m.id));
+		for (const [i, m] of missing.entries()) {
+			const run = source(m.kind).run(records[i]);
+			if (!run || run.id !== m.id) continue;
+			if (isUnderWay(run.status)) {
+				this.search.saved(run.id, searchDoc(run), m.key);
+				continue;
 			}
+			this.written.delete(run.id);
+			await this.put(run);
 		}
+		span(`missing texts made: ${missing.length} runs`, t);
 	}
 
 	private async deleteRuns(ids: string[]): Promise<{ deleted: string[]; kept: string[] }> {
@@ -184,20 +186,27 @@ export class TimelineService {
 	}
 
 	/**
-	 * Writes the run's entry with its search text, one record, when either changed. A run old enough
-	 * to be in a stored chunk of texts strikes the chunk out in the same transaction.
+	 * Writes the run's entry when it changed, one record; once the run has ended, with its search
+	 * text. A run under way is saved often (its status, its first output) and its text is made
+	 * only where it is wanted now, in a tab searching: the first search after a reload makes the
+	 * texts of the few runs under way from their records. A run old enough to be in a stored chunk
+	 * of texts strikes the chunk out in the same transaction.
 	 */
 	private async put(run: AnyRun): Promise<void> {
 		const entry = entryOf(run);
-		const doc = searchDoc(run);
-		const sig = `${signature(entry)}|${hashOf(doc)}`;
+		const doc = isUnderWay(run.status) ? undefined : searchDoc(run);
+		const sig = doc === undefined ? signature(entry) : `${signature(entry)}|${searchDocHash(doc)}`;
 		if (this.written.get(entry.id) === sig) return;
 		this.written.set(entry.id, sig);
 		const key = timelineKey(entry);
 		(await this.keyMap()).set(entry.id, key);
-		this.search.saved(entry.id, doc, key);
+		const text = doc ?? (this.search.holdsTexts ? searchDoc(run) : undefined);
+		if (text !== undefined) this.search.saved(entry.id, text, key);
 		const chunks = await this.search.chunksOf([key]);
-		await this.ctx.kv.setMany([[key, storedEntry(entry, doc)], ...chunks.map((chunk): [string, null] => [chunk, null])]);
+		await this.ctx.kv.setMany([
+			[key, doc === undefined ? entry : storedEntry(entry, doc)],
+			...chunks.map((chunk): [string, null] => [chunk, null])
+		]);
 	}
 
 	private async remove(id: string): Promise<void> {
