@@ -30,8 +30,6 @@ export interface KeyValueStore {
 	/** Deletes every key in one transaction: all of them or, if it fails or the page goes away, none. */
 	deleteMany(keys: string[]): Promise<void>;
 	keys(prefix?: string): Promise<string[]>;
-	/** How many keys start with `prefix`, without reading them: for 100,000 keys a tenth of the time of `keys`, or less. */
-	count(prefix: string): Promise<number>;
 	/** The first key with `from <= key <= upTo`, if any: where a range begins, without reading its records or its other keys. */
 	firstKey(from: string, upTo: string): Promise<string | undefined>;
 	entries<T>(prefix: string): Promise<Array<[string, T]>>;
@@ -97,9 +95,6 @@ export class IdbStore implements KeyValueStore {
 	}
 	keys(prefix = ''): Promise<string[]> {
 		return this.store('readonly', (s) => promisifyRequest(s.getAllKeys(IdbStore.range(prefix)))).then((ks) => ks.map(String));
-	}
-	count(prefix: string): Promise<number> {
-		return this.store('readonly', (s) => promisifyRequest(s.count(IdbStore.range(prefix))));
 	}
 	firstKey(from: string, upTo: string): Promise<string | undefined> {
 		if (upTo < from) return Promise.resolve(undefined);
@@ -173,11 +168,6 @@ export class MemoryStore implements KeyValueStore {
 	// Sorted like IndexedDB's keys, so both backends keep one contract.
 	async keys(prefix = ''): Promise<string[]> {
 		return [...this.map.keys()].filter((k) => k.startsWith(prefix)).sort();
-	}
-	async count(prefix: string): Promise<number> {
-		let n = 0;
-		for (const k of this.map.keys()) if (k.startsWith(prefix)) n++;
-		return n;
 	}
 	async firstKey(from: string, upTo: string): Promise<string | undefined> {
 		// Keys in the range share the bounds' common prefix: a cheap test before comparing strings.

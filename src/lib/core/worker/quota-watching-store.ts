@@ -167,10 +167,6 @@ export class QuotaWatchingStore implements KeyValueStore {
 		const extra = this.unsavedKeys(prefix).filter((k) => !storedSet.has(k));
 		return extra.length === 0 ? stored : [...stored, ...extra].sort();
 	}
-	async count(prefix: string): Promise<number> {
-		// Records held in memory may or may not be stored as well: only their keys can tell.
-		return this.unsavedKeys(prefix).length === 0 ? this.inner.count(prefix) : (await this.keys(prefix)).length;
-	}
 	async firstKey(from: string, upTo: string): Promise<string | undefined> {
 		const stored = await this.inner.firstKey(from, upTo);
 		let first = stored;
