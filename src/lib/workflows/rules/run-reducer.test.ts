@@ -164,6 +164,29 @@ describe('a workflow run, event by event', () => {
 		expect(interrupted.status).toBe('interrupted');
 	});
 
+	it('takes a video reported under images, as ComfyUI reports SaveVideo, for a video; an animated WebP stays a picture', () => {
+		const entry: HistoryEntry = {
+			prompt: [0, 'p1', {}, {}, ['3']],
+			outputs: {
+				'3': {
+					images: [
+						{ filename: 'rb-poster_00001_.mp4', subfolder: '', type: 'output' },
+						{ filename: 'clip_00001_.WEBM', subfolder: '', type: 'output' },
+						{ filename: 'loop_00001_.webp', subfolder: '', type: 'output' }
+					],
+					animated: [true]
+				}
+			},
+			status: { status_str: 'success', completed: true, messages: [] },
+			meta: {}
+		};
+		expect(applyHistory(fresh(), entry, 5).outputs.map((o) => [o.ref.filename, o.kind])).toEqual([
+			['rb-poster_00001_.mp4', 'video'],
+			['clip_00001_.WEBM', 'video'],
+			['loop_00001_.webp', 'image']
+		]);
+	});
+
 	it('tells an interrupted run from a cancelled one: where it stopped, with the outputs and texts of the nodes that finished', () => {
 		const entry: HistoryEntry = {
 			prompt: [0, 'p1', {}, {}, ['9', '20']],

@@ -31,9 +31,16 @@ function addCached(run: WorkflowRun, nodes: string[]): WorkflowRun {
 	return fresh.length === 0 ? run : { ...run, progress: { ...run.progress, cached: [...known, ...fresh] } };
 }
 
+/**
+ * ComfyUI 0.3.64 reports SaveVideo's and SaveWEBM's files under `images`, with `animated: [true]`
+ * (tried on the real server: `rb-poster_00001_.mp4`); only the name tells a video there. Animated
+ * WebP, GIF and PNG stay pictures: a browser shows them as images.
+ */
+const VIDEO_FILE = /\.(mp4|webm|mov|mkv|m4v)$/i;
+
 function outputsOf(nodeId: string, output: Pick<NodeOutput, 'images' | 'video' | 'audio' | 'files'>): RunOutput[] {
 	return [
-		...output.images.map((ref) => ({ nodeId, kind: 'image' as const, ref })),
+		...output.images.map((ref) => ({ nodeId, kind: VIDEO_FILE.test(ref.filename) ? ('video' as const) : ('image' as const), ref })),
 		...output.video.map((ref) => ({ nodeId, kind: 'video' as const, ref })),
 		...output.audio.map((ref) => ({ nodeId, kind: 'audio' as const, ref })),
 		...(output.files ?? []).map((ref) => ({ nodeId, kind: 'file' as const, ref }))
