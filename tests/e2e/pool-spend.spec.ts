@@ -70,6 +70,24 @@ async function pickPicture(page: Page): Promise<void> {
 	await expect(node.getByLabel(/^image: (image|file name) on the service$/)).toHaveValue(/cat\.png$/);
 }
 
+/** The pool's form filled for the local server and `cloudMember`, paid, under the cap: all but the cloud's price. */
+async function fillPool(page: Page, cloudMember: string) {
+	await page.goto(new URL('/pools', page.url()).toString());
+	await page.getByRole('button', { name: 'Add pool' }).click();
+	const form = page.getByRole('form', { name: 'New pool' });
+	await form.getByLabel('Name').fill(POOL);
+	await form
+		.getByRole('group', { name: `Member ${LOCAL}` })
+		.getByRole('checkbox', { name: LOCAL })
+		.check();
+	const member = form.getByRole('group', { name: `Member ${cloudMember}` });
+	await member.getByRole('checkbox', { name: cloudMember }).check();
+	await member.getByRole('checkbox', { name: 'Paid' }).check();
+	await form.getByLabel('Wait before paid members help (seconds)').fill('45');
+	await form.getByLabel('Spend cap (cents)').fill(String(CAP));
+	return { form, member };
+}
+
 for (const cloud of CLOUDS) {
 	test(`a paid cloud member (${cloud.surface}) helps past the threshold only up to the spend cap, says why when it does not, and the count outlives a reload @phone`, async ({
 		page,
@@ -87,19 +105,7 @@ for (const cloud of CLOUDS) {
 		await expect(page.getByRole('link', { name: new RegExp(`Connection: ${LOCAL}, Live`) })).toBeVisible();
 
 		// The pool: the local server and the cloud, paid. A paid member without a price is refused, saying so.
-		await page.goto(new URL('/pools', page.url()).toString());
-		await page.getByRole('button', { name: 'Add pool' }).click();
-		const form = page.getByRole('form', { name: 'New pool' });
-		await form.getByLabel('Name').fill(POOL);
-		await form
-			.getByRole('group', { name: `Member ${LOCAL}` })
-			.getByRole('checkbox', { name: LOCAL })
-			.check();
-		const member = form.getByRole('group', { name: `Member ${cloud.member}` });
-		await member.getByRole('checkbox', { name: cloud.member }).check();
-		await member.getByRole('checkbox', { name: 'Paid' }).check();
-		await form.getByLabel('Wait before paid members help (seconds)').fill('45');
-		await form.getByLabel('Spend cap (cents)').fill(String(CAP));
+		const { form, member } = await fillPool(page, cloud.member);
 		await form.getByRole('button', { name: 'Save pool' }).click();
 		const price = member.getByLabel('Price per run (cents)');
 		await expect(price).toHaveAccessibleDescription(
@@ -172,3 +178,63 @@ for (const cloud of CLOUDS) {
 		await release(localServer());
 	});
 }
+
+/** The demo profile: a Cloud profile on the emulator's v1 routes. */
+const CLOUD_V1 = 'Demo (local emulator)';
+
+test('a run waiting on the cloud, moved to the local server from the pool’s queue, gives its price back once; the queue view says what is counted as the card does @phone', async ({
+	page,
+	openApp,
+	emulator,
+	control
+}) => {
+	// The v1 cloud lists the jobs waiting in its queue (the managed v2 service lists none, so its lane has nothing to move).
+	test.setTimeout(120_000);
+	const phone = test.info().project.name === 'phone';
+	await openApp('/settings');
+	await addLocalServer(page, LOCAL, localServer());
+	await page.getByRole('button', { name: `Use ${LOCAL}` }).click();
+	await expect(page.getByRole('link', { name: new RegExp(`Connection: ${LOCAL}, Live`) })).toBeVisible();
+	const { form, member } = await fillPool(page, CLOUD_V1);
+	await member.getByLabel('Price per run (cents)').fill(String(PRICE));
+	await form.getByRole('button', { name: 'Save pool' }).click();
+	const card = page.getByRole('article', { name: `Pool ${POOL}` });
+	const queue = page.getByRole('region', { name: `Queue of pool ${POOL}` });
+	// The queue view says what is counted in the card's own words.
+	const counted = (cents: number) =>
+		`Paid members: about ${cents} cents committed (your price × runs sent) of a ${CAP}-cent spend cap, counted since`;
+	await expect(card).toContainText(counted(0));
+	await expect(queue).toContainText(counted(0));
+	await expect(queue).toContainText('Not a charge the service confirmed.');
+
+	// Two runs pinned to the cloud: the first is held running there, the second waits behind it. Both are counted.
+	await holdNode(emulator, { classType: 'KSampler' });
+	await openExample(page, 'Text to image');
+	await runOn(page, phone, POOL, CLOUD_V1);
+	await runOnce(page, phone);
+	await untilHeld(emulator);
+	await runOnce(page, phone);
+	await expect.poll(() => cloudRequests(control, 'POST /api/prompt')).toBe(2);
+
+	await page.goto(new URL('/pools', page.url()).toString());
+	await expect(card).toContainText(counted(CAP));
+	await expect(queue).toContainText(counted(CAP));
+	expect(await hasHorizontalScroll(page)).toBe(false);
+
+	// The person moves the waiting one to the local server: the cloud confirms its cancel, so its price is given back.
+	const waiting = queue.getByRole('region', { name: `Lane ${CLOUD_V1}` }).getByRole('listitem', { name: /^Waiting: / });
+	await expect(waiting).toHaveCount(1, { timeout: 30_000 });
+	await waiting.getByRole('combobox', { name: 'Move Text to image to' }).selectOption({ label: LOCAL });
+	await waiting.getByRole('button', { name: 'Move Text to image' }).click();
+	await expect(page.getByRole('status').filter({ hasText: `Moved to ${LOCAL}` })).toBeVisible({ timeout: 30_000 });
+	await expect(card).toContainText(counted(PRICE));
+	await expect(queue).toContainText(counted(PRICE));
+	await expect.poll(localSubmits).toBe(1);
+
+	// Given back once: the run's later word (it ended here) and a reload take nothing more off.
+	await page.reload();
+	await expect(card).toContainText(counted(PRICE));
+	await expect(queue).toContainText(counted(PRICE));
+	expect(await hasHorizontalScroll(page)).toBe(false);
+	await release(emulator);
+});
