@@ -29,6 +29,8 @@ function tab(kv: KeyValueStore, answers: Array<SubmitRunError | Promise<SubmitRu
 	const runs: WorkflowRun[] = [];
 	const handOvers: HandOverInput[] = [];
 	const cancels = { answer: 'confirmed' as 'confirmed' | 'kept' };
+	/** Whether a run its server lost is offered to the others (the worker's hand-over 'gone'); off, it stays where it ended. */
+	const reoffers = { lost: false };
 	const listeners: Array<(e: WorkerEvent) => void> = [];
 	const emit = (e: WorkerEvent) => listeners.forEach((l) => l(e));
 	const ctx = {
@@ -36,9 +38,10 @@ function tab(kv: KeyValueStore, answers: Array<SubmitRunError | Promise<SubmitRu
 		profiles: {
 			list: async () => [
 				{ id: 'home', name: 'Home GPU' },
-				{ id: 'cloud', name: 'Cloud' }
+				{ id: 'cloud', name: 'Cloud' },
+				{ id: 'cloud2', name: 'Cloud 2' }
 			],
-			get: async (id: string) => ({ id, name: id === 'cloud' ? 'Cloud' : 'Home GPU' })
+			get: async (id: string) => ({ id, name: id === 'cloud' ? 'Cloud' : id === 'cloud2' ? 'Cloud 2' : 'Home GPU' })
 		},
 		onTabTopic: () => {},
 		notifyTabs: () => {},
@@ -86,6 +89,10 @@ function tab(kv: KeyValueStore, answers: Array<SubmitRunError | Promise<SubmitRu
 		handOver: async (input) => {
 			handOvers.push(input);
 			const run = runs.find((r) => r.id === input.runId);
+			if (run && input.how === 'gone' && reoffers.lost) {
+				Object.assign(run, { movedTo: input.movedTo });
+				return ok({ ...run });
+			}
 			if (!run || input.how !== 'cancel') return fail(appError('invalid-input', 'Not in these tests.'));
 			if (cancels.answer === 'kept')
 				return fail(appError('invalid-input', 'The server kept the job, or it started before the cancel: it was not moved.'));
@@ -109,7 +116,7 @@ function tab(kv: KeyValueStore, answers: Array<SubmitRunError | Promise<SubmitRu
 		return result.ok ? { to: result.value.profileId, skipped: result.value.pool?.skipped ?? [] } : { refused: result.error };
 	};
 	const spent = async (poolId: string) => (await api.listPools({})).find((p) => p.id === poolId)!.spentCents;
-	return { api, sent, runs, handOvers, cancels, emit, send, spent };
+	return { api, sent, runs, handOvers, cancels, reoffers, emit, send, spent };
 }
 
 const prompt = { '3': { class_type: 'KSampler', inputs: { seed: 1 } } };
@@ -275,6 +282,27 @@ describe('what a run on a paid member gives back when it ends', () => {
 		tab(new IdbStore(db, 'kv')).emit({ type: 'run', run: neverAcceptedOf(lost!) });
 		await expect.poll(() => holds(new IdbStore(db, 'kv'))).toEqual([taken!.id]);
 		expect(await two.spent(id)).toBe(15);
+	});
+
+	it('a run never accepted gives its price back before it is offered to the others: at the cap, another paid member may take it', async () => {
+		const kv = new MemoryStore();
+		const w = tab(kv, [lostAnswer]);
+		w.reoffers.lost = true;
+		const twoClouds = paidPool(15, 15);
+		const id = await saved(w.api, {
+			...twoClouds,
+			members: [...twoClouds.members, { profileId: 'cloud2', weight: 1, enabled: true, paid: true, pricePerRunCents: 15 }]
+		});
+		expect(await w.send(id)).toMatchObject({ refused: { kind: 'submit', profileId: 'cloud' } });
+		expect(await w.spent(id)).toBe(15);
+		const lost = neverAcceptedOf(w.runs[0]!);
+		Object.assign(w.runs[0]!, lost);
+		w.emit({ type: 'run', run: lost });
+		// Offered to the others (Home still has five ahead): Cloud 2, within the cap once the first price is back.
+		await expect.poll(() => w.sent.map((s) => s.profileId)).toEqual(['cloud', 'cloud2']);
+		expect(w.sent[1]!.pool?.movedFrom).toMatchObject({ runId: lost.id, profileId: 'cloud', why: 'never accepted' });
+		await expect.poll(() => w.spent(id)).toBe(15);
+		expect(await holds(kv)).toEqual([w.sent[1]!.runId]);
 	});
 
 	it('a run its server took keeps its price whatever it ends as, "Never accepted" too (it was listed there once); its hold is dropped', async () => {
