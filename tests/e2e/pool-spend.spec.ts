@@ -5,6 +5,9 @@
  * sent there and its page says why in the cap's numbers. The emulator's counters say how many runs
  * the cloud was sent; a reload keeps what was counted; the person resets it. Each run carries a
  * picture picked on the local server: the cloud runs it, so the picture reached the cloud.
+ * A run waiting on the (v1) cloud that the person moves to the local server from the pool's queue
+ * gives its price back, once: the card and the queue view, which say the count in the same words,
+ * both fall by the price and stay there after a reload.
  */
 import sharp from 'sharp';
 import type { Page } from '@playwright/test';
