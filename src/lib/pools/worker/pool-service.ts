@@ -2,6 +2,7 @@
  * Pools in the worker: stores them, sends a pool's run to one member (`pool-placer.ts` chooses it),
  * says how many runs a pool takes at once, and moves runs between members (`member-moves.ts`). A
  * sent run is an ordinary run on the member's profile: the member's queue schedules it from there.
+ * A run for a paid member counts its price first (`pool-spend.ts`), and its end settles it.
  */
 import { appError, fail, ok, type Result } from '../../core/protocol/errors';
 import type { WorkflowRun } from '../../core/protocol/workflow-run';
@@ -9,6 +10,7 @@ import type { WorkerContext } from '../../core/worker/context';
 import type { Pool, PoolApi, PoolFieldErrors, PoolInput, PoolRunError, SubmitPoolRunInput } from '../protocol/pool';
 import { poolCapacity } from '../rules/pool-capacity';
 import { poolFromInput } from '../rules/pool-input';
+import { holdAtEnd } from '../rules/spend-hold';
 import { asSubmitError } from '../rules/submit-error';
 import type { SubmitRunError, SubmitRunInput } from '../../workflows';
 import { MemberDurations } from './durations';
@@ -19,7 +21,6 @@ import { PoolRepo } from './pool-repo';
 import { PoolSpend, refusedForCertain } from './pool-spend';
 import { SeenQueues } from './seen-queues';
 import { SpendHolds } from './spend-holds';
-import { holdAtEnd } from '../rules/spend-hold';
 import type { PoolRunPort } from './run-port';
 
 export type { PoolRunPort } from './run-port';
