@@ -7,10 +7,12 @@
  * picture picked on the local server: the cloud runs it, so the picture reached the cloud.
  * A run waiting on the (v1) cloud that the person moves to the local server from the pool's queue
  * gives its price back, once: the card and the queue view, which say the count in the same words,
- * both fall by the price and stay there after a reload.
+ * both fall by the price and stay there after a reload. A run whose send is cut off before it reaches
+ * the cloud (its answer lost) stays counted until polling reads it "Never accepted", then gives its
+ * price back and goes to the local server.
  */
 import sharp from 'sharp';
-import type { Page } from '@playwright/test';
+import type { Page, Route } from '@playwright/test';
 import { createEmulatorPool, type EmulatorPool } from '../../emulator/pool';
 import type { Emulator } from '../../emulator/index';
 import { expect, hasHorizontalScroll, openExample, test, type Control } from './fixtures';
@@ -240,4 +242,58 @@ test('a run waiting on the cloud, moved to the local server from the pool’s qu
 	await expect(queue).toContainText(counted(PRICE));
 	expect(await hasHorizontalScroll(page)).toBe(false);
 	await release(emulator);
+});
+
+test('a run whose send never reached the cloud reads "Never accepted" and gives its price back; the local server runs it instead @phone', async ({
+	page,
+	openApp,
+	emulator,
+	control
+}) => {
+	test.setTimeout(150_000);
+	const phone = test.info().project.name === 'phone';
+	await openApp('/settings');
+	await addLocalServer(page, LOCAL, localServer());
+	await page.getByRole('button', { name: `Use ${LOCAL}` }).click();
+	await expect(page.getByRole('link', { name: new RegExp(`Connection: ${LOCAL}, Live`) })).toBeVisible();
+	const { form, member } = await fillPool(page, CLOUD_V1);
+	await member.getByLabel('Price per run (cents)').fill(String(PRICE));
+	await form.getByRole('button', { name: 'Save pool' }).click();
+	const card = page.getByRole('article', { name: `Pool ${POOL}` });
+	await expect(card).toContainText('about 0 cents committed');
+
+	// The cloud is cut off from the moment the run is sent there (a connection reset, then nothing answers:
+	// a network failure, not a refusal): the answer is lost, and the cloud never had the job.
+	const cloud = new URL(emulator.urls.workflow).origin;
+	let dropped = 0;
+	const cutOff = async (route: Route) => {
+		if (route.request().method() === 'POST' && new URL(route.request().url()).pathname === '/api/prompt') dropped++;
+		if (dropped === 0) return route.fallback();
+		await route.abort('connectionreset');
+	};
+	const toCloud = (url: URL) => url.origin === cloud;
+	await page.context().route(toCloud, cutOff);
+	await openExample(page, 'Text to image');
+	await runOn(page, phone, POOL, CLOUD_V1);
+	await runOnce(page, phone);
+	await expect(page.getByText('The run is kept and will be checked when the service answers.')).toBeVisible();
+	expect(dropped).toBe(1);
+	// The cloud answers again: the run is read there, and it has no such job.
+	await page.context().unroute(toCloud, cutOff);
+	await page.goto(new URL('/pools', page.url()).toString());
+	await expect(card).toContainText(`about ${PRICE} cents committed`);
+
+	// Polling finds the cloud has no such job (after the submit's own grace): "Never accepted", its price given back,
+	// and the run goes to the local server.
+	await expect(card).toContainText('about 0 cents committed', { timeout: 90_000 });
+	await expect.poll(localSubmits, { timeout: 30_000 }).toBe(1);
+	expect(await cloudRequests(control, 'POST /api/prompt')).toBe(0);
+	await page.reload();
+	await expect(card).toContainText('about 0 cents committed');
+	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Runs' }).click();
+	await expect(page.getByRole('link', { name: /^Run Text to image, succeeded: .* moved from Demo \(local emulator\)$/ })).toHaveCount(1, {
+		timeout: 15_000
+	});
+	await page.getByRole('link', { name: /^Run Text to image, lost: / }).click();
+	await expect(page.getByRole('heading', { name: 'Never accepted' })).toBeVisible();
 });
