@@ -41,6 +41,8 @@ export const SWEEP_THUMBNAIL_KEY = 'sweepthumb:';
 export const POOL_KEY = 'pool:';
 /** What the pools last saw of a member's queue, `poolseen:<profile id>` (`pools/rules/member-seen.ts`): a reload keeps it. */
 export const POOL_SEEN_KEY = 'poolseen:';
+/** The price a pool counted for a run on a paid member, `poolhold:<run id>` (`pools/rules/spend-hold.ts`), until the run ends. */
+export const POOL_HOLD_KEY = 'poolhold:';
 
 // Model runs
 export const MODEL_RUN_KEY = 'modelrun:';

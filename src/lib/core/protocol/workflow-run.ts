@@ -145,3 +145,24 @@ export const EXPIRED_EXCEPTION = 'JobExpired';
 export function isExpired(run: Pick<WorkflowRun, 'status' | 'error'>): boolean {
 	return run.status === 'failed' && run.error?.exceptionType === EXPIRED_EXCEPTION;
 }
+
+/** Why a run is lost when its server has no job with its id: the submit never reached it (or was never taken). */
+export const NEVER_ACCEPTED: RunError = {
+	kind: 'lost',
+	title: 'Never accepted',
+	message: 'The server never accepted this run (it has no job with this id). Its inputs are kept: run it again.'
+};
+
+/**
+ * A run its server never took, for certain: it ended "Never accepted" and was never seen waiting or
+ * running there (a run the server once listed, then forgot, is not one).
+ */
+export function neverAccepted(run: Pick<WorkflowRun, 'status' | 'error' | 'queuedAt' | 'startedAt'>): boolean {
+	return (
+		run.status === 'lost' &&
+		run.error?.kind === NEVER_ACCEPTED.kind &&
+		run.error.title === NEVER_ACCEPTED.title &&
+		run.queuedAt === undefined &&
+		run.startedAt === undefined
+	);
+}

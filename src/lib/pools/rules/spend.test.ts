@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { committedWords, spendCheck } from './spend';
+import { committedWords, countsSpend, spendCheck, spendSentence } from './spend';
 
 describe('a run on a member, against the pool’s cap', () => {
 	it.each([
@@ -20,5 +20,22 @@ describe('what the card says was committed', () => {
 			'about 30 cents committed (your price × runs sent) of a 50-cent spend cap'
 		);
 		expect(committedWords({ spendCapCents: null, spentCents: 1 })).toBe('about 1 cent committed (your price × runs sent), no spend cap');
+	});
+});
+
+describe('the sentence the card and the queue view share', () => {
+	it('says the count, since when, and that no service confirmed it', () => {
+		expect(spendSentence({ spendCapCents: 30, spentCents: 15 }, '28/11/2026, 22:30:00')).toBe(
+			'Paid members: about 15 cents committed (your price × runs sent) of a 30-cent spend cap, counted since 28/11/2026, 22:30:00. Not a charge the service confirmed.'
+		);
+	});
+
+	it.each([
+		['a paid member', [true, false], 0, true],
+		['no paid member, nothing counted', [false], 0, false],
+		['no paid member left, a count left from one', [false], 15, true]
+	] as const)('is said for a pool with %s: %s', (_, paid, spent, said) => {
+		const members = paid.map((p, i) => ({ profileId: `m${i}`, weight: 1, enabled: true, paid: p, pricePerRunCents: p ? 15 : null }));
+		expect(countsSpend({ members, spentCents: spent })).toBe(said);
 	});
 });

@@ -34,3 +34,13 @@ export function committedWords(pool: Pick<Pool, 'spendCapCents' | 'spentCents'>)
 	const counted = `about ${pool.spentCents} ${pool.spentCents === 1 ? 'cent' : 'cents'} committed (your price × runs sent)`;
 	return pool.spendCapCents === null ? `${counted}, no spend cap` : `${counted} of a ${pool.spendCapCents}-cent spend cap`;
 }
+
+/** Whether the pool has anything to say about spend: a paid member, or a count left from one. */
+export function countsSpend(pool: Pick<Pool, 'members' | 'spentCents'>): boolean {
+	return pool.members.some((m) => m.paid) || pool.spentCents > 0;
+}
+
+/** The pool's count in one sentence, as its card and its queue view say it; `since` is when counting began, in the reader's words. */
+export function spendSentence(pool: Pick<Pool, 'spendCapCents' | 'spentCents'>, since: string): string {
+	return `Paid members: ${committedWords(pool)}, counted since ${since}. Not a charge the service confirmed.`;
+}

@@ -28,6 +28,8 @@ export interface MovesDeps {
 	savePool(pool: Pool): Promise<void>;
 	/** Runs `work` after the pool's other choices: a move reads the queues as a new run does. */
 	inTurn<T>(poolId: string, work: () => Promise<T>): Promise<T>;
+	/** A run taken off its member: the price it held there is given back when its server confirmed the cancel (or kept). */
+	settleSpend(run: WorkflowRun): Promise<void>;
 	now(): number;
 }
 
@@ -155,6 +157,8 @@ export class MemberMoves {
 			how === 'cancel' ? { runId: run.id, how, movedTo } : { runId: run.id, how, why: why ?? wentAway(fromName), movedTo };
 		const off = await this.deps.runs.handOver(handOver);
 		if (!off.ok) return off;
+		// Before the run it becomes is counted: moved off a paid member with the cancel confirmed, its price there is free again.
+		await this.deps.settleSpend(off.value);
 		const sent = await this.deps.runs.submit({
 			profileId: choice.profileId,
 			workflowId: run.workflowId,

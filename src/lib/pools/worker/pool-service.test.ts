@@ -70,7 +70,11 @@ function worker(kv: MemoryStore, members: Record<string, Member>, open: Workflow
 			handOvers.push(input);
 			steps.push(`hand over ${input.runId} (${input.how})${input.movedTo ? ` to ${input.movedTo.profileId}` : ''}`);
 			if (handOverAnswer === 'refused') return fail(appError('invalid-input', 'The server kept the job.'));
-			return ok({ ...open.find((r) => r.id === input.runId)!, status: input.how === 'cancel' ? 'cancelled' : 'lost' });
+			return ok({
+				...open.find((r) => r.id === input.runId)!,
+				status: input.how === 'cancel' ? 'cancelled' : 'lost',
+				...(input.movedTo ? { movedTo: input.movedTo } : {})
+			});
 		}
 	};
 	const service = new PoolService(ctx, port, () => 1000);

@@ -2,6 +2,7 @@
  * Pools in the worker: stores them, sends a pool's run to one member (`pool-placer.ts` chooses it),
  * says how many runs a pool takes at once, and moves runs between members (`member-moves.ts`). A
  * sent run is an ordinary run on the member's profile: the member's queue schedules it from there.
+ * A run for a paid member counts its price first (`pool-spend.ts`), and its end settles it.
  */
 import { appError, fail, ok, type Result } from '../../core/protocol/errors';
 import type { WorkflowRun } from '../../core/protocol/workflow-run';
@@ -9,6 +10,7 @@ import type { WorkerContext } from '../../core/worker/context';
 import type { Pool, PoolApi, PoolFieldErrors, PoolInput, PoolRunError, SubmitPoolRunInput } from '../protocol/pool';
 import { poolCapacity } from '../rules/pool-capacity';
 import { poolFromInput } from '../rules/pool-input';
+import { holdAtEnd } from '../rules/spend-hold';
 import { asSubmitError } from '../rules/submit-error';
 import type { SubmitRunError, SubmitRunInput } from '../../workflows';
 import { MemberDurations } from './durations';
@@ -18,6 +20,7 @@ import { readPoolQueue } from './pool-queue';
 import { PoolRepo } from './pool-repo';
 import { PoolSpend, refusedForCertain } from './pool-spend';
 import { SeenQueues } from './seen-queues';
+import { SpendHolds } from './spend-holds';
 import type { PoolRunPort } from './run-port';
 
 export type { PoolRunPort } from './run-port';
@@ -55,7 +58,12 @@ export class PoolService {
 			}
 		};
 		this.repo = new PoolRepo(ctx.kv);
-		this.spend = new PoolSpend(this.repo, async (id) => (await ctx.profiles.get(id))?.name ?? 'A deleted profile', now);
+		this.spend = new PoolSpend(
+			this.repo,
+			new SpendHolds(ctx.kv),
+			async (id) => (await ctx.profiles.get(id))?.name ?? 'A deleted profile',
+			now
+		);
 		this.durations = new MemberDurations(ctx.kv);
 		this.placer = new PoolPlacer(ctx, this.runs, this.durations);
 		this.moves = new MemberMoves({
@@ -66,11 +74,13 @@ export class PoolService {
 			pool: (id) => this.repo.get(id),
 			savePool: (pool) => this.store(pool),
 			inTurn: (poolId, work) => this.inTurn(poolId, work),
+			settleSpend: (run) => this.settleSpend(run),
 			now
 		});
 		ctx.onEmit((event) => {
 			if (event.type !== 'run') return;
 			if (event.run.status === 'succeeded') this.durations.note(event.run);
+			this.onRunEnd(event.run);
 			this.moves.onRun(event.run);
 		});
 		ctx.onTabTopic('pools-changed', () => {
@@ -110,11 +120,31 @@ export class PoolService {
 		if (!input.pool) return runs.submit(input);
 		const held = await this.spend.commit(input.pool.poolId, input.profileId);
 		if (!held.ok) return fail({ kind: 'error', error: held.error, runId: null });
-		const sent = await runs.submit(input);
-		if (held.value === null) return sent;
-		if (!sent.ok && refusedForCertain(sent.error)) await this.spend.giveBack(held.value);
+		if (held.value === null) return runs.submit(input);
+		// The run's id is chosen here, so what it holds is kept under it before anything is sent.
+		const runId = input.runId ?? crypto.randomUUID();
+		await this.spend.hold(runId, held.value);
+		const sent = await runs.submit({ ...input, runId });
+		if (!sent.ok && refusedForCertain(sent.error)) await this.spend.refused(runId, held.value);
 		await this.changed();
 		return sent;
+	}
+
+	/**
+	 * A pool run that ended settles the price it held. One that gives a price back does so in the
+	 * pool's turn, queued before anything its end sets off there (a run never accepted is offered to
+	 * the others next, and may be counted again): the cap sees the price given back first.
+	 */
+	private onRunEnd(run: WorkflowRun): void {
+		if (!run.pool) return;
+		const end = holdAtEnd(run);
+		if (end === 'open') return;
+		if (end === 'keep') void this.settleSpend(run);
+		else void this.inTurn(run.pool.poolId, () => this.settleSpend(run));
+	}
+
+	private async settleSpend(run: WorkflowRun): Promise<void> {
+		if (await this.spend.settle(run)) await this.changed();
 	}
 
 	/** How many runs the pool takes at once now (0 when it is gone): its members that are on, each one running and one waiting. */

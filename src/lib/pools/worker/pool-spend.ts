@@ -3,26 +3,26 @@
  * price to the pool's record before it is sent, in one transaction with the read that checks the
  * cap (so two tabs sending at once never pass it together), and a run its server refused for
  * certain gives the price back. A run whose answer was lost on the way stays counted: the server
- * may have taken it (it is kept, and followed).
+ * may have taken it (it is kept, and followed). What each run holds is kept until it ends
+ * (`spend-holds.ts`): a run that then reads "Never accepted", or that was moved off the member after
+ * its server confirmed the cancel before it started, gives its price back, once.
  */
 import { appError, fail, ok, type AppError, type Result } from '../../core/protocol/errors';
 import { isStorageFull } from '../../core/worker/quota';
 import type { SubmitRunError } from '../../workflows';
+import type { WorkflowRun } from '../../core/protocol/workflow-run';
 import type { Pool } from '../protocol/pool';
 import { spendCheck } from '../rules/spend';
+import { holdAtEnd, type SpendHold } from '../rules/spend-hold';
 import type { PoolRepo } from './pool-repo';
+import type { SpendHolds } from './spend-holds';
 
-/** A price counted for one run, to give back if its server refuses it. */
-export interface SpendHold {
-	poolId: string;
-	cents: number;
-	/** When counting began as the price was counted: a reset since then has already forgotten it. */
-	since: number;
-}
+export type { SpendHold } from '../rules/spend-hold';
 
 export class PoolSpend {
 	constructor(
 		private readonly repo: PoolRepo,
+		private readonly holds: SpendHolds,
 		private readonly nameOf: (profileId: string) => Promise<string>,
 		private readonly now: () => number
 	) {}
@@ -41,7 +41,7 @@ export class PoolSpend {
 					outcome = fail(appError('unavailable', check.message));
 					return null;
 				}
-				outcome = ok({ poolId, cents: check.priceCents, since: pool.spentSince });
+				outcome = ok({ poolId, profileId, cents: check.priceCents, since: pool.spentSince });
 				return { spentCents: pool.spentCents + check.priceCents, spentSince: pool.spentSince };
 			});
 			if (!after) return fail(appError('not-found', 'This pool no longer exists: choose another place to run.'));
@@ -52,8 +52,33 @@ export class PoolSpend {
 		return outcome;
 	}
 
-	/** The server refused the run: its price is no longer counted (unless counting was reset since). */
-	async giveBack(hold: SpendHold): Promise<void> {
+	/** Keeps what `runId` holds until it ends, so its end can give the price back (after a reload too). */
+	hold(runId: string, hold: SpendHold): Promise<void> {
+		return this.holds.keep(runId, hold);
+	}
+
+	/** The server refused the run for certain, as its submit answered: its price is given back and its hold dropped. */
+	async refused(runId: string, hold: SpendHold): Promise<void> {
+		await this.giveBack(hold);
+		await this.holds.drop(runId);
+	}
+
+	/**
+	 * A run that ended (or was handed over to another member): its price is given back when its end
+	 * says for certain that the server never took it or confirmed its cancel before it started (once,
+	 * whichever tab or call comes first); kept otherwise. True when this call gave a price back.
+	 */
+	async settle(run: Pick<WorkflowRun, 'id' | 'status' | 'error' | 'queuedAt' | 'startedAt' | 'movedTo'>): Promise<boolean> {
+		const end = holdAtEnd(run);
+		if (end === 'open') return false;
+		const hold = end === 'keep' ? null : await this.holds.claim(run.id);
+		if (hold) await this.giveBack(hold);
+		await this.holds.drop(run.id);
+		return hold !== null;
+	}
+
+	/** Its price is no longer counted (unless counting was reset since). */
+	private async giveBack(hold: SpendHold): Promise<void> {
 		await this.repo.changeSpend(hold.poolId, (pool) =>
 			pool.spentSince === hold.since ? { spentCents: Math.max(0, pool.spentCents - hold.cents), spentSince: pool.spentSince } : null
 		);

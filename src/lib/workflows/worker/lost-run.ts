@@ -1,6 +1,8 @@
 /** The reasons a run the server no longer knows is lost (never "cancelled"), and the lost run itself. */
 import type { RunError, WorkflowRun } from '../rules/run-record';
 
+export { NEVER_ACCEPTED } from '../../core/protocol/workflow-run';
+
 export const RESTARTED: RunError = {
 	kind: 'lost',
 	title: 'The server restarted',
@@ -11,11 +13,6 @@ export const GONE_FROM_QUEUE: RunError = {
 	title: 'Gone from the queue',
 	message:
 		'The job left the server’s queue without running: the server restarted, or it was removed elsewhere. Its inputs are kept: run it again.'
-};
-export const NEVER_ACCEPTED: RunError = {
-	kind: 'lost',
-	title: 'Never accepted',
-	message: 'The server never accepted this run (it has no job with this id). Its inputs are kept: run it again.'
 };
 
 /** A run the server no longer knows: lost, with the reason; never "cancelled". */
