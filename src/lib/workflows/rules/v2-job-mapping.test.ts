@@ -154,6 +154,17 @@ describe('every kind of v2 output reaches the run record', () => {
 	};
 	const recorded = (outputs: V2Output[], texts = new Map<string, string>()) => applyHistory(fresh(), historyOf(job({ outputs }), texts), 1);
 
+	it('a video the real proxy types as an image (its content type says video) is a video', () => {
+		const mp4: V2Output = { ...output, id: 'v.1', name: 'rb-poster_00001_.mp4', type: 'image', content_type: 'video/mp4' };
+		const kinds = new Map(recorded([mp4, output]).outputs.map((o) => [o.ref.label, o.kind]));
+		expect(kinds).toEqual(
+			new Map([
+				['rb-poster_00001_.mp4', 'video'],
+				['a.png', 'image']
+			])
+		);
+	});
+
 	it('a text output whose content was read joins the run’s text outputs, named', () => {
 		const run = recorded([text], new Map([['txt.1', 'hello']]));
 		expect(run.texts).toEqual([{ nodeId: '9', text: 'hello', name: 'preview_text' }]);

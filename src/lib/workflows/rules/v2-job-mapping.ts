@@ -68,11 +68,15 @@ export function outputRef(output: RefSource, label?: string, asFile = false): Fi
 	};
 }
 
-/** Where an output goes in a node's UI output; a text whose content is not at hand is a download. */
+/**
+ * Where an output goes in a node's UI output; a text whose content is not at hand is a download.
+ * The real proxy in front of ComfyUI 0.3.64 types SaveVideo's mp4 `image` (ComfyUI lists it under
+ * `images`), with `content_type: video/mp4`: the content type tells a video there.
+ */
 function slotOf(o: V2Output, texts: ReadonlyMap<string, string>): 'images' | 'video' | 'audio' | 'files' | 'text' {
 	switch (o.type) {
 		case 'image':
-			return 'images';
+			return o.content_type.startsWith('video/') ? 'video' : 'images';
 		case 'video':
 		case 'audio':
 			return o.type;
