@@ -323,7 +323,7 @@ export const EXECUTORS: Record<string, Executor> = {
 		const batch = images(inputs['images']);
 		const bytes = await animatedWebp(batch.frames, num(inputs['fps']), Boolean(inputs['lossless']), num(inputs['quality']));
 		const ref = await ctx.saveFile('output', str(inputs['filename_prefix']) || 'ComfyUI', 'webp', bytes, 'image/webp');
-		return { outputs: [], ui: { video: [ref], animated: [true] } };
+		return { outputs: [], ui: { images: [ref], animated: [true] } };
 	},
 	async SaveAudio(inputs, ctx) {
 		const audio = inputs['audio'] as Audio;

@@ -215,15 +215,15 @@ describe('the image edit and animation examples', () => {
 		);
 	});
 
-	it('saves a batch as an animated WebP reported under video', async () => {
+	it('saves a batch as an animated WebP listed under images, marked animated, as ComfyUI lists it', async () => {
 		const socket = await RecordingSocket.open(emu);
 		const id = (await api(emu).submit(variant(textToAnimation as ApiPrompt, { '4': { width: 64, height: 64, batch_size: 4 } }))).body[
 			'prompt_id'
 		] as string;
 		const done = await socket.untilDone(id);
 		socket.close();
-		const output = done.find((m) => m.type === 'executed')!.data['output'] as { video: Array<{ filename: string }>; animated: boolean[] };
-		expect(output).toMatchObject({ video: [{ filename: 'animation_00001_.webp', type: 'output' }], animated: [true] });
+		const output = done.find((m) => m.type === 'executed')!.data['output'] as { images: Array<{ filename: string }>; animated: boolean[] };
+		expect(output).toMatchObject({ images: [{ filename: 'animation_00001_.webp', type: 'output' }], animated: [true] });
 		const res = await fetch((await api(emu).get('/api/view?filename=animation_00001_.webp&type=output')).headers.get('location')!);
 		const meta = await sharp(new Uint8Array(await res.arrayBuffer()), { animated: true }).metadata();
 		expect([meta.format, meta.pages]).toEqual(['webp', 4]);

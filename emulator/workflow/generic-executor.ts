@@ -286,7 +286,8 @@ async function output(
 	const outputs = definition.output.map(() => undefined);
 	if (video !== undefined || classType === 'SaveWEBM') {
 		const ref = await ctx.saveFile(type, prefixOf(inputs, 'video/ComfyUI'), 'webm', await videoClip(), 'video/webm');
-		return { outputs, ui: { video: [ref], animated: [true] } };
+		// ComfyUI 0.3.64 lists a saved video under `images`, marked animated (observed: SaveVideo's mp4).
+		return { outputs, ui: { images: [ref], animated: [true] } };
 	}
 	if (audio !== undefined) {
 		const ref = await ctx.saveFile(type, prefixOf(inputs, 'audio/ComfyUI'), 'wav', wav(audio as Audio), 'audio/wav');

@@ -240,7 +240,7 @@ export class V2Jobs {
 				if (ref.type === 'input') continue;
 				const assetId = this.hooks.outputAsset(rec, ref as { type: 'output' | 'temp'; filename: string });
 				if (!assetId) continue;
-				const type = kind === 'image' && ui.animated?.[0] ? 'video' : kind;
+				const type = kind === 'image' && ui.animated?.[0] && rec.rules.animatedAsVideo ? 'video' : kind;
 				this.commit(rec, { nodeId, name: ref.filename, type, assetId });
 			}
 		}

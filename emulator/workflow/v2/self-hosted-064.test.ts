@@ -190,4 +190,18 @@ describe('self-hosted proxy in front of ComfyUI 0.3.64', () => {
 		expect(done.outputs.filter((o) => o['type'] === 'text')).toEqual([]);
 		expect(Object.keys(byNode).sort()).toEqual(['20', '9']);
 	});
+	it("types a saved video `image` with a video content type, as the real proxy did for SaveVideo's mp4 (observed, 0.3.64), where the contract says `video`", async () => {
+		const video = {
+			'1': { class_type: 'EmptyImage', inputs: { width: 64, height: 48, batch_size: 8, color: 16711680 } },
+			'2': { class_type: 'CreateVideo', inputs: { images: ['1', 0], fps: 8 } },
+			'3': { class_type: 'SaveVideo', inputs: { video: ['2', 0], filename_prefix: 'rb-poster', format: 'auto', codec: 'auto' } }
+		};
+		const typed = async (client: ReturnType<typeof proxy>) => {
+			const { body } = await client.submit<JobBody>(video);
+			const done = await pollJob(client, body, terminal, 20_000);
+			return done.outputs.map((o) => [o['type'], o['content_type']]);
+		};
+		expect(await typed(proxy())).toEqual([['image', 'video/webm']]);
+		expect(await typed(v2Client(bed.emu, 'managed'))).toEqual([['video', 'video/webm']]);
+	});
 });

@@ -33,6 +33,11 @@ export interface SurfaceRules {
 	cancelAtOnce: boolean;
 	/** Text outputs (PreviewAny) become Outputs of type `text`; the proxy drops them (observed). */
 	textOutputs: boolean;
+	/**
+	 * ComfyUI's animated `images` (SaveVideo, SaveWEBM, SaveAnimatedWEBP) are Outputs of type
+	 * `video`; the proxy types them `image`, the content type saying `video/mp4` (observed, 0.3.64).
+	 */
+	animatedAsVideo: boolean;
 }
 
 const CONTRACT = {
@@ -48,7 +53,8 @@ const CONTRACT = {
 	sameIdDedup: false,
 	proxyRoutes: false,
 	cancelAtOnce: false,
-	textOutputs: true
+	textOutputs: true,
+	animatedAsVideo: true
 } as const;
 
 export const SURFACES: Record<SurfaceName, SurfaceRules> = {
@@ -68,7 +74,8 @@ export const SURFACES: Record<SurfaceName, SurfaceRules> = {
 		sameIdDedup: true,
 		proxyRoutes: true,
 		cancelAtOnce: true,
-		textOutputs: false
+		textOutputs: false,
+		animatedAsVideo: false
 	}
 };
 
