@@ -10,6 +10,7 @@ import { axeViolations } from './axe-check';
 import { holdNode, release, untilHeld } from './holds';
 import { addProfile } from './v2-helpers';
 import { CELLS, reopenFromGridPicture, sweepProgress as progress } from './sweep-helpers';
+import textToAnimation from '../../src/lib/workflows/rules/examples/text-to-animation.json' with { type: 'json' };
 
 const SENT = `${CELLS}[data-status="queued"], ${CELLS}[data-status="running"]`;
 const IN_FLIGHT = `${CELLS}[data-status="sending"], ${SENT}`;
@@ -303,4 +304,71 @@ test('a sweep of a workflow with two output nodes shows the one picked for the g
 	await page.reload();
 	await expect(shown).toHaveValue('7');
 	await expect(grid.getByRole('img', { name: 'Output' })).toHaveCount(2);
+});
+
+/** The demo's animation workflow saving a real video (SaveWEBM: the emulator's VP9 WebM) instead of an animated WebP. */
+function textToVideo(): Buffer {
+	const prompt = structuredClone(textToAnimation) as Record<string, { class_type: string; inputs: Record<string, unknown> }>;
+	prompt['4']!.inputs['batch_size'] = 2;
+	prompt['7'] = { class_type: 'SaveWEBM', inputs: { images: ['6', 0], filename_prefix: 'video/sweep', codec: 'vp9', fps: 6, crf: 32 } };
+	return Buffer.from(JSON.stringify(prompt));
+}
+
+test('a video sweep keeps a poster of every cell: the grid shows them once the videos are freed, fetching none, and plays one on demand @phone', async ({
+	page,
+	openApp,
+	control
+}) => {
+	test.setTimeout(90_000);
+	await openApp('/workflows');
+	await page
+		.getByLabel('Workflow file to import')
+		.setInputFiles({ name: 'Text to video.json', mimeType: 'application/json', buffer: textToVideo() });
+	await expect(page.getByRole('heading', { level: 1 })).toHaveText('Text to video');
+	await startSeedByCfgSweep(page, '1..2', '4, 6', 4);
+	await expect(progress(page)).toHaveText('Finished: 4 of 4 done', { timeout: 30_000 });
+
+	// The storage page counts a poster of every cell (made in the worker as each cell ends).
+	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+	await expect(page).toHaveURL(/\/settings$/);
+	const held = page.getByRole('table', { name: 'Sweeps on this device' }).getByRole('row', { name: /Text to video/ });
+	await expect(async () => {
+		await page.reload();
+		await expect(held).toContainText('4 posters', { timeout: 2_000 });
+	}).toPass({ timeout: 20_000 });
+	await expect(held).toContainText('0 thumbnails');
+	await expect(held).toContainText('4 cached outputs');
+	expect(Number(await held.locator('[data-poster-bytes]').getAttribute('data-poster-bytes'))).toBeGreaterThan(0);
+
+	// Freeing the videos leaves the posters: the grid shows every cell from them, asking the server for nothing.
+	await held.getByRole('button', { name: 'Free the sweep Text to video' }).click();
+	const confirm = page.getByRole('dialog', { name: 'Free the sweep “Text to video”?' });
+	await expect(confirm.getByRole('checkbox', { name: /Also remove its 4 posters/ })).not.toBeChecked();
+	await confirm.getByRole('button', { name: /^Free \d/ }).click();
+	await expect(held).toContainText('0 cached outputs (0 B)');
+	await expect(held).toContainText('4 posters');
+	const readsBefore = await outputReads(control);
+	await held.getByRole('link', { name: 'Text to video' }).click();
+	const grid = page.getByRole('region', { name: 'Sweep grid' });
+	const posters = grid.getByRole('img', { name: 'Video poster' });
+	await expect(posters).toHaveCount(4);
+	// Real frames of the video, at most 256 px a side (the emulator's clip is 160 x 90).
+	await expect
+		.poll(() =>
+			posters.evaluateAll((imgs) =>
+				imgs.map((img) => `${(img as HTMLImageElement).naturalWidth}x${(img as HTMLImageElement).naturalHeight}`)
+			)
+		)
+		.toEqual(['160x90', '160x90', '160x90', '160x90']);
+	await expect(grid.getByRole('button', { name: /^Play the video: / })).toHaveCount(4);
+	await expect(grid.locator('video')).toHaveCount(0);
+	expect(await outputReads(control), 'the grid shows the posters, fetching no video').toBe(readsBefore);
+
+	// A tap on a play mark fetches that one video and plays it in its cell.
+	const cell = page.getByRole('cell', { name: 'seed 2, cfg 6' });
+	await cell.getByRole('button', { name: /^Play the video: / }).click();
+	await expect(cell.locator('video')).toHaveCount(1);
+	await expect.poll(() => cell.locator('video').evaluate((v) => (v as HTMLVideoElement).readyState)).toBeGreaterThanOrEqual(2);
+	expect(await outputReads(control), 'only the video asked for').toBe(readsBefore + 1);
+	await expect(posters).toHaveCount(3);
 });
