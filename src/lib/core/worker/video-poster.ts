@@ -1,12 +1,13 @@
 /**
  * A video's poster, made in the worker: its first frame, longest side at most 256 px, as WebP, like
- * an image's thumbnail (`thumbnail.ts`). A worker has no <video> element, so a WebM's first frame is
- * found in its bytes (`protocol/video/webm-first-frame.ts`) and decoded with WebCodecs (decision
+ * an image's thumbnail (`thumbnail.ts`). A worker has no <video> element, so a WebM's or an MP4's
+ * first frame is found in its bytes (`protocol/video/`) and decoded with WebCodecs (decision
  * 0064); an animated image saved as a video (ComfyUI's animated WebP) is decoded as a picture, whose
  * first frame is the poster. Anything else is an error value that says why: nothing throws.
  */
 import { appError, fail, ok, type Result } from '../protocol/errors';
-import { webmFirstFrame } from '../protocol/video/webm-first-frame';
+import { mp4FirstFrame } from '../protocol/video/mp4-first-frame';
+import { webmFirstFrame, type EncodedFirstFrame, type FirstFrameProblem } from '../protocol/video/webm-first-frame';
 import { posterSize } from '../rules/thumbnail-size';
 import { decoderConfig, type DecoderConfig } from '../rules/video-decoder-config';
 
@@ -70,9 +71,18 @@ async function decodeOne(config: DecoderConfig, frame: Uint8Array): Promise<Resu
 	});
 }
 
-async function webmPoster(video: Blob): Promise<Result<Blob>> {
-	const head = new Uint8Array(await video.slice(0, HEAD_BYTES).arrayBuffer());
-	const first = webmFirstFrame(head);
+type FirstFrame = { ok: true; value: EncodedFirstFrame } | { ok: false; error: FirstFrameProblem };
+
+/** A WebM's tracks and first frame are at its start; an MP4's index (`moov`) may be at its end, so it is read by its box headers. */
+async function firstFrame(video: Blob, container: 'webm' | 'mp4'): Promise<FirstFrame> {
+	if (container === 'mp4') {
+		return mp4FirstFrame({ size: video.size, slice: async (start, end) => new Uint8Array(await video.slice(start, end).arrayBuffer()) });
+	}
+	return webmFirstFrame(new Uint8Array(await video.slice(0, HEAD_BYTES).arrayBuffer()));
+}
+
+async function videoPoster(video: Blob, container: 'webm' | 'mp4'): Promise<Result<Blob>> {
+	const first = await firstFrame(video, container);
 	if (!first.ok) return fail(appError('bad-response', first.error.message));
 	const config = decoderConfig(first.value);
 	if (!config.ok) return fail(appError('unknown', config.message));
@@ -107,9 +117,8 @@ async function picturePoster(picture: Blob): Promise<Result<Blob>> {
 export async function makePoster(video: Blob): Promise<Result<Blob>> {
 	try {
 		const container = videoContainer(new Uint8Array(await video.slice(0, 16).arrayBuffer()));
-		if (container === 'webm') return await webmPoster(video);
+		if (container === 'webm' || container === 'mp4') return await videoPoster(video, container);
 		if (container === 'picture') return await picturePoster(video);
-		if (container === 'mp4') return fail(appError('unknown', 'Posters are not made of MP4 videos yet.'));
 		return fail(appError('bad-response', 'This output is not a video this app can read.'));
 	} catch (error) {
 		return fail(appError('unknown', `The poster could not be made (${String(error)}).`));
