@@ -214,6 +214,23 @@ describe('a workflow run, event by event', () => {
 		expect(removedWhileWaiting.status).toBe('cancelled');
 	});
 
+	it.each([
+		{ what: "a local ComfyUI's SaveWEBM under images (animated)", filename: 'ComfyUI_00001_.webm', kind: 'video' },
+		{ what: "a local ComfyUI's SaveVideo under images", filename: 'video/ComfyUI_00001_.MP4', kind: 'video' },
+		{ what: 'an animated WebP stays a picture', filename: 'ComfyUI_00001_.webp', kind: 'image' },
+		{ what: 'a PNG', filename: 'ComfyUI_00001_.png', kind: 'image' }
+	])('reads an output listed under images by its file: $what is a $kind', ({ filename, kind }) => {
+		const entry: HistoryEntry = {
+			prompt: [0, 'p1', {}, {}, ['9']],
+			outputs: { '9': { images: [{ filename, subfolder: '', type: 'output' }], animated: [true] } },
+			status: { status_str: 'success', completed: true, messages: [] },
+			meta: {}
+		};
+		expect(applyHistory(fresh(), entry, 5).outputs.map((o) => o.kind)).toEqual([kind]);
+		const executed = { ...ev.executed, output: { ...ev.executed.output, images: [{ filename, subfolder: '', type: 'output' as const }] } };
+		expect(play(fresh(), [ev.start, executed]).outputs.map((o) => o.kind)).toEqual([kind]);
+	});
+
 	it('keeps a text output from executed once, however often it is told', () => {
 		const executed = {
 			type: 'executed' as const,

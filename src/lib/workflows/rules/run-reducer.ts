@@ -31,9 +31,15 @@ function addCached(run: WorkflowRun, nodes: string[]): WorkflowRun {
 	return fresh.length === 0 ? run : { ...run, progress: { ...run.progress, cached: [...known, ...fresh] } };
 }
 
+/**
+ * A local ComfyUI reports SaveWEBM's and SaveVideo's files under `images` (with `animated: [true]`);
+ * the cloud service under `video`. A file with a video's name is a video wherever it is listed.
+ */
+const VIDEO_FILE = /\.(webm|mp4|m4v|mov|mkv)$/i;
+
 function outputsOf(nodeId: string, output: Pick<NodeOutput, 'images' | 'video' | 'audio' | 'files'>): RunOutput[] {
 	return [
-		...output.images.map((ref) => ({ nodeId, kind: 'image' as const, ref })),
+		...output.images.map((ref) => ({ nodeId, kind: VIDEO_FILE.test(ref.filename) ? ('video' as const) : ('image' as const), ref })),
 		...output.video.map((ref) => ({ nodeId, kind: 'video' as const, ref })),
 		...output.audio.map((ref) => ({ nodeId, kind: 'audio' as const, ref })),
 		...(output.files ?? []).map((ref) => ({ nodeId, kind: 'file' as const, ref }))
