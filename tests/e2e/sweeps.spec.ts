@@ -372,3 +372,50 @@ test('a video sweep keeps a poster of every cell: the grid shows them once the v
 	expect(await outputReads(control), 'only the video asked for').toBe(readsBefore + 1);
 	await expect(posters).toHaveCount(3);
 });
+
+test('a video this browser cannot read gets no poster: its cell says so in words, never a broken picture, and nothing throws', async ({
+	page,
+	context,
+	openApp
+}) => {
+	test.setTimeout(90_000);
+	// The service's videos arrive as bytes that are no video at all. (An error escaping the app fails the test: the fixtures watch.)
+	await context.route(/\/view\?.*filename=[^&]*\.webm/, (route) =>
+		route.fulfill({ status: 200, contentType: 'video/webm', body: Buffer.from('these bytes are not a video') })
+	);
+	await openApp('/workflows');
+	await page
+		.getByLabel('Workflow file to import')
+		.setInputFiles({ name: 'Text to video.json', mimeType: 'application/json', buffer: textToVideo() });
+	await expect(page.getByRole('heading', { level: 1 })).toHaveText('Text to video');
+	await startSeedByCfgSweep(page, '1..2', '4', 2);
+	await expect(progress(page)).toHaveText('Finished: 2 of 2 done', { timeout: 30_000 });
+	const grid = page.getByRole('region', { name: 'Sweep grid' });
+	// While the bytes are cached, the cell tries them as a video and says it cannot play them.
+	await expect(grid.getByText('This video cannot be played in this browser.')).toHaveCount(2);
+
+	// Freed, each cell says in words why it has no poster (the note is kept as the cell ends, so a reload finds it).
+	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+	await expect(page).toHaveURL(/\/settings$/);
+	const held = page.getByRole('table', { name: 'Sweeps on this device' }).getByRole('row', { name: /Text to video/ });
+	await held.getByRole('button', { name: 'Free the sweep Text to video' }).click();
+	await page
+		.getByRole('dialog', { name: 'Free the sweep “Text to video”?' })
+		.getByRole('button', { name: /^Free \d/ })
+		.click();
+	await expect(held).toContainText('0 cached outputs (0 B)');
+	await expect(held).not.toContainText('poster');
+	await held.getByRole('link', { name: 'Text to video' }).click();
+	await expect(page).toHaveURL(/\/sweeps\//);
+	await expect(async () => {
+		await page.reload();
+		await expect(grid.getByText(/^No poster for this video: /)).toHaveCount(2, { timeout: 2_000 });
+	}).toPass({ timeout: 20_000 });
+	await expect(grid.getByText('No poster for this video: This output is not a video this app can read.').first()).toBeVisible();
+	await expect(grid.getByRole('img')).toHaveCount(0);
+
+	// Asked to play, it says so too.
+	const cell = page.getByRole('cell', { name: 'seed 1, cfg 4' });
+	await cell.getByRole('button', { name: /^Play the video: / }).click();
+	await expect(cell.getByText('This video cannot be played in this browser.')).toBeVisible();
+});
