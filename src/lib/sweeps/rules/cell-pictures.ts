@@ -5,7 +5,7 @@
  * a thumbnail is kept of that output when it is an image and a poster (a still of its first frame)
  * when it is a video, so the grid still shows the cell once the output is gone (a sound or a text
  * needs none: the run record keeps texts, and the grid shows a stand-in for sounds); the picture
- * draws it when it is an image, else the run's first image.
+ * draws it when it is an image (a video's poster when it has one), else the run's first image.
  */
 import type { MediaKind } from '../../core/protocol/model-run';
 import { shownOutput } from '../../core/rules/cell-output';

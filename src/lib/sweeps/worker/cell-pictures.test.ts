@@ -198,6 +198,15 @@ describe("a sweep's cell pictures", () => {
 			expect((await p.made.holding(sweep())).posters, 'a note is no poster').toEqual({ count: 0, bytes: 0 });
 		});
 
+		it('is drawn in the exported picture from its poster, and from the run’s first image while it has none', async () => {
+			const p = pictures([video('12'), image('9')]);
+			p.cache.set('r0:0', p.full('r0:0'));
+			p.cache.set('r0:1', p.full('r0:1'));
+			expect(await (await p.made.pictureImage(sweep(), sweep().cells[0]!))?.text()).toBe('full r0:1');
+			await p.made.keep(sweep(), sweep().cells[0]!, false);
+			expect(await (await p.made.pictureImage(sweep(), sweep().cells[0]!))?.text()).toBe('poster of full r0:0');
+		});
+
 		it('counts posters apart from thumbnails, and frees both as one', async () => {
 			const p = pictures([video('12'), image('9')]);
 			for (const key of ['r0:0', 'r0:1', 'r1:0', 'r1:1']) p.cache.set(key, p.full(key));

@@ -120,13 +120,20 @@ export class CellPictures {
 		return outputs ? this.cached(sweep, runId, output, outputs) : null;
 	}
 
-	/** The image the exported grid picture draws for a cell: its thumbnail when it is of that image (the picture's cells are at most its size), else the output. */
+	/**
+	 * The image the exported grid picture draws for a cell: a video cell's poster, as the grid shows
+	 * it; else its thumbnail when it is of that image (the picture's cells are at most its size), else the output.
+	 */
 	async pictureImage(sweep: SweepRecord, cell: SweepCell): Promise<Blob | null> {
 		const runId = cell.runId;
 		const outputs = runId ? await this.outputsOf(sweep, runId) : null;
-		const output = outputs ? pictureIndex(outputs, sweep.shownSource ?? null) : -1;
-		if (!runId || !outputs || output < 0) return null;
+		if (!runId || !outputs) return null;
 		const thumbnail = await this.thumbnails.get(sweep.id, cell.index);
+		const kept = keptPicture(outputs, sweep.shownSource ?? null);
+		const poster = kept?.as === 'poster' && thumbnail?.runId === runId && thumbnail.output === kept.output && 'picture' in thumbnail;
+		if (poster) return thumbnail.picture;
+		const output = pictureIndex(outputs, sweep.shownSource ?? null);
+		if (output < 0) return null;
 		if (thumbnail?.runId === runId && thumbnail.output === output && 'picture' in thumbnail) return thumbnail.picture;
 		return (await this.cached(sweep, runId, output, outputs)) ?? (await this.fetched(sweep, runId, output));
 	}
