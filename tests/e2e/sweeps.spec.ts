@@ -373,6 +373,51 @@ test('a video sweep keeps a poster of every cell: the grid shows them once the v
 	await expect(posters).toHaveCount(3);
 });
 
+test("a sweep of the demo's animation (an animated WebP saved as a video) shows pictures, and posters of their first frames once freed @phone", async ({
+	page,
+	openApp,
+	control
+}) => {
+	test.setTimeout(90_000);
+	await openApp('/');
+	await openExample(page, 'Text to animation');
+	await startSeedByCfgSweep(page, '1..2', '4', 2);
+	await expect(progress(page)).toHaveText('Finished: 2 of 2 done', { timeout: 30_000 });
+	const grid = page.getByRole('region', { name: 'Sweep grid' });
+	// A picture to a browser, not a <video> that cannot play it.
+	const outputs = grid.getByRole('img', { name: 'Output' });
+	await expect(outputs).toHaveCount(2);
+	await expect.poll(() => outputs.evaluateAll((imgs) => imgs.filter((img) => (img as HTMLImageElement).naturalWidth > 0).length)).toBe(2);
+	await expect(grid.locator('video')).toHaveCount(0);
+
+	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+	await expect(page).toHaveURL(/\/settings$/);
+	const held = page.getByRole('table', { name: 'Sweeps on this device' }).getByRole('row', { name: /Text to animation/ });
+	await expect(async () => {
+		await page.reload();
+		await expect(held).toContainText('2 posters', { timeout: 2_000 });
+	}).toPass({ timeout: 20_000 });
+	await held.getByRole('button', { name: 'Free the sweep Text to animation' }).click();
+	await page
+		.getByRole('dialog', { name: 'Free the sweep “Text to animation”?' })
+		.getByRole('button', { name: /^Free \d/ })
+		.click();
+	await expect(held).toContainText('0 cached outputs (0 B)');
+	const readsBefore = await outputReads(control);
+	await held.getByRole('link', { name: 'Text to animation' }).click();
+	const posters = grid.getByRole('img', { name: 'Video poster' });
+	await expect(posters).toHaveCount(2);
+	// The demo's 256 px frames, kept at their size.
+	await expect
+		.poll(() =>
+			posters.evaluateAll((imgs) =>
+				imgs.map((img) => `${(img as HTMLImageElement).naturalWidth}x${(img as HTMLImageElement).naturalHeight}`)
+			)
+		)
+		.toEqual(['256x256', '256x256']);
+	expect(await outputReads(control), 'the grid shows the posters, fetching no animation').toBe(readsBefore);
+});
+
 test('a video this browser cannot read gets no poster: its cell says so in words, never a broken picture, and nothing throws', async ({
 	page,
 	context,
