@@ -9,7 +9,7 @@ import { E2E_TIMINGS, expect, hasHorizontalScroll, openExample, test, workflowCo
 import { axeViolations } from './axe-check';
 import { holdNode, release, untilHeld } from './holds';
 import { addProfile } from './v2-helpers';
-import { CELLS, reopenFromGridPicture, sweepProgress as progress } from './sweep-helpers';
+import { CELLS, reopenFromGridPicture, sweepOnStoragePage, sweepProgress as progress } from './sweep-helpers';
 import textToAnimation from '../../src/lib/workflows/rules/examples/text-to-animation.json' with { type: 'json' };
 
 const SENT = `${CELLS}[data-status="queued"], ${CELLS}[data-status="running"]`;
@@ -98,15 +98,7 @@ test('a 3 x 4 seed x CFG sweep fills its grid live and shows in the timeline as 
 	await reopenFromGridPicture(page, 'Finished: 12 of 12 done');
 
 	// The storage page lists the sweep with a thumbnail of every cell; freeing it leaves the grid whole, drawn from them.
-	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
-	// The link's navigation is the app's own: a reload before it lands reloads the sweep page instead.
-	await expect(page).toHaveURL(/\/settings$/);
-	const held = page.getByRole('table', { name: 'Sweeps on this device' }).getByRole('row', { name: /Text to image/ });
-	// Thumbnails are made in the worker as cells end: the page's figures are read as it opens.
-	await expect(async () => {
-		await page.reload();
-		await expect(held).toContainText('12 thumbnails', { timeout: 2_000 });
-	}).toPass({ timeout: 20_000 });
+	const held = await sweepOnStoragePage(page, 'Text to image', '12 thumbnails');
 	await expect(held).toContainText('12 cached outputs');
 	if (test.info().project.name === 'phone') expect(await hasHorizontalScroll(page), 'the list of sweeps fits a phone').toBe(false);
 	expect(Number(await held.locator('[data-thumbnail-bytes]').getAttribute('data-thumbnail-bytes'))).toBeGreaterThan(0);
@@ -329,13 +321,7 @@ test('a video sweep keeps a poster of every cell: the grid shows them once the v
 	await expect(progress(page)).toHaveText('Finished: 4 of 4 done', { timeout: 30_000 });
 
 	// The storage page counts a poster of every cell (made in the worker as each cell ends).
-	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
-	await expect(page).toHaveURL(/\/settings$/);
-	const held = page.getByRole('table', { name: 'Sweeps on this device' }).getByRole('row', { name: /Text to video/ });
-	await expect(async () => {
-		await page.reload();
-		await expect(held).toContainText('4 posters', { timeout: 2_000 });
-	}).toPass({ timeout: 20_000 });
+	const held = await sweepOnStoragePage(page, 'Text to video', '4 posters');
 	await expect(held).toContainText('0 thumbnails');
 	await expect(held).toContainText('4 cached outputs');
 	expect(Number(await held.locator('[data-poster-bytes]').getAttribute('data-poster-bytes'))).toBeGreaterThan(0);
@@ -390,13 +376,7 @@ test("a sweep of the demo's animation (an animated WebP saved as a video) shows 
 	await expect.poll(() => outputs.evaluateAll((imgs) => imgs.filter((img) => (img as HTMLImageElement).naturalWidth > 0).length)).toBe(2);
 	await expect(grid.locator('video')).toHaveCount(0);
 
-	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
-	await expect(page).toHaveURL(/\/settings$/);
-	const held = page.getByRole('table', { name: 'Sweeps on this device' }).getByRole('row', { name: /Text to animation/ });
-	await expect(async () => {
-		await page.reload();
-		await expect(held).toContainText('2 posters', { timeout: 2_000 });
-	}).toPass({ timeout: 20_000 });
+	const held = await sweepOnStoragePage(page, 'Text to animation', '2 posters');
 	await held.getByRole('button', { name: 'Free the sweep Text to animation' }).click();
 	await page
 		.getByRole('dialog', { name: 'Free the sweep “Text to animation”?' })
@@ -440,9 +420,7 @@ test('a video this browser cannot read gets no poster: its cell says so in words
 	await expect(grid.getByText('This video cannot be played in this browser.')).toHaveCount(2);
 
 	// Freed, each cell says in words why it has no poster (the note is kept as the cell ends, so a reload finds it).
-	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
-	await expect(page).toHaveURL(/\/settings$/);
-	const held = page.getByRole('table', { name: 'Sweeps on this device' }).getByRole('row', { name: /Text to video/ });
+	const held = await sweepOnStoragePage(page, 'Text to video', '2 cached outputs');
 	await held.getByRole('button', { name: 'Free the sweep Text to video' }).click();
 	await page
 		.getByRole('dialog', { name: 'Free the sweep “Text to video”?' })

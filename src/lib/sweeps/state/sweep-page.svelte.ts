@@ -88,43 +88,40 @@ export class SweepPageStore {
 	 * forgot them), or why a video has no poster. Read once per page; the page's going revokes them.
 	 */
 	cellPicture(cell: SweepCell, output: number): Promise<Result<CellShown>> {
-		const sweep = this.sweep;
-		if (!sweep || !cell.runId || output < 0) return Promise.resolve(fail(appError('not-found', 'This cell has no output to show.')));
-		const key = `${cell.index}:${cell.runId}:${output}`;
-		let pending = this.pictures.get(key);
-		if (!pending) {
-			pending = workerApi()
-				.sweepCellPicture({ id: sweep.id, cell: cell.index, output })
-				.then((shown): Result<CellShown> => {
-					if (!shown) return fail(appError('not-found', 'This output is no longer on this device or its server.'));
-					if (this.disposed) return fail(appError('cancelled', 'The page that asked for this output is gone.'));
-					if (shown.from === 'no-poster') return ok(shown);
-					return ok({ url: URL.createObjectURL(shown.picture), from: shown.from });
-				})
-				.catch((error: unknown) => fail(appError('unknown', `This output could not be read: ${String(error)}`)));
-			void pending.then((r) => !r.ok && this.pictures.delete(key));
-			this.pictures.set(key, pending);
-		}
-		return pending;
+		return this.readOnce(this.pictures, cell, output, 'output', async (sweep) => {
+			const shown = await workerApi().sweepCellPicture({ id: sweep.id, cell: cell.index, output });
+			if (!shown) return fail(appError('not-found', 'This output is no longer on this device or its server.'));
+			if (this.disposed) return fail(appError('cancelled', 'The page that asked for this output is gone.'));
+			return ok(shown.from === 'no-poster' ? shown : { url: URL.createObjectURL(shown.picture), from: shown.from });
+		});
 	}
 
 	/** An object URL of a cell's video itself, asked for by a tap on its poster: from the cache, else its server. */
 	cellVideo(cell: SweepCell, output: number): Promise<Result<string>> {
+		return this.readOnce(this.videos, cell, output, 'video', async (sweep) => {
+			const video = await workerApi().sweepCellVideo({ id: sweep.id, cell: cell.index, output });
+			if (!video) return fail(appError('not-found', 'This video is no longer on this device or its server.'));
+			if (this.disposed) return fail(appError('cancelled', 'The page that asked for this video is gone.'));
+			return ok(URL.createObjectURL(video));
+		});
+	}
+
+	/** One read per cell output while it succeeds (a failure is asked again next time), kept in `reads`. */
+	private readOnce<T>(
+		reads: Map<string, Promise<Result<T>>>,
+		cell: SweepCell,
+		output: number,
+		what: 'output' | 'video',
+		read: (sweep: SweepRecord) => Promise<Result<T>>
+	): Promise<Result<T>> {
 		const sweep = this.sweep;
-		if (!sweep || !cell.runId || output < 0) return Promise.resolve(fail(appError('not-found', 'This cell has no video to play.')));
+		if (!sweep || !cell.runId || output < 0) return Promise.resolve(fail(appError('not-found', `This cell has no ${what} to show.`)));
 		const key = `${cell.index}:${cell.runId}:${output}`;
-		let pending = this.videos.get(key);
+		let pending = reads.get(key);
 		if (!pending) {
-			pending = workerApi()
-				.sweepCellVideo({ id: sweep.id, cell: cell.index, output })
-				.then((video): Result<string> => {
-					if (!video) return fail(appError('not-found', 'This video is no longer on this device or its server.'));
-					if (this.disposed) return fail(appError('cancelled', 'The page that asked for this video is gone.'));
-					return ok(URL.createObjectURL(video));
-				})
-				.catch((error: unknown) => fail(appError('unknown', `This video could not be read: ${String(error)}`)));
-			void pending.then((r) => !r.ok && this.videos.delete(key));
-			this.videos.set(key, pending);
+			pending = read(sweep).catch((error: unknown) => fail(appError('unknown', `This ${what} could not be read: ${String(error)}`)));
+			void pending.then((r) => !r.ok && reads.delete(key));
+			reads.set(key, pending);
 		}
 		return pending;
 	}

@@ -4,6 +4,8 @@
  * only the start of the file is read (Tracks sit before the first Cluster, and a video's first block
  * is a key frame), so the caller hands over a prefix. Lacing is not followed (video blocks are not laced).
  */
+import { vint } from './ebml-vint';
+
 export interface EncodedFirstFrame {
 	/** Matroska's CodecID: `V_VP8`, `V_VP9`, `V_AV1`, `V_MPEG4/ISO/AVC`, ... */
 	codecId: string;
@@ -46,22 +48,6 @@ interface Header {
 	start: number;
 	/** null: "unknown" size. */
 	size: number | null;
-}
-
-function vint(b: Uint8Array, at: number, keepMarker: boolean): { length: number; value: number | null } | null {
-	const first = b[at];
-	if (first === undefined || first === 0) return null;
-	const length = Math.clz32(first) - 23;
-	if (at + length > b.length) return null;
-	let value = keepMarker ? first : first & (0xff >> length);
-	let allOnes = value === 0xff >> length;
-	for (let i = 1; i < length; i++) {
-		value = value * 256 + b[at + i]!;
-		if (b[at + i] !== 0xff) allOnes = false;
-	}
-	if (keepMarker && length > 4) return null;
-	if (!keepMarker && allOnes) return { length, value: null };
-	return value > Number.MAX_SAFE_INTEGER ? null : { length, value };
 }
 
 function header(b: Uint8Array, at: number): Header | null {
