@@ -51,6 +51,7 @@ function pictures(outputs: RunOutput[] = [image('9'), image('7')]) {
 		async (blob) => ok(new Blob([`thumb of ${await blob.text()}`])),
 		async (blob) => {
 			const text = await blob.text();
+			if (text.includes('slow')) return fail(appError('timeout', 'The video took too long to decode for a poster.'));
 			return text.includes('undecodable') ? fail(appError('unknown', 'Its codec is not read here.')) : ok(new Blob([`poster of ${text}`]));
 		}
 	);
@@ -205,6 +206,13 @@ describe("a sweep's cell pictures", () => {
 			expect(await (await p.made.pictureImage(sweep(), sweep().cells[0]!))?.text()).toBe('full r0:1');
 			await p.made.keep(sweep(), sweep().cells[0]!, false);
 			expect(await (await p.made.pictureImage(sweep(), sweep().cells[0]!))?.text()).toBe('poster of full r0:0');
+		});
+
+		it('keeps no note when the decoder only ran out of time: the next look tries again', async () => {
+			const p = pictures([video('12')]);
+			p.cache.set('r0:0', new Blob(['slow video']));
+			await p.made.keep(sweep(), sweep().cells[0]!, false);
+			expect(await p.made.thumbnails.get('s1', 0)).toBeNull();
 		});
 
 		it('counts posters apart from thumbnails, and frees both as one', async () => {

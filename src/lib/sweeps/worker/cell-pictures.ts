@@ -68,8 +68,8 @@ export class CellPictures {
 		if (!bytes) return;
 		const poster = kept.as === 'poster';
 		const picture = poster ? await this.posterOf(bytes) : await this.thumbnailOf(bytes);
-		// A video with no poster keeps why; an image that cannot be read is tried again next time.
-		if (!picture.ok && !poster) return;
+		// A video with no poster keeps why; an image that cannot be read, or a decoder that ran out of time, is tried again next time.
+		if (!picture.ok && (!poster || picture.error.kind === 'timeout')) return;
 		const record = !picture.ok
 			? { runId, output, noPoster: picture.error.message }
 			: { runId, output, picture: picture.value, ...(poster ? { poster: true as const } : {}) };
