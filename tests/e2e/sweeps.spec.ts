@@ -9,6 +9,7 @@ import { E2E_TIMINGS, expect, hasHorizontalScroll, openExample, test, workflowCo
 import { axeViolations } from './axe-check';
 import { holdNode, release, untilHeld } from './holds';
 import { addProfile } from './v2-helpers';
+import { addLocalProfile } from './local-helpers';
 import { CELLS, reopenFromGridPicture, sweepOnStoragePage, sweepProgress as progress } from './sweep-helpers';
 import textToAnimation from '../../src/lib/workflows/rules/examples/text-to-animation.json' with { type: 'json' };
 
@@ -396,6 +397,29 @@ test("a sweep of the demo's animation (an animated WebP saved as a video) shows 
 		)
 		.toEqual(['256x256', '256x256']);
 	expect(await outputReads(control), 'the grid shows the posters, fetching no animation').toBe(readsBefore);
+});
+
+test('on a local ComfyUI, which lists a saved video under images, a video sweep keeps posters too', async ({
+	page,
+	openApp,
+	emulator,
+	control
+}) => {
+	test.setTimeout(90_000);
+	await control.scenario('comfyui-local');
+	await openApp('/settings');
+	await addLocalProfile(page, emulator);
+	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Workflows' }).click();
+	await page
+		.getByLabel('Workflow file to import')
+		.setInputFiles({ name: 'Text to video.json', mimeType: 'application/json', buffer: textToVideo() });
+	await expect(page.getByRole('heading', { level: 1 })).toHaveText('Text to video');
+	await startSeedByCfgSweep(page, '1..2', '4', 2);
+	await expect(progress(page)).toHaveText('Finished: 2 of 2 done', { timeout: 30_000 });
+	// A video, shown as one (not a picture that cannot load), and a poster kept of each.
+	await expect(page.getByRole('region', { name: 'Sweep grid' }).locator('video')).toHaveCount(2);
+	const held = await sweepOnStoragePage(page, 'Text to video', '2 posters');
+	await expect(held).toContainText('0 thumbnails');
 });
 
 test('a video this browser cannot read gets no poster: its cell says so in words, never a broken picture, and nothing throws', async ({
