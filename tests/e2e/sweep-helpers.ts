@@ -1,6 +1,6 @@
 /** What the sweep journeys share: the grid's cells, its progress line, and its picture's round trip. */
 import { readFileSync } from 'node:fs';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 export const CELLS = '[data-cell]';
 
@@ -21,4 +21,20 @@ export async function reopenFromGridPicture(page: Page, finished: string): Promi
 		.setInputFiles({ name: 'sweep-grid.png', mimeType: 'image/png', buffer: readFileSync(picture) });
 	await expect(page).toHaveURL(sweepUrl);
 	await expect(sweepProgress(page)).toHaveText(finished);
+}
+
+/**
+ * Opens the storage page from the main menu and gives the sweep's row once it says `holds` (its
+ * thumbnails and posters are made in the worker as cells end; the page reads its figures as it opens).
+ */
+export async function sweepOnStoragePage(page: Page, title: string, holds: string): Promise<Locator> {
+	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+	// The link's navigation is the app's own: a reload before it lands reloads the sweep page instead.
+	await expect(page).toHaveURL(/\/settings$/);
+	const held = page.getByRole('table', { name: 'Sweeps on this device' }).getByRole('row', { name: new RegExp(title) });
+	await expect(async () => {
+		await page.reload();
+		await expect(held).toContainText(holds, { timeout: 2_000 });
+	}).toPass({ timeout: 20_000 });
+	return held;
 }

@@ -30,3 +30,10 @@ export function cellFactsLine(facts: { seed: unknown; durationMs: number | null;
 	];
 	return parts.filter(Boolean).join(' · ');
 }
+
+/**
+ * What a grid cell has of its output to show: an address of bytes (the output itself, an image's
+ * thumbnail, or a video's poster, whose video comes on demand), or the words saying why a video has
+ * no poster.
+ */
+export type CellShown = { url: string; from: 'output' | 'thumbnail' | 'poster' } | { from: 'no-poster'; problem: string };

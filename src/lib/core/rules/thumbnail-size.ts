@@ -16,3 +16,9 @@ export function thumbnailSize(width: number, height: number, side = THUMBNAIL_SI
 	const scale = side / longest;
 	return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)), fits: false };
 }
+
+/** A video's poster is always drawn (a frame is not a file to keep as it is): the thumbnail's size, at least 1 px each way. */
+export function posterSize(width: number, height: number, side = THUMBNAIL_SIDE): PictureSize {
+	const size = thumbnailSize(Math.max(1, width), Math.max(1, height), side);
+	return { width: size.width, height: size.height };
+}

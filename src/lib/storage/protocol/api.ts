@@ -9,7 +9,7 @@ export interface SpaceParts {
 	other: number;
 }
 
-/** What a sweep keeps on this device: its cells' cached outputs (starred ones among them) and its thumbnails. */
+/** What a sweep keeps on this device: its cells' cached outputs (starred ones among them), its thumbnails and its videos' posters. */
 export interface SweepSpace {
 	id: string;
 	title: string;
@@ -18,6 +18,7 @@ export interface SweepSpace {
 	/** Of its outputs, the starred ones: freeing the sweep keeps them. */
 	starred: { count: number; bytes: number };
 	thumbnails: { count: number; bytes: number };
+	posters: { count: number; bytes: number };
 }
 
 export interface StorageStatus {
@@ -36,6 +37,6 @@ export interface StorageApi {
 	storageStatus(input: Record<string, never>): Promise<StorageStatus>;
 	/** Removes saved output bytes, oldest runs first, never a starred one, until `bytes` are freed; returns what was freed. */
 	freeOutputSpace(input: { bytes: number }): Promise<{ freed: number; removed: number }>;
-	/** Removes a sweep's cached outputs as one (never a starred one) and, with `thumbnails`, its thumbnails; returns what was freed. */
+	/** Removes a sweep's cached outputs as one (never a starred one) and, with `thumbnails`, its thumbnails and posters; returns what was freed. */
 	freeSweepSpace(input: { id: string; thumbnails: boolean }): Promise<{ freed: number; removed: number }>;
 }

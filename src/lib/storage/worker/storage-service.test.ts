@@ -60,7 +60,7 @@ describe('making room on the device', () => {
 		expect(await kv.keys('output:')).toEqual(['output:kept:0', 'output:old:1']);
 	});
 
-	it('lists each sweep with its cells’ cached outputs and its thumbnails, and frees it as one, starred outputs kept', async () => {
+	it('lists each sweep with its cells’ cached outputs, its thumbnails and posters, and frees it as one, starred outputs kept', async () => {
 		const kv = new MemoryStore();
 		for (const [id, at] of [
 			['a', 1],
@@ -74,13 +74,15 @@ describe('making room on the device', () => {
 		await kv.set('output:other:0', new Blob([new Uint8Array(500)]));
 		await kv.set('star:b', { runId: 'b', run: true, outputs: [], at: 3 });
 		let thumbnails = { count: 2, bytes: 30 };
+		let posters = { count: 1, bytes: 12 };
 		const removed: string[] = [];
 		const sweeps: SweepHoldings = {
-			list: async () => [{ id: 's1', title: 'Seeds', cells: 3, runIds: ['a', 'b'], thumbnails }],
+			list: async () => [{ id: 's1', title: 'Seeds', cells: 3, runIds: ['a', 'b'], thumbnails, posters }],
 			removeThumbnails: async (id) => {
 				removed.push(id);
-				const held = thumbnails;
+				const held = { count: thumbnails.count + posters.count, bytes: thumbnails.bytes + posters.bytes };
 				thumbnails = { count: 0, bytes: 0 };
+				posters = { count: 0, bytes: 0 };
 				return held;
 			}
 		};
@@ -92,32 +94,36 @@ describe('making room on the device', () => {
 				cells: 3,
 				outputs: { count: 3, bytes: 210 },
 				starred: { count: 1, bytes: 70 },
-				thumbnails: { count: 2, bytes: 30 }
+				thumbnails: { count: 2, bytes: 30 },
+				posters: { count: 1, bytes: 12 }
 			}
 		]);
 
 		expect(await api.freeSweepSpace({ id: 's1', thumbnails: false })).toEqual({ freed: 140, removed: 2 });
 		expect(await kv.keys('output:')).toEqual(['output:b:0', 'output:other:0']);
 		expect(removed, 'the thumbnails stay unless asked').toEqual([]);
-		expect((await api.freeSweepSpace({ id: 's1', thumbnails: true })).freed).toBe(30);
+		expect((await api.freeSweepSpace({ id: 's1', thumbnails: true })).freed).toBe(42);
 		const after = (await api.storageStatus({})).sweeps[0]!;
-		expect([after.outputs, after.thumbnails]).toEqual([
+		expect([after.outputs, after.thumbnails, after.posters]).toEqual([
 			{ count: 1, bytes: 70 },
+			{ count: 0, bytes: 0 },
 			{ count: 0, bytes: 0 }
 		]);
 		expect(await api.freeSweepSpace({ id: 'gone', thumbnails: true })).toEqual({ freed: 0, removed: 0 });
 	});
 
-	it('counts sweep thumbnails in the thumbnails part of what holds the space', async () => {
+	it('counts sweep thumbnails and posters in the thumbnails part of what holds the space', async () => {
 		const kv = new MemoryStore();
 		const sweeps: SweepHoldings = {
-			list: async () => [{ id: 's1', title: 'T', cells: 1, runIds: [], thumbnails: { count: 1, bytes: 4_000 } }],
+			list: async () => [
+				{ id: 's1', title: 'T', cells: 2, runIds: [], thumbnails: { count: 1, bytes: 4_000 }, posters: { count: 1, bytes: 1_500 } }
+			],
 			removeThumbnails: async () => ({ count: 0, bytes: 0 })
 		};
 		vi.stubGlobal('navigator', { storage: { estimate: async () => ({ usage: 1_000_000, quota: 10_000_000 }) } });
 		try {
 			const status = await new StorageService({ kv } as unknown as WorkerContext, sweeps).api().storageStatus({});
-			expect(status.parts?.thumbnails).toBe(4_000);
+			expect(status.parts?.thumbnails).toBe(5_500);
 		} finally {
 			vi.unstubAllGlobals();
 		}

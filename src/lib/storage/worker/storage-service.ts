@@ -129,7 +129,7 @@ export class StorageService {
 		const usage = estimate?.usage ?? null;
 		const sweeps = await this.sweepSpaces(outputs, stars);
 		const records = await this.measureRecords();
-		const thumbnails = records.thumbnails + sweeps.reduce((n, s) => n + s.thumbnails.bytes, 0);
+		const thumbnails = records.thumbnails + sweeps.reduce((n, s) => n + s.thumbnails.bytes + s.posters.bytes, 0);
 		return {
 			usage,
 			quota: estimate?.quota ?? null,
@@ -140,7 +140,7 @@ export class StorageService {
 		};
 	}
 
-	/** What each sweep keeps: the cached outputs of its cells' runs, and its thumbnails. */
+	/** What each sweep keeps: the cached outputs of its cells' runs, its thumbnails and its posters. */
 	private async sweepSpaces(outputs: SavedOutput[], stars: Map<string, Star>): Promise<SweepSpace[]> {
 		const byRun = new Map<string, SavedOutput[]>();
 		for (const output of outputs) byRun.set(output.runId, [...(byRun.get(output.runId) ?? []), output]);
@@ -152,12 +152,13 @@ export class StorageService {
 				cells: sweep.cells,
 				outputs: tally(held),
 				starred: tally(held.filter((o) => keptByStars(o.key, stars))),
-				thumbnails: sweep.thumbnails
+				thumbnails: sweep.thumbnails,
+				posters: sweep.posters
 			};
 		});
 	}
 
-	/** Removes a sweep's cached outputs in one transaction, the starred ones kept, and its thumbnails if asked. */
+	/** Removes a sweep's cached outputs in one transaction, the starred ones kept, and its thumbnails and posters if asked. */
 	private async freeSweep(id: string, thumbnails: boolean): Promise<{ freed: number; removed: number }> {
 		const sweep = (await this.sweeps.list()).find((s) => s.id === id);
 		if (!sweep) return { freed: 0, removed: 0 };

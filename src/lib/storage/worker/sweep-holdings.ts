@@ -2,8 +2,8 @@
 import type { SweepHolding } from '../../sweeps';
 
 export interface SweepHoldings {
-	/** Each sweep: its title, its cells' run ids and its thumbnails, newest first. */
+	/** Each sweep: its title, its cells' run ids, its thumbnails and posters, newest first. */
 	list(): Promise<SweepHolding[]>;
-	/** Removes a sweep's thumbnails; returns what they held. */
+	/** Removes a sweep's thumbnails and posters; returns what they held. */
 	removeThumbnails(id: string): Promise<{ count: number; bytes: number }>;
 }

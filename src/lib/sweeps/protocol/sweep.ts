@@ -109,13 +109,25 @@ export interface CellThumbnail {
 	runId: string;
 	output: number;
 	picture: Blob;
+	/** A video's poster (a still of its first frame), not an image's thumbnail. */
+	poster?: true;
 }
 
-/** What a grid cell shows: the full output when it is at hand, else the cell's thumbnail. */
-export interface CellPicture {
-	picture: Blob;
-	from: 'output' | 'thumbnail';
+/**
+ * Kept in a thumbnail's place when a video's poster could not be made (a codec this browser cannot
+ * decode, a file it cannot read): why, so the grid says so instead of fetching the video again.
+ */
+export interface CellNoPoster {
+	runId: string;
+	output: number;
+	noPoster: string;
 }
+
+/**
+ * What a grid cell shows: the full output when it is at hand, else the cell's thumbnail, or its
+ * video's poster (the video itself on demand), or the words saying why the video has none.
+ */
+export type CellPicture = { picture: Blob; from: 'output' | 'thumbnail' | 'poster' } | { from: 'no-poster'; problem: string };
 
 /** What a sweep keeps on this device, for the storage page. */
 export interface SweepHolding {
@@ -125,6 +137,8 @@ export interface SweepHolding {
 	/** The runs of its cells: their cached outputs are the sweep's. */
 	runIds: string[];
 	thumbnails: { count: number; bytes: number };
+	/** Posters of its video cells (kept and freed with the thumbnails). */
+	posters: { count: number; bytes: number };
 }
 
 export interface StartSweepInput {
@@ -150,6 +164,8 @@ export interface SweepApi {
 	showSweepOutput(input: { id: string; source: string | null }): Promise<SweepRecord | null>;
 	/** A cell's picture of its run's output `output`: the cached output, else its thumbnail, else the output from the server. */
 	sweepCellPicture(input: { id: string; cell: number; output: number }): Promise<CellPicture | null>;
+	/** A cell's video itself, on demand: from the cache, else its server (a model result's only from the cache). */
+	sweepCellVideo(input: { id: string; cell: number; output: number }): Promise<Blob | null>;
 	/** The grid as one PNG with axis labels, drawn in the worker, carrying the workflow and the sweep in its text chunks. */
 	sweepPicture(input: { id: string }): Promise<{ ok: true; value: Blob } | { ok: false; error: AppError }>;
 }

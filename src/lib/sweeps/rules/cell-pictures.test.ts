@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pictureIndex, shownIndex, thumbnailIndex, type CellOutput } from './cell-pictures';
+import { keptPicture, pictureIndex, shownIndex, thumbnailIndex, type CellOutput } from './cell-pictures';
 
 /** A workflow with a saved image (node 9), a scaled preview (node 7), a video (node 12) and a plain file (node 4). */
 const outputs: CellOutput[] = [
@@ -40,5 +40,35 @@ describe("the output a sweep's cell shows, keeps a thumbnail of, and draws in th
 		]
 	])('%s', (_name, list, shown, thumbnail, picture) => {
 		expect([shownIndex(list, null), thumbnailIndex(list, null), pictureIndex(list, null)]).toEqual([shown, thumbnail, picture]);
+	});
+});
+
+describe('what a cell keeps of its shown output, so the grid still shows it once the output is gone', () => {
+	it.each<[string, CellOutput[], string | null, ReturnType<typeof keptPicture>]>([
+		['an image: a thumbnail of it', outputs, null, { output: 1, as: 'thumbnail' }],
+		['a chosen video: a poster of it', outputs, '12', { output: 4, as: 'poster' }],
+		[
+			'a video shown first (a video workflow): a poster',
+			[
+				{ source: '7', kind: 'video' },
+				{ source: '9', kind: 'image' }
+			],
+			null,
+			{ output: 0, as: 'poster' }
+		],
+		['a sound: nothing (the grid shows a stand-in)', [{ source: 'a', kind: 'audio' }], null, null],
+		['a plain file only: nothing', [{ source: '4', kind: 'file' }], null, null],
+		[
+			'a model video the grid cannot show: passed over for the next',
+			[
+				{ source: 'video', kind: 'video', showable: false },
+				{ source: 'thumbnail', kind: 'image' }
+			],
+			null,
+			{ output: 1, as: 'thumbnail' }
+		],
+		['no output at all: nothing', [], null, null]
+	])('%s', (_name, list, chosen, kept) => {
+		expect(keptPicture(list, chosen)).toEqual(kept);
 	});
 });

@@ -2,9 +2,10 @@
  * Which output of a cell's run its grid cell, its thumbnail and the exported picture use, from the
  * output the person chose for the grid (`SweepRecord.shownSource`). The grid shows the first output
  * of the chosen source, else the run's first that is not a plain file (`core/rules/cell-output.ts`);
- * a thumbnail is kept of that output when it is an image (a video, a sound or a text needs none: the
- * run record keeps texts, and the grid shows a stand-in for the rest); the picture draws it when it is
- * an image, else the run's first image.
+ * a thumbnail is kept of that output when it is an image and a poster (a still of its first frame)
+ * when it is a video, so the grid still shows the cell once the output is gone (a sound or a text
+ * needs none: the run record keeps texts, and the grid shows a stand-in for sounds); the picture
+ * draws it when it is an image (a video's poster when it has one), else the run's first image.
  */
 import type { MediaKind } from '../../core/protocol/model-run';
 import { shownOutput } from '../../core/rules/cell-output';
@@ -28,6 +29,16 @@ export function shownIndex(outputs: readonly CellOutput[], shownSource: string |
 export function thumbnailIndex(outputs: readonly CellOutput[], shownSource: string | null): number {
 	const index = shownIndex(outputs, shownSource);
 	return index >= 0 && outputs[index]!.kind === 'image' ? index : -1;
+}
+
+/** What a cell keeps of its shown output: a thumbnail of an image, a poster of a video; null for anything else. */
+export function keptPicture(
+	outputs: readonly CellOutput[],
+	shownSource: string | null
+): { output: number; as: 'thumbnail' | 'poster' } | null {
+	const index = shownIndex(outputs, shownSource);
+	const kind = index >= 0 ? outputs[index]!.kind : null;
+	return kind === 'image' ? { output: index, as: 'thumbnail' } : kind === 'video' ? { output: index, as: 'poster' } : null;
 }
 
 /** The image the exported grid picture draws for a cell: the shown output when it is an image, else the run's first image. */

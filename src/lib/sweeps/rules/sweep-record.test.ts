@@ -122,8 +122,23 @@ describe('a stored cell thumbnail', () => {
 		['one whose output is not a whole number', { runId: 'r1', output: 0.5, picture }, false],
 		['one whose output is below 0', { runId: 'r1', output: -1, picture }, false],
 		['one whose run id is a number', { runId: 1, output: 0, picture }, false],
-		['null', null, false]
+		['null', null, false],
+		['a poster', { runId: 'r1', output: 0, picture, poster: true }, true],
+		['the note that a video has no poster', { runId: 'r1', output: 0, noPoster: 'Its codec is not read here.' }, true],
+		['a note whose words are not text', { runId: 'r1', output: 0, noPoster: 3 }, false]
 	])('reads %s: %s', (_name, stored, readable) => {
 		expect(parseCellThumbnail(stored) !== null).toBe(readable);
+	});
+
+	it.each<[string, unknown, unknown]>([
+		['a poster says it is one', { runId: 'r1', output: 0, picture, poster: true }, { runId: 'r1', output: 0, picture, poster: true }],
+		[
+			'a thumbnail is not a poster, whatever else it carries',
+			{ runId: 'r1', output: 0, picture, poster: 'yes' },
+			{ runId: 'r1', output: 0, picture }
+		],
+		['a note keeps its words', { runId: 'r1', output: 3, noPoster: 'why' }, { runId: 'r1', output: 3, noPoster: 'why' }]
+	])('%s', (_name, stored, read) => {
+		expect(parseCellThumbnail(stored)).toEqual(read);
 	});
 });

@@ -11,6 +11,7 @@ import {
 	SWEEP_SCHEMA_VERSION,
 	type AxisValue,
 	type CellStatus,
+	type CellNoPoster,
 	type CellThumbnail,
 	type ModelSweepTarget,
 	type SweepAxis,
@@ -174,11 +175,16 @@ export function parseSweepRecord(value: unknown): Result<SweepRecord> {
 	}
 }
 
-/** A stored cell thumbnail, or null when what is stored is not one (it is then made again). */
-export function parseCellThumbnail(value: unknown): CellThumbnail | null {
+/**
+ * A stored cell thumbnail or poster, or the note that a video has no poster; null when what is
+ * stored is neither (it is then made again).
+ */
+export function parseCellThumbnail(value: unknown): CellThumbnail | CellNoPoster | null {
 	if (typeof value !== 'object' || value === null) return null;
 	const o = value as Fields;
-	const [runId, output, picture] = [field(o, 'runId'), field(o, 'output'), field(o, 'picture')];
+	const [runId, output, picture, poster, noPoster] = ['runId', 'output', 'picture', 'poster', 'noPoster'].map((k) => field(o, k));
 	if (typeof runId !== 'string' || typeof output !== 'number' || !Number.isInteger(output) || output < 0) return null;
-	return picture instanceof Blob ? { runId, output, picture } : null;
+	if (typeof noPoster === 'string' && picture === undefined) return { runId, output, noPoster };
+	if (!(picture instanceof Blob)) return null;
+	return poster === true ? { runId, output, picture, poster } : { runId, output, picture };
 }

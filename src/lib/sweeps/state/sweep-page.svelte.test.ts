@@ -46,4 +46,27 @@ describe("the sweep grid page's store", () => {
 		await new Promise((resolve) => setTimeout(resolve, 0)); // each read's revoke waits on its answer
 		expect(urls.live.size).toBe(0);
 	});
+
+	it("gives a video cell's poster, its words when it has none, and its video once on demand, revoked when the page goes", async () => {
+		bridge.answer('sweepCellPicture', ({ cell }) =>
+			cell === 0 ? { picture: new Blob(['poster']), from: 'poster' } : { from: 'no-poster', problem: 'Its codec is not read here.' }
+		);
+		bridge.answer('sweepCellVideo', ({ cell }) => (cell === 0 ? new Blob(['video']) : null));
+		const store = new SweepPageStore();
+		await store.open('s1');
+		const poster = await store.cellPicture(record.cells[0]!, 0);
+		expect(poster.ok && poster.value.from).toBe('poster');
+		expect(await store.cellPicture(record.cells[1]!, 0)).toEqual({
+			ok: true,
+			value: { from: 'no-poster', problem: 'Its codec is not read here.' }
+		});
+		const [video, again] = await Promise.all([store.cellVideo(record.cells[0]!, 0), store.cellVideo(record.cells[0]!, 0)]);
+		expect(video).toEqual(again);
+		expect(bridge.callsOf('sweepCellVideo')).toEqual([{ id: 's1', cell: 0, output: 0 }]);
+		expect((await store.cellVideo(record.cells[1]!, 0)).ok, 'a video gone from the device and its server says so').toBe(false);
+		expect(urls.live.size, 'the poster and the video').toBe(2);
+		store.dispose();
+		await new Promise((resolve) => setTimeout(resolve, 0));
+		expect(urls.live.size).toBe(0);
+	});
 });

@@ -10,6 +10,7 @@ import { gridShape, progressWords, tally } from '../rules/sweep-grid';
 import { valueWords } from '../rules/sweep-plan';
 import { cellRows, sweepCsv, sweepJson, type CellRunFacts } from '../rules/sweep-export';
 import { nodeLabel, outputChoices, type OutputChoice } from '../rules/output-choices';
+import type { CellShown } from '$lib/core/rules/cell-output';
 
 export class SweepPageStore {
 	/**
@@ -61,8 +62,10 @@ export class SweepPageStore {
 		this.unsubscribe?.();
 		this.unsubscribe = undefined;
 		this.disposed = true;
-		for (const pending of this.pictures.values()) void pending.then((r) => r.ok && URL.revokeObjectURL(r.value));
+		for (const pending of this.pictures.values()) void pending.then((r) => r.ok && 'url' in r.value && URL.revokeObjectURL(r.value.url));
 		this.pictures.clear();
+		for (const pending of this.videos.values()) void pending.then((r) => r.ok && URL.revokeObjectURL(r.value));
+		this.videos.clear();
 	}
 
 	/** Shows another output of each run in the grid, and saves the choice with the sweep (its thumbnails and picture follow). */
@@ -75,30 +78,50 @@ export class SweepPageStore {
 		if (after) this.sweep = keepUnchanged(this.sweep, after);
 	}
 
-	private readonly pictures = new Map<string, Promise<Result<string>>>();
+	private readonly pictures = new Map<string, Promise<Result<CellShown>>>();
+	private readonly videos = new Map<string, Promise<Result<string>>>();
 	private disposed = false;
 
 	/**
-	 * An object URL of what a cell shows of its run's output `output`: the output when this device has
-	 * it, else the cell's kept thumbnail (the outputs were freed, or the server forgot them). Read once
-	 * per page; the page's going revokes them.
+	 * What a cell shows of its run's output `output`, as an object URL: the output when this device has
+	 * it, else the cell's kept thumbnail or its video's poster (the outputs were freed, or the server
+	 * forgot them), or why a video has no poster. Read once per page; the page's going revokes them.
 	 */
-	cellPicture(cell: SweepCell, output: number): Promise<Result<string>> {
+	cellPicture(cell: SweepCell, output: number): Promise<Result<CellShown>> {
+		return this.readOnce(this.pictures, cell, output, 'output', async (sweep) => {
+			const shown = await workerApi().sweepCellPicture({ id: sweep.id, cell: cell.index, output });
+			if (!shown) return fail(appError('not-found', 'This output is no longer on this device or its server.'));
+			if (this.disposed) return fail(appError('cancelled', 'The page that asked for this output is gone.'));
+			return ok(shown.from === 'no-poster' ? shown : { url: URL.createObjectURL(shown.picture), from: shown.from });
+		});
+	}
+
+	/** An object URL of a cell's video itself, asked for by a tap on its poster: from the cache, else its server. */
+	cellVideo(cell: SweepCell, output: number): Promise<Result<string>> {
+		return this.readOnce(this.videos, cell, output, 'video', async (sweep) => {
+			const video = await workerApi().sweepCellVideo({ id: sweep.id, cell: cell.index, output });
+			if (!video) return fail(appError('not-found', 'This video is no longer on this device or its server.'));
+			if (this.disposed) return fail(appError('cancelled', 'The page that asked for this video is gone.'));
+			return ok(URL.createObjectURL(video));
+		});
+	}
+
+	/** One read per cell output while it succeeds (a failure is asked again next time), kept in `reads`. */
+	private readOnce<T>(
+		reads: Map<string, Promise<Result<T>>>,
+		cell: SweepCell,
+		output: number,
+		what: 'output' | 'video',
+		read: (sweep: SweepRecord) => Promise<Result<T>>
+	): Promise<Result<T>> {
 		const sweep = this.sweep;
-		if (!sweep || !cell.runId || output < 0) return Promise.resolve(fail(appError('not-found', 'This cell has no output to show.')));
+		if (!sweep || !cell.runId || output < 0) return Promise.resolve(fail(appError('not-found', `This cell has no ${what} to show.`)));
 		const key = `${cell.index}:${cell.runId}:${output}`;
-		let pending = this.pictures.get(key);
+		let pending = reads.get(key);
 		if (!pending) {
-			pending = workerApi()
-				.sweepCellPicture({ id: sweep.id, cell: cell.index, output })
-				.then((shown): Result<string> => {
-					if (!shown) return fail(appError('not-found', 'This output is no longer on this device or its server.'));
-					if (this.disposed) return fail(appError('cancelled', 'The page that asked for this output is gone.'));
-					return ok(URL.createObjectURL(shown.picture));
-				})
-				.catch((error: unknown) => fail(appError('unknown', `This output could not be read: ${String(error)}`)));
-			void pending.then((r) => !r.ok && this.pictures.delete(key));
-			this.pictures.set(key, pending);
+			pending = read(sweep).catch((error: unknown) => fail(appError('unknown', `This ${what} could not be read: ${String(error)}`)));
+			void pending.then((r) => !r.ok && reads.delete(key));
+			reads.set(key, pending);
 		}
 		return pending;
 	}

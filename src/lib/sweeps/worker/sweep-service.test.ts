@@ -123,8 +123,14 @@ describe('SweepService', () => {
 		runs.set(first, { ...runs.get(first)!, status: 'succeeded', outputs } as WorkflowRun);
 		w.emit({ type: 'run', run: runs.get(first)! });
 		await settle();
-		const thumbnail = async () =>
-			w.api.sweepCellPicture({ id: sweepId, cell: 0, output: (await w.api.getSweep({ id: sweepId }))?.shownSource === '7' ? 1 : 0 });
+		const thumbnail = async () => {
+			const shown = await w.api.sweepCellPicture({
+				id: sweepId,
+				cell: 0,
+				output: (await w.api.getSweep({ id: sweepId }))?.shownSource === '7' ? 1 : 0
+			});
+			return shown && 'picture' in shown ? shown : null;
+		};
 		cache.clear();
 		expect(await (await thumbnail())?.picture.text()).toBe('thumb of saved');
 
@@ -164,7 +170,7 @@ describe('SweepService', () => {
 			const { w, thumbnails, deleteRuns } = await storedSweep(status);
 			await deleteRuns([...deleted]);
 			expect((await w.api.getSweep({ id: 's1' })) !== null).toBe(kept);
-			expect((await thumbnails.held('s1')).count).toBe(kept ? 2 : 0);
+			expect((await thumbnails.held('s1')).thumbnails.count).toBe(kept ? 2 : 0);
 		});
 
 		it('one delete after another still drops the sweep once its last run goes', async () => {

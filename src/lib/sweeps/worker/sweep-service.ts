@@ -116,6 +116,10 @@ export class SweepService {
 				const sweep = this.cached.get(id) ?? (await this.repo.get(id));
 				return sweep ? this.pictures.cellPicture(sweep, cell, output) : null;
 			},
+			sweepCellVideo: async ({ id, cell, output }) => {
+				const sweep = this.cached.get(id) ?? (await this.repo.get(id));
+				return sweep ? this.pictures.cellVideo(sweep, cell, output) : null;
+			},
 			sweepPicture: async ({ id }) => {
 				const sweep = await this.repo.get(id);
 				if (!sweep) return fail(appError('not-found', 'This sweep is no longer here.'));
@@ -170,7 +174,7 @@ export class SweepService {
 		return false;
 	}
 
-	/** A cell's run succeeded: the leader keeps a thumbnail of its shown output (fetched now, as every finished run's outputs are). */
+	/** A cell's run succeeded: the leader keeps a thumbnail (a video's poster) of its shown output (fetched now, as every finished run's outputs are). */
 	private cellEnded(sweep: SweepRecord | null, runId: string, status: CellStatus): void {
 		if (status !== 'succeeded' || !sweep || !this.ctx.isLeader()) return;
 		const cell = sweep.cells.find((c) => c.runId === runId);

@@ -164,29 +164,6 @@ describe('a workflow run, event by event', () => {
 		expect(interrupted.status).toBe('interrupted');
 	});
 
-	it('takes a video reported under images, as ComfyUI reports SaveVideo, for a video; an animated WebP stays a picture', () => {
-		const entry: HistoryEntry = {
-			prompt: [0, 'p1', {}, {}, ['3']],
-			outputs: {
-				'3': {
-					images: [
-						{ filename: 'rb-poster_00001_.mp4', subfolder: '', type: 'output' },
-						{ filename: 'clip_00001_.WEBM', subfolder: '', type: 'output' },
-						{ filename: 'loop_00001_.webp', subfolder: '', type: 'output' }
-					],
-					animated: [true]
-				}
-			},
-			status: { status_str: 'success', completed: true, messages: [] },
-			meta: {}
-		};
-		expect(applyHistory(fresh(), entry, 5).outputs.map((o) => [o.ref.filename, o.kind])).toEqual([
-			['rb-poster_00001_.mp4', 'video'],
-			['clip_00001_.WEBM', 'video'],
-			['loop_00001_.webp', 'image']
-		]);
-	});
-
 	it('tells an interrupted run from a cancelled one: where it stopped, with the outputs and texts of the nodes that finished', () => {
 		const entry: HistoryEntry = {
 			prompt: [0, 'p1', {}, {}, ['9', '20']],
@@ -235,6 +212,23 @@ describe('a workflow run, event by event', () => {
 			5
 		);
 		expect(removedWhileWaiting.status).toBe('cancelled');
+	});
+
+	it.each([
+		{ what: "a local ComfyUI's SaveWEBM under images (animated)", filename: 'ComfyUI_00001_.webm', kind: 'video' },
+		{ what: "a local ComfyUI's SaveVideo under images", filename: 'video/ComfyUI_00001_.MP4', kind: 'video' },
+		{ what: 'an animated WebP stays a picture', filename: 'ComfyUI_00001_.webp', kind: 'image' },
+		{ what: 'a PNG', filename: 'ComfyUI_00001_.png', kind: 'image' }
+	])('reads an output listed under images by its file: $what is a $kind', ({ filename, kind }) => {
+		const entry: HistoryEntry = {
+			prompt: [0, 'p1', {}, {}, ['9']],
+			outputs: { '9': { images: [{ filename, subfolder: '', type: 'output' }], animated: [true] } },
+			status: { status_str: 'success', completed: true, messages: [] },
+			meta: {}
+		};
+		expect(applyHistory(fresh(), entry, 5).outputs.map((o) => o.kind)).toEqual([kind]);
+		const executed = { ...ev.executed, output: { ...ev.executed.output, images: [{ filename, subfolder: '', type: 'output' as const }] } };
+		expect(play(fresh(), [ev.start, executed]).outputs.map((o) => o.kind)).toEqual([kind]);
 	});
 
 	it('keeps a text output from executed once, however often it is told', () => {

@@ -5,6 +5,7 @@
  * cluster of media the walk ends if tags were found, or jumps to the `Tags` the SeekHead points to, so
  * a long video costs a few headers. Clusters are never read. Nesting is followed to `MAX_DEPTH` levels only.
  */
+import { vint } from '../../../core/protocol/video/ebml-vint';
 import { latin1, utf8 } from './binary';
 import type { FileReader } from './byte-source';
 import { FileProblem } from './file-problem';
@@ -33,24 +34,6 @@ interface Element {
 	/** Where the content starts, and its size (null when the size is "unknown", as in live streams). */
 	start: number;
 	size: number | null;
-}
-
-/** A variable-length integer at `at`: its length and value (marker bit removed for sizes, kept for IDs). */
-function vint(b: Uint8Array, at: number, keepMarker: boolean): { length: number; value: number | null } | null {
-	const first = b[at];
-	if (first === undefined || first === 0) return null;
-	const length = Math.clz32(first) - 23;
-	if (at + length > b.length) return null;
-	let value = keepMarker ? first : first & (0xff >> length);
-	let allOnes = value === 0xff >> length;
-	for (let i = 1; i < length; i++) {
-		value = value * 256 + b[at + i]!;
-		if (b[at + i] !== 0xff) allOnes = false;
-	}
-	if (keepMarker && length > 4) return null; // IDs are at most 4 bytes
-	if (!keepMarker && allOnes) return { length, value: null };
-	if (value > Number.MAX_SAFE_INTEGER) return null;
-	return { length, value };
 }
 
 /** One element header from bytes already in memory; null when it does not fit. */
