@@ -2,8 +2,8 @@
  * Browser journeys against a real local ComfyUI 0.3.64 (`npm run test:real`): the built app, a Local
  * ComfyUI profile, model-free chains that really run. The words on screen are what is checked.
  */
-import { chainWorkflow, COMFYUI_URL } from './real-servers';
-import { addRealProfile, expect, pasteWorkflow, runAndOpen, runCommand, runStatus, test } from './real-app';
+import { chainWorkflow, COMFYUI_URL, videoWorkflow } from './real-servers';
+import { addRealProfile, expect, expectPlayableVideo, pasteWorkflow, runAndOpen, runCommand, runStatus, test } from './real-app';
 
 test.skip(!COMFYUI_URL, 'RUNBOARD_COMFYUI_URL is not set');
 
@@ -36,6 +36,13 @@ test('a run shows its progress live, ends Done with its image, and the graph say
 	await expect(page.getByRole('img', { name: /^Output / }).first()).toBeVisible({ timeout: 30_000 });
 	await page.getByRole('tab', { name: 'Graph' }).click();
 	await expect(page.getByRole('list', { name: 'Node states' })).toContainText(/SaveImage: Done/);
+});
+
+test('a video ComfyUI saves (SaveVideo, listed under images) shows as a video that plays, not a broken picture', async ({ page }) => {
+	await pasteWorkflow(page, videoWorkflow());
+	await runAndOpen(page);
+	await expect(runStatus(page, 'Done')).toBeVisible({ timeout: 180_000 });
+	await expectPlayableVideo(page, 64);
 });
 
 test('Cancel run on a running job interrupts it, and the run reads Interrupted with what the server did', async ({ page }) => {

@@ -4,8 +4,8 @@
  * (RUNBOARD_REAL_APP_ORIGIN, passed to the proxy's --cors). The words on screen are what is checked.
  */
 import type { Page } from '@playwright/test';
-import { chainWorkflow, PROXY_COMFYUI_URL, PROXY_URL } from './real-servers';
-import { addRealProfile, expect, pasteWorkflow, runAndOpen, runCommand, runStatus, test } from './real-app';
+import { chainWorkflow, PROXY_COMFYUI_URL, PROXY_URL, videoWorkflow } from './real-servers';
+import { addRealProfile, expect, expectPlayableVideo, pasteWorkflow, runAndOpen, runCommand, runStatus, test } from './real-app';
 
 test.skip(!PROXY_URL, 'RUNBOARD_PROXY_URL is not set');
 
@@ -77,6 +77,13 @@ test('progress is live: Running, node counts that move, the graph’s node state
 	await page.getByRole('tab', { name: 'Details' }).click();
 	await expect(page.getByRole('img', { name: /^Output / }).first()).toBeVisible({ timeout: 30_000 });
 	expect(streamsOfJob(requests, jobId), 'one event stream for the job, in one page load').toHaveLength(1);
+});
+
+test('a video the proxy types as an image (SaveVideo, content type video/mp4) shows as a video that plays', async ({ page }) => {
+	await pasteWorkflow(page, videoWorkflow());
+	await runOnProxy(page);
+	await expect(runStatus(page, 'Done')).toBeVisible({ timeout: 180_000 });
+	await expectPlayableVideo(page, 64);
 });
 
 test('Cancel says the server accepted it but does not stop jobs; the interrupt to the ComfyUI behind it stops the job, read back', async ({

@@ -98,3 +98,11 @@ export async function runAndOpen(page: Page): Promise<void> {
 export function runStatus(page: Page, words: string) {
 	return page.locator('main header').getByText(words, { exact: true });
 }
+
+/** The output shown on a run page is a video the browser can read (its width known), not a picture. */
+export async function expectPlayableVideo(page: Page, width: number): Promise<void> {
+	const video = page.locator('video[aria-label^="Output "]').first();
+	await expect(video).toBeVisible({ timeout: 30_000 });
+	await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.videoWidth), { timeout: 30_000 }).toBe(width);
+	await expect(page.getByRole('img', { name: /^Output / })).toHaveCount(0);
+}

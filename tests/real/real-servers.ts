@@ -20,6 +20,15 @@ export function chainWorkflow(hops: number): Record<string, { class_type: string
 	return workflow;
 }
 
+/** Eight frames made into an mp4 by ComfyUI's own CreateVideo and SaveVideo (PyAV): the file it lists under `images`. */
+export function videoWorkflow(): Record<string, { class_type: string; inputs: Record<string, unknown> }> {
+	return {
+		'1': { class_type: 'EmptyImage', inputs: { width: 64, height: 48, batch_size: 8, color: Math.floor(Math.random() * 0xffffff) } },
+		'2': { class_type: 'CreateVideo', inputs: { images: ['1', 0], fps: 8 } },
+		'3': { class_type: 'SaveVideo', inputs: { video: ['2', 0], filename_prefix: 'runboard-real-video', format: 'auto', codec: 'auto' } }
+	};
+}
+
 export interface SseFrame {
 	event: string;
 	data: Record<string, unknown>;
