@@ -187,6 +187,18 @@ for (const cloud of CLOUDS) {
 /** The demo profile: a Cloud profile on the emulator's v1 routes. */
 const CLOUD_V1 = 'Demo (local emulator)';
 
+/** The local server in use, and a pool of it and the v1 cloud at the price a run: the pool's card. */
+async function localAndV1CloudPool(page: Page, openApp: (path?: string) => Promise<void>) {
+	await openApp('/settings');
+	await addLocalServer(page, LOCAL, localServer());
+	await page.getByRole('button', { name: `Use ${LOCAL}` }).click();
+	await expect(page.getByRole('link', { name: new RegExp(`Connection: ${LOCAL}, Live`) })).toBeVisible();
+	const { form, member } = await fillPool(page, CLOUD_V1);
+	await member.getByLabel('Price per run (cents)').fill(String(PRICE));
+	await form.getByRole('button', { name: 'Save pool' }).click();
+	return page.getByRole('article', { name: `Pool ${POOL}` });
+}
+
 test('a run waiting on the cloud, moved to the local server from the pool’s queue, gives its price back once; the queue view says what is counted as the card does @phone', async ({
 	page,
 	openApp,
@@ -196,14 +208,7 @@ test('a run waiting on the cloud, moved to the local server from the pool’s qu
 	// The v1 cloud lists the jobs waiting in its queue (the managed v2 service lists none, so its lane has nothing to move).
 	test.setTimeout(120_000);
 	const phone = test.info().project.name === 'phone';
-	await openApp('/settings');
-	await addLocalServer(page, LOCAL, localServer());
-	await page.getByRole('button', { name: `Use ${LOCAL}` }).click();
-	await expect(page.getByRole('link', { name: new RegExp(`Connection: ${LOCAL}, Live`) })).toBeVisible();
-	const { form, member } = await fillPool(page, CLOUD_V1);
-	await member.getByLabel('Price per run (cents)').fill(String(PRICE));
-	await form.getByRole('button', { name: 'Save pool' }).click();
-	const card = page.getByRole('article', { name: `Pool ${POOL}` });
+	const card = await localAndV1CloudPool(page, openApp);
 	const queue = page.getByRole('region', { name: `Queue of pool ${POOL}` });
 	// The queue view says what is counted in the card's own words.
 	const counted = (cents: number) =>
@@ -252,14 +257,7 @@ test('a run whose send never reached the cloud reads "Never accepted" and gives 
 }) => {
 	test.setTimeout(150_000);
 	const phone = test.info().project.name === 'phone';
-	await openApp('/settings');
-	await addLocalServer(page, LOCAL, localServer());
-	await page.getByRole('button', { name: `Use ${LOCAL}` }).click();
-	await expect(page.getByRole('link', { name: new RegExp(`Connection: ${LOCAL}, Live`) })).toBeVisible();
-	const { form, member } = await fillPool(page, CLOUD_V1);
-	await member.getByLabel('Price per run (cents)').fill(String(PRICE));
-	await form.getByRole('button', { name: 'Save pool' }).click();
-	const card = page.getByRole('article', { name: `Pool ${POOL}` });
+	const card = await localAndV1CloudPool(page, openApp);
 	await expect(card).toContainText('about 0 cents committed');
 
 	// The cloud is cut off from the moment the run is sent there (a connection reset, then nothing answers:

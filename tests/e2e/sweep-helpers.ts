@@ -38,3 +38,15 @@ export async function sweepOnStoragePage(page: Page, title: string, holds: strin
 	}).toPass({ timeout: 20_000 });
 	return held;
 }
+
+/** Presses "Free the sweep" on its storage row: the dialog that asks to confirm. */
+export async function askToFreeSweep(page: Page, held: Locator, title: string): Promise<Locator> {
+	await held.getByRole('button', { name: `Free the sweep ${title}` }).click();
+	return page.getByRole('dialog', { name: `Free the sweep “${title}”?` });
+}
+
+/** Frees the sweep's cached outputs, as the dialog offers (posters and thumbnails kept), and waits for its row to say so. */
+export async function freeSweep(page: Page, held: Locator, title: string): Promise<void> {
+	await (await askToFreeSweep(page, held, title)).getByRole('button', { name: /^Free \d/ }).click();
+	await expect(held).toContainText('0 cached outputs (0 B)');
+}

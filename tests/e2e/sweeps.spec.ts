@@ -10,7 +10,7 @@ import { axeViolations } from './axe-check';
 import { holdNode, release, untilHeld } from './holds';
 import { addProfile } from './v2-helpers';
 import { addLocalProfile } from './local-helpers';
-import { CELLS, reopenFromGridPicture, sweepOnStoragePage, sweepProgress as progress } from './sweep-helpers';
+import { askToFreeSweep, CELLS, freeSweep, reopenFromGridPicture, sweepOnStoragePage, sweepProgress as progress } from './sweep-helpers';
 import textToAnimation from '../../src/lib/workflows/rules/examples/text-to-animation.json' with { type: 'json' };
 
 const SENT = `${CELLS}[data-status="queued"], ${CELLS}[data-status="running"]`;
@@ -103,8 +103,7 @@ test('a 3 x 4 seed x CFG sweep fills its grid live and shows in the timeline as 
 	await expect(held).toContainText('12 cached outputs');
 	if (test.info().project.name === 'phone') expect(await hasHorizontalScroll(page), 'the list of sweeps fits a phone').toBe(false);
 	expect(Number(await held.locator('[data-thumbnail-bytes]').getAttribute('data-thumbnail-bytes'))).toBeGreaterThan(0);
-	await held.getByRole('button', { name: 'Free the sweep Text to image' }).click();
-	const confirm = page.getByRole('dialog', { name: 'Free the sweep “Text to image”?' });
+	const confirm = await askToFreeSweep(page, held, 'Text to image');
 	await expect(confirm).toContainText(/This removes 12 cached outputs \(\d/);
 	await confirm.getByRole('button', { name: /^Free \d/ }).click();
 	await expect(page.getByRole('status').filter({ hasText: /^Freed .* 12 cached outputs\.$/ })).toBeVisible();
@@ -328,8 +327,7 @@ test('a video sweep keeps a poster of every cell: the grid shows them once the v
 	expect(Number(await held.locator('[data-poster-bytes]').getAttribute('data-poster-bytes'))).toBeGreaterThan(0);
 
 	// Freeing the videos leaves the posters: the grid shows every cell from them, asking the server for nothing.
-	await held.getByRole('button', { name: 'Free the sweep Text to video' }).click();
-	const confirm = page.getByRole('dialog', { name: 'Free the sweep “Text to video”?' });
+	const confirm = await askToFreeSweep(page, held, 'Text to video');
 	await expect(confirm.getByRole('checkbox', { name: /Also remove its 4 posters/ })).not.toBeChecked();
 	await confirm.getByRole('button', { name: /^Free \d/ }).click();
 	await expect(held).toContainText('0 cached outputs (0 B)');
@@ -360,7 +358,7 @@ test('a video sweep keeps a poster of every cell: the grid shows them once the v
 	await expect(posters).toHaveCount(3);
 });
 
-test("a sweep of the demo's animation (an animated WebP saved as a video) shows pictures, and posters of their first frames once freed @phone", async ({
+test("a sweep of the demo's animation (an animated WebP, listed under images as ComfyUI lists it) shows pictures, and thumbnails of their first frames once freed @phone", async ({
 	page,
 	openApp,
 	control
@@ -377,26 +375,19 @@ test("a sweep of the demo's animation (an animated WebP saved as a video) shows 
 	await expect.poll(() => outputs.evaluateAll((imgs) => imgs.filter((img) => (img as HTMLImageElement).naturalWidth > 0).length)).toBe(2);
 	await expect(grid.locator('video')).toHaveCount(0);
 
-	const held = await sweepOnStoragePage(page, 'Text to animation', '2 posters');
-	await held.getByRole('button', { name: 'Free the sweep Text to animation' }).click();
-	await page
-		.getByRole('dialog', { name: 'Free the sweep “Text to animation”?' })
-		.getByRole('button', { name: /^Free \d/ })
-		.click();
-	await expect(held).toContainText('0 cached outputs (0 B)');
+	const held = await sweepOnStoragePage(page, 'Text to animation', '2 thumbnails');
+	await freeSweep(page, held, 'Text to animation');
 	const readsBefore = await outputReads(control);
 	await held.getByRole('link', { name: 'Text to animation' }).click();
-	const posters = grid.getByRole('img', { name: 'Video poster' });
-	await expect(posters).toHaveCount(2);
 	// The demo's 256 px frames, kept at their size.
 	await expect
 		.poll(() =>
-			posters.evaluateAll((imgs) =>
+			outputs.evaluateAll((imgs) =>
 				imgs.map((img) => `${(img as HTMLImageElement).naturalWidth}x${(img as HTMLImageElement).naturalHeight}`)
 			)
 		)
 		.toEqual(['256x256', '256x256']);
-	expect(await outputReads(control), 'the grid shows the posters, fetching no animation').toBe(readsBefore);
+	expect(await outputReads(control), 'the grid shows the thumbnails, fetching no animation').toBe(readsBefore);
 });
 
 test('on a local ComfyUI, which lists a saved video under images, a video sweep keeps posters too', async ({
@@ -445,12 +436,7 @@ test('a video this browser cannot read gets no poster: its cell says so in words
 
 	// Freed, each cell says in words why it has no poster (the note is kept as the cell ends, so a reload finds it).
 	const held = await sweepOnStoragePage(page, 'Text to video', '2 cached outputs');
-	await held.getByRole('button', { name: 'Free the sweep Text to video' }).click();
-	await page
-		.getByRole('dialog', { name: 'Free the sweep “Text to video”?' })
-		.getByRole('button', { name: /^Free \d/ })
-		.click();
-	await expect(held).toContainText('0 cached outputs (0 B)');
+	await freeSweep(page, held, 'Text to video');
 	await expect(held).not.toContainText('poster');
 	await held.getByRole('link', { name: 'Text to video' }).click();
 	await expect(page).toHaveURL(/\/sweeps\//);
