@@ -230,6 +230,15 @@ describe('texts saved by older versions', () => {
 		expect((await ids(indexOn(kv), 'old boat')).length).toBe(150);
 	});
 
+	it('are not looked for when only runs under way lack a text (theirs are made from their records)', async () => {
+		const kv = new MemoryStore();
+		await kv.set(key(1), { ...entry(1), status: 'running' });
+		const entries = vi.spyOn(kv, 'entries');
+		const index = indexOn(kv);
+		expect(await index.missingTexts()).toEqual([{ id: 'r1', kind: 'workflow', key: key(1) }]);
+		expect(entries.mock.calls.map(([prefix]) => prefix)).not.toContain('sx:');
+	});
+
 	it('are reported missing when no record holds them, once, for the timeline service to make again', async () => {
 		const kv = new MemoryStore();
 		await kv.set(key(1), entry(1));

@@ -21,6 +21,7 @@ import { SEARCH_FIELDS } from '../rules/search-doc';
 import { readSearchChunk, storedChunk, type SearchChunk } from '../rules/search-chunk';
 import { readTimelineRecord, SEARCH_TEXT_SEPARATOR as SEPARATOR } from '../../core/rules/timeline-record';
 import type { TimelineEntry } from '../../core/protocol/run-kernel';
+import { isUnderWay } from '../../core/rules/run-under-way';
 import { span, traced } from './search-trace';
 
 export interface SearchHit {
@@ -329,15 +330,17 @@ export class SearchIndex {
 				range.runs.push(run);
 			}
 		});
+		// No text in the entry: a run under way (made from its record), or an ended run of an older
+		// version, whose text may be in an `sx:` record. Those are read only when such a run is there:
+		// the read cost 240 ms at every first search, queued behind other reads.
+		const legacy = lacking.some((run) => !isUnderWay(run.entry.status))
+			? new Map(await traced('load: sx: read', () => this.kv.entries<unknown>(SEARCH_TEXT_KEY)))
+			: new Map<string, unknown>();
 		const missing: MissingText[] = [];
-		if (lacking.length > 0) {
-			// No text in the entry: a run under way (made from its record below), or an older version's, in an `sx:` record.
-			const legacy = new Map(await traced('load: sx: read', () => this.kv.entries<unknown>(SEARCH_TEXT_KEY)));
-			for (const run of lacking) {
-				const text = legacy.get(legacyKeyOf(run.key));
-				if (typeof text === 'string' && !text.includes(SEPARATOR)) texts.set(run.key, text);
-				else missing.push({ id: run.id, kind: run.entry.kind, key: run.key });
-			}
+		for (const run of lacking) {
+			const text = legacy.get(legacyKeyOf(run.key));
+			if (typeof text === 'string' && !text.includes(SEPARATOR)) texts.set(run.key, text);
+			else missing.push({ id: run.id, kind: run.entry.kind, key: run.key });
 		}
 		const loaded: Loaded = { chunks: [], slot: new Map(), missing };
 		// A missing text holds its run's place, in time order, until the timeline service makes it: hits come newest first.
