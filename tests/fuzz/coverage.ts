@@ -47,6 +47,9 @@ export const FUZZED_READERS: Record<string, string> = {
 	'src/lib/workflows/protocol/files/id3.ts#readId3': 'workflow files',
 	'src/lib/workflows/protocol/files/mp4.ts#readMp4': 'workflow files',
 	'src/lib/workflows/protocol/files/matroska.ts#readMatroska': 'workflow files',
+	// A video's first frame (core/protocol/video), for a sweep cell's poster
+	'src/lib/core/protocol/video/webm-first-frame.ts#webmFirstFrame': 'video first frames',
+	'src/lib/core/protocol/video/mp4-first-frame.ts#mp4FirstFrame': 'video first frames',
 	// Readers outside protocol/
 	'src/lib/core/rules/http-response.ts#readJson': 'service responses',
 	'src/lib/core/rules/timeline-record.ts#readTimelineRecord': 'stored search records',

@@ -23,6 +23,8 @@ import { parsePythonJson } from '../../src/lib/workflows/rules/converter/json-py
 import { fixtureDefinitions } from '../../src/lib/workflows/rules/converter/object-info.fixture';
 import { fixture, FIXTURES, read } from '../../src/lib/workflows/protocol/files/workflow-files.fixture';
 import { MAGICS, mutate, mutation } from '../../src/lib/workflows/protocol/files/file-mutations.fixture';
+import { webmFirstFrame } from '../../src/lib/core/protocol/video/webm-first-frame';
+import { mp4FirstFrame } from '../../src/lib/core/protocol/video/mp4-first-frame';
 import { graphTarget, READER_TARGETS, summaryTarget } from './targets-readers';
 import { SHARE_TARGETS } from './targets-share';
 import { searchDoc } from '../../src/lib/timeline/rules/search-doc';
@@ -637,6 +639,25 @@ const workflowFiles: FuzzTarget = {
 	parse: (bytes) => read(bytes as Uint8Array, 'fuzz.bin')
 };
 
+// ---- a video's first frame, read in the worker for a sweep cell's poster (WebM, MP4) ------------
+
+const videoFiles = ['video.mp4', 'video.webm'].map((name) => fixture(name));
+const videoFirstFrames: FuzzTarget = {
+	name: 'video first frames',
+	async: true,
+	arbitrary: fc.oneof(
+		fc.tuple(fc.constantFrom(...MAGICS), fc.uint8Array({ maxLength: 600 })).map(([magic, rest]) => new Uint8Array([...magic, ...rest])),
+		fc
+			.tuple(fc.nat(videoFiles.length - 1), fc.array(mutation, { minLength: 1, maxLength: 6 }))
+			.map(([i, edits]) => mutate(videoFiles[i]!, edits))
+	),
+	// Both readers on every input, as the poster maker tries them on what the server sent.
+	parse: async (input) => {
+		const bytes = input as Uint8Array;
+		return [webmFirstFrame(bytes), await mp4FirstFrame({ size: bytes.length, slice: async (start, end) => bytes.subarray(start, end) })];
+	}
+};
+
 export const FUZZ_TARGETS: FuzzTarget[] = [
 	frames,
 	events,
@@ -649,6 +670,7 @@ export const FUZZ_TARGETS: FuzzTarget[] = [
 	runtimeConfig,
 	uiWorkflows,
 	workflowFiles,
+	videoFirstFrames,
 	search,
 	storedSearch,
 	...READER_TARGETS,

@@ -5,6 +5,7 @@
  * other end keeps the price counted: a run that may have reached the server may be charged. Pure.
  */
 import { neverAccepted, type WorkflowRun } from '../../core/protocol/workflow-run';
+import { isUnderWay } from '../../core/rules/run-under-way';
 
 export interface SpendHold {
 	poolId: string;
@@ -35,7 +36,7 @@ export function parseStoredHold(value: unknown): StoredHold | null {
 export type HoldAtEnd = 'open' | 'give-back: never accepted' | 'give-back: moved before it started' | 'keep';
 
 export function holdAtEnd(run: Pick<WorkflowRun, 'status' | 'error' | 'queuedAt' | 'startedAt' | 'movedTo'>): HoldAtEnd {
-	if (run.status === 'submitting' || run.status === 'queued' || run.status === 'running') return 'open';
+	if (isUnderWay(run.status)) return 'open';
 	if (neverAccepted(run)) return 'give-back: never accepted';
 	// Only a move ends a run `cancelled` with where it went: its server confirmed the cancel of a job that had not started.
 	if (run.status === 'cancelled' && run.movedTo && run.startedAt === undefined) return 'give-back: moved before it started';
