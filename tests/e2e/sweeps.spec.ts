@@ -298,12 +298,17 @@ test('a sweep of a workflow with two output nodes shows the one picked for the g
 	await expect(grid.getByRole('img', { name: 'Output' })).toHaveCount(2);
 });
 
-/** The demo's animation workflow saving a real video (SaveWEBM: the emulator's VP9 WebM) instead of an animated WebP. */
-function textToVideo(): Buffer {
+/**
+ * Imports the demo's animation workflow saving a real video (SaveWEBM: the emulator's VP9 WebM)
+ * instead of an animated WebP, from the Workflows page, and waits for its page.
+ */
+async function importTextToVideo(page: Page): Promise<void> {
 	const prompt = structuredClone(textToAnimation) as Record<string, { class_type: string; inputs: Record<string, unknown> }>;
 	prompt['4']!.inputs['batch_size'] = 2;
 	prompt['7'] = { class_type: 'SaveWEBM', inputs: { images: ['6', 0], filename_prefix: 'video/sweep', codec: 'vp9', fps: 6, crf: 32 } };
-	return Buffer.from(JSON.stringify(prompt));
+	const buffer = Buffer.from(JSON.stringify(prompt));
+	await page.getByLabel('Workflow file to import').setInputFiles({ name: 'Text to video.json', mimeType: 'application/json', buffer });
+	await expect(page.getByRole('heading', { level: 1 })).toHaveText('Text to video');
 }
 
 test('a video sweep keeps a poster of every cell: the grid shows them once the videos are freed, fetching none, and plays one on demand @phone', async ({
@@ -313,10 +318,7 @@ test('a video sweep keeps a poster of every cell: the grid shows them once the v
 }) => {
 	test.setTimeout(90_000);
 	await openApp('/workflows');
-	await page
-		.getByLabel('Workflow file to import')
-		.setInputFiles({ name: 'Text to video.json', mimeType: 'application/json', buffer: textToVideo() });
-	await expect(page.getByRole('heading', { level: 1 })).toHaveText('Text to video');
+	await importTextToVideo(page);
 	await startSeedByCfgSweep(page, '1..2', '4, 6', 4);
 	await expect(progress(page)).toHaveText('Finished: 4 of 4 done', { timeout: 30_000 });
 
@@ -401,10 +403,7 @@ test('on a local ComfyUI, which lists a saved video under images, a video sweep 
 	await openApp('/settings');
 	await addLocalProfile(page, emulator);
 	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Workflows' }).click();
-	await page
-		.getByLabel('Workflow file to import')
-		.setInputFiles({ name: 'Text to video.json', mimeType: 'application/json', buffer: textToVideo() });
-	await expect(page.getByRole('heading', { level: 1 })).toHaveText('Text to video');
+	await importTextToVideo(page);
 	await startSeedByCfgSweep(page, '1..2', '4', 2);
 	await expect(progress(page)).toHaveText('Finished: 2 of 2 done', { timeout: 30_000 });
 	// A video, shown as one (not a picture that cannot load), and a poster kept of each.
@@ -424,10 +423,7 @@ test('a video this browser cannot read gets no poster: its cell says so in words
 		route.fulfill({ status: 200, contentType: 'video/webm', body: Buffer.from('these bytes are not a video') })
 	);
 	await openApp('/workflows');
-	await page
-		.getByLabel('Workflow file to import')
-		.setInputFiles({ name: 'Text to video.json', mimeType: 'application/json', buffer: textToVideo() });
-	await expect(page.getByRole('heading', { level: 1 })).toHaveText('Text to video');
+	await importTextToVideo(page);
 	await startSeedByCfgSweep(page, '1..2', '4', 2);
 	await expect(progress(page)).toHaveText('Finished: 2 of 2 done', { timeout: 30_000 });
 	const grid = page.getByRole('region', { name: 'Sweep grid' });
