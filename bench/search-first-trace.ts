@@ -4,16 +4,13 @@
  * costs a few reloads, not a seeding), then reloads N times and prints the worker's spans
  * (`src/lib/timeline/worker/search-trace.ts`) for the first search of each. Not part of `npm run bench`.
  */
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
-import { build as esbuild } from 'esbuild';
 import { chromium, type Page } from '@playwright/test';
 import { demoConfig, serveApp } from '../scripts/serve-app';
 import { startEmulator } from './support/app-run';
 import { CHROMIUM_ARGS, chromiumExecutable } from '../tests/browser';
 import { searchQueries } from './support/search-queries';
-import { chunkCount, searchInPage } from './support/search-in-page';
+import { chunkCount, searchInPage, seedCodeForPage } from './support/search-in-page';
 import { percentile } from './support/stats';
 
 const RUNS = 100_000;
@@ -52,15 +49,7 @@ try {
 			.getByRole('heading', { name: 'No runs yet' })
 			.waitFor({ timeout: 60_000 })
 			.catch(() => undefined);
-		const bundle = await esbuild({
-			entryPoints: [join(dirname(fileURLToPath(import.meta.url)), 'support/search-seed.page.ts')],
-			bundle: true,
-			format: 'iife',
-			globalName: 'searchSeed',
-			platform: 'browser',
-			write: false
-		});
-		await page.evaluate(`${bundle.outputFiles[0]!.text}\n;globalThis.searchSeed = searchSeed; 0`);
+		await page.evaluate(await seedCodeForPage());
 		await page.evaluate(`searchSeed.seed(${RUNS})`);
 		console.log('seeded');
 		await page.goto(`${app.url}/`);

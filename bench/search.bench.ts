@@ -10,14 +10,11 @@
  * run through its life. Targets: p95 < 100 ms, first search < 1 s, < 5 % of the save, < 64 MiB.
  */
 import { setFlagsFromString } from 'node:v8';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build as esbuild } from 'esbuild';
 import { runInNewContext } from 'node:vm';
 import MiniSearch from 'minisearch';
 import FlexSearch from 'flexsearch';
 import type { Page } from '@playwright/test';
-import { chunkCount, searchInPage } from './support/search-in-page';
+import { chunkCount, searchInPage, seedCodeForPage } from './support/search-in-page';
 import type { SaveCost } from './support/search-seed.page';
 import { searchDoc, SEARCH_FIELDS, type SearchField } from '../src/lib/timeline/rules/search-doc';
 import { findTerm, parseQuery } from '../src/lib/timeline/rules/search-query';
@@ -240,19 +237,6 @@ async function flexSearch(qs: string[]): Promise<Engine> {
 
 // ---- Chromium: the built app with 100,000 runs saved ----
 
-/** The in-page half (`support/search-seed.page.ts`), bundled once: it makes and writes the runs inside the page. */
-async function inPageCode(): Promise<string> {
-	const bundle = await esbuild({
-		entryPoints: [join(dirname(fileURLToPath(import.meta.url)), 'support/search-seed.page.ts')],
-		bundle: true,
-		format: 'iife',
-		globalName: 'searchSeed',
-		platform: 'browser',
-		write: false
-	});
-	return bundle.outputFiles[0]!.text;
-}
-
 const qs = searchQueries();
 /** The libraries take minutes to build at this size (decision 0061 has their figures): measured on request. */
 const withLibraries = process.env['SEARCH_BENCH_LIBRARIES'] === '1';
@@ -328,8 +312,8 @@ try {
 	await page.goto(`${app.url}/`);
 	await page.getByRole('heading', { name: 'No runs yet' }).waitFor();
 	// Evaluated, not added as a script tag: the app's CSP refuses inline scripts (evaluate is not subject to it).
-	const code = await inPageCode();
-	await page.evaluate(`${code}\n;globalThis.searchSeed = searchSeed; 0`);
+	const code = await seedCodeForPage();
+	await page.evaluate(code);
 	const [, seedMs] = await timeAsync(() => page.evaluate(`searchSeed.seed(${RUNS})`));
 	console.log(`  Chromium: ${RUNS} runs (record, timeline entry with its search text) written in ${(seedMs / 1000).toFixed(1)} s`);
 
@@ -446,7 +430,7 @@ try {
 		met: workerP95 < 100
 	});
 
-	await page.evaluate(`${code}\n;globalThis.searchSeed = searchSeed; 0`);
+	await page.evaluate(code);
 	const cost = (await page.evaluate('searchSeed.saveCost(600)')) as SaveCost;
 	const added = (cost.withText - cost.without) / cost.without;
 	console.log(

@@ -1,4 +1,7 @@
 /** The Runs page's search, driven as a person types, and its stored chunks counted: shared by the search bench and its first-search trace. */
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build as esbuild } from 'esbuild';
 import type { Page } from '@playwright/test';
 
 /** Types `query` into the search box and waits for the count to be painted; gives [ms from typing, the worker's ms]. */
@@ -28,4 +31,17 @@ export function chunkCount(page: Page): Promise<number> {
 	db.close();
 	return n;
 })()`) as Promise<number>;
+}
+
+/** The in-page half (`search-seed.page.ts`), bundled for `page.evaluate`: it makes and writes the runs inside the page, as `searchSeed`. */
+export async function seedCodeForPage(): Promise<string> {
+	const bundle = await esbuild({
+		entryPoints: [join(dirname(fileURLToPath(import.meta.url)), 'search-seed.page.ts')],
+		bundle: true,
+		format: 'iife',
+		globalName: 'searchSeed',
+		platform: 'browser',
+		write: false
+	});
+	return `${bundle.outputFiles[0]!.text}\n;globalThis.searchSeed = searchSeed; 0`;
 }

@@ -1,15 +1,14 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { appError, fail, ok } from '../../core/protocol/errors';
-import type { WorkerEvent } from '../../core/protocol/worker-api';
 import { NEVER_ACCEPTED, type WorkflowRun } from '../../core/protocol/workflow-run';
 import { POOL_HOLD_KEY } from '../../core/protocol/storage-keys';
-import type { WorkerContext } from '../../core/worker/context';
 import { IdbStore, MemoryStore, type KeyValueStore } from '../../core/worker/kv-store';
 import type { HandOverInput, NodeDefinitions, SubmitRunError, SubmitRunInput } from '../../workflows';
 import { parseObjectInfo } from '../../workflows/protocol/object-info';
 import type { PoolInput } from '../protocol/pool';
 import { PoolService, type PoolRunPort } from './pool-service';
+import { poolContext } from './testing/pool-context';
 
 const nodes = (() => {
 	const parsed = parseObjectInfo({ KSampler: { input: { required: { seed: ['INT', {}] } }, output: ['LATENT'] } });
@@ -31,24 +30,12 @@ function tab(kv: KeyValueStore, answers: Array<SubmitRunError | Promise<SubmitRu
 	const cancels = { answer: 'confirmed' as 'confirmed' | 'kept' };
 	/** Whether a run its server lost is offered to the others (the worker's hand-over 'gone'); off, it stays where it ended. */
 	const reoffers = { lost: false };
-	const listeners: Array<(e: WorkerEvent) => void> = [];
-	const emit = (e: WorkerEvent) => listeners.forEach((l) => l(e));
-	const ctx = {
-		kv,
-		profiles: {
-			list: async () => [
-				{ id: 'home', name: 'Home GPU' },
-				{ id: 'cloud', name: 'Cloud' },
-				{ id: 'cloud2', name: 'Cloud 2' }
-			],
-			get: async (id: string) => ({ id, name: id === 'cloud' ? 'Cloud' : id === 'cloud2' ? 'Cloud 2' : 'Home GPU' })
-		},
-		onTabTopic: () => {},
-		notifyTabs: () => {},
-		isLeader: () => true,
-		emit,
-		onEmit: (l: (e: WorkerEvent) => void) => listeners.push(l)
-	} as unknown as WorkerContext;
+	const NAMES = new Map([
+		['home', 'Home GPU'],
+		['cloud', 'Cloud'],
+		['cloud2', 'Cloud 2']
+	]);
+	const { ctx, emit } = poolContext(kv, [...NAMES.keys()], (id) => NAMES.get(id) ?? 'Home GPU');
 	const job = (promptId: string) => ({ promptId, position: 0, runId: null, title: 'job' });
 	const port: PoolRunPort = {
 		submit: async (input) => {
